@@ -1,0 +1,115 @@
+package events
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedDir is the contract folder beside the repository (../shared).
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	d, err := filepath.Abs(filepath.Join("..", "..", "shared"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(d, "spec", "events-v1.md")); err != nil {
+		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
+	}
+	return d
+}
+
+// The vectors of an independent implementation decode, re-encode byte for byte, and chain.
+func TestVectorsRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no vectors")
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(fh, filepath.Base(f))
+		ch := NewChain()
+		n := 0
+		for {
+			e, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%v", err)
+			}
+			n++
+			if got := Encode(e); !bytes.Equal(got, e.Raw) {
+				t.Errorf("%s:%d: re-encoding differs:\n got %s\nwant %s", f, r.Line(), got, e.Raw)
+			}
+			if ps := ch.Check(e); len(ps) > 0 {
+				t.Errorf("%s:%d: %v", f, r.Line(), ps)
+			}
+		}
+		fh.Close()
+		if n == 0 {
+			t.Errorf("%s: no events", f)
+		}
+	}
+}
+
+const good = `{"id":"908b5493-a4e9-4345-9095-d4d497820d56","table":"X777","hand":"83a3b53a-28d7-4272-b797-1272fe65ecfd","seq":4,"at":"2026-11-02T21:00:11.696Z","type":"ante.posted","prev":"a31875f3e181e11d7ca81f6a4d4dbbb96be05747298d38935c5a53911fc64f56","data":{"seat":1,"amount":5}}`
+
+func TestParseErrorsNameTheField(t *testing.T) {
+	for _, tc := range []struct{ name, from, to, field string }{
+		{"unknown type", `"ante.posted"`, `"ante.paid"`, "type"},
+		{"unknown data field", `"amount":5`, `"amount":5,"tip":1`, "data.tip"},
+		{"unknown envelope field", `"seq":4`, `"seq":4,"x":1`, "x"},
+		{"wrong JSON type", `"amount":5`, `"amount":"5"`, "data.amount"},
+		{"fraction", `"amount":5`, `"amount":5.5`, "data.amount"},
+		{"seat out of range", `"seat":1`, `"seat":11`, "data.seat"},
+		{"bad uuid", `"908b5493-a4e9`, `"908b5493xa4e9`, "id"},
+		{"seq zero", `"seq":4`, `"seq":0`, "seq"},
+		{"missing data field", `"seat":1,`, ``, "data.seat"},
+		{"bad time", `2026-11-02T21`, `2026-11-02 21`, "at"},
+		{"bad prev", `"prev":"a3`, `"prev":"A3`, "prev"},
+		{"truncated", `5}}`, `5}`, ""},
+	} {
+		line := strings.Replace(good, tc.from, tc.to, 1)
+		if line == good {
+			t.Fatalf("%s: replacement did not apply", tc.name)
+		}
+		_, err := Parse([]byte(line))
+		var ee *Error
+		if !errors.As(err, &ee) || !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: err = %v, want *Error wrapping ErrInvalid", tc.name, err)
+			continue
+		}
+		if ee.Field != tc.field {
+			t.Errorf("%s: field = %q, want %q (%v)", tc.name, ee.Field, tc.field, err)
+		}
+	}
+	if _, err := Parse([]byte(good)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReaderNamesFileAndLine(t *testing.T) {
+	in := good + "\n\n" + strings.Replace(good, `"Z"`, `"Z`, 1) + "\n" + `{"id":` + "\n"
+	r := NewReader(strings.NewReader(in), "t.jsonl")
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Next()
+	if err == nil || !strings.HasPrefix(err.Error(), "t.jsonl:4: ") {
+		t.Fatalf("err = %v, want t.jsonl:4", err)
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("want EOF, got %v", err)
+	}
+}

@@ -1,0 +1,3 @@
+module github.com/fechado/fechado
+
+go 1.26.8
