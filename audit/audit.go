@@ -1,0 +1,234 @@
+// Package audit replays hand logs through the rules of each hand's preset and reports every
+// irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
+// drawing, showdown and pots, and the continuity of each table from hand to hand. It streams:
+// a hand is held in memory only until it ends, so memory stays flat however long the log.
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
+)
+
+// Auditor audits events fed to it in log order (or file order) and passes each finding to Report.
+// Events of different hands may interleave; each hand is audited when its hand.ended arrives, or
+// at Close for hands that never end.
+type Auditor struct {
+	// Report receives every finding, in the order found.
+	Report func(finding.Finding)
+	// Hand, when set, receives each hand's events and its findings once audited.
+	Hand func(h *HandResult)
+
+	chain  *events.Chain
+	open   map[string]*pending
+	order  []string // open hands in order of first event
+	tables map[string]*tableState
+	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
+	Hands, Findings, Errors int
+}
+
+type pending struct {
+	table  string
+	hand   string
+	events []*events.Event
+	faults []finding.Finding // envelope faults found while the hand was open
+}
+
+// HandResult is one audited hand.
+type HandResult struct {
+	Table    string
+	Hand     string
+	Events   []*events.Event
+	State    *rules.Hand // nil when the hand could not be followed
+	Findings []finding.Finding
+}
+
+// New returns an Auditor that reports to fn.
+func New(fn func(finding.Finding)) *Auditor {
+	return &Auditor{Report: fn, chain: events.NewChain(), open: map[string]*pending{}, tables: map[string]*tableState{}}
+}
+
+// Add feeds the next event of the log.
+func (a *Auditor) Add(e *events.Event) {
+	p := a.open[e.Hand]
+	if p == nil {
+		p = &pending{table: e.Table, hand: e.Hand}
+		a.open[e.Hand] = p
+		a.order = append(a.order, e.Hand)
+	}
+	for _, pr := range a.chain.Check(e) {
+		p.faults = append(p.faults, finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
+			Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
+	}
+	if e.Table != p.table {
+		p.faults = append(p.faults, mk(e.Hand, p.table, e.Seq, finding.LogSchema, 0, fmt.Sprintf("event of hand %s names table %s, not %s", e.Hand, e.Table, p.table), p.table, e.Table))
+	}
+	if e.Type == events.HandEndedType && len(p.events) > 0 && p.events[len(p.events)-1].Type == events.HandEndedType {
+		return
+	}
+	p.events = append(p.events, e)
+	if e.Type == events.HandEndedType {
+		a.finish(p)
+	}
+}
+
+// Invalid reports a line that could not be decoded as a log.schema finding. The hand and table are
+// unknown when the line is not even JSON.
+func (a *Auditor) Invalid(err error, hand, table string, seq events.Seq) {
+	a.emit(mk(hand, table, seq, finding.LogSchema, 0, err.Error(), nil, nil))
+}
+
+// Close audits the hands that never ended (log.incomplete) and returns.
+func (a *Auditor) Close() {
+	for _, h := range a.order {
+		if p, ok := a.open[h]; ok {
+			a.finish(p)
+		}
+	}
+	a.order = nil
+}
+
+func (a *Auditor) emit(f finding.Finding) {
+	a.Findings++
+	if f.Severity == finding.Error {
+		a.Errors++
+	}
+	if a.Report != nil {
+		a.Report(f)
+	}
+}
+
+func mk(hand, table string, seq events.Seq, code finding.Code, seat events.Seat, msg string, expected, actual any) finding.Finding {
+	return finding.Finding{Hand: hand, Table: table, Seq: seq, Code: code, Severity: code.Severity(), Seat: seat, Message: msg, Expected: expected, Actual: actual}
+}
+
+func (a *Auditor) finish(p *pending) {
+	delete(a.open, p.hand)
+	if len(a.order) > 0 && a.order[0] == p.hand {
+		a.order = a.order[1:]
+	} else {
+		for i, h := range a.order {
+			if h == p.hand {
+				a.order = append(a.order[:i], a.order[i+1:]...)
+				break
+			}
+		}
+	}
+	a.chain.Forget(p.hand)
+	res := a.auditHand(p)
+	a.Hands++
+	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Seq < res.Findings[j].Seq })
+	for _, f := range res.Findings {
+		a.emit(f)
+	}
+	if a.Hand != nil {
+		a.Hand(res)
+	}
+}
+
+// auditHand replays one hand through its preset.
+func (a *Auditor) auditHand(p *pending) *HandResult {
+	res := &HandResult{Table: p.table, Hand: p.hand, Events: p.events}
+	add := func(f finding.Finding) { res.Findings = append(res.Findings, f) }
+	for _, f := range p.faults {
+		add(f)
+	}
+	if len(p.events) == 0 {
+		return res
+	}
+	// Replay in seq order; a log.sequence fault was already reported for disorder.
+	evs := p.events
+	sorted := sort.SliceIsSorted(evs, func(i, j int) bool { return evs[i].Seq < evs[j].Seq })
+	if !sorted {
+		evs = append([]*events.Event(nil), evs...)
+		sort.SliceStable(evs, func(i, j int) bool { return evs[i].Seq < evs[j].Seq })
+	}
+	first := evs[0]
+	if first.Type != events.HandStartedType {
+		add(mk(p.hand, p.table, first.Seq, finding.LogSchema, 0, "the hand does not begin with hand.started", events.HandStartedType, first.Type))
+		return res
+	}
+	// Seeds revealed anywhere in the hand, checked against their commitments first.
+	seeds := map[events.Seq]cards.Seed{}
+	shuffles := map[events.Seq]*events.DeckShuffled{}
+	for _, e := range evs {
+		if d, ok := e.Data.(*events.DeckShuffled); ok {
+			shuffles[e.Seq] = d
+		}
+	}
+	revealed := map[events.Seq]bool{}
+	for _, e := range evs {
+		d, ok := e.Data.(*events.DeckRevealed)
+		if !ok {
+			continue
+		}
+		sh, ok := shuffles[d.Shuffle]
+		switch {
+		case !ok:
+			add(mk(p.hand, p.table, e.Seq, finding.LogSchema, 0, fmt.Sprintf("deck.revealed names seq %d, which is not a deck.shuffled", d.Shuffle), nil, d.Shuffle))
+		case sh.Commitment != "" && d.Seed.Commitment() != sh.Commitment:
+			add(mk(p.hand, p.table, e.Seq, finding.DeckCommitment, 0, fmt.Sprintf("the seed revealed for the shuffle at seq %d does not hash to its commitment", d.Shuffle), sh.Commitment, d.Seed.Commitment()))
+		default:
+			seeds[d.Shuffle] = d.Seed
+		}
+		revealed[d.Shuffle] = true
+	}
+	ended := evs[len(evs)-1].Type == events.HandEndedType
+	for _, e := range evs {
+		if d, ok := e.Data.(*events.DeckShuffled); ok && d.Method == cards.ShuffleMethod && !revealed[e.Seq] && ended {
+			add(mk(p.hand, p.table, e.Seq, finding.DeckUnrevealed, 0, "the seed of this machine shuffle is never revealed: the deal cannot be verified", "deck.revealed", nil))
+		}
+	}
+	h, err := rules.NewHand(first)
+	if err != nil {
+		add(mk(p.hand, p.table, first.Seq, finding.LogSchema, 0, err.Error(), nil, nil))
+		return res
+	}
+	h.Seeds = seeds
+	res.State = h
+	for _, e := range evs[1:] {
+		h.Apply(e)
+	}
+	for _, v := range h.Violations {
+		add(mk(p.hand, p.table, v.Seq, v.Code, v.Seat, v.Message, v.Expected, v.Actual))
+	}
+	if !ended {
+		last := evs[len(evs)-1]
+		add(mk(p.hand, p.table, last.Seq, finding.LogIncomplete, 0, "the hand has no hand.ended: still running, or cut short", nil, nil))
+		return res
+	}
+	for _, f := range a.continuity(p.table, first, h) {
+		add(f)
+	}
+	return res
+}
+
+// ErrFindings is returned by AuditReader when the log holds at least one finding of severity error.
+var ErrFindings = errors.New("the log has findings of severity error")
+
+// AuditReader audits every event r yields. Lines that do not decode are reported as log.schema
+// findings through the auditor (they are part of the log being audited) and counted in bad.
+func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			return bad, nil
+		}
+		var ee *events.Error
+		if errors.As(err, &ee) && errors.Is(err, events.ErrInvalid) {
+			bad++
+			a.Invalid(err, "", "", 0)
+			continue
+		}
+		if err != nil {
+			return bad, err
+		}
+		a.Add(e)
+	}
+}

@@ -1,0 +1,465 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+)
+
+// Violation is a rule of the hand's preset that an event broke. The auditor turns it into a
+// finding of the hand.
+type Violation struct {
+	Code     finding.Code
+	Seq      events.Seq
+	Seat     events.Seat
+	Message  string
+	Expected any
+	Actual   any
+}
+
+// Player is one seat dealt into a hand, as the events so far leave it.
+type Player struct {
+	Seat  events.Seat
+	Name  string
+	Start events.Chips // stack at hand.started, before any ante
+	Stack events.Chips // chips behind: not yet put in
+	// In is the chips put in this hand (antes, blinds, bets) less chips returned.
+	In events.Chips
+	// RoundIn is the chips put in during the current betting round (blinds count in round first).
+	RoundIn  events.Chips
+	Ante     events.Chips
+	Antes    int // ante.posted events of this seat
+	Returned events.Chips
+	Won      events.Chips
+	Folded   bool
+	AllIn    bool
+	Mucked   bool
+	Shown    bool
+	// Cards is what the player holds, as far as the log says (unknown cards are counted in Hidden).
+	Cards  []cards.Card
+	Hidden int
+	// Value is the evaluated five cards when all are known.
+	Value Value
+	// Dealt counts the cards of the deal; Discards the cards thrown in the draw (-1 before he drew).
+	Dealt    int
+	Discards int
+	// Pending is the replacements still owed to him in the draw.
+	Pending int
+	// Acted: he has acted in this round; Seen is the re-open count when he last acted.
+	Acted bool
+	Seen  int
+}
+
+// Held reports how many cards the player holds, known or not.
+func (p *Player) Held() int { return len(p.Cards) + p.Hidden }
+
+// Live reports whether the player can still win chips: not folded and not mucked.
+func (p *Player) Live() bool { return !p.Folded && !p.Mucked }
+
+func (p *Player) has(c cards.Card) int {
+	for i, x := range p.Cards {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// Stage is where a hand stands.
+type Stage int
+
+// The stages of a hand.
+const (
+	StageSetup    Stage = iota // shuffles, cut, antes or blinds
+	StageDeal                  // the five-card deal
+	StageBetting               // a betting round
+	StageDraw                  // the draw
+	StageShowdown              // hands shown
+	StageSettle                // returns and awards
+	StageEnded                 // hand.ended
+)
+
+type where uint8
+
+const (
+	inStub where = iota
+	inHand
+	inDiscards
+	inBurned
+	inMuck // folded hands (br-fechado reshuffles them before the draw)
+)
+
+// Hand is the state machine of one hand under its preset. Feed it the hand's events in order with
+// Apply; it reports each rule an event breaks and carries on with the state the log records.
+type Hand struct {
+	Preset Preset
+	Low    cards.Rank
+	Eval   *Evaluator
+	Start  *events.HandStarted
+	// Seeds holds the seeds the log reveals, by the seq of the deck.shuffled they open; set it
+	// before Apply (the auditor scans the hand first) to check every dealt card as it comes.
+	Seeds map[events.Seq]cards.Seed
+
+	Players []*Player // in seat order
+	bySeat  [events.MaxSeat + 1]*Player
+
+	Stage Stage
+	Round events.Round
+	// RoundDone is set when no player owes an action in the current round.
+	RoundDone bool
+	// CurrentBet is the largest RoundIn of the round; LastIncrement the size of the last full
+	// bet or raise; Raises the raises after the bet; Reopen counts full bets and raises.
+	CurrentBet    events.Chips
+	LastIncrement events.Chips
+	Raises        int
+	Reopen        int
+	// Opener is the seat that opened (0 = nobody yet); OpenerQualified whether he held openers;
+	// OpenerCards his five cards when he opened; OpenersShown whether he proved them.
+	Opener          events.Seat
+	OpenerQualified bool
+	OpenerCards     []cards.Card
+	OpenersShown    bool
+	OpenerValue     Value
+	LastAggressor   events.Seat // last bet or raise of the hand
+	LastRaiserFirst events.Seat // last raiser of round first
+	turn            events.Seat // whose turn it is (0 = nobody's)
+	Carry           events.Chips
+	Passed          bool
+	Misdeal         bool
+	Raked           events.Chips
+	Awards          []Award
+	ended           *events.HandEnded
+
+	// cards
+	loc        [cards.NumCards]where
+	owner      [cards.NumCards]events.Seat
+	deck       cards.Set
+	stub       cards.Set
+	order      []cards.Card // the stub top first, when the shuffle is known
+	known      bool
+	shuffleSeq events.Seq
+	shuffles   int
+	cutExposed bool
+	dealOrder  []events.Seat
+	dealIdx    int
+	dealCards  int
+	dealtCards []cards.Card
+	exposedDeal int
+	misdealDue  events.Seq
+	lastBurn    events.Seq
+	lastBurned  cards.Card
+	burnExposed map[cards.Card]events.Seat
+	reshuffled  bool // a reshuffle happened since the draw began (br-fechado)
+	drawOrder   []events.Seat
+	drawIdx     int
+	drawer      events.Seat
+	owedLater   map[events.Seat]int
+	discarded   []cards.Card
+	delayed     events.Seat // std-draw: the five-card drawer waiting for his fifth card
+
+	rake          map[int]events.Chips
+	awardsStarted bool
+	expected      []Pot
+	expectedOK    bool
+	potReported   bool
+	paid          map[[2]int]events.Chips
+
+	seq        events.Seq
+	lastAction events.Seq
+	reported   map[finding.Code]bool
+	// Violations lists what Apply found, in order.
+	Violations []Violation
+}
+
+// NewHand starts the state machine from a hand.started event. Violations of the start itself
+// (unknown preset, a bad override, a player count the preset does not allow) come back as an
+// error when the hand cannot be followed at all, or in Violations when it can.
+func NewHand(e *events.Event) (*Hand, error) {
+	hs, ok := e.Data.(*events.HandStarted)
+	if !ok {
+		return nil, fmt.Errorf("a hand must begin with hand.started, not %s", e.Type)
+	}
+	p, err := ForHand(hs.Rules)
+	if err != nil {
+		return nil, err
+	}
+	h := &Hand{Preset: p, Start: hs, seq: e.Seq, Carry: hs.Carry, reported: map[finding.Code]bool{},
+		burnExposed: map[cards.Card]events.Seat{}, owedLater: map[events.Seat]int{},
+		rake: map[int]events.Chips{}, paid: map[[2]int]events.Chips{}}
+	seen := map[events.Seat]bool{}
+	for _, s := range hs.Seats {
+		if seen[s.Seat] {
+			return nil, fmt.Errorf("seat %d is listed twice", s.Seat)
+		}
+		seen[s.Seat] = true
+	}
+	if !seen[hs.Dealer] && !p.Starter {
+		// The dealer must be a seat dealt in, except in br-online where he names the seat
+		// before the starter (dealt in as well in practice).
+		h.violate(finding.LogSchema, e.Seq, hs.Dealer, fmt.Sprintf("dealer seat %d is not dealt in", hs.Dealer), nil, nil)
+	}
+	low, ok := p.Low(len(hs.Seats))
+	if !ok {
+		return nil, fmt.Errorf("%s does not allow %d players (%d–%d)", p.Name, len(hs.Seats), p.MinPlayers, p.MaxPlayers)
+	}
+	h.Low = low
+	h.Eval = EvaluatorFor(p.Ranking(low))
+	h.deck = cards.DeckSet(low)
+	h.stub = h.deck
+	for s := events.Seat(1); s <= events.MaxSeat; s++ {
+		for _, ss := range hs.Seats {
+			if ss.Seat == s {
+				pl := &Player{Seat: s, Name: ss.Player, Start: ss.Stack, Stack: ss.Stack, Discards: -1, AllIn: ss.Stack == 0}
+				h.Players = append(h.Players, pl)
+				h.bySeat[s] = pl
+			}
+		}
+	}
+	// The deal goes one card at a time clockwise from the dealer's left, five rounds.
+	first := h.leftOf(hs.Dealer, func(*Player) bool { return true })
+	for r := 0; r < 5; r++ {
+		for i := range h.Players {
+			h.dealOrder = append(h.dealOrder, h.Players[(h.index(first)+i)%len(h.Players)].Seat)
+		}
+	}
+	return h, nil
+}
+
+var evaluators = map[Ranking]*Evaluator{}
+
+// EvaluatorFor returns the shared evaluator of a ranking, building it on first use. It is not
+// safe for concurrent first use of a new ranking; Warm builds them all.
+func EvaluatorFor(r Ranking) *Evaluator {
+	if e, ok := evaluators[r]; ok {
+		return e
+	}
+	e := NewEvaluator(r)
+	evaluators[r] = e
+	return e
+}
+
+func init() { Warm() }
+
+// Warm builds the evaluators of every preset and deck, so that later use needs no lock.
+func Warm() {
+	for _, p := range presets {
+		for n := p.MinPlayers; n <= p.MaxPlayers; n++ {
+			if low, ok := p.Low(n); ok {
+				EvaluatorFor(p.Ranking(low))
+			}
+		}
+	}
+	for low := cards.Two; low <= cards.Seven; low++ {
+		for _, p := range presets {
+			EvaluatorFor(p.Ranking(low))
+		}
+	}
+}
+
+// Player returns the player in seat s, or nil.
+func (h *Hand) Player(s events.Seat) *Player {
+	if s < 1 || s > events.MaxSeat {
+		return nil
+	}
+	return h.bySeat[s]
+}
+
+func (h *Hand) index(s events.Seat) int {
+	for i, p := range h.Players {
+		if p.Seat == s {
+			return i
+		}
+	}
+	return 0
+}
+
+// leftOf returns the first player strictly clockwise after seat s that satisfies ok (0 if none).
+func (h *Hand) leftOf(s events.Seat, ok func(*Player) bool) events.Seat {
+	n := len(h.Players)
+	start := 0
+	for i, p := range h.Players {
+		if p.Seat > s {
+			start = i
+			break
+		}
+		if i == n-1 {
+			start = 0
+		}
+	}
+	for i := 0; i < n; i++ {
+		p := h.Players[(start+i)%n]
+		if ok(p) {
+			return p.Seat
+		}
+	}
+	return 0
+}
+
+// atOrLeftOf is leftOf but may return s itself.
+func (h *Hand) atOrLeftOf(s events.Seat, ok func(*Player) bool) events.Seat {
+	if p := h.Player(s); p != nil && ok(p) {
+		return s
+	}
+	return h.leftOf(s, ok)
+}
+
+func (h *Hand) violate(code finding.Code, seq events.Seq, seat events.Seat, msg string, expected, actual any) {
+	h.Violations = append(h.Violations, Violation{Code: code, Seq: seq, Seat: seat, Message: msg, Expected: expected, Actual: actual})
+	h.reported[code] = true
+}
+
+// once reports code only the first time in the hand: the codes whose later events follow from the
+// first break (no cascades).
+func (h *Hand) once(code finding.Code, seq events.Seq, seat events.Seat, msg string, expected, actual any) {
+	if h.reported[code] {
+		return
+	}
+	h.violate(code, seq, seat, msg, expected, actual)
+}
+
+// Reported reports whether the hand already has a violation of code.
+func (h *Hand) Reported(code finding.Code) bool { return h.reported[code] }
+
+// Pot returns every chip in the middle: the carry and what the players have put in.
+func (h *Hand) Pot() events.Chips {
+	t := h.Carry
+	for _, p := range h.Players {
+		t += p.In
+	}
+	return t - h.Raked
+}
+
+// Turn returns the seat whose turn it is to act in the current betting round (0 = nobody's).
+func (h *Hand) Turn() events.Seat {
+	if h.Stage != StageBetting || h.RoundDone {
+		return 0
+	}
+	return h.turn
+}
+
+// canAct reports whether p still takes part in betting.
+func canAct(p *Player) bool { return !p.Folded && !p.AllIn && !p.Mucked }
+
+// needsToAct reports whether p owes an action in the current round.
+func (h *Hand) needsToAct(p *Player) bool {
+	return canAct(p) && (!p.Acted || p.RoundIn < h.CurrentBet)
+}
+
+// InHand counts the players not folded.
+func (h *Hand) InHand() int {
+	n := 0
+	for _, p := range h.Players {
+		if !p.Folded {
+			n++
+		}
+	}
+	return n
+}
+
+func (h *Hand) roundComplete() bool {
+	if h.InHand() < 2 {
+		return true
+	}
+	active := 0
+	for _, p := range h.Players {
+		if canAct(p) {
+			active++
+		}
+	}
+	for _, p := range h.Players {
+		if h.needsToAct(p) {
+			// A lone player who can still act, facing nothing, has nobody to bet against.
+			if active == 1 && p.RoundIn >= h.CurrentBet {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// Apply feeds the next event of the hand to the state machine and returns the violations it
+// found in that event (also appended to Violations).
+func (h *Hand) Apply(e *events.Event) []Violation {
+	before := len(h.Violations)
+	h.seq = e.Seq
+	if h.Stage == StageEnded {
+		return nil
+	}
+	switch d := e.Data.(type) {
+	case *events.HandStarted:
+		h.violate(finding.LogSchema, e.Seq, 0, "a second hand.started in the same hand", nil, nil)
+	case *events.DeckShuffled:
+		h.onShuffle(e.Seq, d)
+	case *events.DeckCut:
+		h.onCut(e.Seq, d)
+	case *events.AntePosted:
+		h.onAnte(e.Seq, d)
+	case *events.BlindPosted:
+		h.onBlind(e.Seq, d)
+	case *events.CardDealt:
+		h.onDealt(e.Seq, d)
+	case *events.CardBurned:
+		h.onBurned(e.Seq, d)
+	case *events.CardExposed:
+		h.onExposed(e.Seq, d)
+	case *events.MisdealDeclared:
+		h.Misdeal = true
+		h.Stage = StageSettle
+		h.misdealDue = 0
+	case *events.PlayerActed:
+		h.onAction(e.Seq, d)
+	case *events.CardsDiscarded:
+		h.onDiscard(e.Seq, d)
+	case *events.OpenersShown:
+		h.onOpenersShown(e.Seq, d)
+	case *events.HandShown:
+		h.onShown(e.Seq, d)
+	case *events.HandMucked:
+		if p := h.seatOf(e.Seq, d.Seat); p != nil {
+			h.closeBetting(e.Seq)
+			p.Mucked = true
+		}
+	case *events.BetReturned:
+		h.onReturned(e.Seq, d)
+	case *events.PotRaked:
+		h.closeBetting(e.Seq)
+		if !h.Preset.Rake {
+			h.once(finding.PotTotal, e.Seq, 0, fmt.Sprintf("%s takes no rake, yet %d chips were raked", h.Preset.Name, d.Amount), 0, d.Amount)
+		}
+		h.Raked += d.Amount
+		h.rake[d.Pot] += d.Amount
+	case *events.PotAwarded:
+		h.onAwarded(e.Seq, d)
+	case *events.HandPassed:
+		h.onPassed(e.Seq)
+	case *events.DeckRevealed:
+		// Checked by the auditor against the commitment before the hand is replayed.
+	case *events.HandEnded:
+		h.onEnded(e.Seq, d)
+	}
+	return h.Violations[before:]
+}
+
+func (h *Hand) seatOf(seq events.Seq, s events.Seat) *Player {
+	p := h.Player(s)
+	if p == nil {
+		h.violate(finding.LogSchema, seq, s, fmt.Sprintf("seat %d is not dealt in this hand", s), nil, nil)
+	}
+	return p
+}
+
+// put moves chips from a player's stack into the pot.
+func (h *Hand) put(p *Player, amount events.Chips) {
+	p.Stack -= amount
+	p.In += amount
+	p.RoundIn += amount
+	if p.Stack <= 0 {
+		p.AllIn = true
+	}
+}
+
+// Ended returns the hand.ended of the hand, or nil before it.
+func (h *Hand) Ended() *events.HandEnded { return h.ended }
