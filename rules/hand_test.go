@@ -1,0 +1,314 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+)
+
+// table builds hands for tests: seats 1..n with the given stacks, dealer seat d.
+type tb interface {
+	Helper()
+	Fatal(...any)
+	Fatalf(string, ...any)
+}
+
+type builder struct {
+	t     tb
+	h     *Hand
+	seq   events.Seq
+	found []Violation
+}
+
+func start(t tb, preset string, dealer events.Seat, ante, minBet, maxBet events.Chips, stacks ...events.Chips) *builder {
+	t.Helper()
+	hs := &events.HandStarted{Rules: events.Rules{Name: preset}, Number: 1, Dealer: dealer,
+		Stakes: events.Stakes{Ante: ante, MinBet: minBet, MaxBet: maxBet}}
+	for i, s := range stacks {
+		hs.Seats = append(hs.Seats, events.SeatStack{Seat: events.Seat(i + 1), Player: fmt.Sprintf("p%d", i+1), Stack: s})
+	}
+	h, err := NewHand(&events.Event{Seq: 1, Type: events.HandStartedType, Data: hs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &builder{t: t, h: h, seq: 1}
+}
+
+func (b *builder) ev(d events.Data) []Violation {
+	b.seq++
+	v := b.h.Apply(&events.Event{Seq: b.seq, Type: d.EventType(), Data: d})
+	b.found = append(b.found, v...)
+	return v
+}
+
+func (b *builder) antes() *builder {
+	b.ev(&events.DeckShuffled{Method: cards.PhysicalMethod, Count: ptr(3)})
+	for _, p := range b.h.Players {
+		if b.h.Preset.Ante {
+			b.ev(&events.AntePosted{Seat: p.Seat, Amount: min(b.h.Start.Stakes.Ante, p.Stack)})
+		}
+	}
+	return b
+}
+
+// deal deals the hands given as "Ah Kh Qh Jh Th" per seat, one card at a time from the dealer's left.
+func (b *builder) deal(hands ...string) *builder {
+	hs := make([][]cards.Card, len(hands))
+	for i, s := range hands {
+		cs, err := cards.ParseList(s)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		hs[i] = cs
+	}
+	for r := 0; r < 5; r++ {
+		for k := range b.h.Players {
+			s := b.h.dealOrder[k]
+			b.ev(&events.CardDealt{Seat: s, Card: hs[s-1][r], Phase: events.PhaseDeal})
+		}
+	}
+	return b
+}
+
+func (b *builder) act(seat events.Seat, round events.Round, a events.Action, amount events.Chips) []Violation {
+	return b.ev(&events.PlayerActed{Seat: seat, Round: round, Action: a, Amount: amount})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func codes(vs []Violation) string {
+	var s []string
+	for _, v := range vs {
+		s = append(s, string(v.Code))
+	}
+	return strings.Join(s, ",")
+}
+
+// Betting rows, each citing the presets.md row it checks.
+func TestBetting(t *testing.T) {
+	const F, S = events.RoundFirst, events.RoundSecond
+	type act struct {
+		seat   events.Seat
+		round  events.Round
+		action events.Action
+		amount events.Chips
+	}
+	four := []string{"Jh Jd 2c 3c 4c", "Ah Kd 9c 8c 7c", "Qh Qd 5s 6s 9d", "Th 9h 8h 2s 3s"}
+	fourStripped := []string{"Jh Jd 7c 8c 9c", "Ah Kd 9d 8d 7d", "Qh Qd Ts 7s 9h", "Th 9s 8h Ks Ac"}
+	for _, tc := range []struct {
+		rule   string
+		preset string
+		stakes [3]events.Chips
+		hands  []string
+		acts   []act
+		want   string // codes of the last action
+	}{
+		{`presets.md "check before an open" br-fechado: yes ("mesa")`, "br-fechado", [3]events.Chips{5, 10, 100}, fourStripped,
+			[]act{{2, F, events.Check, 0}}, ""},
+		{`presets.md "check before an open" br-online: no`, "br-online", [3]events.Chips{0, 10, 0}, four,
+			[]act{{2, events.RoundBlind, events.Check, 0}}, "bet.illegal-action"},
+		{`presets.md "round first starts with" first player left of the dealer`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{3, F, events.Check, 0}}, "bet.out-of-turn"},
+		{`presets.md "minimum to open" std-draw: pair of jacks`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}}, ""},
+		{`presets.md "minimum to open" std-draw: ace-king high does not open`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Bet, 10}}, "open.without-openers"},
+		{`presets.md "betting" std-draw: fixed limit, min_bet before the draw`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 15}}, "bet.amount"},
+		{`findings "bet.illegal-action": check facing a bet`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}, {4, F, events.Check, 0}}, "bet.illegal-action"},
+		{`findings "bet.amount": a call not equal to what is owed`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}, {4, F, events.Call, 5}}, "bet.amount"},
+		{`presets.md "re-opening" br-fechado: an opener who was only called may not re-raise (seed 000)`, "br-fechado", [3]events.Chips{5, 10, 100}, fourStripped,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}, {4, F, events.Call, 10}, {1, F, events.Call, 10}, {2, F, events.Call, 10}, {3, F, events.Raise, 10}}, "bet.reopen"},
+		{`presets.md "betting" br-fechado: a raise at least the previous increment`, "br-fechado", [3]events.Chips{5, 10, 100}, fourStripped,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}, {4, F, events.Raise, 40}, {1, F, events.Raise, 50}}, "bet.amount"},
+		{`presets.md "betting" br-fechado: up to max_bet`, "br-fechado", [3]events.Chips{5, 10, 100}, fourStripped,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 120}}, "bet.amount"},
+		{`presets.md "minimum to open" tr-kapali: open ≥ the chips in the middle`, "tr-kapali", [3]events.Chips{5, 10, 0}, []string{"Ah Kc 9d 8d 7d", "Kh Kd 7c 8c 9c", "Qh Qd Ts 7s 9h", "Th 9s 8h Ks Ac"},
+			[]act{{2, F, events.Bet, 15}}, "open.below-minimum"},
+		{`presets.md "minimum to open" tr-kapali: per rua (kings) opens for the chips in the middle`, "tr-kapali", [3]events.Chips{5, 10, 0}, []string{"Ah Kc 9d 8d 7d", "Kh Kd 7c 8c 9c", "Qh Qd Ts 7s 9h", "Th 9s 8h Ks Ac"},
+			[]act{{2, F, events.Bet, 20}}, ""},
+		{`presets.md "betting" std-draw: at most a bet and four raises while three or more are in`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}, {4, F, events.Raise, 20}, {1, F, events.Raise, 30}, {2, F, events.Raise, 40}, {3, F, events.Raise, 40}, {4, F, events.Raise, 30}}, "bet.reopen"},
+		{`findings "bet.illegal-action": any action by a folded player`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Fold, 0}, {3, F, events.Bet, 10}, {4, F, events.Call, 10}, {1, F, events.Call, 10}, {2, F, events.Call, 10}}, "bet.illegal-action"},
+		{`findings "bet.amount": more than the stack`, "br-fechado", [3]events.Chips{5, 10, 0}, fourStripped,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 500}}, "bet.amount"},
+		{`findings "bet.round-incomplete" is not raised by a complete round`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}, {4, F, events.Fold, 0}, {1, F, events.Fold, 0}, {2, F, events.Call, 10}, {3, S, events.Check, 0}}, ""},
+		{`findings "bet.round-incomplete": round second begins while seat 2 owes chips`, "std-draw", [3]events.Chips{5, 10, 20}, four,
+			[]act{{2, F, events.Check, 0}, {3, F, events.Bet, 10}, {4, F, events.Fold, 0}, {1, F, events.Fold, 0}, {3, S, events.Check, 0}}, "bet.round-incomplete"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			b := start(t, tc.preset, 1, tc.stakes[0], tc.stakes[1], tc.stakes[2], 400, 400, 400, 400)
+			if b.h.Preset.BlindRound {
+				b.ev(&events.DeckShuffled{Method: cards.PhysicalMethod})
+			} else {
+				b.antes().deal(tc.hands...)
+			}
+			var last []Violation
+			for i, a := range tc.acts {
+				last = b.act(a.seat, a.round, a.action, a.amount)
+				if i < len(tc.acts)-1 && len(last) > 0 && !strings.Contains(tc.rule, "round-incomplete") {
+					t.Fatalf("action %d (%v) raised %s before the one under test", i, a, codes(last))
+				}
+			}
+			if got := codes(last); got != tc.want {
+				t.Errorf("got %q, want %q (%v)", got, tc.want, last)
+			}
+		})
+	}
+}
+
+// Pots: presets.md "pot layers", "tied hands" and the definitions, checked on ExpectedAwards.
+func TestPots(t *testing.T) {
+	// seat 1 all-in for 110, seats 2–4 115 each (the br-fechado vector, hand 3).
+	b := start(t, "br-fechado", 1, 5, 10, 100, 110, 990, 860, 290)
+	b.antes().deal("7c 8d 7d Kh Tc", "Qh Qd Ks Js Jd", "8c 8s Jh 9h 7s", "Ah Qc Kd Ad As")
+	const F, S = events.RoundFirst, events.RoundSecond
+	b.act(2, F, events.Bet, 10)
+	b.act(3, F, events.Call, 10)
+	b.act(4, F, events.Call, 10)
+	b.act(1, F, events.Call, 10)
+	for _, s := range []events.Seat{2, 3, 4, 1} {
+		b.ev(&events.CardsDiscarded{Seat: s, Cards: []cards.Card{}})
+	}
+	b.act(2, S, events.Bet, 100)
+	b.act(3, S, events.Call, 100)
+	b.act(4, S, events.Call, 100)
+	b.act(1, S, events.Call, 95)
+	for _, p := range b.h.Players {
+		b.ev(&events.HandShown{Seat: p.Seat, Cards: p.Cards})
+	}
+	pots, ok := b.h.ExpectedAwards()
+	if !ok || len(pots) != 2 {
+		t.Fatalf("pots = %+v, %v", pots, ok)
+	}
+	if pots[0].Amount != 440 || pots[1].Amount != 15 || len(pots[0].Eligible) != 4 || len(pots[1].Eligible) != 3 {
+		t.Errorf("layers %+v", pots)
+	}
+	if pots[0].Shares[4] != 440 || pots[1].Shares[4] != 15 {
+		t.Errorf("aces full… seat 4 wins both: %+v", pots)
+	}
+	var sum events.Chips
+	for _, p := range pots {
+		sum += p.Amount
+	}
+	if sum != b.h.Pot() {
+		t.Errorf("pots sum to %d, pot is %d", sum, b.h.Pot())
+	}
+	if len(b.found) != 0 {
+		t.Errorf("legal hand raised %s", codes(b.found))
+	}
+}
+
+// Property: driving a hand with random legal actions (as Options offers them) raises nothing,
+// conserves chips, and builds pots that sum to the chips put in; an action outside Options is
+// refused.
+func TestLegalActionsProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		preset := rapid.SampledFrom([]string{"br-fechado", "br-online", "tr-kapali", "std-draw", "online-draw"}).Draw(t, "preset")
+		p, _ := Lookup(preset)
+		n := rapid.IntRange(p.MinPlayers, min(p.MaxPlayers, 6)).Draw(t, "players")
+		stacks := make([]events.Chips, n)
+		for i := range stacks {
+			stacks[i] = events.Chips(rapid.IntRange(20, 400).Draw(t, fmt.Sprintf("stack%d", i)))
+		}
+		maxBet := events.Chips(100)
+		if preset == "br-online" || preset == "tr-kapali" || preset == "online-draw" {
+			maxBet = 0
+		}
+		if preset == "std-draw" {
+			maxBet = 20
+		}
+		b := start(t, preset, events.Seat(rapid.IntRange(1, n).Draw(t, "dealer")), 5, 10, maxBet, stacks...)
+		b.ev(&events.DeckShuffled{Method: cards.PhysicalMethod, Count: ptr(3)})
+		if p.Ante {
+			for _, pl := range b.h.Players {
+				b.ev(&events.AntePosted{Seat: pl.Seat, Amount: min(5, pl.Stack)})
+			}
+		}
+		if p.Blinds {
+			sb, bb := b.h.blindSeats()
+			b.ev(&events.BlindPosted{Seat: sb, Amount: min(5, b.h.Player(sb).Stack), Blind: events.BlindSmall})
+			b.ev(&events.BlindPosted{Seat: bb, Amount: min(10, b.h.Player(bb).Stack), Blind: events.BlindBig})
+		}
+		total := events.Chips(0)
+		for _, s := range stacks {
+			total += s
+		}
+		round := events.RoundFirst
+		if p.BlindRound {
+			round = events.RoundBlind
+		} else {
+			deck := cards.Deck(b.h.Low)
+			for r := 0; r < 5; r++ {
+				for k := range b.h.Players {
+					s := b.h.dealOrder[k]
+					b.ev(&events.CardDealt{Seat: s, Card: deck[r*len(b.h.Players)+int(s)-1], Phase: events.PhaseDeal})
+				}
+			}
+		}
+		b.h.enterRound(b.seq, round)
+		for step := 0; step < 40; step++ {
+			o, ok := b.h.Options()
+			if !ok {
+				break
+			}
+			var choices []events.PlayerActed
+			add := func(a events.Action, amt events.Chips) {
+				choices = append(choices, events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: a, Amount: amt})
+			}
+			add(events.Fold, 0)
+			if o.Check {
+				add(events.Check, 0)
+			}
+			if o.Call > 0 {
+				add(events.Call, o.Call)
+			}
+			if o.Bet && !o.Opening {
+				add(events.Bet, events.Chips(rapid.Int64Range(int64(o.MinBet), int64(o.MaxBet)).Draw(t, "bet")))
+			}
+			if o.Raise {
+				add(events.Raise, events.Chips(rapid.Int64Range(int64(o.MinRaise), int64(o.MaxRaise)).Draw(t, "raise")))
+			}
+			c := rapid.SampledFrom(choices).Draw(t, "action")
+			if c.Action == events.Fold && b.h.InHand() == 2 && rapid.Bool().Draw(t, "avoid-fold") && len(choices) > 1 {
+				c = choices[1]
+			}
+			if vs := b.act(c.Seat, c.Round, c.Action, c.Amount); len(vs) > 0 {
+				t.Fatalf("legal %+v raised %s: %v", c, codes(vs), vs)
+			}
+			var stacksNow events.Chips
+			for _, pl := range b.h.Players {
+				stacksNow += pl.Stack
+			}
+			if stacksNow+b.h.Pot() != total {
+				t.Fatalf("chips not conserved: stacks %d + pot %d != %d", stacksNow, b.h.Pot(), total)
+			}
+			var layers events.Chips
+			for _, pot := range b.h.Pots() {
+				layers += pot.Amount
+			}
+			if layers != b.h.Pot() {
+				t.Fatalf("pot layers sum to %d, pot is %d", layers, b.h.Pot())
+			}
+		}
+		// An action outside the options is refused: a call of one chip too many.
+		if o, ok := b.h.Options(); ok {
+			p := b.h.Player(o.Seat)
+			if o.Call > 0 && o.Call < p.Stack {
+				if vs := b.act(o.Seat, o.Round, events.Call, o.Call+1); len(vs) == 0 || vs[0].Code != finding.BetAmount {
+					t.Fatalf("an over-call was accepted: %v", vs)
+				}
+			}
+		}
+	})
+}
