@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash"
 )
 
 // ShuffleMethod names the machine shuffle of events-v1.md §3.
@@ -66,7 +67,7 @@ func DeckSet(low Rank) Set {
 // four big-endian uint64 words per block, in order.
 type words struct {
 	mac   [sha256.Size]byte
-	seed  Seed
+	h     hash.Hash
 	k     uint64
 	used  int
 	ready bool
@@ -74,11 +75,11 @@ type words struct {
 
 func (w *words) next() uint64 {
 	if !w.ready || w.used == 4 {
-		h := hmac.New(sha256.New, w.seed[:])
+		w.h.Reset()
 		var msg [8]byte
 		binary.BigEndian.PutUint64(msg[:], w.k)
-		h.Write(msg[:])
-		h.Sum(w.mac[:0])
+		w.h.Write(msg[:])
+		w.h.Sum(w.mac[:0])
 		w.k++
 		w.used = 0
 		w.ready = true
@@ -93,7 +94,7 @@ func (w *words) next() uint64 {
 // for a reshuffle the gathered cards as the event lists them); it is not modified.
 func Shuffle(seed Seed, in []Card) []Card {
 	out := append([]Card(nil), in...)
-	w := words{seed: seed}
+	w := words{h: hmac.New(sha256.New, seed[:])}
 	for i := len(out) - 1; i >= 1; i-- {
 		m := uint64(i + 1)
 		r := -m % m // 2^64 mod m

@@ -44,7 +44,7 @@ type Chain struct {
 
 type handLink struct {
 	lastSeq Seq
-	last    string // hash of the last line
+	last    [sha256.Size]byte // hash of the last line
 	ended   bool
 }
 
@@ -76,16 +76,18 @@ func (c *Chain) Check(e *Event) []Problem {
 		ps = append(ps, Problem{ProblemSequence, e.Seq, fmt.Sprintf("seq %d follows seq %d: want %d", e.Seq, h.lastSeq, h.lastSeq+1)})
 	}
 	if e.HasPrev {
-		want := h.last
-		if e.Seq == 1 || h.lastSeq == 0 {
-			want = ""
+		var buf [2 * sha256.Size]byte
+		want := ""
+		if e.Seq != 1 && h.lastSeq != 0 {
+			hex.Encode(buf[:], h.last[:])
+			want = string(buf[:]) // no allocation: compared, not kept, unless reported
 		}
 		if e.Prev != want && !(want == "" && h.lastSeq == 0 && e.Seq != 1) {
 			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(want))})
 		}
 	}
 	h.lastSeq = e.Seq
-	h.last = Hash(e.Raw)
+	h.last = sha256.Sum256(e.Raw)
 	if e.Type == HandEndedType {
 		h.ended = true
 	}
@@ -94,8 +96,8 @@ func (c *Chain) Check(e *Event) []Problem {
 
 // Last returns the seq and line hash of the last event seen of hand, for appending after it.
 func (c *Chain) Last(hand string) (Seq, string) {
-	if h := c.hands[hand]; h != nil {
-		return h.lastSeq, h.last
+	if h := c.hands[hand]; h != nil && h.lastSeq > 0 {
+		return h.lastSeq, hex.EncodeToString(h.last[:])
 	}
 	return 0, ""
 }
