@@ -57,6 +57,14 @@ func New(fn func(finding.Finding)) *Auditor {
 // Add feeds the next event of the log.
 func (a *Auditor) Add(e *events.Event) {
 	p := a.open[e.Hand]
+	if p == nil && a.chain.Ended(e.Hand) {
+		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
+		for _, pr := range a.chain.Check(e) {
+			a.emit(finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
+				Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
+		}
+		return
+	}
 	if p == nil {
 		p = &pending{table: e.Table, hand: e.Hand}
 		a.open[e.Hand] = p

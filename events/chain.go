@@ -33,19 +33,28 @@ const (
 
 // Chain follows the events of many hands in order and checks the envelope rules across lines:
 // seq contiguous from 1 per hand, nothing after hand.ended, ids unique, and prev equal to the
-// SHA-256 of the previous stored line of the hand. Memory grows with the number of hands still
-// open and the ids seen; Forget drops a finished hand.
+// SHA-256 of the previous stored line of the hand. Its memory is bounded: it holds the hands
+// still open and the last Window hands forgotten, with their ids, so an id used twice is caught
+// within a hand and across hands that close together (a retried append, a doubled import), and an
+// event arriving after its hand.ended is recognised while the hand is in the window.
 type Chain struct {
 	hands map[string]*handLink
 	ids   map[string]struct{}
-	// TrackIDs turns on the check of unique ids (it keeps every id in memory).
+	ring  []string // forgotten hands, oldest first
+	// Window is how many forgotten hands the chain remembers (DefaultWindow when 0).
+	Window int
+	// TrackIDs turns on the check of unique ids.
 	TrackIDs bool
 }
+
+// DefaultWindow is the number of closed hands a Chain remembers.
+const DefaultWindow = 4096
 
 type handLink struct {
 	lastSeq Seq
 	last    [sha256.Size]byte // hash of the last line
 	ended   bool
+	ids     []string
 }
 
 // NewChain returns an empty Chain that checks ids too.
@@ -57,17 +66,18 @@ func NewChain() *Chain {
 // (HasPrev false) is not a chain fault: prev is optional on input.
 func (c *Chain) Check(e *Event) []Problem {
 	var ps []Problem
+	h := c.hands[e.Hand]
+	if h == nil {
+		h = &handLink{}
+		c.hands[e.Hand] = h
+	}
 	if c.TrackIDs {
 		if _, dup := c.ids[e.ID]; dup {
 			ps = append(ps, Problem{ProblemDuplicateID, e.Seq, fmt.Sprintf("event id %s is used twice", e.ID)})
 		} else {
 			c.ids[e.ID] = struct{}{}
+			h.ids = append(h.ids, e.ID)
 		}
-	}
-	h := c.hands[e.Hand]
-	if h == nil {
-		h = &handLink{}
-		c.hands[e.Hand] = h
 	}
 	switch {
 	case h.ended:
@@ -102,8 +112,34 @@ func (c *Chain) Last(hand string) (Seq, string) {
 	return 0, ""
 }
 
-// Forget drops what the chain holds of a hand (its ids stay).
-func (c *Chain) Forget(hand string) { delete(c.hands, hand) }
+// Ended reports whether the chain has seen the hand.ended of hand (while it is in the window).
+func (c *Chain) Ended(hand string) bool {
+	h := c.hands[hand]
+	return h != nil && h.ended
+}
+
+// Forget moves a finished hand into the window of remembered hands, dropping the oldest one
+// (and its ids) when the window is full.
+func (c *Chain) Forget(hand string) {
+	if _, ok := c.hands[hand]; !ok {
+		return
+	}
+	c.ring = append(c.ring, hand)
+	w := c.Window
+	if w <= 0 {
+		w = DefaultWindow
+	}
+	for len(c.ring) > w {
+		old := c.ring[0]
+		c.ring = c.ring[1:]
+		if h := c.hands[old]; h != nil {
+			for _, id := range h.ids {
+				delete(c.ids, id)
+			}
+			delete(c.hands, old)
+		}
+	}
+}
 
 func short(h string) string {
 	if h == "" {

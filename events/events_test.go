@@ -113,3 +113,30 @@ func TestReaderNamesFileAndLine(t *testing.T) {
 		t.Fatalf("want EOF, got %v", err)
 	}
 }
+
+func TestChainWindow(t *testing.T) {
+	e, err := Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewChain()
+	c.Window = 1
+	first := *e
+	first.Seq, first.HasPrev, first.Type = 1, false, HandEndedType
+	if ps := c.Check(&first); len(ps) != 0 {
+		t.Fatalf("first event: %v", ps)
+	}
+	if !c.Ended(first.Hand) {
+		t.Fatal("hand.ended not recorded")
+	}
+	again := first
+	again.Hand = "00000000-0000-0000-0000-000000000000"
+	if ps := c.Check(&again); len(ps) != 1 || ps[0].Kind != ProblemDuplicateID {
+		t.Fatalf("a repeated id in another hand: %v", ps)
+	}
+	c.Forget(first.Hand)
+	c.Forget(again.Hand) // the window holds one hand: the first is dropped with its ids
+	if c.Ended(first.Hand) {
+		t.Error("a hand outside the window is still remembered")
+	}
+}
