@@ -98,7 +98,13 @@ func appendData(b []byte, d Data) []byte {
 		r := obj{b: append(o.b, '{'), first: true}
 		r.str("name", v.Rules.Name)
 		for _, ov := range v.Rules.Overrides {
-			r.key(ov.Key)
+			if r.first {
+				r.first = false
+			} else {
+				r.b = append(r.b, ',')
+			}
+			r.b = appendString(r.b, ov.Key) // an override key may need escaping
+			r.b = append(r.b, ':')
 			r.b = append(r.b, ov.Value...)
 		}
 		o.b = append(r.b, '}')

@@ -140,3 +140,30 @@ func TestChainWindow(t *testing.T) {
 		t.Error("a hand outside the window is still remembered")
 	}
 }
+
+// Bugs the fuzzer would find: escaped override keys, non-JSON numbers, unpaired surrogates.
+func TestCodecEdgeCases(t *testing.T) {
+	start := `{"id":"908b5493-a4e9-4345-9095-d4d497820d56","table":"T","hand":"83a3b53a-28d7-4272-b797-1272fe65ecfd","seq":1,"at":"2026-11-02T21:00:01Z","type":"hand.started","prev":"","data":{"rules":{"name":"br-fechado",RULE},"number":1,"dealer":1,"seats":[{"seat":1,"player":"PLAYER","stack":1}],"stakes":{"ante":0,"min_bet":1,"max_bet":0},"carry":0,"passed_out":0}}`
+	line := func(rule, player string) []byte {
+		return []byte(strings.Replace(strings.Replace(start, "RULE", rule, 1), "PLAYER", player, 1))
+	}
+	e, err := Parse(line(`"a\"b":1`, "p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(Encode(e)); err != nil {
+		t.Errorf("an escaped override key does not survive encoding: %v", err)
+	}
+	for _, bad := range []string{`"x":01`, `"x":1.`, `"x":-.5`, `"x":1e`, `"x":+1`} {
+		if _, err := Parse(line(bad, "p")); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	e, err = Parse(line(`"x":1`, `\ud800\u0041`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := e.Data.(*HandStarted).Seats[0].Player; p != "\uFFFDA" {
+		t.Errorf("unpaired surrogate decoded as %q", p)
+	}
+}

@@ -140,11 +140,17 @@ func (l *lexer) strSlow(start int) ([]byte, error) {
 				return nil, err
 			}
 			if utf16.IsSurrogate(r) {
+				// A pair only when a low surrogate follows; otherwise U+FFFD and the next
+				// escape is read on its own (as encoding/json does).
 				r2 := rune(-1)
-				if l.i+1 < len(l.b) && l.b[l.i] == '\\' && l.b[l.i+1] == 'u' {
+				if l.i+5 < len(l.b) && l.b[l.i] == '\\' && l.b[l.i+1] == 'u' {
+					save := l.i
 					l.i += 2
 					if r2, err = l.hex4(); err != nil {
 						return nil, err
+					}
+					if utf16.DecodeRune(r, r2) == utf8.RuneError {
+						l.i, r2 = save, -1
 					}
 				}
 				r = utf16.DecodeRune(r, r2)
@@ -322,18 +328,43 @@ func (l *lexer) lit(s string) error {
 	return nil
 }
 
+// number consumes a number of the JSON grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (l *lexer) number() error {
 	start := l.i
-	for l.i < len(l.b) {
-		c := l.b[l.i]
-		if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+	bad := func() error { return fmt.Errorf("bad number at column %d", start+1) }
+	digits := func() int {
+		n := 0
+		for l.i < len(l.b) && l.b[l.i] >= '0' && l.b[l.i] <= '9' {
 			l.i++
-			continue
+			n++
 		}
-		break
+		return n
 	}
-	if _, err := strconv.ParseFloat(string(l.b[start:l.i]), 64); err != nil {
-		return fmt.Errorf("bad number at column %d", start+1)
+	if l.i < len(l.b) && l.b[l.i] == '-' {
+		l.i++
+	}
+	if l.i < len(l.b) && l.b[l.i] == '0' {
+		l.i++
+	} else if digits() == 0 {
+		return bad()
+	}
+	if l.i < len(l.b) && l.b[l.i] == '.' {
+		l.i++
+		if digits() == 0 {
+			return bad()
+		}
+	}
+	if l.i < len(l.b) && (l.b[l.i] == 'e' || l.b[l.i] == 'E') {
+		l.i++
+		if l.i < len(l.b) && (l.b[l.i] == '+' || l.b[l.i] == '-') {
+			l.i++
+		}
+		if digits() == 0 {
+			return bad()
+		}
+	}
+	if l.i < len(l.b) && (l.b[l.i] >= '0' && l.b[l.i] <= '9' || l.b[l.i] == '.' || l.b[l.i] == '+' || l.b[l.i] == '-') {
+		return bad()
 	}
 	return nil
 }

@@ -139,7 +139,7 @@ func (m *Main) printHelp(c *command, fs *flag.FlagSet) {
 func (m *Main) flags(c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() { m.printHelp(c, fs) }
+	fs.Usage = func() {} // help is printed by parse on -h/--help only, never on a bad flag
 	return fs
 }
 
@@ -150,6 +150,9 @@ func (m *Main) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				if c, ok := commands[fs.Name()]; ok {
+					m.printHelp(c, fs)
+				}
 				return nil, err
 			}
 			return nil, usageErr("%v (see 'fechado %s --help')", err, fs.Name())
