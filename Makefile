@@ -1,0 +1,91 @@
+# fechado — `make help` lists the targets. Go comes from the machine; everything else is pinned
+# in go.mod (staticcheck runs as `go tool staticcheck`) or installed from Debian by the targets
+# that need it.
+
+SHELL       := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO        ?= go
+BIN       := bin/fechado
+FUZZTIME  ?= 30s
+BENCHPKGS ?= ./...
+DEMO_LOG  ?= bin/demo.jsonl
+# Run apt-get as root: directly when we are root, through sudo otherwise.
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_GET   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -qq -o=Dpkg::Use-Pty=0
+
+.PHONY: help build test lint demo bench fuzz test-long clean chromium cc
+
+help: ## list the targets (the default)
+	@echo "fechado: make TARGET"
+	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z_-]+:.*## / { printf "  %-10s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo "Variables: FUZZTIME=$(FUZZTIME) (per fuzz target), BENCHPKGS=$(BENCHPKGS)"
+
+build: ## build bin/fechado
+	$(GO) build -o $(BIN) ./cmd/fechado
+
+lint: ## gofmt check, go vet, staticcheck (pinned in go.mod)
+	@echo "==> gofmt"
+	@files=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*')); \
+	if [ -n "$$files" ]; then echo "not gofmt-ed (run gofmt -w on them):"; echo "$$files"; exit 1; fi
+	@echo "==> go vet"
+	@$(GO) vet ./...
+	@echo "==> staticcheck"
+	@$(GO) tool staticcheck ./...
+
+test: cc chromium lint ## lint, then every test with the race detector
+	@echo "==> go test -race"
+	@$(GO) test -race ./...
+
+test-long: cc chromium ## the long tests too (FECHADO_LONG=1), up to an hour
+	FECHADO_LONG=1 $(GO) test -timeout 60m ./...
+
+demo: build ## a first look: the demo command, or until it exists sim, validate and audit a log
+	@if $(BIN) demo --help >/dev/null 2>&1; then \
+		$(BIN) demo; \
+	else \
+		echo "==> $(BIN) sim > $(DEMO_LOG)"; \
+		$(BIN) sim --rules br-fechado --players 4 --hands 20 --out $(DEMO_LOG); \
+		echo "==> $(BIN) validate $(DEMO_LOG)"; \
+		$(BIN) validate $(DEMO_LOG); \
+		echo "==> $(BIN) audit $(DEMO_LOG)"; \
+		$(BIN) audit $(DEMO_LOG); \
+	fi
+
+bench: ## run the benchmarks and write BENCHMARKS.md (scripts/bench.sh when present)
+	@if [ -x scripts/bench.sh ]; then \
+		./scripts/bench.sh; \
+	else \
+		mkdir -p bin; \
+		{ echo "# Benchmarks"; echo; \
+		  echo "\`make bench\` on $$(date -u +%Y-%m-%d), $$($(GO) version | cut -d' ' -f3-),"; \
+		  echo "$$(nproc) CPUs ($$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//'))."; \
+		  echo; echo '```'; \
+		  $(GO) test -run '^$$' -bench . -benchmem $(BENCHPKGS) | { grep -v '^ok\|^PASS\|no test files' || true; }; \
+		  echo '```'; } > bin/BENCHMARKS.md.tmp; \
+		mv bin/BENCHMARKS.md.tmp BENCHMARKS.md; cat BENCHMARKS.md; \
+	fi
+
+fuzz: ## run every Fuzz target of the repository for FUZZTIME each (default 30s)
+	@targets=$$(grep -r --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git \
+		-o '^func Fuzz[A-Za-z0-9_]*(' . | sed 's/^\(.*\)\/[^/]*_test\.go:func \(Fuzz[A-Za-z0-9_]*\)($$/\1 \2/' | sort); \
+	[ -n "$$targets" ] || { echo "no fuzz targets"; exit 1; }; \
+	while read -r dir target; do \
+		echo "==> $$dir $$target ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) "$$dir"; \
+	done <<< "$$targets"
+
+clean: ## remove bin/ and the test cache
+	rm -rf bin
+	$(GO) clean -testcache
+
+cc: ## install a C compiler (cgo: go-sqlite3, the race detector) when missing
+	@command -v cc >/dev/null 2>&1 || { \
+		echo "==> installing gcc (apt-get)"; \
+		$(APT_GET) update && $(APT_GET) install -y gcc libc6-dev >/dev/null; }
+
+chromium: ## install Debian's chromium (browser tests) when /usr/bin/chromium is missing
+	@[ -x /usr/bin/chromium ] || { \
+		echo "==> installing chromium (apt-get)"; \
+		$(APT_GET) update && $(APT_GET) install -y chromium >/dev/null; }

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+
+	"github.com/fechado/fechado/events"
+)
+
+func init() {
+	register(&command{
+		name:    "validate",
+		summary: "check JSON Lines event logs against the version 1 contract",
+		usage:   "validate FILE…",
+		help: `Validate checks event logs written as JSON Lines (FILE "-" is standard input) against the
+contract of events-v1.md, without NATS: every line must be one valid event (known type, every
+field present, of the right type and range, no unknown field: the rules of
+schema/events-v1.schema.json), and the lines must fit together: in each hand seq runs 1, 2, 3, …
+with nothing after hand.ended, no event id is used twice, and each prev (when present) is the
+SHA-256 of the hand's previous line. Each FILE is checked on its own. Blank lines are skipped.
+
+Every problem is reported, not just the first, one per line on standard output:
+
+    file:line: field: message
+
+where field is the offending field as a path (e.g. data.seats[1].stack; absent when the line
+itself is broken) and envelope problems end with their audit code ([log.sequence],
+[log.duplicate-id], [log.chain]). A summary goes to standard error.
+
+Exit status: 0 when every file is valid; 2 when any problem was found or a FILE could not be read.`,
+		run: runValidate,
+	})
+}
+
+func runValidate(m *Main, args []string) error {
+	fs := m.flags(commands["validate"])
+	files, err := m.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageErr("no FILE given (use - for standard input; see 'fechado validate --help')")
+	}
+	var total validation
+	bad := 0
+	for _, name := range files {
+		v := validation{out: m.Stdout}
+		if name == "-" {
+			v.check(m.Stdin, "stdin")
+		} else if f, err := os.Open(name); err != nil {
+			v.report("%s: %v", name, errors.Unwrap(err))
+		} else {
+			v.check(f, name)
+			f.Close()
+		}
+		if v.problems > 0 {
+			bad++
+		}
+		total.problems += v.problems
+		total.events += v.events
+		total.hands += v.hands
+		if v.err != nil {
+			return v.err
+		}
+	}
+	if total.problems > 0 {
+		return usageErr("%s in %d of %s", plural(total.problems, "problem"), bad, plural(len(files), "file"))
+	}
+	fmt.Fprintf(m.Stderr, "fechado validate: %s, %s, %s: valid\n",
+		plural(len(files), "file"), plural(total.hands, "hand"), plural(total.events, "event"))
+	return nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// validation checks one file and prints its problems.
+type validation struct {
+	out                     io.Writer
+	problems, events, hands int
+	err                     error // writing to out failed
+}
+
+func (v *validation) report(format string, a ...any) {
+	v.problems++
+	if v.err == nil {
+		_, v.err = fmt.Fprintf(v.out, format+"\n", a...)
+	}
+}
+
+// check reads the lines of r: each is decoded, then its envelope is checked against the lines
+// before it. A line that does not decode still takes its place in its hand's chain when its id,
+// hand and seq can be read from it, so that one bad line is not followed by a cascade of
+// sequence and chain problems.
+func (v *validation) check(r io.Reader, name string) {
+	rd := events.NewReader(r, name)
+	chain := events.NewChain()
+	hands := map[string]bool{}
+	for {
+		line, err := rd.ReadLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			v.report("%v", err)
+			break
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := events.Parse(line)
+		if err != nil {
+			var ee *events.Error
+			if errors.As(err, &ee) {
+				ee.File, ee.Line = name, rd.Line()
+			}
+			v.report("%v", err)
+			e = salvage(line)
+			if e == nil {
+				continue
+			}
+		} else {
+			v.events++
+		}
+		hands[e.Hand] = true
+		for _, p := range chain.Check(e) {
+			v.report("%s:%d: %s: %s [%s]", name, rd.Line(), problemField[p.Kind], p.Message, p.Kind)
+		}
+	}
+	v.hands = len(hands)
+}
+
+// problemField names the envelope field each kind of problem is about.
+var problemField = map[events.ProblemKind]string{
+	events.ProblemSequence:    "seq",
+	events.ProblemDuplicateID: "id",
+	events.ProblemChain:       "prev",
+}
+
+var (
+	reID   = regexp.MustCompile(`"id"\s*:\s*"([^"\\]*)"`)
+	reHand = regexp.MustCompile(`"hand"\s*:\s*"([^"\\]*)"`)
+	reSeq  = regexp.MustCompile(`"seq"\s*:\s*([1-9][0-9]{0,8})\b`)
+	reType = regexp.MustCompile(`"type"\s*:\s*"([^"\\]*)"`)
+)
+
+// salvage reads the id, hand, seq and type of a line that did not decode (it may be cut short or
+// not even JSON), for the chain checks; it returns nil when hand or seq cannot be found. The
+// event carries no prev: what the line says cannot be trusted, but its bytes are what the next
+// line of the hand must hash.
+func salvage(line []byte) *events.Event {
+	get := func(re *regexp.Regexp) string {
+		if m := re.FindSubmatch(line); m != nil {
+			return string(m[1])
+		}
+		return ""
+	}
+	hand, seq := get(reHand), get(reSeq)
+	if hand == "" || seq == "" {
+		return nil
+	}
+	n, _ := strconv.Atoi(seq)
+	return &events.Event{ID: get(reID), Hand: hand, Seq: events.Seq(n), Type: events.Type(get(reType)), Raw: line}
+}
