@@ -204,7 +204,11 @@ func (a *Auditor) auditHand(p *pending) *HandResult {
 		h.Apply(e)
 	}
 	for _, v := range h.Violations {
-		add(mk(p.hand, p.table, v.Seq, v.Code, v.Seat, v.Message, v.Expected, v.Actual))
+		f := mk(p.hand, p.table, v.Seq, v.Code, v.Seat, v.Message, v.Expected, v.Actual)
+		if v.Severity != "" {
+			f.Severity = v.Severity // the preset makes it graver (card.exposed in br-online)
+		}
+		add(f)
 	}
 	if !ended {
 		last := evs[len(evs)-1]

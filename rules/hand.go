@@ -17,6 +17,9 @@ type Violation struct {
 	Message  string
 	Expected any
 	Actual   any
+	// Severity overrides the code's catalogue severity when set (card.exposed is an error in
+	// br-online: findings-v1.md).
+	Severity finding.Severity
 }
 
 // Player is one seat dealt into a hand, as the events so far leave it.
@@ -133,19 +136,19 @@ type Hand struct {
 	ended           *events.HandEnded
 
 	// cards
-	loc        [cards.NumCards]where
-	owner      [cards.NumCards]events.Seat
-	deck       cards.Set
-	stub       cards.Set
-	order      []cards.Card // the stub top first, when the shuffle is known
-	known      bool
-	shuffleSeq events.Seq
-	shuffles   int
-	cutExposed bool
-	dealOrder  []events.Seat
-	dealIdx    int
-	dealCards  int
-	dealtCards []cards.Card
+	loc         [cards.NumCards]where
+	owner       [cards.NumCards]events.Seat
+	deck        cards.Set
+	stub        cards.Set
+	order       []cards.Card // the stub top first, when the shuffle is known
+	known       bool
+	shuffleSeq  events.Seq
+	shuffles    int
+	cutExposed  bool
+	dealOrder   []events.Seat
+	dealIdx     int
+	dealCards   int
+	dealtCards  []cards.Card
 	exposedDeal int
 	misdealDue  events.Seq
 	lastBurn    events.Seq
@@ -153,12 +156,12 @@ type Hand struct {
 	burnExposed map[cards.Card]events.Seat
 	reshuffled  bool // a reshuffle happened since the draw began (br-fechado)
 	drawOrder   []events.Seat
-	drawIdx     int
 	drawer      events.Seat
 	owedLater   map[events.Seat]int
 	discarded   []cards.Card
 	delayed     events.Seat // std-draw: the five-card drawer waiting for his fifth card
 
+	blindSeen     map[events.BlindKind]bool
 	rake          map[int]events.Chips
 	awardsStarted bool
 	expected      []Pot
@@ -166,9 +169,8 @@ type Hand struct {
 	potReported   bool
 	paid          map[[2]int]events.Chips
 
-	seq        events.Seq
-	lastAction events.Seq
-	reported   map[finding.Code]bool
+	seq      events.Seq
+	reported map[finding.Code]bool
 	// Violations lists what Apply found, in order.
 	Violations []Violation
 }
@@ -187,7 +189,7 @@ func NewHand(e *events.Event) (*Hand, error) {
 	}
 	h := &Hand{Preset: p, Start: hs, seq: e.Seq, Carry: hs.Carry, reported: map[finding.Code]bool{},
 		burnExposed: map[cards.Card]events.Seat{}, owedLater: map[events.Seat]int{},
-		rake: map[int]events.Chips{}, paid: map[[2]int]events.Chips{}}
+		rake: map[int]events.Chips{}, blindSeen: map[events.BlindKind]bool{}, paid: map[[2]int]events.Chips{}}
 	seen := map[events.Seat]bool{}
 	for _, s := range hs.Seats {
 		if seen[s.Seat] {

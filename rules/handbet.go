@@ -113,9 +113,9 @@ type Options struct {
 	// Call is the chips a call puts in (0 when there is nothing to call).
 	Call events.Chips
 	// Bet: he may bet from MinBet to MaxBet chips; Raise: raise, putting in MinRaise to MaxRaise.
-	Bet              bool
-	MinBet, MaxBet   events.Chips
-	Raise            bool
+	Bet                bool
+	MinBet, MaxBet     events.Chips
+	Raise              bool
 	MinRaise, MaxRaise events.Chips
 	// Opening is set when a bet would open the pot (openers rules apply).
 	Opening bool
@@ -232,7 +232,15 @@ func (h *Hand) onAction(seq events.Seq, d *events.PlayerActed) {
 		return
 	}
 	h.enterRound(seq, d.Round)
+	var skipped events.Seat // the seat whose turn an out-of-turn action took
 	switch {
+	case p.AllIn && !p.Folded && !p.Mucked && p.Start == 0 && h.Preset.BrokeCannotOpen && d.Action == events.Bet &&
+		h.CurrentBet == 0 && h.Opener == 0 && d.Round == events.RoundFirst:
+		// presets.md tr-kapali: a player who started with stack 0 may not open; that is the
+		// finding (open.not-allowed), not the all-in player's action.
+		h.open(seq, p)
+		h.applyChips(p, d)
+		return
 	case p.Folded || p.AllIn || p.Mucked:
 		state := "folded"
 		if p.AllIn && !p.Folded {
@@ -251,9 +259,13 @@ func (h *Hand) onAction(seq events.Seq, d *events.PlayerActed) {
 		h.violate(code, seq, p.Seat, msg, nil, d.Action)
 		h.applyChips(p, d)
 		h.RoundDone = h.roundComplete()
+		if !h.RoundDone {
+			h.turn = h.leftOf(p.Seat, h.needsToAct) // the others answer in turn (no cascade)
+		}
 		return
 	case d.Seat != h.turn:
 		h.violate(finding.BetOutOfTurn, seq, p.Seat, fmt.Sprintf("seat %d acted, but it was seat %d's turn", p.Seat, h.turn), h.turn, p.Seat)
+		skipped = h.turn
 	}
 	owed := h.CurrentBet - p.RoundIn
 	allIn := d.Amount == p.Stack && d.Amount > 0
@@ -330,6 +342,9 @@ func (h *Hand) onAction(seq events.Seq, d *events.PlayerActed) {
 	h.RoundDone = h.roundComplete()
 	if !h.RoundDone {
 		h.turn = h.leftOf(p.Seat, h.needsToAct)
+		if q := h.Player(skipped); q != nil && h.needsToAct(q) {
+			h.turn = skipped // the skipped player still speaks next: one finding, not a cascade
+		}
 	}
 }
 

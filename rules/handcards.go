@@ -24,6 +24,11 @@ func (h *Hand) StubSet() cards.Set { return h.stub }
 func (h *Hand) Deck() cards.Set { return h.deck }
 
 func (h *Hand) onShuffle(seq events.Seq, d *events.DeckShuffled) {
+	if h.lastBurn == seq-1 && h.lastBurn != 0 {
+		// A reshuffle forced by the burn taking the last card: the burn still comes right
+		// before the next card (tr-kapali fourth card, std-draw fifth).
+		h.lastBurn = seq
+	}
 	h.shuffles++
 	h.shuffleSeq = seq
 	h.cutExposed = false
@@ -140,6 +145,9 @@ func (h *Hand) setOrder(seq events.Seq, d *events.DeckShuffled, in []cards.Card)
 }
 
 func (h *Hand) onCut(seq events.Seq, d *events.DeckCut) {
+	if h.lastBurn == seq-1 && h.lastBurn != 0 {
+		h.lastBurn = seq // as in onShuffle
+	}
 	n := h.stub.Len()
 	if d.At < 0 || (d.At > 0 && d.At >= n) {
 		h.violate(finding.LogSchema, seq, 0, fmt.Sprintf("a cut at %d is outside 1..%d", d.At, n-1), nil, d.At)
@@ -232,9 +240,10 @@ func (h *Hand) onDealCard(seq events.Seq, p *Player, d *events.CardDealt) {
 		return
 	}
 	h.dealtCards = append(h.dealtCards, d.Card)
-	if h.take(seq, p.Seat, d.Card) {
-		h.give(p, d.Card)
-	}
+	// A foreign or duplicate card is reported by take; the player still holds what the log
+	// deals him (findings-v1.md: carry on with the state the log records, no cascade).
+	h.take(seq, p.Seat, d.Card)
+	h.give(p, d.Card)
 }
 
 // endSetup checks the forced bets once the cards start coming.
@@ -301,7 +310,14 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("%s has no blinds", h.Preset.Name), nil, d.Amount)
 	} else {
 		sb, bb := h.blindSeats()
+		// Only the first small and big blind have a place: a newcomer may post an extra live
+		// big blind (and a dead small one) from his seat, as online rooms let him.
+		first := !h.blindSeen[d.Blind]
+		h.blindSeen[d.Blind] = true
 		switch {
+		case !first && d.Blind != events.BlindDead && d.Amount > p.Stack:
+			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("a blind of %d from a stack of %d", d.Amount, p.Stack), p.Stack, d.Amount)
+		case !first:
 		case d.Blind == events.BlindSmall && p.Seat != sb:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("the small blind is seat %d's", sb), sb, p.Seat)
 		case d.Blind == events.BlindBig && p.Seat != bb:
@@ -350,17 +366,15 @@ func (h *Hand) onBurned(seq events.Seq, d *events.CardBurned) {
 }
 
 func (h *Hand) onExposed(seq events.Seq, d *events.CardExposed) {
-	sev := "warning"
-	if h.Preset.ExposedError {
-		sev = "error"
-	}
-	_ = sev
 	if d.Phase != events.PhaseShowdown {
 		var seat events.Seat
 		if d.Seat != nil {
 			seat = *d.Seat
 		}
 		h.violate(finding.CardExposed, seq, seat, fmt.Sprintf("%v was exposed during the %s", d.Card, d.Phase), nil, d.Card.String())
+		if h.Preset.ExposedError {
+			h.Violations[len(h.Violations)-1].Severity = finding.Error
+		}
 	}
 	if h.Preset.ExposedError {
 		return // br-online: the exposure itself is the error
@@ -403,4 +417,3 @@ func (h *Hand) onExposed(seq events.Seq, d *events.CardExposed) {
 		}
 	}
 }
-

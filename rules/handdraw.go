@@ -92,6 +92,7 @@ func (h *Hand) onDiscard(seq events.Seq, d *events.CardsDiscarded) {
 	if h.Preset.Declared == DeclaredRaiseOnly && d.Declared != nil && len(d.Cards) < *d.Declared {
 		h.violate(finding.DrawDeclared, seq, p.Seat, fmt.Sprintf("seat %d declared %d cards and drew %d: %s lets a player raise the number, never lower it", p.Seat, *d.Declared, len(d.Cards), h.Preset.Name), *d.Declared, len(d.Cards))
 	}
+	thrown := 0 // the discards he could make: a card he does not hold is no discard to replace
 	for _, c := range d.Cards {
 		i := p.has(c)
 		switch {
@@ -104,6 +105,7 @@ func (h *Hand) onDiscard(seq events.Seq, d *events.CardsDiscarded) {
 			h.once(finding.DrawNotHeld, seq, p.Seat, fmt.Sprintf("seat %d discarded %v, which he does not hold", p.Seat, c), cards.Join(p.Cards, " "), c.String())
 			continue
 		}
+		thrown++
 		h.loc[c] = inDiscards
 		h.discarded = append(h.discarded, c)
 		if h.Preset.DrawSource == DrawUnderStub {
@@ -118,7 +120,7 @@ func (h *Hand) onDiscard(seq events.Seq, d *events.CardsDiscarded) {
 		p.Hidden -= min(*d.Declared, p.Hidden)
 		p.Discards, p.Pending = *d.Declared, *d.Declared
 	} else {
-		p.Discards, p.Pending = len(d.Cards), len(d.Cards)
+		p.Discards, p.Pending = thrown, thrown
 	}
 	if h.Preset.DelayedFifth && p.Discards == 5 {
 		p.Pending = 4
@@ -173,9 +175,10 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 		p.Hidden++
 		return
 	}
-	if h.take(seq, p.Seat, d.Card) {
-		h.give(p, d.Card)
-	}
+	// A foreign or duplicate card is reported by take; the player still holds what the log
+	// deals him (findings-v1.md: carry on with the state the log records, no cascade).
+	h.take(seq, p.Seat, d.Card)
+	h.give(p, d.Card)
 }
 
 // finishDraw checks, once the draw is over, that every drawer got his replacements.
@@ -195,7 +198,8 @@ func (h *Hand) finishDraw(seq events.Seq) {
 		switch {
 		case owed > 0:
 			h.once(finding.DrawReplacements, seq, s, fmt.Sprintf("seat %d discarded %d and got %d", s, p.Discards, p.Discards-owed), p.Discards, p.Discards-owed)
-		case p.Discards >= 0 && p.Held() != 5:
+		case p.Discards >= 0 && p.Held() != 5 && !h.Reported(finding.DrawReplacements):
+			// (a wrong number of replacements already explains a wrong count: no cascade)
 			h.once(finding.DealCount, seq, s, fmt.Sprintf("seat %d holds %d cards after the draw", s, p.Held()), 5, p.Held())
 		}
 	}

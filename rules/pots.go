@@ -136,7 +136,9 @@ func (h *Hand) layers(in map[events.Seat]events.Chips, carry events.Chips, live 
 				c = lv - prev
 			}
 			pot.Amount += c
-			if live(p) && in[p.Seat] >= lv {
+			// A live player short of the level without being all-in (a short ante or call: an
+			// irregularity reported on its own) still plays for the layer: no cascade.
+			if live(p) && (in[p.Seat] >= lv || !p.AllIn) {
 				pot.Eligible = append(pot.Eligible, p.Seat)
 			}
 		}

@@ -110,8 +110,8 @@ type Declared string
 
 // The declared-count rules.
 const (
-	DeclaredFree      Declared = ""          // no declaration rule
-	DeclaredRaiseOnly Declared = "raise"     // may be raised, never lowered (tr-kapali)
+	DeclaredFree      Declared = ""            // no declaration rule
+	DeclaredRaiseOnly Declared = "raise"       // may be raised, never lowered (tr-kapali)
 	DeclaredUntilDeal Declared = "until-dealt" // may change until a card is dealt in answer (std-draw)
 )
 
@@ -241,7 +241,9 @@ var presets = map[string]Preset{
 	"online-draw": {
 		Name: "online-draw", MinPlayers: 2, MaxPlayers: 6,
 		DeckLow: lowTable(cards.Two, nil, 2, 6),
-		Blinds:  true, CheckBeforeOpen: true, Openers: OpenFree,
+		// "antes only if the room used them": stakes.ante 0 asks for none.
+		Ante:   true,
+		Blinds: true, CheckBeforeOpen: true, Openers: OpenFree,
 		Structure: NoLimit, RaiseCap: 3, SecondStarter: StartLeft, MaxDraw: 5,
 		DrawSource: DrawTop,
 		ExposedCut: RemedyReshuffle, ExposedDeal: RemedyKeep, ExposedDraw: RemedyBurnNext,
