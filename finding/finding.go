@@ -44,19 +44,19 @@ const (
 	CardExposedRemedy Code = "card.exposed-remedy" // an exposed card not handled as the preset requires
 	MisdealSettlement Code = "misdeal.settlement"  // after a misdeal, chips not returned to their owners
 
-	AnteAmount         Code = "ante.amount"            // an ante missing, doubled or of the wrong size
-	BlindAmount        Code = "blind.amount"           // a blind missing, by the wrong player, or of the wrong size
-	OpenWithoutOpeners Code = "open.without-openers"   // the opener's hand did not qualify
-	OpenNotShown       Code = "open.not-shown"         // the opener was paid without showing openers
+	AnteAmount          Code = "ante.amount"            // an ante missing, doubled or of the wrong size
+	BlindAmount         Code = "blind.amount"           // a blind missing, by the wrong player, or of the wrong size
+	OpenWithoutOpeners  Code = "open.without-openers"   // the opener's hand did not qualify
+	OpenNotShown        Code = "open.not-shown"         // the opener was paid without showing openers
 	OpenFalseOpenerPaid Code = "open.false-opener-paid" // a player who opened without openers was awarded chips
-	OpenBelowMinimum   Code = "open.below-minimum"     // an opening bet below the preset's minimum
-	OpenNotAllowed     Code = "open.not-allowed"       // an open by a player the preset forbids to open
-	BetOutOfTurn       Code = "bet.out-of-turn"        // a player acted when it was not his turn
-	BetIllegalAction   Code = "bet.illegal-action"     // an action not available
-	BetAmount          Code = "bet.amount"             // chips that do not fit the action
-	BetReopen          Code = "bet.reopen"             // a raise when betting was not re-opened, or past the cap
-	BetRoundIncomplete Code = "bet.round-incomplete"   // a round closed while a live player still owed chips
-	BetReturned        Code = "bet.returned"           // an uncalled excess not returned, or called chips returned
+	OpenBelowMinimum    Code = "open.below-minimum"     // an opening bet below the preset's minimum
+	OpenNotAllowed      Code = "open.not-allowed"       // an open by a player the preset forbids to open
+	BetOutOfTurn        Code = "bet.out-of-turn"        // a player acted when it was not his turn
+	BetIllegalAction    Code = "bet.illegal-action"     // an action not available
+	BetAmount           Code = "bet.amount"             // chips that do not fit the action
+	BetReopen           Code = "bet.reopen"             // a raise when betting was not re-opened, or past the cap
+	BetRoundIncomplete  Code = "bet.round-incomplete"   // a round closed while a live player still owed chips
+	BetReturned         Code = "bet.returned"           // an uncalled excess not returned, or called chips returned
 
 	DrawTooMany      Code = "draw.too-many"     // more cards discarded than the preset allows
 	DrawOrder        Code = "draw.order"        // a player drew out of turn
