@@ -1,0 +1,141 @@
+package projector
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" database/sql driver
+
+	"github.com/fechado/fechado/schema"
+)
+
+// DefaultBusyTimeout is how long, in milliseconds, a connection waits for a lock held by another
+// before SQLite reports "database is locked".
+const DefaultBusyTimeout = 5000
+
+// ErrSchemaNewer is returned by Migrate when the database holds migrations this program does not
+// know: it was written by a newer fechado.
+var ErrSchemaNewer = errors.New("projector: the database schema is newer than this program")
+
+// ErrBadPath is returned by Open for a database path that cannot be passed to SQLite as it is.
+var ErrBadPath = errors.New("projector: database path must not contain '?' or start with 'file:'")
+
+// Open opens (creating it if needed) the SQLite database at path in WAL mode with synchronous
+// NORMAL, a busy timeout and IMMEDIATE write transactions (research/eventsourcing.md §3.2), and
+// applies the migrations it lacks.
+func Open(ctx context.Context, path string) (*sql.DB, error) {
+	if strings.ContainsRune(path, '?') || strings.HasPrefix(path, "file:") || path == "" {
+		return nil, fmt.Errorf("%w: %q", ErrBadPath, path)
+	}
+	dsn := fmt.Sprintf("%s?_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=%d&_txlock=immediate",
+		path, DefaultBusyTimeout)
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Migration is one numbered SQL file of schema.Migrations.
+type Migration struct {
+	Version int    // the file's number
+	Name    string // the file's name, e.g. "0001_init.sql"
+	SQL     string
+}
+
+var migrationName = regexp.MustCompile(`^([0-9]{4})_[a-z0-9_]+\.sql$`)
+
+// Migrations returns the migrations embedded in the binary, in the order of their versions.
+func Migrations() ([]Migration, error) {
+	names, err := fs.Glob(schema.Migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var ms []Migration
+	for _, p := range names {
+		name := strings.TrimPrefix(p, "migrations/")
+		m := migrationName.FindStringSubmatch(name)
+		if m == nil {
+			return nil, fmt.Errorf("projector: migration %s: name is not NNNN_name.sql", name)
+		}
+		v, _ := strconv.Atoi(m[1])
+		b, err := fs.ReadFile(schema.Migrations, p)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, Migration{Version: v, Name: name, SQL: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
+	for i := 1; i < len(ms); i++ {
+		if ms[i].Version == ms[i-1].Version {
+			return nil, fmt.Errorf("projector: migrations %s and %s share a number", ms[i-1].Name, ms[i].Name)
+		}
+	}
+	return ms, nil
+}
+
+// Migrate applies, in order, each embedded migration the database has not run, each in its own
+// transaction together with its row in schema_migrations(version, name).
+func Migrate(ctx context.Context, db *sql.DB) error {
+	ms, err := Migrations()
+	if err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY,
+		name    TEXT NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("projector: schema_migrations: %w", err)
+	}
+	var newest sql.NullInt64
+	if err := db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&newest); err != nil {
+		return fmt.Errorf("projector: schema_migrations: %w", err)
+	}
+	if len(ms) > 0 && newest.Valid && int(newest.Int64) > ms[len(ms)-1].Version {
+		return fmt.Errorf("%w: it has migration %d, this program knows up to %d",
+			ErrSchemaNewer, newest.Int64, ms[len(ms)-1].Version)
+	}
+	for _, m := range ms {
+		if err := apply(ctx, db, m); err != nil {
+			return fmt.Errorf("projector: migration %s: %w", m.Name, err)
+		}
+	}
+	return nil
+}
+
+func apply(ctx context.Context, db *sql.DB, m Migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,122 @@
+package projector
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/fechado/fechado/recorder"
+)
+
+// pullBatch is how many messages LogSource asks the server for at a time.
+const pullBatch = 1024
+
+// LogSource is a Source over the recorder's log, the JetStream stream FECHADO_HANDS. It reads
+// the whole stream with an ordered consumer and no subject filter, and hands the projector each
+// message's payload undecoded, so that a message that is not a valid event goes to quarantine
+// instead of stopping the projection.
+type LogSource struct {
+	Log *recorder.Log
+}
+
+// Read implements Source.
+func (s *LogSource) Read(ctx context.Context, from uint64, fn func(Message) error) error {
+	stream := s.Log.Stream()
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("projector: stream %s: %w", recorder.StreamName, err)
+	}
+	last := info.State.LastSeq
+	if from == 0 {
+		from = 1
+	}
+	if from > last {
+		return nil
+	}
+	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:   from,
+	})
+	if err != nil {
+		return fmt.Errorf("projector: reading the log: %w", err)
+	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
+	if err != nil {
+		return fmt.Errorf("projector: reading the log: %w", err)
+	}
+	defer it.Stop()
+	for {
+		m, err := it.Next(jetstream.NextContext(ctx))
+		if err != nil {
+			return fmt.Errorf("projector: reading the log: %w", err)
+		}
+		md, err := m.Metadata()
+		if err != nil {
+			return fmt.Errorf("projector: reading the log: %w", err)
+		}
+		seq := md.Sequence.Stream
+		if seq > last {
+			return nil
+		}
+		if err := fn(Message{Seq: seq, Data: m.Data()}); err != nil {
+			return err
+		}
+		if seq >= last || md.NumPending == 0 {
+			return nil
+		}
+	}
+}
+
+// Wait implements Source. It listens to the stream's subjects and asks the stream for its last
+// sequence when something is published (again every few milliseconds for a short while, since
+// the notice can come before the store), and at least every WaitRecheck.
+func (s *LogSource) Wait(ctx context.Context, after uint64) error {
+	wake := make(chan struct{}, 1)
+	sub, err := s.Log.Conn().Subscribe(recorder.StreamSubjects, func(*nats.Msg) {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("projector: waiting for the log: %w", err)
+	}
+	defer sub.Unsubscribe()
+	recheck := time.NewTicker(WaitRecheck)
+	defer recheck.Stop()
+	var soon <-chan time.Time // set while a publish was seen and not yet stored
+	var tries int
+	for {
+		info, err := s.Log.Stream().Info(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("projector: stream %s: %w", recorder.StreamName, err)
+		}
+		if info.State.LastSeq > after {
+			return nil
+		}
+		if soon != nil {
+			if tries++; tries < 20 {
+				soon = time.After(5 * time.Millisecond)
+			} else {
+				soon = nil // a publish the stream refused
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-wake:
+			soon, tries = time.After(0), 0
+		case <-soon:
+		case <-recheck.C:
+		}
+	}
+}
+
+// WaitRecheck is the longest LogSource.Wait goes without asking the stream for its last sequence.
+const WaitRecheck = time.Second

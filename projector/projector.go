@@ -1,0 +1,509 @@
+// Package projector owns fechado's SQLite read models: it reads the event log from a Source and
+// keeps tables, hands, per-player hand rows, actions, draws, pots, awards, findings and a
+// quarantine of events it could not apply, so that the dashboard and sqlite3 can query them; it
+// computes the draw-poker statistics over them (PlayerStats, OpenByPosition); and it keeps Live,
+// the state of hands in progress, for the web.
+//
+// Exactly once. Each batch of events (DefaultBatchSize per transaction) is written with the
+// stream sequence it reached, in one SQLite transaction: a crash at any point leaves the rows and
+// the checkpoint of the last commit, and the projector resumes after that checkpoint, so no row is
+// lost or repeated. Rows of single events are keyed by stream sequence.
+//
+// Hands in progress. Events of one hand interleave with other hands in the stream. The projector
+// keeps the events of each open hand in memory and writes the per-hand aggregates (hands,
+// hand_players, pots, findings) when hand.ended arrives, in the same transaction. The memory is not
+// stored: after a restart the projector reads the stream again from the hand.started of the
+// oldest hand still open (hands.end_seq IS NULL), applying to memory only the events of those
+// hands up to the checkpoint, and writing nothing for them. This costs nothing per event; the
+// price is that a hand that never ends makes every restart re-read the stream from its start.
+package projector
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+)
+
+// DefaultBatchSize is how many stream messages a projector writes per transaction.
+const DefaultBatchSize = 500
+
+// DefaultName is the checkpoint row of a projector without a Name.
+const DefaultName = "read-models"
+
+// ErrOtherProjector is returned when the database's read models are kept by a projector of
+// another Name: two projectors cannot share the tables.
+var ErrOtherProjector = errors.New("projector: the database is kept by a projector of another name")
+
+// ErrCheckpointMoved is returned when the checkpoint in the database is not the one the
+// projector wrote last: another projector writes the same database.
+var ErrCheckpointMoved = errors.New("projector: checkpoint moved under the projector (another projector writes this database?)")
+
+// Projector projects the event log into the read models of a database opened with Open. It is
+// not safe for concurrent use: one goroutine calls CatchUp or Run.
+type Projector struct {
+	DB     *sql.DB
+	Source Source
+	// Name is the checkpoint row; "" means DefaultName. Every projector of one database must
+	// use the same Name (the tables are one set); another name gets ErrOtherProjector.
+	Name string
+	// BatchSize is the number of messages per transaction; 0 means DefaultBatchSize.
+	BatchSize int
+	// Live, when set, receives every event the projector accepted, after its commit.
+	Live *Live
+	// Audit, when set, audits each hand at hand.ended; its findings go to the findings table
+	// and hands.audit_status. Without it, audit_status and findings stay NULL.
+	Audit AuditFunc
+
+	loaded     bool
+	checkpoint uint64
+	open       map[string]*hand
+	replay     map[string]uint64 // open hands being re-read after a restart: id → start stream seq
+	replaying  bool
+
+	b *batch
+}
+
+// New returns a projector of src into db.
+func New(db *sql.DB, src Source) *Projector {
+	return &Projector{DB: db, Source: src}
+}
+
+// Progress counts what a call projected and committed.
+type Progress struct {
+	Events      int    // stream messages past the checkpoint handled (applied or quarantined)
+	Hands       int    // hands ended and stored
+	Quarantined int    // messages sent to quarantine
+	Checkpoint  uint64 // the stream sequence committed
+}
+
+func (p *Projector) name() string {
+	if p.Name == "" {
+		return DefaultName
+	}
+	return p.Name
+}
+
+func (p *Projector) batchSize() int {
+	if p.BatchSize <= 0 {
+		return DefaultBatchSize
+	}
+	return p.BatchSize
+}
+
+// Checkpoint returns the stream sequence the projector has committed (after its first CatchUp).
+func (p *Projector) Checkpoint() uint64 { return p.checkpoint }
+
+// CatchUp projects every message past the checkpoint that the source holds now, and returns.
+// On error the projector forgets its memory: the next call reloads it from the database.
+func (p *Projector) CatchUp(ctx context.Context) (Progress, error) {
+	pr := Progress{Checkpoint: p.checkpoint}
+	if err := p.load(ctx); err != nil {
+		p.reset()
+		return pr, err
+	}
+	err := p.Source.Read(ctx, p.checkpoint+1, func(m Message) error {
+		if m.Seq <= p.checkpoint {
+			return nil // delivered again: already projected
+		}
+		if p.b == nil {
+			if err := p.begin(ctx); err != nil {
+				return err
+			}
+		}
+		if err := p.apply(ctx, m); err != nil {
+			return err
+		}
+		p.b.done.Events++
+		p.b.last = m.Seq
+		if p.b.done.Events >= p.batchSize() {
+			return p.commit(ctx, &pr)
+		}
+		return nil
+	})
+	if err == nil && p.b != nil {
+		err = p.commit(ctx, &pr)
+	}
+	pr.Checkpoint = p.checkpoint
+	if err != nil {
+		p.reset()
+		return pr, err
+	}
+	return pr, nil
+}
+
+// Run catches up, then follows the stream, projecting new messages as they come, until ctx is
+// done; it returns nil then, or the first error.
+func (p *Projector) Run(ctx context.Context) error {
+	for {
+		if _, err := p.CatchUp(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if err := p.Source.Wait(ctx, p.checkpoint); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// reset drops the memory and any open transaction.
+func (p *Projector) reset() {
+	if p.b != nil {
+		p.b.tx.Rollback()
+		p.b = nil
+	}
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint = false, nil, nil, false, 0
+}
+
+// errReplayDone stops the re-reading of open hands at the checkpoint.
+var errReplayDone = errors.New("replay done")
+
+// load reads the checkpoint and, after a restart, rebuilds the memory of the hands still open
+// by reading their events again from the stream.
+func (p *Projector) load(ctx context.Context) error {
+	if p.loaded {
+		return nil
+	}
+	p.open = map[string]*hand{}
+	var cp sql.NullInt64
+	err := p.DB.QueryRowContext(ctx, `SELECT stream_seq FROM checkpoint WHERE name = ?`, p.name()).Scan(&cp)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("projector: read checkpoint: %w", err)
+	}
+	p.checkpoint = uint64(cp.Int64)
+	var other string
+	err = p.DB.QueryRowContext(ctx, `SELECT name FROM checkpoint WHERE name <> ? LIMIT 1`, p.name()).Scan(&other)
+	switch {
+	case err == nil:
+		return fmt.Errorf("%w: %q, not %q", ErrOtherProjector, other, p.name())
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("projector: read checkpoint: %w", err)
+	}
+	rows, err := p.DB.QueryContext(ctx, `SELECT hand_id, stream_seq FROM hands WHERE end_seq IS NULL`)
+	if err != nil {
+		return fmt.Errorf("projector: open hands: %w", err)
+	}
+	p.replay = map[string]uint64{}
+	from := uint64(0)
+	for rows.Next() {
+		var id string
+		var seq uint64
+		if err := rows.Scan(&id, &seq); err != nil {
+			rows.Close()
+			return err
+		}
+		p.replay[id] = seq
+		if from == 0 || seq < from {
+			from = seq
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(p.replay) > 0 {
+		p.replaying = true
+		err := p.Source.Read(ctx, from, func(m Message) error {
+			if m.Seq > p.checkpoint {
+				return errReplayDone
+			}
+			return p.apply(ctx, m)
+		})
+		p.replaying = false
+		if err != nil && !errors.Is(err, errReplayDone) {
+			return fmt.Errorf("projector: re-read open hands: %w", err)
+		}
+		for id := range p.replay {
+			if p.open[id] == nil {
+				return fmt.Errorf("projector: open hand %s: its hand.started is no longer in the stream", id)
+			}
+		}
+	}
+	p.replay = nil
+	p.loaded = true
+	return nil
+}
+
+// hint extracts the table and hand of a line that did not decode, if it says.
+func hint(data []byte) (table, hand string) {
+	var v struct {
+		Table string `json:"table"`
+		Hand  string `json:"hand"`
+	}
+	if json.Unmarshal(data, &v) == nil {
+		return v.Table, v.Hand
+	}
+	return "", ""
+}
+
+// apply handles one message: it decides whether the event applies, updates the memory, and
+// (unless re-reading open hands after a restart) writes its rows.
+func (p *Projector) apply(ctx context.Context, m Message) error {
+	e := m.Event
+	if e == nil {
+		var err error
+		if e, err = events.Parse(m.Data); err != nil {
+			_, handID := hint(m.Data)
+			return p.quarantine(ctx, m, handID, "undecodable: "+err.Error())
+		}
+	}
+	if p.replaying {
+		start, ok := p.replay[e.Hand]
+		if !ok || m.Seq < start {
+			return nil // not an open hand: its rows are written
+		}
+	}
+	h := p.open[e.Hand]
+	if e.Type == events.HandStartedType && h == nil {
+		return p.startHand(ctx, m, e)
+	}
+	if h == nil {
+		reason := "hand not started"
+		if !p.replaying {
+			var ended bool
+			err := p.b.stmt(stHandEnded).QueryRowContext(ctx, e.Hand).Scan(&ended)
+			switch {
+			case err == nil && ended:
+				reason = "event after hand.ended"
+			case err == nil:
+				reason = "hand not started" // not reachable: open hands are in memory
+			case !errors.Is(err, sql.ErrNoRows):
+				return err
+			}
+		}
+		return p.quarantine(ctx, m, e.Hand, reason)
+	}
+	if reason := h.check(e); reason != "" {
+		return p.quarantine(ctx, m, e.Hand, reason)
+	}
+	h.lastSeq = e.Seq
+	h.evs = append(h.evs, e)
+	if !p.replaying {
+		if err := p.writeEvent(ctx, m, h, e); err != nil {
+			return err
+		}
+	}
+	if e.Type == events.HandEndedType {
+		delete(p.open, h.id)
+		if !p.replaying {
+			if err := p.endHand(ctx, m, h); err != nil {
+				return err
+			}
+			p.b.done.Hands++
+		}
+	}
+	p.accepted(e)
+	return nil
+}
+
+// accepted passes e to Live: after the commit, or at once while re-reading (already committed).
+func (p *Projector) accepted(e *events.Event) {
+	if p.Live == nil {
+		return
+	}
+	if p.replaying {
+		p.Live.Apply(e)
+		return
+	}
+	p.b.live = append(p.b.live, e)
+}
+
+func (p *Projector) quarantine(ctx context.Context, m Message, handID, reason string) error {
+	if h := p.open[handID]; h != nil {
+		h.quarantined++
+	}
+	if p.replaying {
+		return nil
+	}
+	p.b.done.Quarantined++
+	_, err := p.b.stmt(stQuarantine).ExecContext(ctx, m.Seq, handID, reason, m.Data)
+	return err
+}
+
+func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) error {
+	hs := e.Data.(*events.HandStarted)
+	if e.Seq != 1 {
+		return p.quarantine(ctx, m, e.Hand, fmt.Sprintf("hand.started at seq %d, want 1", e.Seq))
+	}
+	if p.replaying {
+		if m.Seq != p.replay[e.Hand] {
+			return nil // a second hand.started: quarantined when first read
+		}
+	} else {
+		ms, err := unixMilli(e.At)
+		if err != nil {
+			return p.quarantine(ctx, m, e.Hand, err.Error())
+		}
+		res, err := p.b.stmt(stInsertHand).ExecContext(ctx, e.Hand, m.Seq, e.Table, hs.Number, hs.Rules.Name,
+			int(hs.Dealer), len(hs.Seats), int64(hs.Stakes.Ante), int64(hs.Stakes.MinBet), int64(hs.Stakes.MaxBet),
+			int64(hs.Carry), hs.PassedOut, e.At, ms)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return p.quarantine(ctx, m, e.Hand, "hand.started of a hand already projected")
+		}
+		if _, err := p.b.stmt(stUpsertTable).ExecContext(ctx, e.Table, hs.Rules.Name, e.At, e.Hand); err != nil {
+			return err
+		}
+	}
+	h := &hand{id: e.Hand, table: e.Table, startSeq: m.Seq, start: hs, startedAt: e.At, lastSeq: 1,
+		evs: []*events.Event{e}}
+	p.open[e.Hand] = h
+	p.accepted(e)
+	return nil
+}
+
+func unixMilli(at string) (int64, error) {
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		return 0, fmt.Errorf("bad time %q", at)
+	}
+	return t.UnixMilli(), nil
+}
+
+// writeEvent writes the row of a single event, if its type has one.
+func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *events.Event) error {
+	var err error
+	switch d := e.Data.(type) {
+	case *events.PlayerActed:
+		pl, _ := h.player(d.Seat)
+		_, err = p.b.stmt(stInsertAction).ExecContext(ctx, m.Seq, h.id, int(e.Seq), e.At, int(d.Seat), pl,
+			string(d.Round), string(d.Action), int64(d.Amount))
+	case *events.CardsDiscarded:
+		pl, _ := h.player(d.Seat)
+		var declared any
+		if d.Declared != nil {
+			declared = *d.Declared
+		}
+		_, err = p.b.stmt(stInsertDraw).ExecContext(ctx, m.Seq, h.id, int(e.Seq), int(d.Seat), pl, len(d.Cards), declared)
+	case *events.PotAwarded:
+		pl, _ := h.player(d.Seat)
+		_, err = p.b.stmt(stInsertAward).ExecContext(ctx, m.Seq, h.id, int(e.Seq), d.Pot, int(d.Seat), pl, int64(d.Amount))
+	}
+	return err
+}
+
+// endHand writes the aggregates of a hand that ended.
+func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
+	s := summarize(h)
+	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
+	var status, nFindings any
+	var findings []Finding
+	if p.Audit != nil {
+		findings = p.Audit(h.evs)
+		status, nFindings = auditStatus(findings), len(findings)
+	}
+	if _, err := p.b.stmt(stEndHand).ExecContext(ctx, m.Seq, s.endedAt, endMs, len(h.evs),
+		int64(s.potTotal), int64(s.awarded), int64(s.raked), int64(s.carryOut),
+		b2i(s.passed), b2i(s.misdeal), b2i(s.showdown), s.winners, status, nFindings, h.quarantined, h.id); err != nil {
+		return err
+	}
+	for i := range s.seats {
+		x := &s.seats[i]
+		var drawn any
+		if x.drew {
+			drawn = x.cardsDrawn
+		}
+		if _, err := p.b.stmt(stInsertPlayer).ExecContext(ctx, h.id, int(x.seat), x.player, x.position,
+			int64(x.start), int64(x.end), int64(x.end-x.start), int64(x.putIn), int64(x.returned), int64(x.won),
+			b2i(x.vpip), b2i(x.openChance), b2i(x.opened), b2i(x.raisedPre),
+			x.bets, x.raises, x.calls, x.checks, b2i(x.folded), b2i(x.drew), drawn, b2i(x.stoodPat),
+			b2i(x.sawSecond), b2i(x.wtsd), b2i(x.wsd), b2i(x.aggressivePost), cards.Join(x.shown, " ")); err != nil {
+			return err
+		}
+	}
+	for _, pt := range s.pots {
+		if _, err := p.b.stmt(stInsertPot).ExecContext(ctx, h.id, pt.pot, int64(pt.awarded), int64(pt.raked), pt.winners); err != nil {
+			return err
+		}
+	}
+	for i, f := range findings {
+		var seat any
+		if f.Seat != 0 {
+			seat = int(f.Seat)
+		}
+		if _, err := p.b.stmt(stInsertFinding).ExecContext(ctx, h.id, i+1, int(f.Seq), f.Code, string(f.Severity), seat, f.Message); err != nil {
+			return err
+		}
+	}
+	_, err := p.b.stmt(stEndTable).ExecContext(ctx, h.table)
+	return err
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// batch is the transaction in progress.
+type batch struct {
+	tx    *sql.Tx
+	stmts [numStmts]*sql.Stmt
+	done  Progress        // what it holds (Checkpoint unused)
+	last  uint64          // stream sequence reached
+	live  []*events.Event // accepted events, for Live after the commit
+}
+
+// stmt returns statement id, prepared in the transaction.
+func (b *batch) stmt(id stmtID) *sql.Stmt { return b.stmts[id] }
+
+func (p *Projector) begin(ctx context.Context) error {
+	tx, err := p.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("projector: begin: %w", err)
+	}
+	p.b = &batch{tx: tx}
+	for id, q := range statements {
+		if p.b.stmts[id], err = tx.PrepareContext(ctx, q); err != nil {
+			return fmt.Errorf("projector: prepare %q: %w", strings.Join(strings.Fields(q)[:3], " "), err)
+		}
+	}
+	var cp sql.NullInt64
+	err = tx.QueryRowContext(ctx, `SELECT stream_seq FROM checkpoint WHERE name = ?`, p.name()).Scan(&cp)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("projector: read checkpoint: %w", err)
+	}
+	if uint64(cp.Int64) != p.checkpoint {
+		return fmt.Errorf("%w: the database says %d, the projector %d", ErrCheckpointMoved, cp.Int64, p.checkpoint)
+	}
+	return nil
+}
+
+// commit writes the checkpoint and commits the batch, adds its counts to pr, then passes its
+// events to Live.
+func (p *Projector) commit(ctx context.Context, pr *Progress) error {
+	b := p.b
+	if _, err := b.stmt(stCheckpoint).ExecContext(ctx, p.name(), b.last); err != nil {
+		return fmt.Errorf("projector: checkpoint: %w", err)
+	}
+	if err := b.tx.Commit(); err != nil {
+		return fmt.Errorf("projector: commit: %w", err)
+	}
+	p.b = nil
+	p.checkpoint = b.last
+	pr.Events += b.done.Events
+	pr.Hands += b.done.Hands
+	pr.Quarantined += b.done.Quarantined
+	if p.Live != nil {
+		for _, e := range b.live {
+			p.Live.Apply(e)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package projector
+
+// stmtID names a statement the projector prepares in each transaction.
+type stmtID int
+
+const (
+	stCheckpoint stmtID = iota
+	stHandEnded
+	stQuarantine
+	stInsertHand
+	stUpsertTable
+	stInsertAction
+	stInsertDraw
+	stInsertAward
+	stEndHand
+	stInsertPlayer
+	stInsertPot
+	stInsertFinding
+	stEndTable
+	numStmts
+)
+
+// statements holds the SQL of each stmtID.
+var statements = [numStmts]string{
+	stCheckpoint: `INSERT INTO checkpoint (name, stream_seq) VALUES (?, ?)
+		ON CONFLICT (name) DO UPDATE SET stream_seq = excluded.stream_seq`,
+	stHandEnded:  `SELECT end_seq IS NOT NULL FROM hands WHERE hand_id = ?`,
+	stQuarantine: `INSERT INTO quarantine (stream_seq, hand_id, reason, raw) VALUES (?, ?, ?, ?)`,
+	stInsertHand: `INSERT OR IGNORE INTO hands (hand_id, stream_seq, table_id, number, preset, dealer, players,
+		ante, min_bet, max_bet, carry_in, passed_out, started_at, started_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stUpsertTable: `INSERT INTO tables (table_id, preset, hands, hands_ended, first_started_at, last_started_at, last_hand_id)
+		VALUES (?1, ?2, 1, 0, ?3, ?3, ?4)
+		ON CONFLICT (table_id) DO UPDATE SET preset = excluded.preset, hands = hands + 1,
+			last_started_at = excluded.last_started_at, last_hand_id = excluded.last_hand_id`,
+	stInsertAction: `INSERT INTO actions (stream_seq, hand_id, seq, at, seat, player, round, action, amount)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertDraw: `INSERT INTO draws (stream_seq, hand_id, seq, seat, player, discarded, declared)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	stInsertAward: `INSERT INTO awards (stream_seq, hand_id, seq, pot, seat, player, amount)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	stEndHand: `UPDATE hands SET end_seq = ?, ended_at = ?, ended_ms = ?, events = ?, pot_total = ?, awarded = ?,
+		raked = ?, carry_out = ?, passed = ?, misdeal = ?, showdown = ?, winners = ?, audit_status = ?,
+		findings = ?, quarantined = ? WHERE hand_id = ?`,
+	stInsertPlayer: `INSERT INTO hand_players (hand_id, seat, player, position, start_stack, end_stack, net,
+		put_in, returned, won, vpip, open_chance, opened, raised_pre, bets, raises, calls, checks, folded,
+		drew, cards_drawn, stood_pat, saw_second, went_to_showdown, won_at_showdown, aggressive_post, shown)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertPot: `INSERT INTO pots (hand_id, pot, awarded, raked, winners) VALUES (?, ?, ?, ?, ?)`,
+	stInsertFinding: `INSERT INTO findings (hand_id, n, seq, code, severity, seat, message)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	stEndTable: `UPDATE tables SET hands_ended = hands_ended + 1 WHERE table_id = ?`,
+}
