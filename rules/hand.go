@@ -159,7 +159,7 @@ type Hand struct {
 	drawer      events.Seat
 	owedLater   map[events.Seat]int
 	discarded   []cards.Card
-	delayed     events.Seat // std-draw: the five-card drawer waiting for his fifth card
+	delayed     map[events.Seat]bool // std-draw: five-card drawers waiting for their fifth card
 
 	blindSeen     map[events.BlindKind]bool
 	rake          map[int]events.Chips
@@ -189,7 +189,7 @@ func NewHand(e *events.Event) (*Hand, error) {
 	}
 	h := &Hand{Preset: p, Start: hs, seq: e.Seq, Carry: hs.Carry, reported: map[finding.Code]bool{},
 		burnExposed: map[cards.Card]events.Seat{}, owedLater: map[events.Seat]int{},
-		rake: map[int]events.Chips{}, blindSeen: map[events.BlindKind]bool{}, paid: map[[2]int]events.Chips{}}
+		rake: map[int]events.Chips{}, delayed: map[events.Seat]bool{}, blindSeen: map[events.BlindKind]bool{}, paid: map[[2]int]events.Chips{}}
 	seen := map[events.Seat]bool{}
 	for _, s := range hs.Seats {
 		if seen[s.Seat] {

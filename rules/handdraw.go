@@ -124,7 +124,7 @@ func (h *Hand) onDiscard(seq events.Seq, d *events.CardsDiscarded) {
 	}
 	if h.Preset.DelayedFifth && p.Discards == 5 {
 		p.Pending = 4
-		h.delayed = p.Seat
+		h.delayed[p.Seat] = true
 	}
 	h.drawer = p.Seat
 }
@@ -141,8 +141,8 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 	switch {
 	case p.Seat != h.drawer:
 		switch {
-		case h.delayed == p.Seat && p.Pending == 0 && h.othersDone(p.Seat):
-			h.delayed = 0 // std-draw: the fifth card, after everyone else drew
+		case h.delayed[p.Seat] && p.Pending == 0 && h.othersDone(p.Seat):
+			delete(h.delayed, p.Seat) // std-draw: the fifth card, after everyone else drew
 		case h.owedLater[p.Seat] > 0 && h.othersDone(p.Seat):
 			h.owedLater[p.Seat]--
 		default:
@@ -154,7 +154,7 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 			// tr-kapali "most cards drawn": the fourth card comes after a burned card.
 			h.once(finding.DrawProcedure, seq, p.Seat, fmt.Sprintf("seat %d got his fourth card without a burn before it", p.Seat), "a burned card before the fourth", nil)
 		}
-	case h.delayed == p.Seat:
+	case h.delayed[p.Seat]:
 		last := h.othersDone(p.Seat)
 		switch {
 		case !last:
@@ -162,7 +162,7 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 		case h.lastBurn != seq-1:
 			h.once(finding.DrawProcedure, seq, p.Seat, fmt.Sprintf("seat %d, last to draw, got his fifth card without a burn", p.Seat), "a burned card before the fifth", nil)
 		}
-		h.delayed = 0
+		delete(h.delayed, p.Seat)
 	case h.owedLater[p.Seat] > 0:
 		if !h.othersDone(p.Seat) {
 			h.violate(finding.CardExposedRemedy, seq, p.Seat, fmt.Sprintf("the card replacing an exposed one went to seat %d before every other player drew", p.Seat), "after every other player", "at once")
@@ -192,7 +192,7 @@ func (h *Hand) finishDraw(seq events.Seq) {
 			continue
 		}
 		owed := p.Pending + h.owedLater[s]
-		if h.delayed == s {
+		if h.delayed[s] {
 			owed++
 		}
 		switch {

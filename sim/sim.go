@@ -1,0 +1,554 @@
+// Package sim owns the simulator: computer players who play hands of closed poker at one table
+// under a preset, with machine shuffles, and write every hand as the events of events-v1.md. The
+// same seed gives the same bytes. It can also inject irregularities of the finding codes into
+// otherwise clean hands, to make corpora for the auditor.
+package sim
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
+)
+
+// Defaults of Config.
+const (
+	DefaultStack       events.Chips = 1000
+	DefaultOnlineStack events.Chips = 500 // br-online matches
+	DefaultTable                    = "sim-1"
+	// DefaultExposeRate is the chance per hand that the dealer exposes a card (in the cut, the
+	// deal or the draw) where the preset has a remedy for it.
+	DefaultExposeRate = 0.015
+)
+
+// ErrConfig is wrapped by every error New returns for a bad configuration.
+var ErrConfig = errors.New("bad simulator configuration")
+
+// Config says what to simulate.
+type Config struct {
+	Rules   string // preset name
+	Players int    // players seated at the start
+	Hands   int    // hands to play (fewer if one player wins every chip)
+	Seed    uint64 // the seed of every random choice: shuffles, ids, times, players
+	Table   string // table id; DefaultTable when empty
+	// Stack is the starting stack; 0 = the preset's default. Unless EvenStacks is set (and
+	// always in br-online, a match), the seats start with 20% to 150% of it.
+	Stack      events.Chips
+	EvenStacks bool
+	// Stakes overrides the preset's default stakes when non-nil; SmallBlind the small blind of
+	// online-draw (0 = half of MinBet).
+	Stakes     *events.Stakes
+	SmallBlind events.Chips
+	// ExposeRate is the chance per hand of an exposed card (0 = DefaultExposeRate; negative = never).
+	ExposeRate float64
+	// Inject lists the finding codes to inject, one per otherwise clean hand, in rotation.
+	Inject []finding.Code
+	// Start is the simulated time of the first event; zero = 2026-11-29T12:00:00Z.
+	Start time.Time
+}
+
+// DefaultStakes returns the stakes the simulator uses for a preset.
+func DefaultStakes(preset string) events.Stakes {
+	switch preset {
+	case "br-fechado":
+		return events.Stakes{Ante: 5, MinBet: 10, MaxBet: 100}
+	case "br-online":
+		return events.Stakes{MinBet: 10}
+	case "tr-kapali":
+		return events.Stakes{Ante: 5, MinBet: 10}
+	case "std-draw":
+		return events.Stakes{Ante: 5, MinBet: 10, MaxBet: 20}
+	case "online-draw":
+		return events.Stakes{MinBet: 10}
+	}
+	return events.Stakes{Ante: 5, MinBet: 10}
+}
+
+// Hand is one simulated hand: its events as written, and the irregularity injected into it.
+type Hand struct {
+	Events []*events.Event
+	// Injected is the code injected into the hand ("" when the hand is clean); Seq is the event
+	// at which the auditor must report it.
+	Injected finding.Code
+	Seq      events.Seq
+	// Exposed reports that the dealer exposed a card on purpose (card.exposed warnings expected).
+	Exposed bool
+}
+
+// Sim plays the hands of one table.
+type Sim struct {
+	cfg    Config
+	preset rules.Preset
+	stakes events.Stakes
+	rng    *rand.Rand // game: shuffles, cuts, players
+	idRng  *rand.Rand // ids and times
+	injRng *rand.Rand // injections
+	src    [2]*rand.ChaCha8
+	clock  time.Time
+
+	seats     []*seat
+	dealer    events.Seat
+	starter   events.Seat // br-online: the last hand's starter
+	carry     events.Chips
+	passedOut int
+	passed    bool
+	misdeal   bool
+	number    int
+	prevHand  string
+	lastSeats []events.Seat
+	played    int
+	injectAt  int
+	done      bool
+}
+
+type seat struct {
+	seat    events.Seat
+	name    string
+	stack   events.Chips
+	style   Style
+	broke   int          // hands dealt in with no chips (tr-kapali)
+	rebuy   events.Chips // chips bought before the next hand
+	rebuys  int
+	initial events.Chips
+}
+
+// MaxRebuys is how many times a player who lost every chip buys in again, where the preset
+// allows rebuys, before he leaves the table.
+const MaxRebuys = 2
+
+// unevenStacks are the starting stacks by seat, in percent of Config.Stack.
+var unevenStacks = []int{100, 30, 150, 60, 120, 20, 80, 45, 110, 70}
+
+var names = []string{"ana", "bruno", "carla", "deniz", "emre", "fatma", "gil", "hana", "ivo", "joana"}
+
+// New checks cfg and seats the players.
+func New(cfg Config) (*Sim, error) {
+	p, err := rules.Lookup(cfg.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if _, ok := p.Low(cfg.Players); !ok {
+		return nil, fmt.Errorf("%w: %s seats %d to %d players, not %d", ErrConfig, p.Name, p.MinPlayers, p.MaxPlayers, cfg.Players)
+	}
+	if cfg.Hands < 0 {
+		return nil, fmt.Errorf("%w: a negative number of hands", ErrConfig)
+	}
+	if cfg.Table == "" {
+		cfg.Table = DefaultTable
+	}
+	if !validTable(cfg.Table) {
+		return nil, fmt.Errorf("%w: table id %q: 1-64 of A-Z a-z 0-9 _ -", ErrConfig, cfg.Table)
+	}
+	if cfg.Stack == 0 {
+		cfg.Stack = DefaultStack
+		if p.Name == "br-online" {
+			cfg.Stack = DefaultOnlineStack
+		}
+	}
+	if cfg.Stack < 0 {
+		return nil, fmt.Errorf("%w: a negative stack", ErrConfig)
+	}
+	st := DefaultStakes(p.Name)
+	if cfg.Stakes != nil {
+		st = *cfg.Stakes
+	}
+	if st.MinBet <= 0 || st.Ante < 0 || st.MaxBet < 0 || (st.MaxBet > 0 && st.MaxBet < st.MinBet) {
+		return nil, fmt.Errorf("%w: stakes need min_bet > 0 and max_bet 0 or at least min_bet", ErrConfig)
+	}
+	if p.Structure == rules.FixedLimit && st.MaxBet == 0 {
+		return nil, fmt.Errorf("%w: fixed limit needs max_bet, the bet after the draw", ErrConfig)
+	}
+	if p.Ante && !p.Blinds && st.Ante == 0 {
+		return nil, fmt.Errorf("%w: %s needs an ante", ErrConfig, p.Name)
+	}
+	if cfg.SmallBlind == 0 {
+		cfg.SmallBlind = max(1, st.MinBet/2)
+	}
+	for _, c := range cfg.Inject {
+		switch {
+		case !Can(c):
+			return nil, fmt.Errorf("%w: %q cannot be injected (see Injectable)", ErrConfig, c)
+		case !fits(p, st, c):
+			return nil, fmt.Errorf("%w: %q cannot happen at a %s table (see InjectableFor)", ErrConfig, c, p.Name)
+		}
+	}
+	if cfg.ExposeRate == 0 {
+		cfg.ExposeRate = DefaultExposeRate
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	}
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], cfg.Seed)
+	s := &Sim{cfg: cfg, preset: p, stakes: st, clock: cfg.Start}
+	s.src[0] = rand.NewChaCha8(key)
+	s.rng = rand.New(s.src[0])
+	key[8] = 1
+	s.src[1] = rand.NewChaCha8(key)
+	s.idRng = rand.New(s.src[1])
+	key[8] = 2
+	s.injRng = rand.New(rand.NewChaCha8(key))
+	for i := 0; i < cfg.Players; i++ {
+		stack := cfg.Stack
+		if !cfg.EvenStacks && !p.Starter {
+			// Stacks vary around the configured one, as at a real table, so that short
+			// stacks go all in and side pots form.
+			stack = max(1, stack*events.Chips(unevenStacks[i%len(unevenStacks)])/100)
+		}
+		s.seats = append(s.seats, &seat{seat: events.Seat(i + 1), name: names[i], stack: stack, initial: stack, style: styles[(i+int(cfg.Seed%uint64(len(styles))))%len(styles)]})
+	}
+	s.dealer = events.Seat(1 + s.rng.IntN(cfg.Players))
+	return s, nil
+}
+
+func validTable(t string) bool {
+	if len(t) == 0 || len(t) > 64 {
+		return false
+	}
+	for _, c := range []byte(t) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Next plays the next hand. It returns io.EOF when the hands are played or one player holds
+// every chip.
+func (s *Sim) Next() (*Hand, error) {
+	if s.done || s.played >= s.cfg.Hands {
+		return nil, io.EOF
+	}
+	dealt := s.dealtIn()
+	if len(dealt) < max(2, s.preset.MinPlayers) {
+		s.done = true
+		return nil, io.EOF
+	}
+	snap := s.snapshot()
+	var out *Hand
+	// The codes in rotation: the first that fits the hand (and stays the hand's only error)
+	// is injected; when none does, the hand is played clean.
+	for k := 0; k < len(s.cfg.Inject) && out == nil; k++ {
+		i := (s.injectAt + k) % len(s.cfg.Inject)
+		h, err := s.hand(dealt, s.cfg.Inject[i])
+		if err != nil {
+			return nil, err
+		}
+		if h.Injected != "" {
+			out = h
+			s.injectAt = i + 1
+			break
+		}
+		s.restore(snap)
+	}
+	if out == nil {
+		var err error
+		if out, err = s.hand(dealt, ""); err != nil {
+			return nil, err
+		}
+	}
+	s.played++
+	s.after(out.Events, snap)
+	return out, nil
+}
+
+// hand plays one hand, with code injected when it fits.
+func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
+	inj := injectors[code]
+	var pre preplay
+	if inj.pre != nil {
+		var ok bool
+		if pre, ok = inj.pre(s, dealt); !ok {
+			return &Hand{}, nil
+		}
+		if pre.exclude != 0 {
+			var rest []*seat
+			for _, p := range dealt {
+				if p.seat != pre.exclude {
+					rest = append(rest, p)
+				}
+			}
+			dealt = rest
+		}
+	}
+	var behave finding.Code
+	if inj.behave {
+		behave = code
+	}
+	g, err := s.play(dealt, pre, behave)
+	if err != nil {
+		return nil, err
+	}
+	out := &Hand{Events: g.evs, Exposed: g.exposed}
+	if code == "" {
+		return out, nil
+	}
+	if inj.behave && !g.injected {
+		return &Hand{}, nil
+	}
+	if inj.post != nil {
+		if g.exposed || g.misdealt || !inj.post(s, g, code) {
+			return &Hand{}, nil
+		}
+		out.Events = g.evs
+	}
+	seq, ok := verify(g.evs, code)
+	if !ok {
+		return &Hand{}, nil
+	}
+	out.Injected, out.Seq = code, seq
+	return out, nil
+}
+
+// Run plays every hand of cfg and writes the events to w as JSON Lines.
+func Run(cfg Config, w io.Writer) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	for {
+		h, err := s.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := WriteHand(w, h); err != nil {
+			return err
+		}
+	}
+}
+
+// WriteHand writes the events of h as JSON Lines.
+func WriteHand(w io.Writer, h *Hand) error {
+	var b []byte
+	for _, e := range h.Events {
+		b = append(b, e.Raw...)
+		b = append(b, '\n')
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// dealtIn returns the seats dealt into the next hand, in seat order.
+func (s *Sim) dealtIn() []*seat {
+	var out []*seat
+	withChips := 0
+	for _, p := range s.seats {
+		if p.stack+p.rebuy > 0 {
+			withChips++
+		}
+	}
+	if withChips < 2 {
+		return nil
+	}
+	for _, p := range s.seats {
+		switch {
+		case p.stack+p.rebuy > 0:
+			out = append(out, p)
+		case s.preset.BrokeDealtIn && p.broke < 2 && len(out) < s.preset.MaxPlayers && s.number > 0:
+			out = append(out, p)
+		}
+	}
+	if _, ok := s.preset.Low(len(out)); !ok {
+		// Too many for the preset (cannot happen while players only leave); keep those with chips.
+		out = out[:0]
+		for _, p := range s.seats {
+			if p.stack+p.rebuy > 0 {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+type snapshot struct {
+	rebuy     [][2]events.Chips
+	src       [2][]byte
+	clock     time.Time
+	number    int
+	stacks    []events.Chips
+	broke     []int
+	dealer    events.Seat
+	starter   events.Seat
+	carry     events.Chips
+	passedOut int
+	passed    bool
+	misdeal   bool
+	prevHand  string
+	lastSeats []events.Seat
+}
+
+func (s *Sim) snapshot() snapshot {
+	sn := snapshot{dealer: s.dealer, starter: s.starter, carry: s.carry, passedOut: s.passedOut, passed: s.passed,
+		misdeal: s.misdeal, prevHand: s.prevHand, lastSeats: s.lastSeats, clock: s.clock, number: s.number}
+	for i, src := range s.src {
+		sn.src[i], _ = src.MarshalBinary()
+	}
+	for _, p := range s.seats {
+		sn.stacks = append(sn.stacks, p.stack)
+		sn.broke = append(sn.broke, p.broke)
+		sn.rebuy = append(sn.rebuy, [2]events.Chips{p.rebuy, events.Chips(p.rebuys)})
+	}
+	return sn
+}
+
+func (s *Sim) restore(sn snapshot) {
+	s.restoreTable(sn)
+	s.clock, s.number = sn.clock, sn.number
+	for i, src := range s.src {
+		_ = src.UnmarshalBinary(sn.src[i])
+	}
+}
+
+// restoreTable sets the table back to sn, leaving the generators and the clock as they are.
+func (s *Sim) restoreTable(sn snapshot) {
+	for i, p := range s.seats {
+		p.stack, p.broke = sn.stacks[i], sn.broke[i]
+		p.rebuy, p.rebuys = sn.rebuy[i][0], int(sn.rebuy[i][1])
+	}
+	s.dealer, s.starter, s.carry, s.passedOut = sn.dealer, sn.starter, sn.carry, sn.passedOut
+	s.passed, s.misdeal, s.prevHand, s.lastSeats = sn.passed, sn.misdeal, sn.prevHand, sn.lastSeats
+}
+
+// after sets the table from the hand as written (injected irregularities included), the way the
+// auditor follows a table from hand to hand.
+func (s *Sim) after(evs []*events.Event, sn snapshot) {
+	last := evs[len(evs)-1]
+	end, ok := last.Data.(*events.HandEnded)
+	if !ok {
+		// A hand cut short (log.incomplete): the table goes on as if it had not been dealt.
+		s.restoreTable(sn)
+		return
+	}
+	hs := evs[0].Data.(*events.HandStarted)
+	s.passed, s.misdeal = false, false
+	for _, e := range evs {
+		switch e.Type {
+		case events.HandPassedType:
+			s.passed = true
+		case events.MisdealDeclaredType:
+			s.misdeal = true
+		}
+	}
+	var seats []events.Seat
+	for _, ss := range hs.Seats {
+		seats = append(seats, ss.Seat)
+	}
+	s.dealer = hs.Dealer
+	s.starter = nextAfter(seats, hs.Dealer)
+	s.lastSeats = seats
+	s.passedOut = hs.PassedOut
+	s.carry = end.Carry
+	s.prevHand = last.Hand
+	for _, st := range end.Stacks {
+		for _, p := range s.seats {
+			if p.seat == st.Seat {
+				p.rebuy = 0
+				if p.stack == 0 && st.Stack == 0 {
+					p.broke++
+				}
+				p.stack = st.Stack
+				if st.Stack > 0 {
+					p.broke = 0
+				}
+			}
+		}
+	}
+	// A player who lost every chip buys in again (where the preset allows it), while the
+	// table still has two players with chips; else he leaves (tr-kapali: after sitting two
+	// hands with none).
+	rich := 0
+	for _, p := range s.seats {
+		if p.stack > 0 {
+			rich++
+		}
+	}
+	for _, p := range s.seats {
+		waits := s.preset.BrokeDealtIn && p.broke < 2
+		if p.stack == 0 && !waits && s.preset.Rebuys && p.rebuys < MaxRebuys && rich >= 2 && s.rng.IntN(10) < 7 {
+			p.rebuy = p.initial
+			p.rebuys++
+		}
+	}
+}
+
+// nextAfter returns the first seat of seats strictly clockwise after s.
+func nextAfter(seats []events.Seat, s events.Seat) events.Seat {
+	for _, x := range seats {
+		if x > s {
+			return x
+		}
+	}
+	if len(seats) == 0 {
+		return 0
+	}
+	return seats[0]
+}
+
+// before returns the seat of seats just counter-clockwise before s.
+func before(seats []events.Seat, s events.Seat) events.Seat {
+	out := seats[len(seats)-1]
+	for _, x := range seats {
+		if x < s {
+			out = x
+		}
+	}
+	return out
+}
+
+// nextDealer is presets.md "next hand": the deal (or br-online's starter) passes left; after a
+// misdeal the same dealer deals again.
+func (s *Sim) nextDealer(seats []events.Seat) events.Seat {
+	if s.lastSeats == nil {
+		return s.dealer
+	}
+	if s.misdeal {
+		return s.dealer
+	}
+	if s.preset.Starter {
+		return before(seats, nextAfter(seats, s.starter))
+	}
+	return nextAfter(seats, s.dealer)
+}
+
+// tick advances the simulated clock and returns the time of the next event.
+func (s *Sim) tick() string {
+	s.clock = s.clock.Add(time.Duration(300+s.idRng.IntN(3700)) * time.Millisecond)
+	return s.clock.Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+// newID returns a UUID in the version 7 layout: the simulated time in milliseconds, then random
+// bits from the seeded generator.
+func (s *Sim) newID() string { return uuid7(s.idRng, s.clock) }
+
+func uuid7(r *rand.Rand, t time.Time) string {
+	var b [16]byte
+	ms := uint64(t.UnixMilli())
+	b[0], b[1], b[2], b[3], b[4], b[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
+	binary.BigEndian.PutUint64(b[8:], r.Uint64())
+	x := r.Uint32()
+	b[6], b[7] = byte(x>>8), byte(x)
+	b[6] = b[6]&0x0f | 0x70
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func (s *Sim) newSeed() cards.Seed {
+	var sd cards.Seed
+	for i := 0; i < len(sd); i += 8 {
+		binary.LittleEndian.PutUint64(sd[i:], s.rng.Uint64())
+	}
+	return sd
+}
+
+// Won reports whether the table stopped because one player holds every chip.
+func (s *Sim) Won() bool { return s.done }
