@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/recorder"
+)
+
+func init() {
+	register(&command{
+		name:    "audit",
+		summary: "audit hand logs against their rules and report every irregularity",
+		usage:   "audit [--json] [-v] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all)",
+		help: `Audit replays hand logs through the rules of each hand's preset and reports every
+irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
+drawing, showdown and pots, and the continuity of each table from hand to hand.
+
+FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are read as one log,
+in the order given, by one auditor: a table's hands carry on from one file to the next. The
+files are streamed: memory holds only the hands still open, however long the log. With --hand,
+--table or --all the stored log is audited instead of files.
+
+Output: with --json, one finding per line exactly as events-v1.md §6 and nothing else on
+standard output (the summary goes to standard error); without it, a report for the floor: each
+hand with findings (table, hand number and id), each finding with its seq, seat, severity, code,
+message and expected/actual values, then a summary line (hands audited, findings by severity).
+-v lists the clean hands too.
+
+A line that is not an event at all (not JSON, not UTF-8, cut short, a missing field, …) is bad
+input: it is reported on standard error as file:line: field: message, the rest of the log is
+still audited and its findings printed (the hand that lost the line may show a log.sequence
+finding for the gap), and the exit status is 2.
+
+Exit status: 0 no finding of severity error; 1 at least one; 2 bad usage, an unreadable file or
+a line that is not an event; 3 the log store could not be reached.`,
+		run: runAudit,
+	})
+}
+
+// errQuiet carries an exit code with nothing more to say on stderr.
+var errQuiet = errors.New("")
+
+type auditFlags struct {
+	json    bool
+	verbose bool
+	hand    string
+	table   string
+	all     bool
+}
+
+func runAudit(m *Main, args []string) error {
+	c := commands["audit"]
+	fs := m.flags(c)
+	var f auditFlags
+	fs.BoolVar(&f.json, "json", false, "one finding per line as JSON (events-v1.md §6), nothing else on stdout")
+	fs.BoolVar(&f.verbose, "v", false, "list the hands without findings too (text report)")
+	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
+	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table")
+	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
+	store := addLogFlags(fs)
+	files, err := m.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	stored := 0
+	for _, on := range []bool{f.hand != "", f.table != "", f.all} {
+		if on {
+			stored++
+		}
+	}
+	switch {
+	case stored > 1:
+		return usageErr("--hand, --table and --all exclude one another")
+	case stored == 1 && len(files) > 0:
+		return usageErr("give FILEs or one of --hand, --table, --all, not both")
+	case stored == 0 && len(files) == 0:
+		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
+	}
+	out := bufio.NewWriter(m.Stdout)
+	rep := newAuditReport(out, f)
+	a := audit.New(nil)
+	rep.attach(a)
+	var bad int
+	if stored == 1 {
+		err = auditStored(store, f, a)
+	} else {
+		bad, err = auditFiles(m, files, a)
+	}
+	a.Close()
+	rep.summary(m, a)
+	if ferr := out.Flush(); ferr != nil && err == nil {
+		err = withCode(exitUsage, ferr)
+	}
+	switch {
+	case err != nil:
+		return err
+	case bad > 0:
+		return usageErr("%s that %s not an event (see above); the rest of the log was audited", plural(bad, "line"), map[bool]string{true: "is", false: "are"}[bad == 1])
+	case a.Errors > 0:
+		return withCode(exitFindings, errQuiet)
+	}
+	return nil
+}
+
+// auditFiles streams the files, in order, into one auditor. Every file is opened first, so a
+// missing one fails before anything is printed. Lines that do not decode are reported on stderr
+// and counted.
+func auditFiles(m *Main, names []string, a *audit.Auditor) (bad int, err error) {
+	type src struct {
+		name string
+		r    io.Reader
+		c    io.Closer
+	}
+	var srcs []src
+	defer func() {
+		for _, s := range srcs {
+			if s.c != nil {
+				s.c.Close()
+			}
+		}
+	}()
+	stdin := false
+	for _, name := range names {
+		if name == "-" {
+			if stdin {
+				return 0, usageErr("standard input (-) given twice")
+			}
+			stdin = true
+			srcs = append(srcs, src{"stdin", m.Stdin, nil})
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return 0, usageErr("%v", err)
+		}
+		srcs = append(srcs, src{name, f, f})
+	}
+	for _, s := range srcs {
+		rd := events.NewReader(s.r, s.name)
+		for {
+			e, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				if !errors.Is(err, events.ErrInvalid) {
+					return bad, usageErr("%v", err) // unreadable
+				}
+				bad++
+				fmt.Fprintf(m.Stderr, "fechado audit: %v\n", err)
+				continue
+			}
+			a.Add(e)
+		}
+	}
+	return bad, nil
+}
+
+// auditReport prints findings as the auditor reports them.
+type auditReport struct {
+	w     *bufio.Writer
+	f     auditFlags
+	hands int // hands with findings
+	by    map[finding.Severity]int
+}
+
+func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
+	return &auditReport{w: w, f: f, by: map[finding.Severity]int{}}
+}
+
+func (r *auditReport) attach(a *audit.Auditor) {
+	if r.f.json {
+		a.Report = func(f finding.Finding) {
+			r.by[f.Severity]++
+			r.w.Write(f.JSON())
+			r.w.WriteByte('\n')
+		}
+		return
+	}
+	a.Report = func(f finding.Finding) { r.by[f.Severity]++ }
+	a.Hand = func(h *audit.HandResult) { r.hand(h) }
+}
+
+// hand prints one audited hand of the text report.
+func (r *auditReport) hand(h *audit.HandResult) {
+	if len(h.Findings) == 0 && !r.f.verbose {
+		return
+	}
+	num := "?"
+	if len(h.Events) > 0 {
+		if hs, ok := h.Events[0].Data.(*events.HandStarted); ok {
+			num = fmt.Sprint(hs.Number)
+		}
+	}
+	if len(h.Findings) > 0 {
+		r.hands++
+	}
+	fmt.Fprintf(r.w, "table %s  hand #%s  %s  (%s)", h.Table, num, h.Hand, plural(len(h.Events), "event"))
+	if len(h.Findings) == 0 {
+		fmt.Fprintf(r.w, "  ok\n")
+		return
+	}
+	fmt.Fprintln(r.w)
+	for _, f := range h.Findings {
+		seat := "      "
+		if f.Seat != 0 {
+			seat = fmt.Sprintf("seat %-2d", f.Seat)
+		}
+		fmt.Fprintf(r.w, "  seq %-3d %s %-7s %-22s %s\n", f.Seq, seat, f.Severity, f.Code, f.Message)
+		if f.Expected != nil || f.Actual != nil {
+			fmt.Fprintf(r.w, "  %37s expected %s, actual %s\n", "", showValue(f.Expected), showValue(f.Actual))
+		}
+	}
+	fmt.Fprintln(r.w)
+}
+
+// showValue renders an expected or actual value of a finding.
+func showValue(v any) string {
+	if v == nil {
+		return "—"
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// summary prints the closing line: on stdout in the text report, on stderr with --json.
+func (r *auditReport) summary(m *Main, a *audit.Auditor) {
+	sev := []string{
+		plural(r.by[finding.Error], "error"),
+		plural(r.by[finding.Warning], "warning"),
+		fmt.Sprintf("%d info", r.by[finding.Info]),
+	}
+	line := fmt.Sprintf("%s audited: %s", plural(a.Hands, "hand"), strings.Join(sev, ", "))
+	if r.f.json {
+		fmt.Fprintf(m.Stderr, "fechado audit: %s\n", line)
+		return
+	}
+	if !r.f.json && a.Findings > 0 {
+		line += fmt.Sprintf(" (in %s)", plural(r.hands, "hand"))
+	}
+	fmt.Fprintln(r.w, line)
+}
+
+// readStored calls fn for the stored events of one hand (hand), one table (table) or the whole
+// log (neither), hand after hand. A hand that is not stored exits 2; a store failure exits 3.
+func readStored(ctx context.Context, s *logFlags, hand, table string, fn func(*events.Event)) error {
+	l, err := s.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	each := func(st recorder.Stored) error {
+		fn(st.Event)
+		return nil
+	}
+	switch {
+	case hand != "":
+		err = l.ReadHand(ctx, table, hand, each)
+	case table != "":
+		err = l.ReadTable(ctx, table, each)
+	default:
+		err = l.ReadHands(ctx, each)
+	}
+	return logReadErr(err)
+}
+
+// auditStored audits the stored hand, table or whole log.
+func auditStored(s *logFlags, f auditFlags, a *audit.Auditor) error {
+	ctx, stop := interruptible()
+	defer stop()
+	return readStored(ctx, s, f.hand, f.table, a.Add)
+}
+
+// auditStore and addStoreFlags are the names sim.go uses for the shared log flags of log.go;
+// they were written here before log.go existed. Prefer logFlags and addLogFlags.
+type auditStore = logFlags
+
+// addStoreFlags adds the shared log flags (see addLogFlags).
+func addStoreFlags(fs *flag.FlagSet) *auditStore { return addLogFlags(fs) }

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/recordertest"
+)
+
+// vector returns the path of a shared vector log.
+func vector(t testing.TB, name string) string {
+	t.Helper()
+	p, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "vectors", name))
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
+	}
+	return p
+}
+
+// findings decodes audit --json output, checking that every line is one finding and nothing else.
+func findings(t *testing.T, out string) []finding.Finding {
+	t.Helper()
+	var fs []finding.Finding
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		var f finding.Finding
+		dec := json.NewDecoder(strings.NewReader(l))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			t.Fatalf("stdout line is not a finding: %q: %v", l, err)
+		}
+		if !f.Code.Known() || f.Severity != f.Code.Severity() && f.Code != finding.CardExposed {
+			t.Errorf("finding with unknown code or wrong severity: %s", l)
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// A clean log exits 0; a log with an error finding exits 1 and --json prints exactly that
+// finding as events-v1.md §6.
+func TestAuditExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		code int
+		want []string // code@seq of each finding
+	}{
+		{"table-br-fechado.jsonl", exitOK, nil},
+		{"table-std-draw.jsonl", exitOK, nil},
+		{"hand-proportional-split-br-online.jsonl", exitOK, nil},
+		{"bad-odd-chip-br-fechado.jsonl", exitFindings, []string{"pot.split@36"}},
+		{"bad-false-open-std-draw.jsonl", exitFindings, []string{"open.without-openers@22"}},
+	} {
+		code, out, errOut := fechado("", "audit", "--json", vector(t, tc.file))
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d; stderr %q", tc.file, code, tc.code, errOut)
+		}
+		var got []string
+		for _, f := range findings(t, out) {
+			got = append(got, string(f.Code)+"@"+f.Seq.String())
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: findings %v, want %v", tc.file, got, tc.want)
+		}
+		if !strings.Contains(errOut, "hand") || !strings.Contains(errOut, "audited") {
+			t.Errorf("%s: no summary on stderr: %q", tc.file, errOut)
+		}
+	}
+}
+
+// The text report names the table, the hand number, and each finding's seq, seat, code,
+// message and expected/actual values; the summary counts hands and findings by severity.
+func TestAuditTextReport(t *testing.T) {
+	code, out, _ := fechado("", "audit", vector(t, "bad-odd-chip-br-fechado.jsonl"))
+	if code != exitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"table X777", "hand #1", "seq 36", "seat 1", "error", "pot.split", "expected", "actual",
+		"1 hand audited: 1 error, 0 warnings, 0 info"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = fechado("", "audit", "-v", vector(t, "table-br-online.jsonl"))
+	if code != exitOK || strings.Count(out, "  ok\n") != 6 || !strings.HasSuffix(out, "6 hands audited: 0 errors, 0 warnings, 0 info\n") {
+		t.Errorf("exit %d, -v report:\n%s", code, out)
+	}
+}
+
+// Bad files (not JSON, not UTF-8, truncated last line) exit 2 and name file:line on stderr; the
+// findings of the rest of the log are still printed.
+func TestAuditBadFiles(t *testing.T) {
+	good, err := os.ReadFile(vector(t, "table-br-fechado.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(good), "\n")
+	dir := t.TempDir()
+	write := func(name string, b string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	last := strings.TrimSuffix(lines[len(lines)-2], "\n")
+	for _, tc := range []struct {
+		name, content string
+		line          int
+	}{
+		{"not-json.jsonl", strings.Join(lines[:3], "") + "this is not JSON\n" + strings.Join(lines[3:], ""), 4},
+		{"latin1.jsonl", strings.Join(lines[:34], "") + strings.Replace(lines[34], `"ana"`, "\"an\xe1\"", 1) + strings.Join(lines[35:], ""), 35},
+		{"truncated.jsonl", strings.Join(lines[:len(lines)-2], "") + last[:len(last)/2], len(lines) - 1},
+	} {
+		p := write(tc.name, tc.content)
+		code, out, errOut := fechado("", "audit", "--json", p)
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d", tc.name, code, exitUsage)
+		}
+		if want := regexp.MustCompile(regexp.QuoteMeta(p) + ":" + strconv.Itoa(tc.line) + ": "); !want.MatchString(errOut) {
+			t.Errorf("%s: stderr does not name %s:%d: %q", tc.name, p, tc.line, errOut)
+		}
+		for _, f := range findings(t, out) {
+			if f.Hand == "" {
+				t.Errorf("%s: a bad line became a finding on stdout: %s", tc.name, f.JSON())
+			}
+		}
+	}
+	if code, _, errOut := fechado("", "audit", filepath.Join(dir, "missing.jsonl")); code != exitUsage || !strings.Contains(errOut, "missing.jsonl") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// Several files are one log: a table split across two files carries on from one to the next,
+// and audited in the wrong order it breaks table continuity. "-" reads standard input.
+func TestAuditSeveralFiles(t *testing.T) {
+	b, err := os.ReadFile(vector(t, "table-br-fechado.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	cut := 0
+	for i, l := range lines {
+		if strings.Contains(l, `"type":"hand.started"`) && strings.Contains(l, `"number":4`) {
+			cut = i
+		}
+	}
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(first, []byte(strings.Join(lines[:cut], "")), 0o644)
+	os.WriteFile(second, []byte(strings.Join(lines[cut:], "")), 0o644)
+	if code, out, errOut := fechado("", "audit", "--json", first, second); code != exitOK || out != "" {
+		t.Errorf("in order: exit %d, findings %q, stderr %q", code, out, errOut)
+	}
+	code, out, _ := fechado("", "audit", "--json", second, first)
+	if code != exitFindings {
+		t.Errorf("out of order: exit %d, want %d", code, exitFindings)
+	}
+	table := 0
+	for _, f := range findings(t, out) {
+		if strings.HasPrefix(string(f.Code), "table.") {
+			table++
+		}
+	}
+	if table == 0 {
+		t.Errorf("out of order: no table.* finding: %s", out)
+	}
+	if code, out, _ := fechado(strings.Join(lines[cut:], ""), "audit", "--json", first, "-"); code != exitOK || out != "" {
+		t.Errorf("with stdin: exit %d, findings %q", code, out)
+	}
+}
+
+func TestAuditUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"audit"},
+		{"audit", "--hand", "x", "--all"},
+		{"audit", "--all", "file.jsonl"},
+		{"audit", "--bogus", "file.jsonl"},
+		{"audit", "-", "-"},
+	} {
+		if code, _, errOut := fechado("", args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	if code, out, _ := fechado("", "audit", "--help"); code != exitOK || !strings.Contains(out, "--json") {
+		t.Errorf("--help: exit %d:\n%s", code, out)
+	}
+}
+
+// The same log audited from files and from JetStream (recorded with the recorder, audited with
+// --all) gives the same findings.
+func TestAuditFileAndStoreAgree(t *testing.T) {
+	// (table-br-online.jsonl shares event ids with table-br-fechado.jsonl, and the hand files
+	// with one another: the recorder would skip them as already stored.)
+	files := []string{"table-br-fechado.jsonl", "table-tr-kapali.jsonl", "table-std-draw.jsonl",
+		"bad-odd-chip-br-fechado.jsonl", "bad-false-open-std-draw.jsonl"}
+	dir := t.TempDir()
+	l := recordertest.OpenDir(t, dir)
+	rec := l.NewRecorder(context.Background(), recorder.RecordOptions{})
+	var paths []string
+	for _, f := range files {
+		p := vector(t, f)
+		paths = append(paths, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.AddLines(bytes.NewReader(b), f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := rec.Close()
+	if err != nil || st.Rejected != 0 || st.Conflicts != 0 {
+		t.Fatalf("recording: %+v %v", st, err)
+	}
+	l.Close() // the command opens the store itself
+	_, fromFiles, _ := fechado("", append([]string{"audit", "--json"}, paths...)...)
+	code, fromStore, errOut := fechado("", "audit", "--json", "--all", "--data", dir)
+	if code != exitFindings {
+		t.Fatalf("--all: exit %d, stderr %q", code, errOut)
+	}
+	// Hands come back from the store in stream order, which may differ from file order across
+	// tables; compare the findings as sets of lines.
+	a, b := sortedLines(fromFiles), sortedLines(fromStore)
+	if a != b || a == "" {
+		t.Errorf("files and store disagree:\nfiles:\n%s\nstore:\n%s", a, b)
+	}
+	code, one, _ := fechado("", "audit", "--json", "--table", "X777", "--data", dir)
+	if code != exitFindings || len(findings(t, one)) != 1 {
+		t.Errorf("--table X777: exit %d:\n%s", code, one)
+	}
+	// replay reads the stored hand as it reads the file.
+	const hand = "366c62c2-02bb-4e72-ae04-5555ece07973" // hand 1 of table-std-draw.jsonl
+	_, fromFile, _ := fechado("", "replay", "--json", "--at", "50", "--hand", hand, vector(t, "table-std-draw.jsonl"))
+	code, stored, errOut := fechado("", "replay", "--json", "--at", "50", "--hand", hand, "--data", dir)
+	if code != exitOK || stored != fromFile || !strings.Contains(stored, `"seq": 50`) {
+		t.Errorf("replay of the stored hand: exit %d, stderr %q\n%s\nfile:\n%s", code, errOut, stored, fromFile)
+	}
+	if code, _, errOut = fechado("", "audit", "--hand", "00000000-0000-4000-8000-000000000000", "--data", dir); code != exitUsage {
+		t.Errorf("unknown --hand: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func sortedLines(s string) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	sort.Strings(ls)
+	return strings.Join(ls, "\n")
+}

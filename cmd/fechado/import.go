@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/recorder"
+)
+
+func init() {
+	register(&command{
+		name:    "import",
+		summary: "convert PokerStars or PHH hand histories to events",
+		usage:   "import --format pokerstars|phh [--out FILE | --publish [log flags]] FILE…",
+		help:    importHelp(),
+		run:     runImport,
+	})
+}
+
+func importHelp() string {
+	var refused []string
+	for code, why := range handhistory.PHHRefused {
+		refused = append(refused, fmt.Sprintf("  %-6s %s", code, why))
+	}
+	sort.Strings(refused)
+	return `Converts hand histories written by others into version 1 events under the online-draw
+preset, as JSON Lines (stdout, or --out FILE). FILE "-" is standard input.
+
+--format pokerstars reads PokerStars "5 Card Draw" text exports (Limit, Pot Limit, No Limit;
+cash and tournaments): byte-order mark, CRLF or LF, "Game #" and "Hand #" headers, ET times,
+table traffic and chat lines, all-ins, returned bets, side pots and rake. Cards the room never
+showed are left out of card.dealt; a discard whose cards were not shown is written as
+"cards": [] with "declared": N, the number of cards thrown. Cash amounts become cents.
+
+--format phh reads PHH (pokerkit) .phh and .phhs files. PHH has no code for five-card draw
+high: fechado reads the codes ` + handhistory.PHHFixedDraw + `, ` + handhistory.PHHPotDraw + ` and ` + handhistory.PHHNoLimitDraw + ` (fixed, pot and no limit,
+with blinds) and refuses every standard code:
+` + strings.Join(refused, "\n") + `
+
+Import is all-or-nothing per hand: a hand that cannot be read, or whose chips or cards do not
+add up, is reported on stderr with its file and line and left out; the other hands are written.
+The output is deterministic (event ids are derived from the input), so a second import of the
+same file adds nothing to the log.
+
+--publish appends the events to the log instead (the embedded server under --data, or --nats),
+through the recorder, as 'fechado record' does: hands already stored are skipped.
+
+Exit status: 0 when every hand was imported; 2 when any was skipped (after writing or appending
+the others) or on bad usage; 3 when the log could not be reached or refused an append.`
+}
+
+func runImport(m *Main, args []string) error {
+	fs := m.flags(commands["import"])
+	format := fs.String("format", "", "input format: pokerstars or phh (required)")
+	out := fs.String("out", "", "write the events to `FILE` instead of stdout")
+	publish := fs.Bool("publish", false, "append the events to the log (where --data or --nats say) instead of writing JSON Lines")
+	lf := addLogFlags(fs)
+	files, err := m.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	f := handhistory.Format(*format)
+	if f != handhistory.PokerStars && f != handhistory.PHH {
+		return usageErr("--format must be pokerstars or phh (see 'fechado import --help')")
+	}
+	if len(files) == 0 {
+		return usageErr("no FILE to import (see 'fechado import --help')")
+	}
+	if *publish && *out != "" {
+		return usageErr("--publish appends to the log, --out writes a file: give one of them")
+	}
+
+	var mu sync.Mutex // stderr is written from here and from the recorder's goroutines
+	say := func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(m.Stderr, "fechado import: "+format+"\n", a...)
+	}
+
+	// The sink takes each imported hand: a JSON Lines writer, or the recorder.
+	var sink func(h handhistory.Hand) error
+	var finish func() error
+	if *publish {
+		if _, err := lf.options(); err != nil {
+			return err
+		}
+		ctx, stop := interruptible()
+		defer stop()
+		l, err := lf.open(ctx)
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		rec := l.NewRecorder(ctx, recorder.RecordOptions{OnReject: func(he *recorder.HandError) {
+			what := "rejected by the recorder"
+			if errors.Is(he, recorder.ErrSequenceConflict) {
+				what = "refused by the log"
+			}
+			say("%s: %v", what, he)
+		}})
+		sink = func(h handhistory.Hand) error {
+			for _, e := range h.Events {
+				if err := rec.Add(e, h.File, h.Line); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		finish = func() error {
+			st, err := rec.Close()
+			say("published %d event(s), %d already stored", st.Appended, st.Skipped)
+			switch {
+			case err != nil:
+				return withCode(exitStore, err)
+			case st.Conflicts > 0:
+				return withCode(exitStore, errors.New("the log refused some hands (sequence conflict)"))
+			case st.Rejected > 0 || st.BadLines > 0:
+				return usageErr("the recorder rejected some hands")
+			}
+			return nil
+		}
+	} else {
+		w := m.Stdout
+		var fh *os.File
+		if *out != "" {
+			if fh, err = os.Create(*out); err != nil {
+				return usageErr("%v", err)
+			}
+			defer fh.Close()
+			w = fh
+		}
+		bw := bufio.NewWriter(w)
+		sink = func(h handhistory.Hand) error {
+			for _, e := range h.Events {
+				bw.Write(e.Raw)
+				bw.WriteByte('\n')
+			}
+			return nil
+		}
+		finish = func() error {
+			err := bw.Flush()
+			if fh != nil {
+				err = errors.Join(err, fh.Close())
+			}
+			if err != nil {
+				return usageErr("writing the events: %v", err)
+			}
+			return nil
+		}
+	}
+
+	seen := map[string]string{}
+	var hands, evs, skipped, dups int
+	var sinkErr error
+	for _, name := range files {
+		data, err := readImportFile(m, name)
+		if err != nil {
+			say("%v", err)
+			skipped++
+			continue
+		}
+		res, err := handhistory.Import(f, name, data)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		for _, e := range res.Skipped {
+			say("%v", e)
+		}
+		skipped += len(res.Skipped)
+		for _, h := range res.Hands {
+			if where, dup := seen[h.ID]; dup {
+				say("%s:%d: hand %s is the same hand as %s; taken once", h.File, h.Line, h.Source, where)
+				dups++
+				continue
+			}
+			seen[h.ID] = fmt.Sprintf("%s:%d", h.File, h.Line)
+			if sinkErr = sink(h); sinkErr != nil {
+				break
+			}
+			hands++
+			evs += len(h.Events)
+		}
+		if sinkErr != nil {
+			break
+		}
+	}
+	finishErr := finish()
+	msg := fmt.Sprintf("imported %d hand(s), %d event(s), from %d file(s)", hands, evs, len(files))
+	if dups > 0 {
+		msg += fmt.Sprintf("; %d duplicate hand(s) taken once", dups)
+	}
+	if skipped > 0 {
+		msg += fmt.Sprintf("; %d hand(s) or file(s) skipped", skipped)
+	}
+	say("%s", msg)
+	switch {
+	case finishErr != nil:
+		return finishErr
+	case sinkErr != nil:
+		return withCode(exitStore, sinkErr)
+	case skipped > 0:
+		return withCode(exitUsage, errors.New("some hands were not imported (see above)"))
+	}
+	return nil
+}
+
+// readImportFile reads a FILE operand; "-" is standard input.
+func readImportFile(m *Main, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(m.Stdin)
+	}
+	return os.ReadFile(name)
+}

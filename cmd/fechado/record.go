@@ -1,0 +1,181 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/recorder"
+)
+
+func init() {
+	register(&command{
+		name:    "record",
+		summary: "validate JSON Lines events and append them to the log",
+		usage:   "record [flags] FILE…   (- reads standard input)",
+		help: `
+Validates JSON Lines events (events-v1.md) and appends them to the hand log, many hands at once.
+Each hand's events are checked before anything of the hand is appended: they must decode, run
+from seq 1 (or on from what is stored of the hand) without gaps, and chain by prev; a missing prev
+is filled in. A hand with an invalid event is rejected as a whole, with a message naming the file
+and line; the other hands still go in. Events already stored with the same bytes are skipped, so
+recording a file again stores nothing twice.
+
+Prints one summary line on stderr: events appended, skipped, hands, and hands rejected. Exits 2
+after appending the good hands if any hand was rejected, 3 if the log could not be reached or
+refused an append (the hand already holds other events at that place).`,
+		run: runRecord,
+	})
+}
+
+func runRecord(m *Main, args []string) error {
+	c := commands["record"]
+	fs := m.flags(c)
+	lf := addLogFlags(fs)
+	window := fs.Int("window", recorder.DefaultWindow, "hands appended at once")
+	progress := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
+	files, err := m.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageErr("no file to record (see 'fechado record --help')")
+	}
+	if *window < 1 {
+		return usageErr("--window must be at least 1")
+	}
+	if _, err := lf.options(); err != nil {
+		return err
+	}
+	every := *progress
+	if !recFlagGiven(fs, "progress") && recIsTerminal(m.Stderr) {
+		every = 2 * time.Second
+	}
+	for _, f := range files {
+		if f == "-" {
+			continue
+		}
+		if fi, err := os.Stat(f); err != nil {
+			return usageErr("%v", err)
+		} else if fi.IsDir() {
+			return usageErr("%s is a folder", f)
+		}
+	}
+
+	ctx, stop := interruptible()
+	defer stop()
+	l, err := lf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+
+	var mu sync.Mutex // stderr is written by the recorder's goroutines and the progress ticker
+	say := func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(m.Stderr, "fechado record: "+format+"\n", a...)
+	}
+	rec := l.NewRecorder(ctx, recorder.RecordOptions{Window: *window, OnReject: func(he *recorder.HandError) {
+		what := "rejected"
+		if errors.Is(he, recorder.ErrSequenceConflict) {
+			what = "refused"
+		}
+		say("%s: %v", what, he)
+	}})
+	start := time.Now()
+	if every > 0 {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					st := rec.Stats()
+					secs := time.Since(start).Seconds()
+					say("%d events read, %d appended, %d skipped (%.0f events/s)", st.Read, st.Appended, st.Skipped, float64(st.Read)/secs)
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
+	readErr := recordFiles(m, rec, files)
+	st, storeErr := rec.Close()
+	say("%s", recordSummary(st))
+	switch {
+	case storeErr != nil:
+		return withCode(exitStore, storeErr)
+	case readErr != nil:
+		return readErr
+	case st.Conflicts > 0:
+		return withCode(exitStore, errors.New("the log refused some hands (sequence conflict)"))
+	case st.Rejected > 0 || st.BadLines > 0:
+		return usageErr("some hands were rejected")
+	}
+	return nil
+}
+
+// recordFiles feeds the files to the recorder. It stops at an unreadable file (exit 2) or when
+// the recorder stopped (its error then comes from Close).
+func recordFiles(m *Main, rec *recorder.Recorder, files []string) error {
+	for _, name := range files {
+		var r io.Reader = m.Stdin
+		if name != "-" {
+			f, err := os.Open(name)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			defer f.Close()
+			r = f
+		}
+		if err := rec.AddLines(r, name); err != nil {
+			var ee *events.Error
+			if errors.As(err, &ee) {
+				return usageErr("%v", err)
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func recordSummary(st recorder.Stats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d events appended, %d skipped (already stored), %d hands", st.Appended, st.Skipped, st.Hands)
+	if st.Rejected > 0 {
+		fmt.Fprintf(&b, ", %d rejected", st.Rejected)
+	}
+	if st.Conflicts > 0 {
+		fmt.Fprintf(&b, ", %d refused by the log", st.Conflicts)
+	}
+	if st.BadLines > 0 {
+		fmt.Fprintf(&b, ", %d lines naming no hand", st.BadLines)
+	}
+	return b.String()
+}
+
+// recFlagGiven reports whether the flag was given on the command line.
+func recFlagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// recIsTerminal reports whether w is a terminal.
+func recIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/replay"
+)
+
+// The text view shows the seats as a table, the pot, the round, the turn, the opener and the
+// deck; a file of several hands replays the last unless --hand picks one.
+func TestReplayText(t *testing.T) {
+	code, out, errOut := fechado("", "replay", vector(t, "table-br-fechado.jsonl"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"hand #6", "the last of 6 hands", "| seat | player | stack | in front | in hand | cards", "deniz",
+		"pot 55", "opener seat 3", "dealer seat 4", "stub 15 cards, top first: 9h Js 7c", "seed matches the commitment"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	code, out, _ = fechado("", "replay", "--hand", "f76c1855-a514-472d-b510-4d512c4018b9", "--at", "31", vector(t, "table-br-fechado.jsonl"))
+	if code != exitOK || !strings.Contains(out, "hand #2") || !strings.Contains(out, "after seq 31 of 52") ||
+		!strings.Contains(out, "turn seat 1") || !strings.Contains(out, "seed not revealed yet") || strings.Contains(out, "order:") {
+		t.Errorf("--hand --at 31: exit %d:\n%s", code, out)
+	}
+}
+
+// --json prints one replay.State object.
+func TestReplayJSON(t *testing.T) {
+	code, out, errOut := fechado("", "replay", "--json", "--at", "24", vector(t, "hand-split-odd-chip-br-fechado.jsonl"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var st replay.State
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	if dec.More() {
+		t.Error("more than one JSON value")
+	}
+	if st.Seq != 24 || st.Turn != 1 || st.Opener != 3 || st.CurrentBet != 10 || st.Pot != 25 || len(st.Seats) != 3 ||
+		st.Seats[2].InFront != 10 || len(st.Seats[0].Cards) != 5 {
+		t.Errorf("state %+v", st)
+	}
+}
+
+// --list follows the table hand by hand.
+func TestReplayList(t *testing.T) {
+	code, out, _ := fechado("", "replay", "--list", vector(t, "table-br-fechado.jsonl"))
+	if code != exitOK || strings.Count(out, "hand #") != 6 || !strings.Contains(out, "ana                 110 ->      0") ||
+		!strings.HasSuffix(out, "6 hands\n") || strings.Contains(out, "!") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = fechado("", "replay", "--list", "--json", vector(t, "table-std-draw.jsonl"))
+	var l struct{ Hands []replay.HandSummary }
+	if err := json.Unmarshal([]byte(out), &l); code != exitOK || err != nil || len(l.Hands) != 6 {
+		t.Errorf("--list --json: exit %d, %v, %d hands", code, err, len(l.Hands))
+	}
+}
+
+func TestReplayErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"replay"},
+		{"replay", "--at", "99", vector(t, "hand-split-odd-chip-br-fechado.jsonl")},
+		{"replay", "--hand", "nope", vector(t, "hand-split-odd-chip-br-fechado.jsonl")},
+		{"replay", "a.jsonl", "b.jsonl"},
+		{"replay", "/nonexistent.jsonl"},
+		{"replay", "-"},
+	} {
+		if code, _, errOut := fechado("not json\n", args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/web"
+)
+
+func init() {
+	register(&command{
+		name:    "serve",
+		summary: "run the log, projector, live auditor and web interface",
+		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR]",
+		help: `Serve opens the log (an embedded NATS JetStream server storing under --data, or the
+external server(s) of --nats), keeps the SQLite read models (--db) up to date as events
+arrive, audits every hand when it ends, and serves the web interface and its JSON API on
+--http (default 127.0.0.1:8080): live tables, hands with audit badges, the hand replayer,
+player statistics, tournament chip counts, Server-Sent Events at /api/events and Prometheus
+metrics at /metrics.
+
+Table systems append events with POST /api/events (a JSON Lines body, validated as
+'fechado record' validates a file: a hand with an invalid event is not appended at all), or
+publish them to the hand's subject fechado.hand.<table>.<hand> on NATS with the Nats-Msg-Id
+header set to the event id and the expected last subject sequence; such publishes are not
+validated by fechado before they are stored: the projector quarantines what it cannot apply
+and the auditor reports the rest. With the embedded server, --nats-listen makes it accept
+NATS clients on a loopback address.
+
+Hands in progress are shown with public information only; their face-down cards and seeds
+appear once the hand has ended. Serve runs until SIGINT or SIGTERM, then stops accepting
+requests, finishes those in progress and closes the log.
+
+Exit status: 0 after a clean shutdown; 2 on bad usage or an address it cannot listen on;
+3 when the log store could not be reached or the projector failed.`,
+		run: runServe,
+	})
+}
+
+// serveFlags are the flags serve and demo share.
+type serveFlags struct {
+	http       string
+	data       string
+	nats       string
+	creds      string
+	user       string
+	password   string
+	db         string
+	natsListen string
+}
+
+func (f *serveFlags) register(fs *flag.FlagSet, dataDefault string) {
+	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "address of the web interface")
+	fs.StringVar(&f.data, "data", dataDefault, "data folder of the embedded log")
+	fs.Func("nats", "external NATS server URL (repeatable or comma-separated) instead of the embedded log", func(v string) error {
+		if f.nats != "" {
+			f.nats += ","
+		}
+		f.nats += v
+		return nil
+	})
+	fs.StringVar(&f.creds, "creds", "", "NATS credentials file (with --nats)")
+	fs.StringVar(&f.user, "user", "", "NATS user (with --nats)")
+	fs.StringVar(&f.password, "password", "", "NATS password (with --nats)")
+	fs.StringVar(&f.db, "db", "", "SQLite read models (default DIR/fechado.db)")
+	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback address")
+}
+
+func (f *serveFlags) logOptions() recorder.Options {
+	o := recorder.Options{DataDir: f.data, Creds: f.creds, User: f.user, Password: f.password, Listen: f.natsListen}
+	for _, u := range strings.Split(f.nats, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			o.URLs = append(o.URLs, u)
+		}
+	}
+	return o
+}
+
+func (f *serveFlags) dbPath() string {
+	if f.db != "" {
+		return f.db
+	}
+	dir := f.data
+	if dir == "" {
+		dir = recorder.DefaultDataDir
+	}
+	return filepath.Join(dir, "fechado.db")
+}
+
+// serveContext returns the context serve and demo run in: done at SIGINT or SIGTERM. Tests
+// replace it to stop a server they started.
+var serveContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func runServe(m *Main, args []string) error {
+	c := commands["serve"]
+	fs := m.flags(c)
+	var f serveFlags
+	f.register(fs, recorder.DefaultDataDir)
+	rest, err := m.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usageErr("unexpected argument %q (see 'fechado serve --help')", rest[0])
+	}
+	ctx, stop := serveContext()
+	defer stop()
+	return serveRun(ctx, m, &f, nil)
+}
+
+// serveRun opens the log and the read models, starts the web server and runs until ctx is
+// done. started, when set, runs once the server answers, with the log and the server's URL; it
+// runs in its own goroutine and must return when its context is done.
+func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx context.Context, l *recorder.Log, url string)) error {
+	ln, err := net.Listen("tcp", f.http)
+	if err != nil {
+		return usageErr("--http %s: %v", f.http, err)
+	}
+	defer ln.Close()
+	l, err := recorder.Open(ctx, f.logOptions())
+	if err != nil {
+		return withCode(exitStore, err)
+	}
+	defer l.Close()
+	if err := os.MkdirAll(filepath.Dir(f.dbPath()), 0o750); err != nil {
+		return withCode(exitStore, err)
+	}
+	db, err := projector.Open(ctx, f.dbPath())
+	if err != nil {
+		return withCode(exitStore, fmt.Errorf("read models %s: %w", f.dbPath(), err))
+	}
+	defer db.Close()
+	srv, err := web.New(web.Options{Log: l, DB: db})
+	if err != nil {
+		return withCode(exitStore, err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(m.Stdout, "fechado: web interface on %s\n", url)
+	if u := l.ClientURL(); u != "" && len(f.logOptions().URLs) == 0 {
+		fmt.Fprintf(m.Stdout, "fechado: NATS clients may connect to %s\n", u)
+	}
+
+	runCtx, cancelRun := context.WithCancel(ctx)
+	defer cancelRun()
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return runCtx }}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := srv.Run(runCtx); err != nil {
+			errs <- withCode(exitStore, err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs <- withCode(exitStore, err)
+		}
+	}()
+	if started != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			started(runCtx, l, url)
+		}()
+	}
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-errs:
+	}
+	fmt.Fprintln(m.Stderr, "fechado: shutting down")
+	// Cancelling runCtx ends the projector and closes the live streams (SSE), so that Shutdown
+	// does not wait for them.
+	cancelRun()
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	wg.Wait()
+	return runErr
+}

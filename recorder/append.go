@@ -1,0 +1,375 @@
+package recorder
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/fechado/fechado/events"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Ack says where an appended event is.
+type Ack struct {
+	Seq     uint64 // stream sequence of the stored event
+	Skipped bool   // the event was already stored, byte for byte; nothing was written
+}
+
+// Append validates one event and appends it to its hand. The event is checked by events.Parse
+// (its Raw, or its encoding when Raw is nil) and against what is stored of the hand: seq must
+// follow the stored last event, and prev, when present, must be the SHA-256 of that event's line.
+// When the producer left prev out (HasPrev false) the recorder fills it and re-encodes the
+// event canonically; otherwise the line is stored byte for byte. On success e.Raw, e.Prev and
+// e.HasPrev are what is stored.
+//
+// The event is published with Nats-Msg-Id = its id and the hand's expected last sequence, so an
+// event already stored with identical bytes is reported as skipped, and anything else already
+// in its place is a *HandError wrapping ErrSequenceConflict. An invalid event is a *HandError
+// wrapping events.ErrInvalid. Other errors mean the store could not be reached.
+func (l *Log) Append(ctx context.Context, e *events.Event) (Ack, error) {
+	raw := e.Raw
+	if raw == nil {
+		raw = events.Encode(e)
+	}
+	p, err := events.Parse(raw)
+	if err != nil {
+		return Ack{}, &HandError{Table: e.Table, Hand: e.Hand, Seq: e.Seq, Err: err}
+	}
+	if e.Raw == nil && !e.HasPrev {
+		p.HasPrev, p.Prev = false, ""
+	}
+	j := newJob(p)
+	j.evs = append(j.evs, pending{ev: p})
+	res, err := l.appendHand(ctx, j)
+	if err != nil {
+		return Ack{}, err
+	}
+	e.Raw, e.Prev, e.HasPrev = p.Raw, p.Prev, true
+	return Ack{Seq: res.lastSeq, Skipped: res.skipped > 0}, nil
+}
+
+// pending is an event waiting to be appended, with where it came from.
+type pending struct {
+	ev   *events.Event
+	file string
+	line int
+}
+
+// handJob is the events of one hand to append, in seq order, contiguous.
+type handJob struct {
+	table, hand, subject string
+	evs                  []pending
+	rejected             bool
+	order                int64         // when the recorder first saw the hand
+	after                chan struct{} // closed when an earlier job of the same hand is done
+	done                 chan struct{}
+	// The event in flight on the recorder's fast path, its expectation, and the counts so far.
+	next   int
+	expect uint64
+	res    handResult
+}
+
+func newJob(e *events.Event) *handJob {
+	return &handJob{table: e.Table, hand: e.Hand, subject: Subject(e.Table, e.Hand)}
+}
+
+func (j *handJob) fail(i int, err error) *HandError {
+	p := j.evs[i]
+	return &HandError{Table: j.table, Hand: j.hand, Seq: p.ev.Seq, File: p.file, Line: p.line, Err: err}
+}
+
+type handResult struct {
+	appended, skipped int
+	lastSeq           uint64 // stream sequence of the hand's last event handled
+}
+
+// storedLast is what is stored of a hand: its last event.
+type storedLast struct {
+	seq       events.Seq
+	streamSeq uint64
+	raw       []byte
+	ended     bool
+}
+
+// last returns the last stored event of a subject; the zero value when the hand is empty.
+func (l *Log) last(ctx context.Context, subject string) (storedLast, error) {
+	m, err := l.getMsg(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) {
+		return l.stream.GetLastMsgForSubject(ctx, subject)
+	})
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return storedLast{}, nil
+	}
+	if err != nil {
+		return storedLast{}, fmt.Errorf("recorder: reading the last event of %s: %w", subject, err)
+	}
+	e, err := events.Parse(m.Data)
+	if err != nil {
+		return storedLast{}, fmt.Errorf("recorder: stream message %d (%s) is not a valid event: %w", m.Sequence, subject, err)
+	}
+	return storedLast{seq: e.Seq, streamSeq: m.Sequence, raw: m.Data, ended: e.Type == events.HandEndedType}, nil
+}
+
+// getMsg runs a direct get with a per-attempt timeout, retrying timeouts.
+func (l *Log) getMsg(ctx context.Context, get func(context.Context) (*jetstream.RawStreamMsg, error)) (*jetstream.RawStreamMsg, error) {
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		m, err := get(actx)
+		cancel()
+		if err == nil || attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
+			return m, err
+		}
+	}
+}
+
+// maxAttempts bounds the tries of one request that timed out or found no responder.
+const maxAttempts = 5
+
+func retryable(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, jetstream.ErrAsyncPublishTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrDisconnected) ||
+		errors.Is(err, jetstream.ErrTooManyStalledMsgs)
+}
+
+// wrongLast reports whether err is the server's refusal of an expected last subject sequence.
+func wrongLast(err error) bool {
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
+// appendHand appends a job's events in order, each after the previous one's ack. A *HandError
+// reports an invalid or refused hand; any other error means the store failed.
+func (l *Log) appendHand(ctx context.Context, j *handJob) (handResult, error) {
+	var res handResult
+	first := j.evs[0].ev.Seq
+	// What the first event must follow: nothing for seq 1, else the stored last event.
+	pred, expect := "", uint64(0)
+	if first > 1 {
+		st, err := l.last(ctx, j.subject)
+		if err != nil {
+			return res, err
+		}
+		switch {
+		case st.seq < first-1:
+			return res, j.fail(0, invalid(fmt.Sprintf("seq %d does not follow what is stored of the hand (its last seq is %d)", first, st.seq)))
+		case st.seq >= first:
+			return l.appendOverlapping(ctx, j, 0, res)
+		case st.ended:
+			return res, j.fail(0, invalid(fmt.Sprintf("the stored hand already ended at seq %d", st.seq)))
+		}
+		pred, expect = events.Hash(st.raw), st.streamSeq
+	}
+	if err := j.chain(pred); err != nil {
+		return res, err
+	}
+	return l.publishFrom(ctx, j, 0, expect, false, res)
+}
+
+// chain fills prev where it is missing and checks it where it is present, from pred (the hash of
+// the stored event before the first one), and checks that ids do not repeat within the hand.
+func (j *handJob) chain(pred string) error {
+	var ids map[string]struct{} // for long hands; short ones are scanned
+	if len(j.evs) > 64 {
+		ids = make(map[string]struct{}, len(j.evs))
+	}
+	for i, p := range j.evs {
+		e := p.ev
+		dup := false
+		if ids != nil {
+			_, dup = ids[e.ID]
+			ids[e.ID] = struct{}{}
+		} else {
+			for _, q := range j.evs[:i] {
+				dup = dup || q.ev.ID == e.ID
+			}
+		}
+		if dup {
+			return j.fail(i, invalid(fmt.Sprintf("event id %s is used twice in the hand", e.ID)))
+		}
+		if !e.HasPrev {
+			events.Seal(e, pred)
+		} else if e.Prev != pred {
+			return j.fail(i, invalid(fmt.Sprintf("prev %s is not the SHA-256 of the previous line of the hand (%s)", shortHash(e.Prev), shortHash(pred))))
+		}
+		pred = events.Hash(e.Raw)
+	}
+	return nil
+}
+
+func shortHash(h string) string {
+	if h == "" {
+		return `""`
+	}
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+// publishFrom publishes j.evs[i:], the first expecting the subject's last sequence to be expect.
+// inDoubt says that an earlier attempt at j.evs[i] may have been stored.
+func (l *Log) publishFrom(ctx context.Context, j *handJob, i int, expect uint64, inDoubt bool, res handResult) (handResult, error) {
+	for i < len(j.evs) {
+		ack, retried, err := l.publish(ctx, j.subject, j.evs[i].ev, expect)
+		var done bool
+		i, expect, done, err = l.settle(ctx, j, i, expect, ack, retried || inDoubt, err, &res)
+		if err != nil || done {
+			return res, err
+		}
+		inDoubt = false
+	}
+	return res, nil
+}
+
+// settle takes the outcome of publishing j.evs[i] with expectation expect (an ack, or err) and
+// returns where to go on: the next event to publish and its expectation. done means the rest of
+// the hand was dealt with. retried says an earlier attempt at the event may have been stored.
+func (l *Log) settle(ctx context.Context, j *handJob, i int, expect uint64, ack *jetstream.PubAck, retried bool, err error, res *handResult) (next int, nextExpect uint64, done bool, _ error) {
+	e := j.evs[i].ev
+	switch {
+	case err == nil && !ack.Duplicate:
+		res.appended++
+		res.lastSeq = ack.Sequence
+		return i + 1, ack.Sequence, false, nil
+	case err == nil:
+		// The id was seen within the de-duplication window: this very event, or another one.
+		m, err := l.getMsg(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) {
+			return l.stream.GetMsg(ctx, ack.Sequence)
+		})
+		if err != nil {
+			return i, expect, false, fmt.Errorf("recorder: reading stream message %d: %w", ack.Sequence, err)
+		}
+		if m.Subject != j.subject || !bytes.Equal(m.Data, e.Raw) {
+			return i, expect, false, j.fail(i, conflict(fmt.Sprintf("event id %s is already stored (stream message %d) with other content", e.ID, ack.Sequence)))
+		}
+		res.skipped++
+		res.lastSeq = ack.Sequence
+		return i + 1, ack.Sequence, false, nil
+	case wrongLast(err):
+		// Something else is now last in the hand: this very event (stored by an earlier run or
+		// an attempt whose ack was lost), or another writer's.
+		st, err := l.last(ctx, j.subject)
+		if err != nil {
+			return i, expect, false, err
+		}
+		k := int(st.seq - j.evs[0].ev.Seq) // index of the stored last event among ours
+		switch {
+		case k < i-1 || k < 0:
+			return i, expect, false, j.fail(i, conflict(fmt.Sprintf("the stored hand ends at seq %d, before this event's place", st.seq)))
+		case k == i-1:
+			// Our predecessor is last, at another stream sequence than we expected.
+			if st.streamSeq == expect || !bytes.Equal(st.raw, j.evs[k].ev.Raw) {
+				return i, expect, false, j.fail(i, conflict(fmt.Sprintf("seq %d is stored with other content", st.seq)))
+			}
+			return i, st.streamSeq, false, nil
+		case k >= len(j.evs):
+			*res, err = l.appendOverlapping(ctx, j, i, *res)
+			return len(j.evs), 0, true, err
+		case !bytes.Equal(st.raw, j.evs[k].ev.Raw):
+			return i, expect, false, j.fail(i, conflict(fmt.Sprintf("the hand already holds seq %d and it differs from this input", st.seq)))
+		}
+		// The chain links each stored event to the one before: the stored last event equal to
+		// ours means everything before it is ours too.
+		n := k - i + 1
+		if retried {
+			res.appended++ // our earlier attempt landed
+			n--
+		}
+		res.skipped += n
+		res.lastSeq = st.streamSeq
+		return k + 1, st.streamSeq, false, nil
+	}
+	return i, expect, false, fmt.Errorf("recorder: appending %s seq %d: %w", j.subject, e.Seq, err)
+}
+
+// publish sends one event with its Msg-Id and expectation, and waits for the ack. Attempts that
+// time out are retried with the same Msg-Id and expectation; retried reports whether any was.
+func (l *Log) publish(ctx context.Context, subject string, e *events.Event, expect uint64) (*jetstream.PubAck, bool, error) {
+	retried := false
+	for attempt := 1; ; attempt++ {
+		f, err := l.js.PublishMsgAsync(eventMsg(subject, e, expect))
+		if err == nil {
+			select {
+			case ack := <-f.Ok():
+				return ack, retried, nil
+			case err = <-f.Err():
+			case <-ctx.Done():
+				return nil, retried, ctx.Err()
+			}
+		}
+		if attempt >= maxAttempts || !retryable(err) {
+			return nil, retried, err
+		}
+		retried = true
+		select {
+		case <-time.After(retryWait(attempt)):
+		case <-ctx.Done():
+			return nil, retried, ctx.Err()
+		}
+	}
+}
+
+// eventMsg is the message of an event: its line, Nats-Msg-Id = its id, and the expected last
+// sequence of its hand's subject (what jetstream.WithMsgID and
+// jetstream.WithExpectLastSequencePerSubject set, without their per-call allocations).
+func eventMsg(subject string, e *events.Event, expect uint64) *nats.Msg {
+	return &nats.Msg{Subject: subject, Data: e.Raw, Header: nats.Header{
+		jetstream.MsgIDHeader:               []string{e.ID},
+		jetstream.ExpectedLastSubjSeqHeader: []string{strconv.FormatUint(expect, 10)},
+	}}
+}
+
+func retryWait(attempt int) time.Duration { return time.Duration(attempt) * 100 * time.Millisecond }
+
+// appendOverlapping handles a hand part of which is already stored and whose overlap cannot be
+// judged from the stored last event alone: it reads the stored hand, compares j.evs[i:] event by
+// event with it and appends what follows it.
+func (l *Log) appendOverlapping(ctx context.Context, j *handJob, i int, res handResult) (handResult, error) {
+	var stored []Stored
+	err := l.scanSubject(ctx, j.subject, func(s Stored) error {
+		stored = append(stored, s)
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	for n, s := range stored {
+		if s.Event.Seq != events.Seq(n+1) {
+			return res, j.fail(i, conflict(fmt.Sprintf("the stored hand is broken: its event %d has seq %d", n+1, s.Event.Seq)))
+		}
+	}
+	first := int(j.evs[0].ev.Seq)
+	if first-1 > len(stored) {
+		return res, j.fail(0, invalid(fmt.Sprintf("seq %d does not follow what is stored of the hand (its last seq is %d)", first, len(stored))))
+	}
+	if i == 0 {
+		pred := ""
+		if first > 1 {
+			pred = events.Hash(stored[first-2].Event.Raw)
+		}
+		if err := j.chain(pred); err != nil {
+			return res, err
+		}
+	}
+	for ; i < len(j.evs) && first-1+i < len(stored); i++ {
+		s := stored[first-1+i]
+		if !bytes.Equal(s.Event.Raw, j.evs[i].ev.Raw) {
+			return res, j.fail(i, conflict(fmt.Sprintf("the hand already holds seq %d and it differs from this input", s.Event.Seq)))
+		}
+		res.skipped++
+		res.lastSeq = s.Seq
+	}
+	if i == len(j.evs) {
+		return res, nil
+	}
+	last := stored[len(stored)-1]
+	if last.Event.Type == events.HandEndedType {
+		return res, j.fail(i, invalid(fmt.Sprintf("the stored hand already ended at seq %d", last.Event.Seq)))
+	}
+	return l.publishFrom(ctx, j, i, last.Seq, false, res)
+}

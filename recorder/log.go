@@ -1,0 +1,366 @@
+// Package recorder owns fechado's immutable hand log on NATS JetStream: the stream FECHADO_HANDS
+// with one subject per hand, the embedded nats-server that stores it by default (or the
+// connection to an external server or cluster), validated appends that can neither fork a hand
+// nor store an event twice, reads of one hand, one table or the whole log, and the check that the
+// stream still protects history (docs/stream.md).
+package recorder
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The stream design of docs/stream.md.
+const (
+	// StreamName is the name of the stream that holds every hand.
+	StreamName = "FECHADO_HANDS"
+	// SubjectPrefix starts every event's subject: SubjectPrefix + "<table>.<hand>".
+	SubjectPrefix = "fechado.hand."
+	// StreamSubjects is the subject filter the stream captures.
+	StreamSubjects = SubjectPrefix + ">"
+	// DuplicateWindow is how long the server remembers a Nats-Msg-Id to store a retried append once.
+	DuplicateWindow = 2 * time.Minute
+)
+
+// Defaults for Options.
+const (
+	// DefaultDataDir is where the embedded server stores the log (cli-v1.md).
+	DefaultDataDir = "fechado-data"
+	// DefaultReplicas is the stream's replica count when it is created.
+	DefaultReplicas = 1
+	// DefaultTimeout bounds one request to the server (an API call or one publish attempt).
+	DefaultTimeout = 5 * time.Second
+)
+
+// AppUser is the user fechado's own processes are on the embedded server: it may append and
+// read, but publishing to the stream update, delete, purge and message-delete APIs is denied.
+const AppUser = "fechado"
+
+// deniedAPIs are the JetStream API subjects the application user may not publish to: each one
+// could remove history (research/eventsourcing.md §1.2).
+var deniedAPIs = []string{
+	"$JS.API.STREAM.UPDATE.>",
+	"$JS.API.STREAM.DELETE.>",
+	"$JS.API.STREAM.PURGE.>",
+	"$JS.API.STREAM.MSG.DELETE.>",
+	"$JS.API.ACCOUNT.PURGE.>",
+}
+
+// Options say where the log is. With no URLs, an embedded server stores it under DataDir; with
+// URLs, the log is on that external server or cluster. Everything else is the same.
+type Options struct {
+	// DataDir is the embedded server's store folder; "" means DefaultDataDir.
+	DataDir string
+	// URLs are the external servers to connect to instead of embedding one.
+	URLs []string
+	// Creds is a NATS credentials file for the external servers.
+	Creds string
+	// User and Password authenticate to the external servers (or, embedded, set the password
+	// AppUser needs over TCP when Listen is set; without it only in-process clients and loopback
+	// clients that give no credentials get in, as AppUser).
+	User, Password string
+	// Replicas is the stream's replica count when this call creates it; 0 means DefaultReplicas.
+	Replicas int
+	// Listen, embedded only, makes the server accept clients on this loopback address
+	// ("127.0.0.1:4222"; port 0 picks a free one). "" means in-process clients only.
+	Listen string
+	// Timeout bounds each request to the server; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Log is an open hand log: the connection to the server (and the server itself when embedded)
+// and the stream. Its methods are safe for concurrent use.
+type Log struct {
+	opts   Options
+	srv    *server.Server // nil when external
+	lock   *dirLock       // nil when external
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	stream jetstream.Stream
+}
+
+// Open starts the embedded server (or connects to the external one), creates the stream when it
+// is missing and returns the log. Close releases everything.
+func Open(ctx context.Context, opts Options) (*Log, error) {
+	if opts.Replicas == 0 {
+		opts.Replicas = DefaultReplicas
+	}
+	if opts.Replicas < 0 {
+		return nil, fmt.Errorf("recorder: replicas must be at least 1, not %d", opts.Replicas)
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	l := &Log{opts: opts}
+	var err error
+	if len(opts.URLs) > 0 {
+		err = l.connectExternal()
+	} else {
+		err = l.startEmbedded(ctx)
+	}
+	if err == nil {
+		err = l.openStream(ctx)
+	}
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *Log) startEmbedded(ctx context.Context) error {
+	dir := l.opts.DataDir
+	if dir == "" {
+		dir = DefaultDataDir
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return fmt.Errorf("recorder: data folder: %w", err)
+	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	l.lock = lock
+	adminPassword := randomPassword()
+	appPassword := l.opts.Password
+	if appPassword == "" {
+		appPassword = randomPassword()
+	}
+	so := &server.Options{
+		ServerName:             "fechado",
+		JetStream:              true,
+		StoreDir:               dir,
+		DontListen:             l.opts.Listen == "",
+		NoSigs:                 true,
+		NoLog:                  true,
+		DisableJetStreamBanner: true,
+		Users: []*server.User{
+			{Username: AppUser, Password: appPassword, Permissions: &server.Permissions{
+				Publish: &server.SubjectPermission{Deny: deniedAPIs},
+			}},
+			{Username: adminUser, Password: adminPassword},
+		},
+		NoAuthUser: AppUser,
+	}
+	if l.opts.Listen != "" {
+		host, port, err := loopback(l.opts.Listen)
+		if err != nil {
+			return err
+		}
+		so.Host, so.Port = host, port
+	}
+	s, err := server.NewServer(so)
+	if err != nil {
+		return fmt.Errorf("recorder: embedded server: %w", err)
+	}
+	l.srv = s
+	s.Start()
+	if !s.ReadyForConnections(30 * time.Second) {
+		return errors.New("recorder: the embedded server did not start within 30 s")
+	}
+	if l.nc, err = nats.Connect("", nats.InProcessServer(s), nats.Name("fechado"), quiet); err != nil {
+		return fmt.Errorf("recorder: connecting to the embedded server: %w", err)
+	}
+	if l.js, err = l.newJetStream(l.nc); err != nil {
+		return err
+	}
+	// The stream is created once, as the admin user, whose password lives only in this process.
+	if err := l.ensureStream(ctx, l.js); !errors.Is(err, errNoStream) {
+		return err
+	}
+	admin, err := nats.Connect("", nats.InProcessServer(s), nats.UserInfo(adminUser, adminPassword), nats.Name("fechado-admin"), quiet)
+	if err != nil {
+		return fmt.Errorf("recorder: connecting as admin: %w", err)
+	}
+	defer admin.Close()
+	ajs, err := l.newJetStream(admin)
+	if err != nil {
+		return err
+	}
+	return l.createStream(ctx, ajs)
+}
+
+// quiet keeps the client library from printing asynchronous errors (its default): a library
+// does not print. Failed requests still return their errors.
+var quiet = nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {})
+
+// adminUser creates the stream on the embedded server; its password is random per process.
+const adminUser = "admin"
+
+func randomPassword() string {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+// loopback parses a Listen address and insists on a loopback host.
+func loopback(addr string) (string, int, error) {
+	host, ps, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("recorder: listen address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		host = "127.0.0.1"
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return "", 0, fmt.Errorf("recorder: listen address %q: the embedded server listens on loopback only", addr)
+	}
+	port, err := strconv.Atoi(ps)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("recorder: listen address %q: bad port", addr)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	return host, port, nil
+}
+
+func (l *Log) connectExternal() error {
+	nopts := []nats.Option{nats.Name("fechado"), nats.Timeout(l.opts.Timeout), quiet}
+	if l.opts.Creds != "" {
+		nopts = append(nopts, nats.UserCredentials(l.opts.Creds))
+	}
+	if l.opts.User != "" || l.opts.Password != "" {
+		nopts = append(nopts, nats.UserInfo(l.opts.User, l.opts.Password))
+	}
+	nc, err := nats.Connect(strings.Join(l.opts.URLs, ","), nopts...)
+	if err != nil {
+		return fmt.Errorf("recorder: connecting to %s: %w", strings.Join(l.opts.URLs, ","), err)
+	}
+	l.nc = nc
+	l.js, err = l.newJetStream(nc)
+	return err
+}
+
+// maxPending bounds asynchronous publishes awaiting their ack on the connection.
+const maxPending = 8192
+
+func (l *Log) newJetStream(nc *nats.Conn) (jetstream.JetStream, error) {
+	js, err := jetstream.New(nc,
+		jetstream.WithDefaultTimeout(l.opts.Timeout),
+		jetstream.WithPublishAsyncMaxPending(maxPending),
+		jetstream.WithPublishAsyncTimeout(l.opts.Timeout))
+	if err != nil {
+		return nil, fmt.Errorf("recorder: jetstream: %w", err)
+	}
+	return js, nil
+}
+
+var errNoStream = errors.New("stream missing")
+
+// ensureStream binds the stream if it exists; errNoStream when it does not.
+func (l *Log) ensureStream(ctx context.Context, js jetstream.JetStream) error {
+	st, err := js.Stream(ctx, StreamName)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return errNoStream
+	}
+	if err != nil {
+		return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+	}
+	l.stream = st
+	return nil
+}
+
+// createStream creates the stream with js (whose user may do it) and binds it for l.
+func (l *Log) createStream(ctx context.Context, js jetstream.JetStream) error {
+	if _, err := js.CreateStream(ctx, StreamConfig(l.opts.Replicas)); err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		return fmt.Errorf("recorder: stream %s is missing and could not be created: %w", StreamName, err)
+	}
+	return l.ensureStream(ctx, l.js)
+}
+
+func (l *Log) openStream(ctx context.Context) error {
+	if l.stream != nil {
+		return nil
+	}
+	err := l.ensureStream(ctx, l.js)
+	if errors.Is(err, errNoStream) {
+		return l.createStream(ctx, l.js)
+	}
+	return err
+}
+
+// StreamConfig is the configuration the stream is created with (docs/stream.md): file storage,
+// no limits, new writes refused rather than old events dropped if a limit is ever set, deletes
+// and purges denied, no roll-ups, no per-message TTLs, a de-duplication window, direct gets.
+func StreamConfig(replicas int) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:              StreamName,
+		Description:       "fechado hand log: events-v1, one subject per hand",
+		Subjects:          []string{StreamSubjects},
+		Retention:         jetstream.LimitsPolicy,
+		MaxConsumers:      -1,
+		MaxMsgs:           -1,
+		MaxBytes:          -1,
+		MaxAge:            0,
+		MaxMsgsPerSubject: -1,
+		MaxMsgSize:        -1,
+		Discard:           jetstream.DiscardNew,
+		Storage:           jetstream.FileStorage,
+		Replicas:          replicas,
+		Duplicates:        DuplicateWindow,
+		DenyDelete:        true,
+		DenyPurge:         true,
+		AllowRollup:       false,
+		AllowDirect:       true,
+		Metadata:          map[string]string{"fechado.events": "v1"},
+	}
+}
+
+// Close closes the connection and, when embedded, shuts the server down cleanly. It may be
+// called more than once.
+func (l *Log) Close() {
+	if l.nc != nil {
+		l.nc.Close() // flushes what is buffered; appends in flight were waited for by their callers
+	}
+	if l.srv != nil {
+		l.srv.Shutdown()
+		l.srv.WaitForShutdown()
+		l.srv = nil
+	}
+	if l.lock != nil {
+		l.lock.release()
+		l.lock = nil
+	}
+}
+
+// Conn returns the log's NATS connection.
+func (l *Log) Conn() *nats.Conn { return l.nc }
+
+// JetStream returns the log's JetStream context (as the application user when embedded).
+func (l *Log) JetStream() jetstream.JetStream { return l.js }
+
+// Stream returns the bound stream.
+func (l *Log) Stream() jetstream.Stream { return l.stream }
+
+// Server returns the embedded server, or nil when the log is on an external server.
+func (l *Log) Server() *server.Server { return l.srv }
+
+// ClientURL returns the URL other processes connect to: the embedded server's loopback listener
+// when Listen was set, else "" (embedded, in-process only) or the external URLs.
+func (l *Log) ClientURL() string {
+	if l.srv != nil {
+		if l.opts.Listen == "" {
+			return ""
+		}
+		return l.srv.ClientURL()
+	}
+	return strings.Join(l.opts.URLs, ",")
+}
+
+// Subject returns the subject of a hand's events.
+func Subject(table, hand string) string { return SubjectPrefix + table + "." + hand }

@@ -1,0 +1,301 @@
+package recorder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fechado/fechado/events"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Stored is an event as the log holds it.
+type Stored struct {
+	Seq   uint64        // stream sequence
+	Event *events.Event // decoded; Event.Raw is the stored line byte for byte
+}
+
+// ErrStop, returned by a read callback, ends the read early; the read then returns nil.
+var ErrStop = errors.New("stop reading")
+
+// pullBatch is how many messages a reader asks the server for at a time.
+const pullBatch = 1024
+
+// scan delivers, in stream order, the messages matching filter ("" = all) from stream sequence
+// from on, with an ordered consumer (one server-side consumer for the whole read, so memory
+// stays flat). It stops after stream sequence last, or when nothing more matches; with
+// follow it never stops by itself.
+func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow bool, fn func(jetstream.Msg, uint64) error) error {
+	if from == 0 {
+		from = 1
+	}
+	if !follow && from > last {
+		return nil
+	}
+	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
+	if from > 1 {
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from
+	}
+	if filter != "" {
+		cfg.FilterSubjects = []string{filter}
+	}
+	cons, err := l.stream.OrderedConsumer(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("recorder: reading the log: %w", err)
+	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
+	if err != nil {
+		return fmt.Errorf("recorder: reading the log: %w", err)
+	}
+	defer it.Stop()
+	if info := cons.CachedInfo(); !follow && info != nil && info.NumPending == 0 {
+		return nil
+	}
+	for {
+		m, err := it.Next(jetstream.NextContext(ctx))
+		if err != nil {
+			return fmt.Errorf("recorder: reading the log: %w", err)
+		}
+		md, err := m.Metadata()
+		if err != nil {
+			return fmt.Errorf("recorder: reading the log: %w", err)
+		}
+		seq := md.Sequence.Stream
+		if !follow && seq > last {
+			return nil
+		}
+		if err := fn(m, seq); err != nil {
+			return err
+		}
+		if !follow && (seq >= last || md.NumPending == 0) {
+			return nil
+		}
+	}
+}
+
+// decode parses a stored message.
+func decode(m jetstream.Msg, seq uint64) (Stored, error) {
+	e, err := events.Parse(m.Data())
+	if err != nil {
+		return Stored{}, fmt.Errorf("recorder: stream message %d (%s) is not a valid event: %w", seq, m.Subject(), err)
+	}
+	return Stored{Seq: seq, Event: e}, nil
+}
+
+// lastSeq returns the stream's last sequence now.
+func (l *Log) lastSeq(ctx context.Context) (uint64, error) {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+	}
+	return info.State.LastSeq, nil
+}
+
+func stopped(err error) error {
+	if errors.Is(err, ErrStop) {
+		return nil
+	}
+	return err
+}
+
+// ReadAll calls fn for every event from stream sequence from (0 or 1 = the start) to the end of
+// the log as it is when the call starts, in stream order. Memory stays flat however long the
+// log. An undecodable stored message ends the read with an error wrapping events.ErrInvalid.
+func (l *Log) ReadAll(ctx context.Context, from uint64, fn func(Stored) error) error {
+	last, err := l.lastSeq(ctx)
+	if err != nil {
+		return err
+	}
+	return stopped(l.scan(ctx, "", from, last, false, func(m jetstream.Msg, seq uint64) error {
+		s, err := decode(m, seq)
+		if err != nil {
+			return err
+		}
+		return fn(s)
+	}))
+}
+
+// Follow is ReadAll that does not stop at the end of the log: it waits for new events and
+// delivers them as they are stored, until ctx is done (it then returns ctx's error) or fn
+// returns an error.
+func (l *Log) Follow(ctx context.Context, from uint64, fn func(Stored) error) error {
+	return stopped(l.scan(ctx, "", from, math.MaxUint64, true, func(m jetstream.Msg, seq uint64) error {
+		s, err := decode(m, seq)
+		if err != nil {
+			return err
+		}
+		return fn(s)
+	}))
+}
+
+// scanSubject delivers every stored event of one exact subject, in order.
+func (l *Log) scanSubject(ctx context.Context, subject string, fn func(Stored) error) error {
+	return l.scan(ctx, subject, 1, math.MaxUint64, false, func(m jetstream.Msg, seq uint64) error {
+		s, err := decode(m, seq)
+		if err != nil {
+			return err
+		}
+		return fn(s)
+	})
+}
+
+// HandSubject finds the subject of a hand when only its id is known. The lookup asks the server
+// for the subjects matching fechado.hand.*.<hand>, which it answers from its per-subject index
+// (cost grows with the number of tables, not of events). It returns ErrHandNotFound or
+// ErrAmbiguousHand.
+func (l *Log) HandSubject(ctx context.Context, hand string) (string, error) {
+	info, err := l.stream.Info(ctx, jetstream.WithSubjectFilter(SubjectPrefix+"*."+hand))
+	if err != nil {
+		return "", fmt.Errorf("recorder: looking up hand %s: %w", hand, err)
+	}
+	switch len(info.State.Subjects) {
+	case 0:
+		return "", fmt.Errorf("%w: %s", ErrHandNotFound, hand)
+	case 1:
+		for s := range info.State.Subjects {
+			return s, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %s", ErrAmbiguousHand, hand)
+}
+
+// ReadHand calls fn for every event of one hand, in seq order. With the table known the hand is
+// read through a consumer on its exact subject, which the server serves from its per-subject
+// index however long the log; with table "" the table is looked up first (HandSubject). It
+// returns ErrHandNotFound when nothing of the hand is stored.
+func (l *Log) ReadHand(ctx context.Context, table, hand string, fn func(Stored) error) error {
+	subject := Subject(table, hand)
+	if table == "" {
+		var err error
+		if subject, err = l.HandSubject(ctx, hand); err != nil {
+			return err
+		}
+	}
+	n := 0
+	err := l.scanSubject(ctx, subject, func(s Stored) error {
+		n++
+		return fn(s)
+	})
+	if err == nil && n == 0 {
+		return fmt.Errorf("%w: %s", ErrHandNotFound, subject)
+	}
+	return stopped(err)
+}
+
+// ReadTable calls fn for every event of the hands of one table: hand after hand, in the order
+// the hands first appear in the stream, each hand's events in seq order. The read filters on
+// fechado.hand.<table>.*, a sub-wildcard of the stream's subjects, which the server serves
+// several times slower per event than an unfiltered read (research/eventsourcing.md §1.7) but
+// touches only the table's events.
+func (l *Log) ReadTable(ctx context.Context, table string, fn func(Stored) error) error {
+	return stopped(l.grouped(ctx, SubjectPrefix+table+".*", fn))
+}
+
+// ReadHands calls fn for every event of the log grouped by hand: hands in the order they first
+// appear in the stream, each hand's events in seq order. Events of concurrent hands interleave
+// in the stream, so the read buffers each open hand's events until its hand.ended (or until
+// the hands before it have been delivered); memory is bounded by the hands open at once, and
+// past 65,536 buffered events the oldest open hand is delivered early and the rest of it read
+// directly from its subject.
+func (l *Log) ReadHands(ctx context.Context, fn func(Stored) error) error {
+	return stopped(l.grouped(ctx, "", fn))
+}
+
+// maxBuffered bounds the events ReadTable and ReadHands hold while grouping hands (a variable so
+// that tests can lower it).
+var maxBuffered = 1 << 16
+
+type group struct {
+	subject string
+	evs     []Stored
+	ended   bool
+	lastSeq uint64
+}
+
+func (l *Log) grouped(ctx context.Context, filter string, fn func(Stored) error) error {
+	last, err := l.lastSeq(ctx)
+	if err != nil {
+		return err
+	}
+	var queue []*group              // open hands, in order of first appearance
+	open := map[string]*group{}     // by subject
+	detached := map[string]uint64{} // subjects delivered directly, through this stream sequence
+	buffered := 0
+	emit := func(g *group) error {
+		for _, s := range g.evs {
+			if err := fn(s); err != nil {
+				return err
+			}
+		}
+		buffered -= len(g.evs)
+		g.evs = nil
+		return nil
+	}
+	flush := func() error {
+		for len(queue) > 0 {
+			g := queue[0]
+			switch {
+			case g.ended:
+				if err := emit(g); err != nil {
+					return err
+				}
+			case buffered > maxBuffered:
+				// Deliver the oldest open hand now and read the rest of it on its own.
+				if err := emit(g); err != nil {
+					return err
+				}
+				err := l.scan(ctx, g.subject, g.lastSeq+1, last, false, func(m jetstream.Msg, seq uint64) error {
+					s, err := decode(m, seq)
+					if err != nil {
+						return err
+					}
+					return fn(s)
+				})
+				if err != nil {
+					return err
+				}
+				detached[g.subject] = last
+				delete(open, g.subject)
+			default:
+				return nil
+			}
+			queue[0] = nil
+			queue = queue[1:]
+		}
+		return nil
+	}
+	err = l.scan(ctx, filter, 1, last, false, func(m jetstream.Msg, seq uint64) error {
+		subj := m.Subject()
+		if through, ok := detached[subj]; ok && seq <= through {
+			return nil
+		}
+		s, err := decode(m, seq)
+		if err != nil {
+			return err
+		}
+		g := open[subj]
+		if g == nil {
+			g = &group{subject: subj}
+			open[subj] = g
+			queue = append(queue, g)
+		}
+		g.evs = append(g.evs, s)
+		g.lastSeq = seq
+		buffered++
+		if s.Event.Type == events.HandEndedType {
+			g.ended = true
+			delete(open, subj)
+		}
+		return flush()
+	})
+	if err != nil {
+		return err
+	}
+	for _, g := range queue {
+		if err := emit(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,433 @@
+package recorder
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fechado/fechado/events"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// DefaultWindow is how many hands a Recorder appends at once.
+const DefaultWindow = 256
+
+// RecordOptions tune a Recorder.
+type RecordOptions struct {
+	// Window is how many hands are appended at once, each with one event in flight; 0 means
+	// DefaultWindow.
+	Window int
+	// OnReject, when set, is called for every hand (or undecodable line naming no hand) that is
+	// not appended, with a *HandError wrapping events.ErrInvalid or ErrSequenceConflict. Calls
+	// are serialized; they come from the Recorder's goroutines.
+	OnReject func(*HandError)
+}
+
+// Stats counts what a Recorder did so far.
+type Stats struct {
+	Read      int64 // events read that decoded
+	Appended  int64 // events stored by this Recorder
+	Skipped   int64 // events already stored with identical bytes
+	Hands     int64 // hands seen
+	Rejected  int64 // hands not appended because an event of theirs is invalid
+	Conflicts int64 // hands the store refused (ErrSequenceConflict)
+	BadLines  int64 // undecodable lines that name no hand
+}
+
+// Recorder appends many hands from files or a producer, validated and pipelined: it buffers each
+// hand's events until its hand.ended (or the end of input), checks them all, then appends the
+// hand, each event after the previous one's ack, with Window hands in flight at once. A hand
+// with an invalid event is rejected as a whole before anything of it is appended (except events
+// after its hand.ended, which only show up once the hand was handed over); other hands still go
+// in. Memory is bounded by the hands open at once plus the window.
+//
+// Hands enter the stream in the order they are handed over: each hand's first event is sent from
+// the goroutine that hands it over, in order, on the log's one connection. (A hand that continues
+// a stored one, repeats a hand still in flight, or meets a conflict or a timeout is handled apart
+// and may land later.) Its next events are sent as the acks arrive, from the goroutine that
+// receives them, without a goroutine per hand.
+//
+// Add, AddLines and Close must be called from one goroutine; Stats from any.
+type Recorder struct {
+	log  *Log
+	opts RecordOptions
+	ctx  context.Context
+	stop context.CancelFunc
+	js   jetstream.JetStream // the recorder's own publisher, whose ack handler drives the hands
+
+	slots    chan struct{}  // one per hand in flight
+	pending  sync.WaitGroup // hands handed over and not finished
+	open     map[string]*handJob
+	nextSeen int64
+
+	mu       sync.Mutex
+	inflight map[string]*handJob    // handed over and not finished, by hand id
+	byMsg    map[*nats.Msg]*handJob // the message in flight of each hand on the fast path
+	fatal    error
+
+	rejectMu sync.Mutex
+	halted   atomic.Bool // the store failed or ctx is done
+	closed   bool
+
+	read, appended, skipped, hands, rejected, conflicts, badLines atomic.Int64
+}
+
+// NewRecorder starts a Recorder; ctx bounds all of its work. Call Close to finish.
+func (l *Log) NewRecorder(ctx context.Context, opts RecordOptions) *Recorder {
+	if opts.Window <= 0 {
+		opts.Window = DefaultWindow
+	}
+	ctx, stop := context.WithCancel(ctx)
+	r := &Recorder{
+		log: l, opts: opts, ctx: ctx, stop: stop,
+		slots:    make(chan struct{}, opts.Window),
+		open:     map[string]*handJob{},
+		inflight: map[string]*handJob{},
+		byMsg:    map[*nats.Msg]*handJob{},
+	}
+	context.AfterFunc(ctx, func() { r.halted.Store(true) })
+	js, err := jetstream.New(l.nc,
+		jetstream.WithPublishAsyncMaxPending(2*opts.Window+16),
+		jetstream.WithPublishAsyncTimeout(l.opts.Timeout),
+		jetstream.WithPublishAsyncAckHandler(r.acked),
+		jetstream.WithPublishAsyncErrHandler(r.refused))
+	if err != nil {
+		r.fail(fmt.Errorf("recorder: jetstream: %w", err))
+	}
+	r.js = js
+	return r
+}
+
+// Stats returns the counts so far.
+func (r *Recorder) Stats() Stats {
+	return Stats{
+		Read: r.read.Load(), Appended: r.appended.Load(), Skipped: r.skipped.Load(),
+		Hands: r.hands.Load(), Rejected: r.rejected.Load(), Conflicts: r.conflicts.Load(),
+		BadLines: r.badLines.Load(),
+	}
+}
+
+// err returns the error that stopped the Recorder, if any.
+func (r *Recorder) err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fatal != nil {
+		return r.fatal
+	}
+	return r.ctx.Err()
+}
+
+func (r *Recorder) fail(err error) {
+	r.mu.Lock()
+	if r.fatal == nil {
+		r.fatal = err
+	}
+	r.mu.Unlock()
+	r.halted.Store(true)
+	r.stop()
+}
+
+func (r *Recorder) reject(he *HandError) {
+	if errors.Is(he, ErrSequenceConflict) {
+		r.conflicts.Add(1)
+	} else if he.Hand == "" {
+		r.badLines.Add(1)
+	} else {
+		r.rejected.Add(1)
+	}
+	if r.opts.OnReject != nil {
+		r.rejectMu.Lock()
+		defer r.rejectMu.Unlock()
+		r.opts.OnReject(he)
+	}
+}
+
+// AddLines reads JSON Lines events from rd (name is used in messages) and adds them. A line that
+// does not decode rejects its hand; reading goes on. It returns an error only when reading rd
+// failed or the Recorder stopped (the store failed, or ctx is done).
+func (r *Recorder) AddLines(rd io.Reader, name string) error {
+	er := events.NewReader(rd, name)
+	for {
+		line, err := er.ReadLine()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := events.Parse(line)
+		if err != nil {
+			r.rejectLine(sniffHand(line), err, name, er.Line()) // the HandError names file and line
+			continue
+		}
+		if err := r.Add(e, name, er.Line()); err != nil {
+			return err
+		}
+	}
+}
+
+// sniffHand finds the hand id of a line that did not decode, if it names one.
+func sniffHand(line []byte) string {
+	i := bytes.Index(line, []byte(`"hand"`))
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(line[i+len(`"hand"`):], " \t\r")
+	if len(rest) == 0 || rest[0] != ':' {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r")
+	if len(rest) == 0 || rest[0] != '"' {
+		return ""
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end <= 0 || end > 64 {
+		return ""
+	}
+	return string(rest[1 : 1+end])
+}
+
+// rejectLine rejects the hand of an undecodable line (or reports the line alone).
+func (r *Recorder) rejectLine(hand string, err error, file string, line int) {
+	if hand == "" {
+		r.reject(&HandError{File: file, Line: line, Err: err})
+		return
+	}
+	j := r.open[hand]
+	if j == nil {
+		j = &handJob{hand: hand}
+		r.open[hand] = j
+		r.hands.Add(1)
+	}
+	if !j.rejected {
+		r.rejectJob(j, &HandError{Table: j.table, Hand: hand, File: file, Line: line, Err: err})
+	}
+}
+
+func (r *Recorder) rejectJob(j *handJob, he *HandError) {
+	j.rejected, j.evs = true, nil
+	r.reject(he)
+}
+
+// Add adds one decoded event (file and line say where it came from, for messages; "" and 0 when
+// it came from no file). It returns an error only when the Recorder stopped.
+func (r *Recorder) Add(e *events.Event, file string, line int) error {
+	if r.halted.Load() {
+		return r.err()
+	}
+	r.read.Add(1)
+	j := r.open[e.Hand]
+	if j == nil {
+		j = newJob(e)
+		j.order = r.nextSeen
+		r.nextSeen++
+		r.open[e.Hand] = j
+		r.hands.Add(1)
+	}
+	ended := e.Type == events.HandEndedType
+	switch {
+	case j.rejected:
+	case e.Table != j.table:
+		r.rejectJob(j, &HandError{Table: j.table, Hand: j.hand, Seq: e.Seq, File: file, Line: line,
+			Err: invalid("table " + e.Table + " differs from the table the hand began at")})
+	case len(j.evs) > 0 && e.Seq != j.evs[len(j.evs)-1].ev.Seq+1:
+		r.rejectJob(j, &HandError{Table: j.table, Hand: j.hand, Seq: e.Seq, File: file, Line: line,
+			Err: invalid("seq " + e.Seq.String() + " follows seq " + j.evs[len(j.evs)-1].ev.Seq.String() + " of the hand")})
+	default:
+		j.evs = append(j.evs, pending{ev: e, file: file, line: line})
+		if ended {
+			delete(r.open, e.Hand)
+			return r.handOver(j)
+		}
+		return nil
+	}
+	if ended {
+		delete(r.open, e.Hand)
+	}
+	return nil
+}
+
+// handOver starts appending a complete (or, at the end, incomplete) hand once a slot of the
+// window is free.
+func (r *Recorder) handOver(j *handJob) error {
+	select {
+	case r.slots <- struct{}{}:
+	case <-r.ctx.Done():
+		return r.err()
+	}
+	r.pending.Add(1)
+	j.done = make(chan struct{})
+	r.mu.Lock()
+	if prior := r.inflight[j.hand]; prior != nil {
+		j.after = prior.done // the same hand again: append after the earlier part settled
+	}
+	r.inflight[j.hand] = j
+	r.mu.Unlock()
+	if j.after != nil || j.evs[0].ev.Seq != 1 {
+		go r.slow(j)
+		return r.err()
+	}
+	if err := j.chain(""); err != nil {
+		r.finish(j, err)
+		return r.err()
+	}
+	r.send(j, 0, 0)
+	return r.err()
+}
+
+// send publishes j.evs[i] on the fast path; acked or refused takes it from there.
+func (r *Recorder) send(j *handJob, i int, expect uint64) {
+	j.next, j.expect = i, expect
+	m := eventMsg(j.subject, j.evs[i].ev, expect)
+	r.mu.Lock()
+	r.byMsg[m] = j
+	r.mu.Unlock()
+	if _, err := r.js.PublishMsgAsync(m); err != nil {
+		if r.take(m) != nil {
+			go r.resume(j, nil, err)
+		}
+	}
+}
+
+// take removes and returns the hand whose message m was, if it is still in flight.
+func (r *Recorder) take(m *nats.Msg) *handJob {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	j := r.byMsg[m]
+	delete(r.byMsg, m)
+	return j
+}
+
+// acked is the publisher's ack handler: a clean ack sends the hand's next event at once.
+func (r *Recorder) acked(_ jetstream.JetStream, m *nats.Msg, ack *jetstream.PubAck) {
+	j := r.take(m)
+	if j == nil {
+		return
+	}
+	if ack.Duplicate {
+		go r.resume(j, ack, nil)
+		return
+	}
+	j.res.appended++
+	j.res.lastSeq = ack.Sequence
+	switch {
+	case j.next+1 == len(j.evs):
+		r.finish(j, nil)
+	case r.halted.Load():
+		r.finish(j, r.ctx.Err())
+	default:
+		r.send(j, j.next+1, ack.Sequence)
+	}
+}
+
+// refused is the publisher's error handler. It may be called with the publisher's lock held, so
+// it only hands the event over to a goroutine.
+func (r *Recorder) refused(_ jetstream.JetStream, m *nats.Msg, err error) {
+	if j := r.take(m); j != nil {
+		go r.resume(j, nil, err)
+	}
+}
+
+// resume settles an event the fast path could not (a duplicate id, a conflict, a timeout) and
+// appends the rest of its hand the synchronous way.
+func (r *Recorder) resume(j *handJob, ack *jetstream.PubAck, err error) {
+	res, i, expect, inDoubt := j.res, j.next, j.expect, false
+	if err := r.ctx.Err(); err != nil {
+		r.finish(j, err)
+		return
+	}
+	if err != nil && retryable(err) {
+		inDoubt = true // publishFrom sends it again, with the same Msg-Id and expectation
+	} else {
+		var done bool
+		i, expect, done, err = r.log.settle(r.ctx, j, i, expect, ack, false, err, &res)
+		if err != nil || done {
+			j.res = res
+			r.finish(j, err)
+			return
+		}
+	}
+	j.res, err = r.log.publishFrom(r.ctx, j, i, expect, inDoubt, res)
+	r.finish(j, err)
+}
+
+// slow appends a hand that must wait for an earlier part of itself or look at what is stored
+// first.
+func (r *Recorder) slow(j *handJob) {
+	if j.after != nil {
+		select {
+		case <-j.after:
+		case <-r.ctx.Done():
+		}
+	}
+	if err := r.ctx.Err(); err != nil {
+		r.finish(j, err)
+		return
+	}
+	var err error
+	j.res, err = r.log.appendHand(r.ctx, j)
+	r.finish(j, err)
+}
+
+// finish accounts for a hand that is done and frees its slot.
+func (r *Recorder) finish(j *handJob, err error) {
+	r.appended.Add(int64(j.res.appended))
+	r.skipped.Add(int64(j.res.skipped))
+	var he *HandError
+	switch {
+	case err == nil:
+	case errors.As(err, &he):
+		r.reject(he)
+	case r.ctx.Err() != nil:
+	default:
+		r.fail(err)
+	}
+	r.mu.Lock()
+	if r.inflight[j.hand] == j {
+		delete(r.inflight, j.hand)
+	}
+	r.mu.Unlock()
+	close(j.done)
+	<-r.slots
+	r.pending.Done()
+}
+
+// Close appends the hands still open (the input ended before their hand.ended), waits for every
+// append and returns the counts. The error is the store failure (or ctx's error) that stopped
+// the Recorder, if any; rejected hands are not errors here (see Stats and OnReject). Calling it
+// again returns the same.
+func (r *Recorder) Close() (Stats, error) {
+	if r.closed {
+		return r.Stats(), r.err()
+	}
+	r.closed = true
+	var rest []*handJob
+	for _, j := range r.open {
+		if !j.rejected && len(j.evs) > 0 {
+			rest = append(rest, j)
+		}
+	}
+	sort.Slice(rest, func(a, b int) bool { return rest[a].order < rest[b].order })
+	r.open = map[string]*handJob{}
+	for _, j := range rest {
+		if r.handOver(j) != nil {
+			break
+		}
+	}
+	r.pending.Wait()
+	if r.js != nil {
+		r.js.CleanupPublisher()
+	}
+	err := r.err()
+	r.stop()
+	return r.Stats(), err
+}

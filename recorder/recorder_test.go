@@ -1,0 +1,191 @@
+package recorder_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/recordertest"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// vectors returns the example logs of ../shared/vectors.
+func vectors(t testing.TB) []string {
+	t.Helper()
+	d, err := filepath.Abs(filepath.Join("..", "..", "shared", "vectors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(d, "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatalf("no vectors in %s: the contract folder ../shared must sit beside the repository", d)
+	}
+	return files
+}
+
+func ctx(t testing.TB) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+// record appends a file with a Recorder and returns its counts and rejections.
+func record(t testing.TB, l *recorder.Log, name string, data []byte) (recorder.Stats, []*recorder.HandError) {
+	t.Helper()
+	var rejected []*recorder.HandError
+	r := l.NewRecorder(ctx(t), recorder.RecordOptions{OnReject: func(he *recorder.HandError) { rejected = append(rejected, he) }})
+	if err := r.AddLines(bytes.NewReader(data), name); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, rejected
+}
+
+// exportHands is what export --all writes.
+func exportHands(t testing.TB, l *recorder.Log) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	err := l.ReadHands(ctx(t), func(s recorder.Stored) error {
+		b.Write(s.Event.Raw)
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func lines(b []byte) int { return bytes.Count(b, []byte("\n")) }
+
+// Recording a vector and exporting the log gives the file back byte for byte; recording it
+// again stores nothing new.
+func TestRecordExportRoundTrip(t *testing.T) {
+	for _, f := range vectors(t) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			l := recordertest.Open(t)
+			in := readFile(t, f)
+			st, rej := record(t, l, filepath.Base(f), in)
+			if len(rej) > 0 {
+				t.Fatalf("rejected: %v", rej)
+			}
+			if st.Appended != int64(lines(in)) || st.Skipped != 0 {
+				t.Fatalf("first run: %+v, want %d appended", st, lines(in))
+			}
+			if out := exportHands(t, l); !bytes.Equal(out, in) {
+				t.Fatalf("export differs from the input:\n%s", firstDiff(out, in))
+			}
+			st, rej = record(t, l, filepath.Base(f), in)
+			if len(rej) > 0 || st.Appended != 0 || st.Skipped != int64(lines(in)) {
+				t.Fatalf("second run: %+v %v, want everything skipped", st, rej)
+			}
+			rep, err := l.Verify(ctx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.OK() || rep.Events != int64(lines(in)) {
+				t.Fatalf("verify: %d events, problems %v", rep.Events, rep.Problems)
+			}
+		})
+	}
+}
+
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(g), len(w)) {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n got %s\nwant %s", i+1, a, b)
+		}
+	}
+	return "no difference"
+}
+
+// Deleting or purging history through the NATS API as fechado's user is refused, and so is a
+// stream update that would let limits evict events.
+func TestHistoryCannotBeRemoved(t *testing.T) {
+	l := recordertest.Open(t)
+	in := readFile(t, vectors(t)[0])
+	record(t, l, "v", in)
+	// A connection of fechado's user (the embedded server's no-credentials user), whose
+	// asynchronous errors the test watches for the server's permission violations.
+	violations := make(chan string, 16)
+	nc, err := nats.Connect("", nats.InProcessServer(l.Server()), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		violations <- err.Error()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := js.Stream(ctx(t), recorder.StreamName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lower := recorder.StreamConfig(1)
+	lower.MaxMsgsPerSubject = 1
+	expire := recorder.StreamConfig(1)
+	expire.MaxAge = time.Hour
+	for _, tc := range []struct {
+		name, api string
+		do        func(context.Context) error
+	}{
+		{"stream delete", "$JS.API.STREAM.DELETE.", func(c context.Context) error { return js.DeleteStream(c, recorder.StreamName) }},
+		{"purge", "$JS.API.STREAM.PURGE.", func(c context.Context) error { return st.Purge(c) }},
+		{"message delete", "$JS.API.STREAM.MSG.DELETE.", func(c context.Context) error { return st.DeleteMsg(c, 1) }},
+		{"secure message delete", "$JS.API.STREAM.MSG.DELETE.", func(c context.Context) error { return st.SecureDeleteMsg(c, 2) }},
+		{"update lowering max_msgs_per_subject", "$JS.API.STREAM.UPDATE.", func(c context.Context) error { _, err := js.UpdateStream(c, lower); return err }},
+		{"update setting max_age", "$JS.API.STREAM.UPDATE.", func(c context.Context) error { _, err := js.UpdateStream(c, expire); return err }},
+	} {
+		c, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		err := tc.do(c)
+		cancel()
+		if err == nil {
+			t.Errorf("%s was accepted", tc.name)
+			continue
+		}
+		select {
+		case v := <-violations:
+			if !strings.Contains(v, "Permissions Violation for Publish to \""+tc.api+recorder.StreamName) {
+				t.Errorf("%s: %s", tc.name, v)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s failed (%v) without a permission violation", tc.name, err)
+		}
+	}
+	rep, err := l.Verify(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || rep.Events != int64(lines(in)) {
+		t.Fatalf("after the attempts: %d events, problems %v", rep.Events, rep.Problems)
+	}
+}

@@ -1,0 +1,136 @@
+package recorder
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/fechado/fechado/events"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Problem is one thing Verify found wrong.
+type Problem struct {
+	// Code classifies it: "stream.config" (the configuration no longer protects history),
+	// "stream.deleted" (events are missing), or the log.* codes of findings-v1.md for stored
+	// events (log.schema, log.sequence, log.duplicate-id, log.chain), plus "log.subject" for an
+	// event stored under another hand's subject or Msg-Id.
+	Code string
+	// Seq is the stream sequence of the event that shows it; 0 for the stream as a whole.
+	Seq     uint64
+	Subject string
+	Message string
+}
+
+// Report is what Verify found.
+type Report struct {
+	Config    jetstream.StreamConfig
+	State     jetstream.StreamState
+	Events    int64 // events read
+	Hands     int64 // hands started (events with seq 1)
+	Ended     int64 // hands ended
+	Problems  []Problem
+	Truncated int64 // problems found beyond the first maxProblems, not listed
+}
+
+// OK reports whether nothing is wrong.
+func (r *Report) OK() bool { return len(r.Problems) == 0 }
+
+// maxProblems bounds the problems a Report lists.
+const maxProblems = 1000
+
+func (r *Report) add(p Problem) {
+	if len(r.Problems) >= maxProblems {
+		r.Truncated++
+		return
+	}
+	r.Problems = append(r.Problems, p)
+}
+
+// Verify checks that the stream still protects history and that the stored events are whole:
+// the configuration (file storage, limits retention without any limit, DiscardNew, deletes and
+// purges denied, no roll-ups, no message TTLs, delete markers or schedules), that nothing was
+// ever removed (first sequence 1, no deleted messages, as many messages as the last sequence),
+// and, reading every event once in stream order, that each decodes, sits under its own hand's
+// subject and Msg-Id, and that each hand's seq runs from 1 without gaps and its prev chain holds
+// (events.Chain). Event ids are remembered to find duplicates, so memory grows with the log.
+// The error is non-nil only when the store could not be read.
+func (l *Log) Verify(ctx context.Context) (*Report, error) {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+	}
+	r := &Report{Config: info.Config, State: info.State}
+	for _, msg := range configProblems(info.Config) {
+		r.add(Problem{Code: "stream.config", Message: msg})
+	}
+	st := info.State
+	if st.Msgs > 0 && st.FirstSeq != 1 {
+		r.add(Problem{Code: "stream.deleted", Message: fmt.Sprintf("the first stored message is %d, not 1: messages 1 to %d were removed", st.FirstSeq, st.FirstSeq-1)})
+	}
+	if st.NumDeleted != 0 {
+		r.add(Problem{Code: "stream.deleted", Message: fmt.Sprintf("%d messages were deleted", st.NumDeleted)})
+	}
+	if st.Msgs != st.LastSeq {
+		r.add(Problem{Code: "stream.deleted", Message: fmt.Sprintf("the stream holds %d messages but its last sequence is %d", st.Msgs, st.LastSeq)})
+	}
+	chain := events.NewChain()
+	err = l.scan(ctx, "", 1, st.LastSeq, false, func(m jetstream.Msg, seq uint64) error {
+		r.Events++
+		subj := m.Subject()
+		e, err := events.Parse(m.Data())
+		if err != nil {
+			r.add(Problem{Code: "log.schema", Seq: seq, Subject: subj, Message: err.Error()})
+			return nil
+		}
+		if subj != Subject(e.Table, e.Hand) {
+			r.add(Problem{Code: "log.subject", Seq: seq, Subject: subj, Message: fmt.Sprintf("event of table %s hand %s stored under another subject", e.Table, e.Hand)})
+		}
+		if id := m.Headers().Get(jetstream.MsgIDHeader); id != e.ID {
+			r.add(Problem{Code: "log.subject", Seq: seq, Subject: subj, Message: fmt.Sprintf("Nats-Msg-Id %q is not the event id %s", id, e.ID)})
+		}
+		if e.Seq == 1 {
+			r.Hands++
+		}
+		for _, p := range chain.Check(e) {
+			r.add(Problem{Code: string(p.Kind), Seq: seq, Subject: subj, Message: fmt.Sprintf("hand %s seq %d: %s", e.Hand, p.Seq, p.Message)})
+		}
+		if e.Type == events.HandEndedType {
+			r.Ended++
+			chain.Forget(e.Hand)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if uint64(r.Events) != st.Msgs {
+		r.add(Problem{Code: "stream.deleted", Message: fmt.Sprintf("read %d events, the stream says it holds %d", r.Events, st.Msgs)})
+	}
+	return r, nil
+}
+
+// configProblems lists how c fails to protect history.
+func configProblems(c jetstream.StreamConfig) []string {
+	var ps []string
+	add := func(ok bool, msg string) {
+		if !ok {
+			ps = append(ps, msg)
+		}
+	}
+	add(c.Storage == jetstream.FileStorage, "storage is "+c.Storage.String()+", not file")
+	add(c.Retention == jetstream.LimitsPolicy, "retention is "+c.Retention.String()+", not limits: acknowledged or uninteresting events would be removed")
+	add(c.MaxMsgs <= 0, fmt.Sprintf("max_msgs is %d: old events would be dropped", c.MaxMsgs))
+	add(c.MaxBytes <= 0, fmt.Sprintf("max_bytes is %d: old events would be dropped", c.MaxBytes))
+	add(c.MaxAge == 0, fmt.Sprintf("max_age is %s: old events would expire", c.MaxAge))
+	add(c.MaxMsgsPerSubject <= 0, fmt.Sprintf("max_msgs_per_subject is %d: a hand's early events would be dropped", c.MaxMsgsPerSubject))
+	add(c.Discard == jetstream.DiscardNew, "discard policy is old, not new")
+	add(c.DenyDelete, "deny_delete is off: events can be deleted")
+	add(c.DenyPurge, "deny_purge is off: the stream can be purged")
+	add(!c.AllowRollup, "roll-ups are allowed: one message can replace a hand")
+	add(!c.AllowMsgTTL, "per-message TTLs are allowed: events can expire")
+	add(c.SubjectDeleteMarkerTTL == 0, "subject delete markers are on")
+	add(!c.AllowMsgSchedules, "message schedules are on")
+	add(slices.Contains(c.Subjects, StreamSubjects), "the stream does not capture "+StreamSubjects)
+	return ps
+}
