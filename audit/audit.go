@@ -244,3 +244,15 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 		a.Add(e)
 	}
 }
+
+// Hand audits the events of one hand on its own: every finding but the table.* codes, which need
+// the hands before it. It is deterministic, so a projector can store its result exactly once.
+func Hand(evs []*events.Event) []finding.Finding {
+	var out []finding.Finding
+	a := New(func(f finding.Finding) { out = append(out, f) })
+	for _, e := range evs {
+		a.Add(e)
+	}
+	a.Close()
+	return out
+}

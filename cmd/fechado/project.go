@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/projector"
 )
 
@@ -80,6 +82,7 @@ func runProject(m *Main, args []string) error {
 	}
 	defer rm.Close()
 	p := projector.New(rm, &projector.LogSource{Log: l})
+	p.Audit = auditForProjection
 	p.BatchSize = *batch
 	start := time.Now()
 	pr, err := p.CatchUp(ctx)
@@ -102,4 +105,15 @@ func removeDB(path string) error {
 		}
 	}
 	return nil
+}
+
+// auditForProjection audits each projected hand on its own (audit.Hand): the table.* codes need
+// the hands before it and are left to `fechado audit --table`, so that a rebuild and a resumed
+// projection store the same findings.
+func auditForProjection(evs []*events.Event) []projector.Finding {
+	var out []projector.Finding
+	for _, f := range audit.Hand(evs) {
+		out = append(out, projector.Finding{Seq: f.Seq, Code: string(f.Code), Severity: projector.Severity(f.Severity), Seat: f.Seat, Message: f.Message})
+	}
+	return out
 }
