@@ -89,7 +89,7 @@ func runSim(m *Main, args []string) error {
 	players := fs.Int("players", 0, "players at the table")
 	hands := fs.Int("hands", 0, "hands to play")
 	seed := fs.Uint64("seed", 1, "the seed of every random choice")
-	table := fs.String("table", sim.DefaultTable, "table id")
+	table := fs.String("table", "", "table id (default sim-RULES-SEED, so that two runs never share a table)")
 	out := fs.String("out", "", "write the events to FILE instead of stdout")
 	publish := fs.Bool("publish", false, "append the events to the log instead of writing JSON Lines")
 	store := addStoreFlags(fs)
@@ -120,6 +120,9 @@ func runSim(m *Main, args []string) error {
 	}
 	if *name == "" || *players == 0 || *hands <= 0 {
 		return usageErr("--rules, --players and --hands are required (see 'fechado sim --help')")
+	}
+	if *table == "" {
+		*table = fmt.Sprintf("sim-%s-%d", *name, *seed)
 	}
 	cfg := sim.Config{Rules: *name, Players: *players, Hands: *hands, Seed: *seed, Table: *table,
 		EvenStacks: *even, ExposeRate: *expose}
