@@ -2,13 +2,13 @@ package recorder_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
@@ -279,4 +279,43 @@ func TestRecordManyHands(t *testing.T) {
 	}
 }
 
-var _ = context.Background
+// When the server goes away in the middle of a recording, the Recorder stops with an error
+// instead of hanging.
+func TestRecordStoreGoesAway(t *testing.T) {
+	s := startServer(t)
+	l, err := recorder.Open(ctx(t), recorder.Options{URLs: []string{s.ClientURL()}, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	r := l.NewRecorder(ctx(t), recorder.RecordOptions{Window: 8})
+	added := 0
+	for i := 0; ; i++ {
+		for _, e := range recordertest.Hand(t, "A", i+1, 2) {
+			if err := r.Add(e, "", 0); err != nil {
+				t.Fatalf("Add failed before the server went away: %v", err)
+			}
+		}
+		if added++; added == 50 {
+			break
+		}
+	}
+	start := time.Now()
+	s.Shutdown()
+	var addErr error
+	for i := 0; addErr == nil && time.Since(start) < 20*time.Second; i++ {
+		for _, e := range recordertest.Hand(t, "A", 100+i, 2) {
+			if addErr = r.Add(e, "", 0); addErr != nil {
+				break
+			}
+		}
+	}
+	_, err = r.Close()
+	if err == nil {
+		t.Fatal("Close reported no error after the server went away")
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("the recorder took %s to give up", d)
+	}
+	t.Logf("stopped after %s: %v (Add: %v)", time.Since(start), err, addErr)
+}

@@ -114,36 +114,3 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkReadHand reads one hand (6 events) out of a log of 20,000 hands at 20 tables, by
-// its exact subject (table known) and by hand id alone (table looked up first).
-//
-//	go test ./recorder -run '^$' -bench ReadHand
-func BenchmarkReadHand(b *testing.B) {
-	l := recordertest.Open(b)
-	bt := newBatch(b, 20000, 20)
-	r := l.NewRecorder(b.Context(), recorder.RecordOptions{})
-	if err := r.AddLines(bytes.NewReader(bt.lines), "bench"); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := r.Close(); err != nil {
-		b.Fatal(err)
-	}
-	for _, mode := range []string{"table", "lookup"} {
-		b.Run(mode, func(b *testing.B) {
-			i := 0
-			for b.Loop() {
-				e := bt.evs[(i*7919*6)%len(bt.evs)] // a hand.started spread over the log
-				i++
-				table := e.Table
-				if mode == "lookup" {
-					table = ""
-				}
-				n := 0
-				if err := l.ReadHand(b.Context(), table, e.Hand, func(recorder.Stored) error { n++; return nil }); err != nil || n != 6 {
-					b.Fatal(err, n)
-				}
-			}
-		})
-	}
-}

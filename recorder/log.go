@@ -67,9 +67,9 @@ type Options struct {
 	URLs []string
 	// Creds is a NATS credentials file for the external servers.
 	Creds string
-	// User and Password authenticate to the external servers (or, embedded, set the password
-	// AppUser needs over TCP when Listen is set; without it only in-process clients and loopback
-	// clients that give no credentials get in, as AppUser).
+	// User and Password authenticate to the external servers. Embedded, Password (when set) is
+	// AppUser's password for clients that present credentials; clients that present none
+	// (in-process, or on the Listen address) are AppUser anyway.
 	User, Password string
 	// Replicas is the stream's replica count when this call creates it; 0 means DefaultReplicas.
 	Replicas int

@@ -53,7 +53,8 @@ type Stats struct {
 // and may land later.) Its next events are sent as the acks arrive, from the goroutine that
 // receives them, without a goroutine per hand.
 //
-// Add, AddLines and Close must be called from one goroutine; Stats from any.
+// Add, AddLines and Close must be called from one goroutine; Stats from any. Close the Recorder
+// before its Log.
 type Recorder struct {
 	log  *Log
 	opts RecordOptions
@@ -259,6 +260,9 @@ func (r *Recorder) Add(e *events.Event, file string, line int) error {
 // handOver starts appending a complete (or, at the end, incomplete) hand once a slot of the
 // window is free.
 func (r *Recorder) handOver(j *handJob) error {
+	if r.halted.Load() {
+		return r.err()
+	}
 	select {
 	case r.slots <- struct{}{}:
 	case <-r.ctx.Done():

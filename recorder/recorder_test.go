@@ -189,3 +189,38 @@ func TestHistoryCannotBeRemoved(t *testing.T) {
 		t.Fatalf("after the attempts: %d events, problems %v", rep.Events, rep.Problems)
 	}
 }
+
+// With Listen, other processes reach the embedded server on loopback as fechado's user: they
+// may append and read, not delete.
+func TestListen(t *testing.T) {
+	if _, err := recorder.Open(ctx(t), recorder.Options{DataDir: t.TempDir(), Listen: "0.0.0.0:0"}); err == nil {
+		t.Fatal("listening beyond loopback was accepted")
+	}
+	l, err := recorder.Open(ctx(t), recorder.Options{DataDir: t.TempDir(), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if !strings.HasPrefix(l.ClientURL(), "nats://127.0.0.1:") {
+		t.Fatalf("client URL %q", l.ClientURL())
+	}
+	other, err := recorder.Open(ctx(t), recorder.Options{URLs: []string{l.ClientURL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	h := recordertest.Hand(t, "A", 1, 1)
+	for _, e := range h {
+		if _, err := other.Append(ctx(t), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := exportHands(t, l); !bytes.Equal(got, recordertest.Lines(h)) {
+		t.Fatalf("stored: %s", got)
+	}
+	c, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := other.JetStream().DeleteStream(c, recorder.StreamName); err == nil {
+		t.Fatal("a loopback client deleted the stream")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
@@ -67,7 +68,7 @@ func runDemo(m *Main, args []string) error {
 	c := commands["demo"]
 	fs := m.flags(c)
 	var f serveFlags
-	f.register(fs, "")
+	f.register(fs)
 	minDelay := fs.Duration("min-delay", 300*time.Millisecond, "shortest pause between two events of a table")
 	maxDelay := fs.Duration("max-delay", 800*time.Millisecond, "longest pause between two events of a table")
 	players := fs.Int("players", 4, "players seated at each table")
@@ -91,13 +92,15 @@ func runDemo(m *Main, args []string) error {
 		*seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	suffix := ""
-	if f.data == "" && f.nats == "" {
+	dataSet := false
+	fs.Visit(func(fl *flag.Flag) { dataSet = dataSet || fl.Name == "data" })
+	if !dataSet && len(f.log.nats) == 0 {
 		dir, err := os.MkdirTemp("", "fechado-demo-")
 		if err != nil {
 			return withCode(exitStore, err)
 		}
 		defer os.RemoveAll(dir)
-		f.data = dir
+		f.log.data = dir
 	} else {
 		var b [2]byte
 		rand.Read(b[:])
@@ -113,7 +116,7 @@ func runDemo(m *Main, args []string) error {
 	var failed error
 	var mu sync.Mutex
 	err = serveRun(ctx, m, &f, func(ctx context.Context, l *recorder.Log, url string) {
-		fmt.Fprintf(m.Stderr, "fechado demo: %d tables playing; data in %s\n", len(tables), f.data)
+		fmt.Fprintf(m.Stderr, "fechado demo: %d tables playing; data in %s\n", len(tables), f.log.data)
 		var wg sync.WaitGroup
 		for i, t := range tables {
 			wg.Add(1)

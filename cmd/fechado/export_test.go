@@ -36,4 +36,3 @@ func TestLogCommandsUsage(t *testing.T) {
 		}
 	}
 }
-

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -112,6 +113,8 @@ func runRecord(m *Main, args []string) error {
 	st, storeErr := rec.Close()
 	say("%s", recordSummary(st))
 	switch {
+	case storeErr != nil && ctx.Err() != nil && !errors.Is(storeErr, context.DeadlineExceeded):
+		return withCode(exitStore, errors.New("interrupted; what was acknowledged is stored, record the input again to finish"))
 	case storeErr != nil:
 		return withCode(exitStore, storeErr)
 	case readErr != nil:

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -50,54 +49,39 @@ Exit status: 0 after a clean shutdown; 2 on bad usage or an address it cannot li
 	})
 }
 
-// serveFlags are the flags serve and demo share.
+// serveFlags are the flags serve and demo share: where the log lives (log.go's flags), the
+// read models, the web address and the embedded server's NATS listener.
 type serveFlags struct {
+	log        *logFlags
 	http       string
-	data       string
-	nats       string
-	creds      string
-	user       string
-	password   string
 	db         string
 	natsListen string
 }
 
-func (f *serveFlags) register(fs *flag.FlagSet, dataDefault string) {
-	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "address of the web interface")
-	fs.StringVar(&f.data, "data", dataDefault, "data folder of the embedded log")
-	fs.Func("nats", "external NATS server URL (repeatable or comma-separated) instead of the embedded log", func(v string) error {
-		if f.nats != "" {
-			f.nats += ","
-		}
-		f.nats += v
-		return nil
-	})
-	fs.StringVar(&f.creds, "creds", "", "NATS credentials file (with --nats)")
-	fs.StringVar(&f.user, "user", "", "NATS user (with --nats)")
-	fs.StringVar(&f.password, "password", "", "NATS password (with --nats)")
-	fs.StringVar(&f.db, "db", "", "SQLite read models (default DIR/fechado.db)")
-	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback address")
+func (f *serveFlags) register(fs *flag.FlagSet) {
+	f.log = addLogFlags(fs)
+	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "`ADDR`ess of the web interface")
+	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
+	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
 }
 
-func (f *serveFlags) logOptions() recorder.Options {
-	o := recorder.Options{DataDir: f.data, Creds: f.creds, User: f.user, Password: f.password, Listen: f.natsListen}
-	for _, u := range strings.Split(f.nats, ",") {
-		if u = strings.TrimSpace(u); u != "" {
-			o.URLs = append(o.URLs, u)
-		}
+func (f *serveFlags) logOptions() (recorder.Options, error) {
+	o, err := f.log.options()
+	if err != nil {
+		return o, err
 	}
-	return o
+	if f.natsListen != "" && len(o.URLs) > 0 {
+		return o, usageErr("--nats-listen goes with the embedded log, not with --nats")
+	}
+	o.Listen = f.natsListen
+	return o, nil
 }
 
 func (f *serveFlags) dbPath() string {
 	if f.db != "" {
 		return f.db
 	}
-	dir := f.data
-	if dir == "" {
-		dir = recorder.DefaultDataDir
-	}
-	return filepath.Join(dir, "fechado.db")
+	return filepath.Join(f.log.data, "fechado.db")
 }
 
 // serveContext returns the context serve and demo run in: done at SIGINT or SIGTERM. Tests
@@ -110,7 +94,7 @@ func runServe(m *Main, args []string) error {
 	c := commands["serve"]
 	fs := m.flags(c)
 	var f serveFlags
-	f.register(fs, recorder.DefaultDataDir)
+	f.register(fs)
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -127,12 +111,16 @@ func runServe(m *Main, args []string) error {
 // done. started, when set, runs once the server answers, with the log and the server's URL; it
 // runs in its own goroutine and must return when its context is done.
 func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx context.Context, l *recorder.Log, url string)) error {
+	lo, err := f.logOptions()
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", f.http)
 	if err != nil {
 		return usageErr("--http %s: %v", f.http, err)
 	}
 	defer ln.Close()
-	l, err := recorder.Open(ctx, f.logOptions())
+	l, err := recorder.Open(ctx, lo)
 	if err != nil {
 		return withCode(exitStore, err)
 	}
@@ -151,7 +139,7 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(m.Stdout, "fechado: web interface on %s\n", url)
-	if u := l.ClientURL(); u != "" && len(f.logOptions().URLs) == 0 {
+	if u := l.ClientURL(); u != "" && len(lo.URLs) == 0 {
 		fmt.Fprintf(m.Stdout, "fechado: NATS clients may connect to %s\n", u)
 	}
 

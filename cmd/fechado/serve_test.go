@@ -142,6 +142,8 @@ func TestServeUsage(t *testing.T) {
 		{"serve", "--http", "256.1.1.1:99999"},
 		{"serve", "extra"},
 		{"serve", "--nope"},
+		{"serve", "--creds", "x.creds"},
+		{"serve", "--nats", "nats://127.0.0.1:1", "--nats-listen", "127.0.0.1:0"},
 		{"demo", "--players", "1"},
 		{"demo", "--min-delay", "2s", "--max-delay", "1s"},
 	} {
