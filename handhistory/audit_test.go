@@ -12,8 +12,7 @@ import (
 
 // auditGaps are findings of severity error that the auditor gives on imported hands whose
 // originals are legal, keyed by file and code, with the reason: none today. Any other error fails.
-var auditGaps = map[string]string{
-}
+var auditGaps = map[string]string{}
 
 // Every imported hand of a legal original audits without a finding of severity error.
 func TestImportedHandsAudit(t *testing.T) {
