@@ -1,0 +1,141 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/recorder"
+)
+
+// rejection is a hand of a POST /api/events that was not appended.
+type rejection struct {
+	Hand     string `json:"hand"`
+	Table    string `json:"table,omitempty"`
+	Seq      int    `json:"seq,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Conflict bool   `json:"conflict"` // the store refused it (409); else the event is invalid (422)
+	Error    string `json:"error"`
+}
+
+// postResult is the answer to POST /api/events.
+type postResult struct {
+	Appended int64       `json:"appended"`
+	Skipped  int64       `json:"skipped"`
+	Hands    int64       `json:"hands"`
+	Rejected []rejection `json:"rejected"`
+}
+
+// postEvents is POST /api/events: a JSON Lines body of events, appended as `fechado record`
+// appends a file. Every line is decoded first: one that is not JSON answers 400, one that is not
+// a valid event 422, both naming the line (and the field), and nothing is appended. Then each
+// hand is validated against what the log holds (seq, prev chain, table) and appended, or
+// rejected as a whole: 422 when invalid, 409 when the store refused it (a sequence conflict);
+// other hands of the body still go in. A body over the limit answers 413.
+func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
+	body := http.MaxBytesReader(w, r.Body, s.maxBody)
+	rd := events.NewReader(body, "body")
+	type lined struct {
+		e    *events.Event
+		line int
+	}
+	var evs []lined
+	for {
+		line, err := rd.ReadLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				writeError(w, http.StatusRequestEntityTooLarge, "body larger than "+strconv.FormatInt(s.maxBody, 10)+" bytes", nil)
+				return
+			}
+			writeError(w, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
+			return
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := events.Parse(line)
+		if err != nil {
+			ae := &apiError{Line: rd.Line(), Hand: sniffHand(line)}
+			var ee *events.Error
+			if errors.As(err, &ee) {
+				ae.Field = ee.Field
+			}
+			code := http.StatusUnprocessableEntity
+			msg := "line " + strconv.Itoa(rd.Line()) + ": " + err.Error()
+			if !json.Valid(line) {
+				code, msg = http.StatusBadRequest, "line "+strconv.Itoa(rd.Line())+": malformed JSON: "+err.Error()
+			}
+			writeError(w, code, msg, ae)
+			return
+		}
+		evs = append(evs, lined{e, rd.Line()})
+	}
+	if len(evs) == 0 {
+		writeError(w, http.StatusBadRequest, "the body holds no event (JSON Lines: one event per line)", nil)
+		return
+	}
+	var mu sync.Mutex
+	res := postResult{Rejected: []rejection{}}
+	conflict := false
+	// One hand at a time: a table's hands then enter the stream one after the other, so the
+	// live auditor (which follows hands in the order they end) checks each table's continuity
+	// in the order the hands were played.
+	rec := s.log.NewRecorder(r.Context(), recorder.RecordOptions{Window: 1, OnReject: func(he *recorder.HandError) {
+		mu.Lock()
+		defer mu.Unlock()
+		c := errors.Is(he, recorder.ErrSequenceConflict)
+		conflict = conflict || c
+		res.Rejected = append(res.Rejected, rejection{Hand: he.Hand, Table: he.Table, Seq: int(he.Seq), Line: he.Line,
+			Conflict: c, Error: he.Err.Error()})
+	}})
+	for _, x := range evs {
+		if err := rec.Add(x.e, "body", x.line); err != nil {
+			break
+		}
+	}
+	st, err := rec.Close()
+	s.metrics.appended.Add(float64(st.Appended))
+	s.metrics.skipped.Add(float64(st.Skipped))
+	s.metrics.conflicts.Add(float64(st.Conflicts))
+	s.metrics.rejected.Add(float64(st.Rejected + st.BadLines))
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	res.Appended, res.Skipped, res.Hands = st.Appended, st.Skipped, st.Hands
+	code := http.StatusOK
+	switch {
+	case conflict:
+		code = http.StatusConflict
+	case len(res.Rejected) > 0:
+		code = http.StatusUnprocessableEntity
+	}
+	if code != http.StatusOK {
+		writeJSON(w, code, map[string]any{"error": "some hands were not appended", "appended": res.Appended,
+			"skipped": res.Skipped, "hands": res.Hands, "rejected": res.Rejected})
+		return
+	}
+	writeJSON(w, code, res)
+}
+
+// sniffHand finds the hand id a line that did not decode names, if any.
+func sniffHand(line []byte) string {
+	var v struct {
+		Hand any `json:"hand"`
+	}
+	if json.Unmarshal(line, &v) == nil {
+		if s, ok := v.Hand.(string); ok && len(s) <= 64 {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,180 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// sseMessage is one Server-Sent Event: its name and its JSON data.
+type sseMessage struct {
+	event string
+	data  []byte
+}
+
+// clientBuffer is how many messages a slow client may lag behind before it is dropped (its
+// EventSource reconnects and reloads).
+const clientBuffer = 256
+
+// hub fans live messages out to the connected clients.
+type hub struct {
+	mu      sync.Mutex
+	clients map[chan sseMessage]struct{}
+	closed  bool
+}
+
+func newHub() *hub { return &hub{clients: map[chan sseMessage]struct{}{}} }
+
+func (h *hub) subscribe() (chan sseMessage, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, false
+	}
+	c := make(chan sseMessage, clientBuffer)
+	h.clients[c] = struct{}{}
+	return c, true
+}
+
+func (h *hub) unsubscribe(c chan sseMessage) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.clients[c]; ok {
+		delete(h.clients, c)
+		close(c)
+	}
+}
+
+func (h *hub) publish(event string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for c := range h.clients {
+		select {
+		case c <- sseMessage{event, b}:
+		default: // too slow: drop it; the browser reconnects
+			delete(h.clients, c)
+			close(c)
+		}
+	}
+}
+
+// close disconnects every client and refuses new ones.
+func (h *hub) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for c := range h.clients {
+		delete(h.clients, c)
+		close(c)
+	}
+}
+
+// maxAnnounce bounds the "hand" events one change sends; past it (a projector catching up on
+// a backlog) the older hands are skipped.
+const maxAnnounce = 50
+
+// feed turns the changes Live reports into messages: "table" with the table's public state
+// after each change, and "hand" with the summary and findings of every hand that ended since
+// the last change (read from the read models, so none is lost when changes coalesce).
+func (s *Server) feed(ctx context.Context) {
+	sub := s.live.Subscribe()
+	defer sub.Close()
+	var cursor int64 // stream sequence of the last hand.ended announced
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(end_seq), 0) FROM hands`).Scan(&cursor); err != nil {
+		return
+	}
+	for {
+		ids, err := sub.Next(ctx)
+		if err != nil {
+			return
+		}
+		for _, id := range ids {
+			if t, ok := s.live.Table(id); ok {
+				s.hub.publish("table", tableView(t))
+			}
+		}
+		cursor = s.announce(ctx, cursor)
+	}
+}
+
+// announce publishes a "hand" event for each hand that ended after stream sequence cursor, and
+// returns the new cursor.
+func (s *Server) announce(ctx context.Context, cursor int64) int64 {
+	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	rows, err := s.db.QueryContext(qctx, `SELECT hand_id, end_seq FROM hands WHERE end_seq > ? ORDER BY end_seq DESC LIMIT ?`,
+		cursor, maxAnnounce)
+	if err != nil {
+		return cursor
+	}
+	var ids []string
+	next := cursor
+	for rows.Next() {
+		var id string
+		var seq int64
+		if rows.Scan(&id, &seq) == nil {
+			ids = append(ids, id)
+			next = max(next, seq)
+		}
+	}
+	rows.Close()
+	for i := len(ids) - 1; i >= 0; i-- {
+		if h, err := s.handSummary(qctx, ids[i]); err == nil {
+			s.hub.publish("hand", h)
+		}
+	}
+	return next
+}
+
+// serveSSE is GET /api/events: a text/event-stream of "table" and "hand" events, with a comment
+// line every 15 s to keep proxies from closing it.
+func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "streaming unsupported", nil)
+		return
+	}
+	c, ok := s.hub.subscribe()
+	if !ok {
+		writeError(w, http.StatusServiceUnavailable, "the server is shutting down", nil)
+		return
+	}
+	defer s.hub.unsubscribe(c)
+	s.metrics.sseClients.Inc()
+	defer s.metrics.sseClients.Dec()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	// The current state first, so a new client needs no other request.
+	for _, t := range s.live.Tables() {
+		b, _ := json.Marshal(tableView(t))
+		fmt.Fprintf(w, "event: table\ndata: %s\n\n", b)
+	}
+	fmt.Fprint(w, ": connected\n\n")
+	fl.Flush()
+	ping := time.NewTicker(15 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ping.C:
+			fmt.Fprint(w, ": ping\n\n")
+		case m, ok := <-c:
+			if !ok {
+				return
+			}
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", m.event, m.data)
+		}
+		fl.Flush()
+	}
+}
