@@ -10,7 +10,6 @@ GO        ?= go
 BIN       := bin/fechado
 FUZZTIME  ?= 30s
 BENCHPKGS ?= ./...
-DEMO_LOG  ?= bin/demo.jsonl
 # Run apt-get as root: directly when we are root, through sudo otherwise.
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -qq -o=Dpkg::Use-Pty=0
@@ -41,17 +40,8 @@ test: cc chromium lint ## lint, then every test with the race detector
 test-long: cc chromium ## the long tests too (FECHADO_LONG=1), up to an hour
 	FECHADO_LONG=1 $(GO) test -timeout 60m ./...
 
-demo: build ## a first look: the demo command, or until it exists sim, validate and audit a log
-	@if $(BIN) demo --help >/dev/null 2>&1; then \
-		$(BIN) demo; \
-	else \
-		echo "==> $(BIN) sim > $(DEMO_LOG)"; \
-		$(BIN) sim --rules br-fechado --players 4 --hands 20 --out $(DEMO_LOG); \
-		echo "==> $(BIN) validate $(DEMO_LOG)"; \
-		$(BIN) validate $(DEMO_LOG); \
-		echo "==> $(BIN) audit $(DEMO_LOG)"; \
-		$(BIN) audit $(DEMO_LOG); \
-	fi
+demo: build ## a first look: simulated tables of every preset playing live at http://127.0.0.1:8080
+	$(BIN) demo
 
 bench: ## run the benchmarks and write BENCHMARKS.md (scripts/bench.sh when present)
 	@if [ -x scripts/bench.sh ]; then \
