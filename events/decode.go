@@ -85,8 +85,24 @@ func (invalid) Is(target error) bool { return target == ErrInvalid }
 // Parse decodes one line (without its newline) strictly: unknown types and fields, missing or
 // mistyped fields, bad cards, UUIDs and seats are errors that name the field. The returned
 // event's Raw is line itself (not copied).
-func Parse(line []byte) (*Event, error) {
-	e, err := parse(line)
+func Parse(line []byte) (*Event, error) { return parseWith(line, nil) }
+
+// strings keeps the last table and hand ids read, so that the events of a hand share their
+// strings instead of allocating them again on every line.
+type interner struct{ table, hand string }
+
+func (s *interner) get(b []byte, last *string) string {
+	if s == nil {
+		return string(b)
+	}
+	if string(b) != *last {
+		*last = string(b)
+	}
+	return *last
+}
+
+func parseWith(line []byte, in *interner) (*Event, error) {
+	e, err := parse(line, in)
 	if err != nil {
 		var fe *fieldErr
 		if errors.As(err, &fe) {
@@ -97,7 +113,7 @@ func Parse(line []byte) (*Event, error) {
 	return e, nil
 }
 
-func parse(line []byte) (*Event, error) {
+func parse(line []byte, in *interner) (*Event, error) {
 	if !utf8.Valid(line) {
 		return nil, errors.New("not valid UTF-8")
 	}
@@ -133,7 +149,11 @@ func parse(line []byte) (*Event, error) {
 			if err == nil && !isTableID(s) {
 				err = fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
 			}
-			e.Table = string(s)
+			if in != nil {
+				e.Table = in.get(s, &in.table)
+			} else {
+				e.Table = string(s)
+			}
 			return at("table", err)
 		case "hand":
 			have |= hHand
@@ -141,7 +161,11 @@ func parse(line []byte) (*Event, error) {
 			if err == nil && !isUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
-			e.Hand = string(s)
+			if in != nil {
+				e.Hand = in.get(s, &in.hand)
+			} else {
+				e.Hand = string(s)
+			}
 			return at("hand", err)
 		case "seq":
 			have |= hSeq
@@ -314,6 +338,7 @@ func isTime(s []byte) bool {
 // Reader reads the events of a JSON Lines file one at a time, so that memory stays flat however
 // long the file. Errors are *Error values naming the file and the line.
 type Reader struct {
+	in   interner
 	name string
 	r    *bufio.Reader
 	line int
@@ -343,7 +368,7 @@ func (r *Reader) Next() (*Event, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		e, err := Parse(line)
+		e, err := parseWith(line, &r.in)
 		if err != nil {
 			var ee *Error
 			if errors.As(err, &ee) {
