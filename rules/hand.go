@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -229,33 +230,31 @@ func NewHand(e *events.Event) (*Hand, error) {
 	return h, nil
 }
 
-var evaluators = map[Ranking]*Evaluator{}
+var (
+	warmOnce   sync.Once
+	evaluators map[Ranking]*Evaluator // the presets' rankings, read-only once built
+)
 
-// EvaluatorFor returns the shared evaluator of a ranking, building it on first use. It is not
-// safe for concurrent first use of a new ranking; Warm builds them all.
+// EvaluatorFor returns the shared evaluator of a ranking. The rankings of the presets are built
+// once at start (Warm) and read without a lock; any other (a hand's overrides) comes from
+// NewEvaluator's locked cache. Safe for concurrent use.
 func EvaluatorFor(r Ranking) *Evaluator {
+	warmOnce.Do(warm)
 	if e, ok := evaluators[r]; ok {
 		return e
 	}
-	e := NewEvaluator(r)
-	evaluators[r] = e
-	return e
+	return NewEvaluator(r)
 }
 
-func init() { Warm() }
-
-// Warm builds the evaluators of every preset and deck, so that later use needs no lock.
-func Warm() {
+// warm builds the evaluators of every preset and deck once, on first use, so that later use
+// needs no lock.
+func warm() {
+	evaluators = map[Ranking]*Evaluator{}
 	for _, p := range presets {
 		for n := p.MinPlayers; n <= p.MaxPlayers; n++ {
 			if low, ok := p.Low(n); ok {
-				EvaluatorFor(p.Ranking(low))
+				evaluators[p.Ranking(low)] = NewEvaluator(p.Ranking(low))
 			}
-		}
-	}
-	for low := cards.Two; low <= cards.Seven; low++ {
-		for _, p := range presets {
-			EvaluatorFor(p.Ranking(low))
 		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"strconv"
 
 	"github.com/fechado/fechado/cards"
@@ -41,20 +40,15 @@ naming the hand (its number among the arguments, or its line on standard input).
 	})
 }
 
-// rankingFor returns the hand ranking of the preset name, with Low set to the preset's deck for
-// four players. It stands in for the presets table of package rules, which will replace it.
+// rankingFor returns the hand ranking of the preset name (rules.Lookup), with Low set to the
+// preset's deck for four players.
 func rankingFor(name string) (rules.Ranking, error) {
-	switch name {
-	case "br-fechado":
-		return rules.Ranking{Low: cards.Seven, FlushBeatsFullHouse: true}, nil
-	case "br-online", "std-draw", "online-draw":
-		return rules.Ranking{Low: cards.Two}, nil
-	case "tr-kapali":
-		return rules.Ranking{Low: cards.Seven, FlushBeatsFullHouse: true, TripsBeatStraight: true,
-			SuitsBreakTies: true}, nil
+	p, err := rules.Lookup(name)
+	if err != nil {
+		return rules.Ranking{}, err
 	}
-	return rules.Ranking{}, fmt.Errorf(
-		"unknown preset %q: want br-fechado, br-online, online-draw, std-draw or tr-kapali", name)
+	low, _ := p.Low(4) // cli-v1.md: the preset's deck for four players
+	return p.Ranking(low), nil
 }
 
 // rankedHand is one input hand and its value.
