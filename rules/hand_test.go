@@ -22,6 +22,7 @@ type tb interface {
 type builder struct {
 	t     tb
 	h     *Hand
+	log   []*events.Event
 	seq   events.Seq
 	found []Violation
 }
@@ -33,16 +34,19 @@ func start(t tb, preset string, dealer events.Seat, ante, minBet, maxBet events.
 	for i, s := range stacks {
 		hs.Seats = append(hs.Seats, events.SeatStack{Seat: events.Seat(i + 1), Player: fmt.Sprintf("p%d", i+1), Stack: s})
 	}
-	h, err := NewHand(&events.Event{Seq: 1, Type: events.HandStartedType, Data: hs})
+	first := &events.Event{Seq: 1, Type: events.HandStartedType, Data: hs}
+	h, err := NewHand(first)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &builder{t: t, h: h, seq: 1}
+	return &builder{t: t, h: h, seq: 1, log: []*events.Event{first}}
 }
 
 func (b *builder) ev(d events.Data) []Violation {
 	b.seq++
-	v := b.h.Apply(&events.Event{Seq: b.seq, Type: d.EventType(), Data: d})
+	e := &events.Event{Seq: b.seq, Type: d.EventType(), Data: d}
+	b.log = append(b.log, e)
+	v := b.h.Apply(e)
 	b.found = append(b.found, v...)
 	return v
 }
@@ -301,14 +305,124 @@ func TestLegalActionsProperty(t *testing.T) {
 				t.Fatalf("pot layers sum to %d, pot is %d", layers, b.h.Pot())
 			}
 		}
-		// An action outside the options is refused: a call of one chip too many.
+		// An action outside the options is refused. Each probe runs on the hand's log replayed
+		// afresh, so one probe does not change the next.
 		if o, ok := b.h.Options(); ok {
 			p := b.h.Player(o.Seat)
-			if o.Call > 0 && o.Call < p.Stack {
-				if vs := b.act(o.Seat, o.Round, events.Call, o.Call+1); len(vs) == 0 || vs[0].Code != finding.BetAmount {
-					t.Fatalf("an over-call was accepted: %v", vs)
+			probe := func(a events.Action, amt events.Chips, want finding.Code) {
+				fresh, err := NewHand(b.log[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range b.log[1:] {
+					fresh.Apply(e)
+				}
+				fresh.enterRound(b.seq, round)
+				fresh.Violations = nil
+				vs := fresh.Apply(&events.Event{Seq: b.seq + 1, Type: events.PlayerActedType,
+					Data: &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: a, Amount: amt}})
+				if len(vs) == 0 || vs[0].Code != want {
+					t.Fatalf("%s %d (options %+v) gave %v, want %s", a, amt, o, vs, want)
 				}
 			}
+			switch {
+			case o.Call > 0 && o.Call < p.Stack:
+				probe(events.Call, o.Call+1, finding.BetAmount)
+				probe(events.Check, 0, finding.BetIllegalAction)
+			case !o.Check && o.Call == 0:
+				probe(events.Check, 0, finding.BetIllegalAction) // br-online: bet or fold
+			}
+			if o.Raise && o.MinRaise > o.Call+1 && o.MinRaise < p.Stack {
+				probe(events.Raise, o.MinRaise-1, finding.BetAmount)
+			}
+			probe(events.Call, p.Stack+1, finding.BetAmount)
 		}
 	})
+}
+
+// Drawing and exposed cards, each row citing the presets.md row it checks. The hands are dealt
+// from a physical shuffle, round first is checked around, then the rows' events follow.
+func TestDrawAndExposed(t *testing.T) {
+	type step struct {
+		d events.Data
+	}
+	discard := func(s events.Seat, cs string) events.Data {
+		l, _ := cards.ParseList(cs)
+		if l == nil {
+			l = []cards.Card{}
+		}
+		return &events.CardsDiscarded{Seat: s, Cards: l}
+	}
+	dealt := func(s events.Seat, c string) events.Data {
+		return &events.CardDealt{Seat: s, Card: cards.MustParse(c), Phase: events.PhaseDraw}
+	}
+	burn := func(c string) events.Data { return &events.CardBurned{Card: cards.MustParse(c)} }
+	exposed := func(c string, ph events.Phase) events.Data {
+		return &events.CardExposed{Card: cards.MustParse(c), Phase: ph, Cause: events.CauseDealer}
+	}
+	// Two players, seat 1 deals, so seat 2 draws first.
+	for _, tc := range []struct {
+		rule   string
+		preset string
+		hands  [2]string
+		steps  []events.Data
+		want   string
+	}{
+		{`presets.md "most cards drawn" tr-kapali: 4, the fourth after a burned card`, "tr-kapali",
+			[2]string{"Kh Kd 7c 8c 9c", "Ah Ad 7d 8d 9d"},
+			[]events.Data{discard(2, "Ad 7d 8d 9d"), dealt(2, "Ts"), dealt(2, "Js"), dealt(2, "Qs"), burn("As"), dealt(2, "Tc")}, ""},
+		{`presets.md "most cards drawn" tr-kapali: a fourth card without the burn`, "tr-kapali",
+			[2]string{"Kh Kd 7c 8c 9c", "Ah Ad 7d 8d 9d"},
+			[]events.Data{discard(2, "Ad 7d 8d 9d"), dealt(2, "Ts"), dealt(2, "Js"), dealt(2, "Qs"), dealt(2, "Tc")}, "draw.procedure"},
+		{`presets.md "most cards drawn" tr-kapali: 5 is too many`, "tr-kapali",
+			[2]string{"Kh Kd 7c 8c 9c", "Ah Ad 7d 8d 9d"},
+			[]events.Data{discard(2, "Ah Ad 7d 8d 9d")}, "draw.too-many"},
+		{`presets.md "draw order": from the first active player left of the dealer`, "std-draw",
+			[2]string{"Jh Jd 2c 3c 4c", "Ah Kd 9c 8c 7c"},
+			[]events.Data{discard(1, "2c")}, "draw.order"},
+		{`findings "draw.not-held": a discarded card the player did not hold`, "std-draw",
+			[2]string{"Jh Jd 2c 3c 4c", "Ah Kd 9c 8c 7c"},
+			[]events.Data{discard(2, "2s")}, "draw.not-held"},
+		{`findings "draw.replacements": the next player draws before seat 2 got his card`, "std-draw",
+			[2]string{"Jh Jd 2c 3c 4c", "Ah Kd 9c 8c 7c"},
+			[]events.Data{discard(2, "7c 8c"), dealt(2, "2s"), discard(1, "")}, "draw.replacements"},
+		{`presets.md "card exposed in the draw" tr-kapali: burned, and the player gets the next card`, "tr-kapali",
+			[2]string{"Kh Kd 7c 8c 9c", "Ah Ad 7d 8d 9d"},
+			[]events.Data{discard(2, "7d"), burn("Ts"), exposed("Ts", events.PhaseDraw), dealt(2, "Js")}, "card.exposed"},
+		{`presets.md "card exposed in the draw" tr-kapali: kept when it must be burned`, "tr-kapali",
+			[2]string{"Kh Kd 7c 8c 9c", "Ah Ad 7d 8d 9d"},
+			[]events.Data{discard(2, "7d"), dealt(2, "Ts"), exposed("Ts", events.PhaseDraw)}, "card.exposed,card.exposed-remedy"},
+		{`presets.md "card exposed in the draw" std-draw: replaced after every other player has drawn`, "std-draw",
+			[2]string{"Jh Jd 2c 3c 4c", "Ah Kd 9c 8c 7c"},
+			[]events.Data{discard(2, "7c"), burn("Ts"), exposed("Ts", events.PhaseDraw), dealt(2, "Js")}, "card.exposed,card.exposed-remedy"},
+		{`presets.md "declared draw count" tr-kapali: may be raised, never lowered`, "tr-kapali",
+			[2]string{"Kh Kd 7c 8c 9c", "Ah Ad 7d 8d 9d"},
+			[]events.Data{&events.CardsDiscarded{Seat: 2, Cards: []cards.Card{cards.MustParse("7d")}, Declared: ptr(2)}}, "draw.declared"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			stakes := [3]events.Chips{5, 10, 0}
+			if tc.preset == "std-draw" {
+				stakes = [3]events.Chips{5, 10, 20}
+			}
+			b := start(t, tc.preset, 1, stakes[0], stakes[1], stakes[2], 400, 400)
+			b.antes().deal(tc.hands[0], tc.hands[1])
+			size := stakes[1]
+			if tc.preset == "tr-kapali" {
+				size = 10 // the chips in the middle
+			}
+			b.act(2, events.RoundFirst, events.Check, 0)
+			b.act(1, events.RoundFirst, events.Bet, size)
+			b.act(2, events.RoundFirst, events.Call, size)
+			if len(b.found) > 0 {
+				t.Fatalf("setup raised %s", codes(b.found))
+			}
+			var got []Violation
+			for _, d := range tc.steps {
+				got = append(got, b.ev(d)...)
+			}
+			if codes(got) != tc.want {
+				t.Errorf("got %q, want %q (%v)", codes(got), tc.want, got)
+			}
+		})
+	}
 }
