@@ -88,13 +88,14 @@ func (c *Chain) Check(e *Event) []Problem {
 	}
 	if e.HasPrev {
 		var buf [2 * sha256.Size]byte
-		want := ""
+		want := buf[:0]
 		if e.Seq != 1 && h.lastSeq != 0 {
 			hex.Encode(buf[:], h.last[:])
-			want = string(buf[:]) // no allocation: compared, not kept, unless reported
+			want = buf[:]
 		}
-		if e.Prev != want && !(want == "" && h.lastSeq == 0 && e.Seq != 1) {
-			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(want))})
+		// Compared as bytes: no allocation unless a fault is reported.
+		if e.Prev != string(want) && !(len(want) == 0 && h.lastSeq == 0 && e.Seq != 1) {
+			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(string(want)))})
 		}
 	}
 	h.lastSeq = e.Seq

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/fechado/fechado/cards"
 )
@@ -91,6 +92,15 @@ func Parse(line []byte) (*Event, error) { return parseWith(line, nil) }
 // strings instead of allocating them again on every line.
 type interner struct{ table, hand string }
 
+// own returns b as a string. With an interner (the Reader's path, where every line is a fresh
+// copy that nobody writes again) the string shares the line's bytes instead of copying them.
+func (s *interner) own(b []byte) string {
+	if s == nil || len(b) == 0 {
+		return string(b)
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
 func (s *interner) get(b []byte, last *string) string {
 	if s == nil {
 		return string(b)
@@ -141,7 +151,7 @@ func parse(line []byte, in *interner) (*Event, error) {
 			if err == nil && !isUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
-			e.ID = string(s)
+			e.ID = in.own(s)
 			return at("id", err)
 		case "table":
 			have |= hTable
@@ -181,7 +191,7 @@ func parse(line []byte, in *interner) (*Event, error) {
 			if err == nil && !isTime(s) {
 				err = fmt.Errorf("%q is not an RFC 3339 time with offset", s)
 			}
-			e.At = string(s)
+			e.At = in.own(s)
 			return at("at", err)
 		case "type":
 			have |= hType
@@ -197,10 +207,19 @@ func parse(line []byte, in *interner) (*Event, error) {
 			if err == nil && len(s) != 0 && !isHex64(s) {
 				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
 			}
-			e.Prev = string(s)
+			e.Prev = in.own(s)
 			return at("prev", err)
 		case "data":
 			have |= hData
+			if have&hType != 0 && e.Type.Known() && l.peek() == '{' {
+				// The usual order (type before data): decode in place, one pass.
+				d, err := decodeDataLexer(e.Type, &l)
+				if err != nil {
+					return at("data", err)
+				}
+				e.Data = d
+				return nil
+			}
 			v, err := l.skip()
 			if err == nil && v[0] != '{' {
 				err = &typeErr{"object", kindOf(v[0])}
@@ -225,11 +244,13 @@ func parse(line []byte, in *interner) (*Event, error) {
 			return nil, &fieldErr{f.name, errors.New("missing")}
 		}
 	}
-	d, err := decodeData(e.Type, data)
-	if err != nil {
-		return nil, at("data", err)
+	if e.Data == nil {
+		d, err := decodeData(e.Type, data)
+		if err != nil {
+			return nil, at("data", err)
+		}
+		e.Data = d
 	}
-	e.Data = d
 	return e, nil
 }
 
@@ -238,7 +259,14 @@ func kindOf(c byte) string {
 	return l.kind()
 }
 
-func isHexDigit(c byte) bool { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') }
+var hexLower = func() (t [256]bool) {
+	for _, c := range "0123456789abcdef" {
+		t[c] = true
+	}
+	return t
+}()
+
+func isHexDigit(c byte) bool { return hexLower[c] }
 
 func isHex64(s []byte) bool {
 	if len(s) != 64 {
@@ -407,6 +435,15 @@ func (r *Reader) ReadLine() ([]byte, error) {
 // decodeData decodes the payload of type t from the JSON object b.
 func decodeData(t Type, b []byte) (Data, error) {
 	l := &lexer{b: b}
+	d, err := decodeDataLexer(t, l)
+	if err == nil && l.peek() != 0 {
+		err = fmt.Errorf("extra text after the data object at column %d", l.i+1)
+	}
+	return d, err
+}
+
+// decodeDataLexer decodes the payload of type t from the object at l's position.
+func decodeDataLexer(t Type, l *lexer) (Data, error) {
 	var d Data
 	var err error
 	switch t {
