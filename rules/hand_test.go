@@ -343,9 +343,6 @@ func TestLegalActionsProperty(t *testing.T) {
 // Drawing and exposed cards, each row citing the presets.md row it checks. The hands are dealt
 // from a physical shuffle, round first is checked around, then the rows' events follow.
 func TestDrawAndExposed(t *testing.T) {
-	type step struct {
-		d events.Data
-	}
 	discard := func(s events.Seat, cs string) events.Data {
 		l, _ := cards.ParseList(cs)
 		if l == nil {
