@@ -34,7 +34,8 @@ func TestAuditMemoryFlat(t *testing.T) {
 		f.Close()
 	}
 	a := New(nil)
-	a.chain.Window = 256 // fill the window early; the default (4,096 hands) is just a bigger plateau
+	a.chain.Window = 256 // fill the windows early; the defaults are just a bigger plateau
+	a.chain.IDWindow = 4096
 	heap := func() uint64 {
 		runtime.GC()
 		var m runtime.MemStats

@@ -2,6 +2,7 @@ package events
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 )
@@ -34,13 +35,17 @@ const (
 // Chain follows the events of many hands in order and checks the envelope rules across lines:
 // seq contiguous from 1 per hand, nothing after hand.ended, ids unique, and prev equal to the
 // SHA-256 of the previous stored line of the hand. Its memory is bounded: it holds the hands
-// still open and the last Window hands forgotten, with their ids, so an id used twice is caught
-// within a hand and across hands that close together (a retried append, a doubled import), and an
-// event arriving after its hand.ended is recognised while the hand is in the window.
+// still open and the last Window hands forgotten, so an event arriving after its hand.ended is
+// recognised while the hand is in the window; and it remembers the last IDWindow to 2×IDWindow
+// event ids, so an id used twice is caught when the two uses are that close (a retried append, a
+// doubled hand) — an exact check of a whole log needs memory that grows with it (fechado verify).
 type Chain struct {
 	hands map[string]*handLink
-	ids   map[[16]byte]struct{}
-	ring  []string // forgotten hands, oldest first
+	ids   map[uint64]struct{} // ids of the current generation (fingerprints)
+	older map[uint64]struct{} // ids of the previous generation
+	// IDWindow is the size of a generation of remembered ids (DefaultIDWindow when 0).
+	IDWindow int
+	ring     []string // forgotten hands, oldest first
 	// Window is how many forgotten hands the chain remembers (DefaultWindow when 0).
 	Window int
 	// TrackIDs turns on the check of unique ids.
@@ -50,16 +55,18 @@ type Chain struct {
 // DefaultWindow is the number of closed hands a Chain remembers.
 const DefaultWindow = 4096
 
+// DefaultIDWindow is the size of a generation of event ids a Chain remembers (it holds one to two).
+const DefaultIDWindow = 1 << 17
+
 type handLink struct {
 	lastSeq Seq
 	last    [sha256.Size]byte // hash of the last line
 	ended   bool
-	ids     [][16]byte
 }
 
 // NewChain returns an empty Chain that checks ids too.
 func NewChain() *Chain {
-	return &Chain{hands: map[string]*handLink{}, ids: map[[16]byte]struct{}{}, TrackIDs: true}
+	return &Chain{hands: map[string]*handLink{}, TrackIDs: true}
 }
 
 // Check checks e against the events of its hand seen so far and records it. A missing prev
@@ -73,11 +80,21 @@ func (c *Chain) Check(e *Event) []Problem {
 	}
 	if c.TrackIDs {
 		key := idKey(e.ID)
-		if _, dup := c.ids[key]; dup {
+		_, dup := c.ids[key]
+		if !dup {
+			_, dup = c.older[key]
+		}
+		if dup {
 			ps = append(ps, Problem{ProblemDuplicateID, e.Seq, fmt.Sprintf("event id %s is used twice", e.ID)})
 		} else {
+			w := c.IDWindow
+			if w <= 0 {
+				w = DefaultIDWindow
+			}
+			if c.ids == nil || len(c.ids) >= w {
+				c.older, c.ids = c.ids, make(map[uint64]struct{}, w)
+			}
 			c.ids[key] = struct{}{}
-			h.ids = append(h.ids, key)
 		}
 	}
 	switch {
@@ -134,12 +151,7 @@ func (c *Chain) Forget(hand string) {
 	for len(c.ring) > w {
 		old := c.ring[0]
 		c.ring = c.ring[1:]
-		if h := c.hands[old]; h != nil {
-			for _, id := range h.ids {
-				delete(c.ids, id)
-			}
-			delete(c.hands, old)
-		}
+		delete(c.hands, old)
 	}
 }
 
@@ -153,8 +165,9 @@ func short(h string) string {
 	return h
 }
 
-// idKey packs a UUID's 32 hex digits into 16 bytes (case folded), a cheaper map key than the text.
-func idKey(id string) [16]byte {
+// idKey folds a UUID's 32 hex digits (either case) into a 64-bit fingerprint: the two halves of
+// its 128 bits XORed. Two distinct ids share a fingerprint with probability about 2^-64 per pair.
+func idKey(id string) uint64 {
 	var k [16]byte
 	n := 0
 	for i := 0; i < len(id) && n < 32; i++ {
@@ -173,5 +186,5 @@ func idKey(id string) [16]byte {
 		k[n/2] |= v << (4 * (1 - n%2))
 		n++
 	}
-	return k
+	return binary.BigEndian.Uint64(k[:8]) ^ binary.BigEndian.Uint64(k[8:])
 }
