@@ -92,7 +92,7 @@ func (c *Chain) Check(e *Event) []Problem {
 				w = DefaultIDWindow
 			}
 			if c.ids == nil || len(c.ids) >= w {
-				c.older, c.ids = c.ids, make(map[uint64]struct{}, w)
+				c.older, c.ids = c.ids, map[uint64]struct{}{}
 			}
 			c.ids[key] = struct{}{}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 	"math"
 
 	"github.com/fechado/fechado/events"
@@ -44,6 +45,15 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 	if err != nil {
 		return fmt.Errorf("recorder: reading the log: %w", err)
 	}
+	// The ordered consumer is ephemeral; delete it when the read is over rather than leave it
+	// to expire, so that many reads in a row (one hand after another) do not pile consumers up.
+	defer func() {
+		if info := cons.CachedInfo(); info != nil {
+			dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = l.stream.DeleteConsumer(dctx, info.Name)
+			cancel()
+		}
+	}()
 	it, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
 	if err != nil {
 		return fmt.Errorf("recorder: reading the log: %w", err)
