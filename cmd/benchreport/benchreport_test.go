@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goOutput = `goos: linux
+goarch: amd64
+pkg: github.com/fechado/fechado/recorder
+cpu: Some CPU @ 2.0GHz
+BenchmarkAppend-2   	       3	 512345678 ns/op	     23000 events/s	    160000 plain-events/s	         0.1437 ratio	 1234 B/op	 56 allocs/op
+BenchmarkAppend-2   	       3	 500000000 ns/op	     25000 events/s	    150000 plain-events/s	         0.1667 ratio	 1234 B/op	 56 allocs/op
+BenchmarkAppend-2   	       3	 520000000 ns/op	     24000 events/s	    170000 plain-events/s	         0.1412 ratio	 1234 B/op	 56 allocs/op
+BenchmarkReadHand/table-2	  100	  120000 ns/op
+    bench_test.go:10: BenchmarkReadHand/table is a log line, not a result
+--- FAIL: BenchmarkRead/all
+    bench_test.go:99: boom
+PASS
+ok  	github.com/fechado/fechado/recorder	12.3s
+pkg: github.com/fechado/fechado/rules
+BenchmarkEvalPreset/std-draw-2 	100000000	  10.5 ns/op	 95238095 evals/s
+BenchmarkReadHandLogSize/hands=10000/table-2 	100	  2000000 ns/op
+BenchmarkReadHandLogSize/hands=1000000/table-2 	100	  3000000 ns/op
+BenchmarkReadHandLogSize/hands=1000000/lookup-2 	100	  5000000 ns/op
+FAIL	github.com/fechado/fechado/projector [build failed]
+`
+
+func TestParseBench(t *testing.T) {
+	o := parseBench([]byte(goOutput))
+	if o.CPU != "Some CPU @ 2.0GHz" {
+		t.Errorf("cpu %q", o.CPU)
+	}
+	if len(o.Results) != 6 {
+		t.Fatalf("%d results, want 6: %+v", len(o.Results), o.Results)
+	}
+	a := o.get("BenchmarkAppend")
+	if a == nil || a.Pkg != "github.com/fechado/fechado/recorder" || a.Samples != 3 {
+		t.Fatalf("BenchmarkAppend: %+v", a)
+	}
+	if v, ok := a.median("events/s"); !ok || v != 24000 {
+		t.Errorf("median events/s %v %v, want 24000", v, ok)
+	}
+	if v, _ := a.median("ratio"); v != 0.1437 {
+		t.Errorf("median ratio %v, want 0.1437", v)
+	}
+	if _, ok := a.median("hands/s"); ok {
+		t.Error("a metric the benchmark did not report has a median")
+	}
+	if got := strings.Join(a.order, " "); got != "ns/op events/s plain-events/s ratio B/op allocs/op" {
+		t.Errorf("units in order %q", got)
+	}
+	if r := o.get("BenchmarkReadHand/table"); r == nil || r.Samples != 1 {
+		t.Errorf("a log line starting with a benchmark's name counted as a result: %+v", r)
+	}
+	if r := o.get("BenchmarkEvalPreset/std-draw"); r == nil || r.Pkg != "github.com/fechado/fechado/rules" {
+		t.Errorf("EvalPreset: %+v", r)
+	}
+	if len(o.Failures) != 3 || !strings.Contains(o.Failures[1], "boom") || !strings.Contains(o.Failures[2], "projector") {
+		t.Errorf("failures %q", o.Failures)
+	}
+	var none *benchResult
+	if _, ok := none.median("ns/op"); ok {
+		t.Error("a missing benchmark has a median")
+	}
+	if v, _ := (&benchResult{Metrics: map[string][]float64{"x": {4, 1, 3, 2}}}).median("x"); v != 2.5 {
+		t.Errorf("median of an even count %v, want 2.5", v)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	cfg, err := parseFlags([]string{"-sizes", "1000, 3000", "-table-hands", "1000"})
+	if err != nil || len(cfg.sizes) != 2 || cfg.sizes[1] != 3000 {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+	if cfg, err := parseFlags([]string{"-sizes", ""}); err != nil || len(cfg.sizes) != 0 {
+		t.Errorf("-sizes \"\": %v %v", cfg, err)
+	}
+	for _, bad := range [][]string{
+		{"-sizes", "1500", "-table-hands", "1000"},
+		{"-sizes", "2000,1000", "-table-hands", "1000"},
+		{"-sizes", "500", "-table-hands", "1000"},
+		{"-count", "0"},
+		{"operand"},
+	} {
+		if _, err := parseFlags(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestMeasure(t *testing.T) {
+	ctx := context.Background()
+	r, err := measure(ctx, nil, nil, "sh", "-c", "echo oops >&2; exit 3")
+	if err == nil || !strings.Contains(err.Error(), "oops") || r.Exit != 3 {
+		t.Errorf("exit 3 not allowed: %+v %v", r, err)
+	}
+	r, err = measure(ctx, nil, []int{0, 3}, "sh", "-c", "exit 3")
+	if err != nil || r.Exit != 3 || r.MaxRSS <= 0 || r.Wall <= 0 {
+		t.Errorf("exit 3 allowed: %+v %v", r, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := measure(ctx, nil, nil, "sh", "-c", "sleep 30 & sleep 30"); !errors.Is(err, errBudget) {
+		t.Errorf("stopped at the deadline: %v", err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("stopping took %v", d)
+	}
+}
+
+func TestTableCount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	data := `{"type":"hand.started"}` + "\n" + `{"type":"hand.ended"}` + "\n" + `{"type":"hand.ended"}`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb := &table{Path: path}
+	if err := tb.count(); err != nil || tb.Hands != 2 || tb.Events != 3 || tb.Bytes != int64(len(data)) {
+		t.Errorf("%+v %v", tb, err)
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	cfg := &config{tableHands: 10}
+	w := &wholeProcess{cfg: cfg, tables: make([]*table, 2), simWall: 2 * time.Second, simHands: 20}
+	prev := &size{Hands: 20, RecordedHands: 20,
+		Audit: &run{Wall: 2 * time.Second}, JQ: &run{Wall: 4 * time.Second},
+		Record: &run{Wall: 10 * time.Second}, Project: &run{Wall: 6 * time.Second}}
+	w.sizes = []*size{prev}
+	full, auditOnly := w.estimate(prev, 10) // 80 new hands, 100 in all
+	// per hand: sim 0.1 s, audit 0.1, jq 0.2, record 0.5, project 0.3; 30% margin
+	if want := time.Duration(1.3 * float64(80*100*time.Millisecond+100*300*time.Millisecond)); auditOnly != want {
+		t.Errorf("audit only %v, want %v", auditOnly, want)
+	}
+	if want := auditOnly + time.Duration(1.3*float64(80*500*time.Millisecond+100*300*time.Millisecond)); full != want {
+		t.Errorf("full %v, want %v", full, want)
+	}
+}
+
+// The raw output is what benchstat reads: the whole-process lines parse back as benchmarks.
+func TestReportRawAndMarkdown(t *testing.T) {
+	cfg, err := parseFlags([]string{"-sizes", "1000,2000", "-table-hands", "1000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(wall time.Duration, rss int64) *run { return &run{Wall: wall, MaxRSS: rss} }
+	w := &wholeProcess{cfg: cfg, sizes: []*size{
+		{Nominal: 1000, Load: "1.50 2.00 3.00", Hands: 1000, Events: 25000, Bytes: 7e6, RecordedHands: 1000, RecordedEvents: 25000,
+			Audit: mk(time.Second, 50e6), JQ: mk(2*time.Second, 5e6), Record: mk(3*time.Second, 100e6), Project: mk(4*time.Second, 120e6)},
+		{Nominal: 2000, Hands: 2000, Events: 50000, Bytes: 14e6, RecordedHands: 1000, RecordedEvents: 25000,
+			Audit: mk(2*time.Second, 50e6), JQ: mk(4*time.Second, 5e6), ProjectErr: errors.New("project broke"),
+			Record: mk(3*time.Second, 100e6), Project: mk(time.Second, 0)},
+	}, notes: []string{"3,000 hands and more: left out"}}
+	rep := &report{cfg: cfg, Start: time.Now(), End: time.Now().Add(time.Minute), Commit: commit{Hash: "abc", Dirty: true},
+		Go: parseBench([]byte(goOutput)), GoRaw: []byte(goOutput), Whole: w, RawPath: "bench/raw-abc-dirty.txt"}
+
+	o := parseBench(rep.raw())
+	a := o.get("BenchmarkCmd/audit/size=2000")
+	if a == nil || a.Pkg != cmdPkg {
+		t.Fatalf("raw output: %+v", o.Results)
+	}
+	if v, _ := a.median("hands/s"); v != 1000 {
+		t.Errorf("audit at 2,000 hands: %v hands/s, want 1000", v)
+	}
+	if v, _ := o.get("BenchmarkCmd/project/size=1000").median("events/s"); v != 6250 {
+		t.Errorf("project at 1,000 hands: %v events/s, want 6250", v)
+	}
+	if o.get("BenchmarkCmd/project/size=2000") != nil {
+		t.Error("a failed run is in the raw output")
+	}
+	if o.get("BenchmarkAppend") == nil {
+		t.Error("go test output lost")
+	}
+
+	md := string(rep.markdown())
+	for _, want := range []string{
+		"commit `abc` with uncommitted changes",
+		"Some CPU @ 2.0GHz",
+		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
+		"missing: `BenchmarkProject` did not run",
+		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB) | 1,000 hands/s (2.00 s) | `jq -c .` of the same files: 4.00 s | 0.50 of jq's time |",
+		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 4.00 s | 4000 | 6,250 | 120 |",
+		"audit time ×2.0 (per hand ×1.00), peak memory ×1.00",
+		"2,000 hands: **failed**: project broke",
+		"| std-draw | 95,238,095 | 1.00 |",
+		"3,000 hands and more: left out.",
+		"benchstat@latest bench/raw-OLD.txt bench/raw-NEW.txt",
+		"**Not every package's benchmarks ran:**",
+		"(`BenchmarkReadHandLogSize/hands=1000000/table`) | 3.00 ms per hand | the same read from 10,000 hands: 2.00 ms | 1.50× the time |",
+		"(`BenchmarkReadHandLogSize/hands=1000000/lookup`) | 5.00 ms per hand | missing: `BenchmarkReadHandLogSize/hands=10000/lookup` did not run",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("BENCHMARKS.md lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(md)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", -1234567: "-1,234,567", 100000: "100,000"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for v, want := range map[float64]string{0.1437: "0.144", 12.29: "12.3", 99652987.4: "99,652,987"} {
+		if got := thousandsF(v); got != want {
+			t.Errorf("thousandsF(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestAuditSize(t *testing.T) {
+	ok := &run{Wall: time.Second}
+	mk := func(nominals ...int) *report {
+		w := &wholeProcess{}
+		for _, n := range nominals {
+			w.sizes = append(w.sizes, &size{Nominal: n, Hands: n - 1, Audit: ok, JQ: ok})
+		}
+		return &report{Whole: w}
+	}
+	for _, c := range []struct {
+		sizes []int
+		want  int
+	}{
+		{[]int{10000}, 10000},
+		{[]int{10000, 100000, 300000}, 100000},
+		{[]int{10000, 50000, 300000}, 50000},
+		{[]int{300000, 1000000}, 300000},
+	} {
+		if got := mk(c.sizes...).auditSize(); got == nil || got.Nominal != c.want {
+			t.Errorf("%v: %+v, want %d", c.sizes, got, c.want)
+		}
+	}
+	r := mk(10000, 100000)
+	r.Whole.sizes[1].JQErr = errBudget
+	if got := r.auditSize(); got.Nominal != 10000 {
+		t.Errorf("a size without jq chosen: %d", got.Nominal)
+	}
+}

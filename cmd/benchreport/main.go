@@ -1,0 +1,168 @@
+// Command benchreport owns fechado's benchmark report: it runs the Go benchmarks of every
+// package (`go test -bench`), then measures the fechado binary as whole processes on simulated
+// logs of growing size (audit against `jq -c .` on the same files, record, project: elapsed
+// time and peak memory), and writes BENCHMARKS.md, with the raw benchmark output kept under
+// bench/ for benchstat. `make bench` runs it through scripts/bench.sh.
+//
+// Usage:
+//
+//	benchreport [-budget 14m] [-sizes 10000,100000,300000,1000000] [-count 1] ...
+//
+// Every figure of the report comes from the run that writes it. Sizes that would not end
+// within the budget are left out, and the report says so.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is the command line.
+type config struct {
+	goCmd, fechado, jq string
+	out, rawDir        string
+	work, cache        string
+	keepWork           bool
+	budget             time.Duration
+	goShare            float64 // share of the budget the Go benchmarks may use at most
+	bench, pkgs        string
+	count              int
+	benchtime          string
+	sizes              []int
+	tableHands         int
+	rules              string
+	players            int
+	workers            int
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := runAll(ctx, cfg, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string) (*config, error) {
+	cfg := &config{}
+	fs := flag.NewFlagSet("benchreport", flag.ContinueOnError)
+	fs.StringVar(&cfg.goCmd, "go", "go", "the go command")
+	fs.StringVar(&cfg.fechado, "fechado", "bin/fechado", "the fechado binary to measure")
+	fs.StringVar(&cfg.jq, "jq", "jq", "the jq binary, the baseline of audit")
+	fs.StringVar(&cfg.out, "out", "BENCHMARKS.md", "the report to write")
+	fs.StringVar(&cfg.rawDir, "raw", "bench", "folder of the raw benchmark output, raw-<commit>.txt")
+	fs.StringVar(&cfg.work, "work", "bin/bench-work", "scratch folder for simulated logs and the log store (emptied first)")
+	fs.BoolVar(&cfg.keepWork, "keep", false, "keep the scratch folder afterwards")
+	fs.StringVar(&cfg.cache, "cache", "bin/bench-cache", "folder the Go benchmarks cache big logs in across runs (FECHADO_BENCH_CACHE)")
+	fs.DurationVar(&cfg.budget, "budget", 14*time.Minute, "time for the whole run; sizes that would not fit are left out")
+	fs.Float64Var(&cfg.goShare, "go-share", 0.6, "share of the budget the Go benchmarks may take at most")
+	fs.StringVar(&cfg.bench, "bench", ".", "go test -bench pattern (\"\" skips the Go benchmarks)")
+	fs.StringVar(&cfg.pkgs, "pkgs", "./...", "packages to benchmark, space-separated")
+	fs.IntVar(&cfg.count, "count", 1, "go test -count")
+	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "go test -benchtime")
+	sizes := fs.String("sizes", "10000,100000,300000,1000000", "log sizes in hands for the whole-process measurements, ascending multiples of -table-hands (\"\" skips them)")
+	fs.IntVar(&cfg.tableHands, "table-hands", 10000, "hands per simulated table")
+	fs.StringVar(&cfg.rules, "rules", "std-draw", "preset of the simulated tables")
+	fs.IntVar(&cfg.players, "players", 4, "players at each simulated table")
+	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "tables simulated at once")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if cfg.tableHands < 1 || cfg.workers < 1 || cfg.count < 1 {
+		return nil, errors.New("-table-hands, -workers and -count must be positive")
+	}
+	for _, f := range strings.Split(*sizes, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < cfg.tableHands || n%cfg.tableHands != 0 {
+			return nil, fmt.Errorf("-sizes: %q is not a multiple of -table-hands %d", f, cfg.tableHands)
+		}
+		if len(cfg.sizes) > 0 && n <= cfg.sizes[len(cfg.sizes)-1] {
+			return nil, fmt.Errorf("-sizes must ascend")
+		}
+		cfg.sizes = append(cfg.sizes, n)
+	}
+	return cfg, nil
+}
+
+// runAll runs everything and writes the report and the raw output.
+func runAll(ctx context.Context, cfg *config, progress io.Writer) error {
+	start := time.Now()
+	until := start.Add(cfg.budget)
+	rep := &report{cfg: cfg, Start: start, Machine: readMachine(ctx, cfg), Commit: readCommit(ctx)}
+	for _, dir := range []string{cfg.work, cfg.cache, cfg.rawDir} {
+		if dir == cfg.work {
+			if err := os.RemoveAll(dir); err != nil {
+				return err
+			}
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	if !cfg.keepWork {
+		defer os.RemoveAll(cfg.work)
+	}
+
+	if cfg.bench != "" {
+		goUntil := start.Add(time.Duration(float64(cfg.budget) * cfg.goShare))
+		fmt.Fprintf(progress, "benchreport: %s %s\n", cfg.goCmd, strings.Join(goBenchArgs(cfg), " "))
+		raw, err := runGoBench(ctx, cfg, goUntil, progress)
+		rep.GoRaw, rep.GoErr, rep.Go = raw, err, parseBench(raw)
+		rep.GoTime = time.Since(start)
+	}
+	if len(cfg.sizes) > 0 {
+		rep.Whole = &wholeProcess{cfg: cfg}
+		if v, err := readVersion(ctx, cfg.jq, "--version"); err == nil {
+			rep.JQVersion = v
+		}
+		rep.Whole.measureSizes(ctx, until, progress)
+	}
+	rep.End = time.Now()
+	rep.LoadEnd = loadAverage()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+
+	rawPath := filepath.Join(cfg.rawDir, "raw-"+rep.Commit.Name()+".txt")
+	if err := writeFile(rawPath, rep.raw()); err != nil {
+		return err
+	}
+	rep.RawPath = rawPath
+	md := rep.markdown()
+	if err := writeFile(cfg.out, md); err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "benchreport: wrote %s and %s in %s\n", cfg.out, rawPath, rep.End.Sub(start).Round(time.Second))
+	return nil
+}
+
+// writeFile replaces path with data, whole or not at all.
+func writeFile(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// errBudget means a step was not run, or was stopped, because the time budget ran out.
+var errBudget = errors.New("time budget exhausted")
+
+// run is one whole-process measurement: a command run to its end.
+type run struct {
+	Args   []string      // the command line, as run
+	Wall   time.Duration // elapsed time, start to exit
+	CPU    time.Duration // user + system time of the process
+	MaxRSS int64         // peak resident set size in bytes (ru_maxrss, what /usr/bin/time -v prints)
+	Exit   int
+}
+
+// measure runs name with args, its standard output to stdout (nil: the null device), and
+// returns its elapsed time, CPU time and peak memory. okExit lists the exit statuses that are
+// success (audit exits 1 when it finds an error). The error names the command and carries the
+// tail of its standard error.
+func measure(ctx context.Context, stdout io.Writer, okExit []int, name string, args ...string) (run, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdout = stdout
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	killGroup(cmd)
+	r := run{Args: append([]string{name}, args...)}
+	start := time.Now()
+	err := cmd.Run()
+	r.Wall = time.Since(start)
+	if ps := cmd.ProcessState; ps != nil {
+		r.Exit = ps.ExitCode()
+		r.CPU = ps.UserTime() + ps.SystemTime()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			r.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		}
+	}
+	if ctx.Err() != nil {
+		return r, errBudget
+	}
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && containsInt(okExit, r.Exit)) {
+		return r, fmt.Errorf("%s: %v: %s", strings.Join(shortArgs(r.Args), " "), err, tail(stderr.String()))
+	}
+	return r, nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// tail returns the last lines of a command's standard error.
+func tail(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// shortArgs abbreviates a command line for the report: file operands after the first two are
+// counted, not listed.
+func shortArgs(args []string) []string {
+	var out []string
+	files := 0
+	for _, a := range args {
+		if strings.HasSuffix(a, ".jsonl") {
+			if files++; files > 2 {
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	if files > 2 {
+		out = append(out, fmt.Sprintf("… (%d files)", files))
+	}
+	return out
+}
+
+// table is one simulated table's JSON Lines file.
+type table struct {
+	Path   string
+	Hands  int // hand.ended events
+	Events int // lines
+	Bytes  int64
+}
+
+// simTables makes sure tables[0:n] exist, simulating the missing ones, workers at a time,
+// each with its own seed and table id. It returns the wall time it spent.
+func (w *wholeProcess) simTables(ctx context.Context, n int) (time.Duration, error) {
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	sem := make(chan struct{}, w.cfg.workers)
+	for len(w.tables) < n {
+		w.tables = append(w.tables, &table{Path: filepath.Join(w.cfg.work, fmt.Sprintf("table-%04d.jsonl", len(w.tables)+1))})
+		i := len(w.tables) - 1
+		t := w.tables[i]
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			_, err := measure(ctx, nil, nil, w.cfg.fechado, "sim", "--rules", w.cfg.rules,
+				"--players", strconv.Itoa(w.cfg.players), "--hands", strconv.Itoa(w.cfg.tableHands),
+				"--seed", strconv.Itoa(i+1), "--table", fmt.Sprintf("bench-%04d", i+1), "--out", t.Path)
+			if err == nil {
+				err = t.count()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	return time.Since(start), errors.Join(errs...)
+}
+
+// count fills in the table's hands, events and bytes from its file.
+func (t *table) count() error {
+	f, err := os.Open(t.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	ended := []byte(`"type":"hand.ended"`)
+	for {
+		line, err := r.ReadSlice('\n')
+		if len(line) > 0 {
+			t.Events++
+			t.Bytes += int64(len(line))
+			if bytes.Contains(line, ended) {
+				t.Hands++
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			return err
+		}
+		if err == bufio.ErrBufferFull {
+			return fmt.Errorf("%s: a line longer than 1 MiB", t.Path)
+		}
+	}
+}
+
+// size is the whole-process measurements of one log size.
+type size struct {
+	Nominal             int    // tables × hands per table; a table may end sooner
+	Load                string // load averages before the size's first measurement
+	Tables              int
+	Hands, Events       int
+	Bytes               int64
+	Sim                 time.Duration // simulating the tables new at this size (not a figure)
+	Audit, JQ           *run
+	Record, Project     *run // record: only the tables new at this size
+	RecordedHands       int  // hands of the tables recorded at this size
+	RecordedEvents      int  // their events
+	AuditOnly           bool // record and project were left out to stay within the budget
+	RecordErr, AuditErr error
+	ProjectErr, JQErr   error
+}
+
+// wholeProcess measures the fechado binary on growing simulated logs.
+type wholeProcess struct {
+	cfg      *config
+	tables   []*table
+	sizes    []*size
+	notes    []string      // sizes left out, and why
+	simWall  time.Duration // time spent simulating tables so far
+	simHands int           // hands of the tables simulated so far
+}
+
+// measureSizes runs, for each size in turn, audit and jq on the same files, then record of
+// the new tables into one growing log and project --rebuild of the whole log. Before each size
+// it extrapolates the time the size will take from the previous one, per hand, and leaves out
+// what would not end before until: first record and project, then the whole size.
+func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progress io.Writer) {
+	ctx, cancel := context.WithDeadline(ctx, until) // a step still running then is stopped
+	defer cancel()
+	data := filepath.Join(w.cfg.work, "log")
+	var prev *size
+	for _, n := range w.cfg.sizes {
+		ntables := n / w.cfg.tableHands
+		if prev != nil {
+			full, auditOnly := w.estimate(prev, ntables)
+			left := time.Until(until)
+			switch {
+			case full <= left:
+			case auditOnly <= left:
+				w.notes = append(w.notes, fmt.Sprintf("%s hands: record and project left out, about %s estimated, %s left of the budget",
+					thousands(n), full.Round(time.Second), left.Round(time.Second)))
+				w.measureSize(ctx, ntables, data, true, progress)
+				if ctx.Err() != nil {
+					w.notes = append(w.notes, fmt.Sprintf("%s hands: stopped when the time budget ran out", thousands(n)))
+				}
+				return
+			default:
+				w.notes = append(w.notes, fmt.Sprintf("%s hands and more: left out, about %s estimated for audit and jq alone, %s left of the budget",
+					thousands(n), auditOnly.Round(time.Second), left.Round(time.Second)))
+				return
+			}
+		}
+		fmt.Fprintf(progress, "benchreport: %s hands\n", thousands(n))
+		s := w.measureSize(ctx, ntables, data, false, progress)
+		if ctx.Err() != nil {
+			w.notes = append(w.notes, fmt.Sprintf("%s hands: stopped when the time budget ran out", thousands(n)))
+			return
+		}
+		if s == nil || s.AuditErr != nil || s.RecordErr != nil || s.ProjectErr != nil || s.JQErr != nil {
+			return
+		}
+		prev = s
+	}
+}
+
+// estimate extrapolates from prev, per hand, the time of a size of ntables: everything, and
+// audit and jq alone (both with the simulation of the new tables), with a 30% margin.
+func (w *wholeProcess) estimate(prev *size, ntables int) (full, auditOnly time.Duration) {
+	per := func(d time.Duration, n int) float64 { return float64(d) / float64(max(n, 1)) }
+	newHands := float64((ntables - len(w.tables)) * w.cfg.tableHands)
+	hands := float64(ntables * w.cfg.tableHands)
+	a := newHands*per(w.simWall, w.simHands) + hands*(per(prev.Audit.Wall, prev.Hands)+per(prev.JQ.Wall, prev.Hands))
+	f := a + newHands*per(prev.Record.Wall, prev.RecordedHands) + hands*per(prev.Project.Wall, prev.Hands)
+	const margin = 1.3
+	return time.Duration(f * margin), time.Duration(a * margin)
+}
+
+// measureSize measures one size; it returns nil when the tables could not be simulated.
+func (w *wholeProcess) measureSize(ctx context.Context, ntables int, data string, auditOnly bool, progress io.Writer) *size {
+	before := len(w.tables)
+	simTime, err := w.simTables(ctx, ntables)
+	if err != nil {
+		w.notes = append(w.notes, fmt.Sprintf("%d tables: simulating them failed: %v", ntables, err))
+		return nil
+	}
+	s := &size{Nominal: ntables * w.cfg.tableHands, Tables: ntables, Sim: simTime, AuditOnly: auditOnly, Load: loadAverage()}
+	var files, fresh []string
+	for i, t := range w.tables[:ntables] {
+		s.Hands += t.Hands
+		s.Events += t.Events
+		s.Bytes += t.Bytes
+		files = append(files, t.Path)
+		if i >= before {
+			fresh = append(fresh, t.Path)
+			s.RecordedHands += t.Hands
+			s.RecordedEvents += t.Events
+		}
+	}
+	w.simWall += simTime
+	w.simHands += s.RecordedHands
+	w.sizes = append(w.sizes, s)
+
+	fmt.Fprintf(progress, "benchreport:   audit --json (%s hands, %.0f MB)\n", thousands(s.Hands), float64(s.Bytes)/1e6)
+	a, err := measure(ctx, nil, []int{0, 1}, w.cfg.fechado, append([]string{"audit", "--json"}, files...)...)
+	s.Audit, s.AuditErr = &a, err
+	fmt.Fprintf(progress, "benchreport:   jq -c .\n")
+	j, err := measure(ctx, nil, nil, w.cfg.jq, append([]string{"-c", "."}, files...)...)
+	s.JQ, s.JQErr = &j, err
+	if auditOnly || s.AuditErr != nil || s.JQErr != nil {
+		return s
+	}
+
+	fmt.Fprintf(progress, "benchreport:   record (%d new tables)\n", len(fresh))
+	r, err := measure(ctx, nil, nil, w.cfg.fechado, append([]string{"record", "--data", data}, fresh...)...)
+	s.Record, s.RecordErr = &r, err
+	if err != nil {
+		return s
+	}
+	fmt.Fprintf(progress, "benchreport:   project --rebuild\n")
+	p, err := measure(ctx, nil, nil, w.cfg.fechado, "project", "--data", data, "--rebuild")
+	s.Project, s.ProjectErr = &p, err
+	return s
+}
+
+// perSecond returns n per second of d.
+func perSecond(n int, d time.Duration) float64 {
+	if d <= 0 {
+		return math.NaN()
+	}
+	return float64(n) / d.Seconds()
+}

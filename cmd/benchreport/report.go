@@ -1,0 +1,446 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// report is everything one run measured.
+type report struct {
+	cfg        *config
+	Start, End time.Time
+	Machine    machine
+	Commit     commit
+	LoadEnd    string
+	JQVersion  string
+	RawPath    string
+
+	Go     *benchOutput // nil when the Go benchmarks were not run
+	GoRaw  []byte
+	GoErr  error
+	GoTime time.Duration
+
+	Whole *wholeProcess // nil when the whole-process measurements were not run
+}
+
+// cmdPkg is the package the whole-process figures are filed under in the raw output.
+const cmdPkg = "github.com/fechado/fechado/cmd/fechado"
+
+// raw returns the raw output: go test's, then the whole-process figures as benchmark lines of
+// the same format, so that benchstat compares both between two commits.
+func (r *report) raw() []byte {
+	var b bytes.Buffer
+	b.Write(r.GoRaw)
+	if r.Whole == nil || len(r.Whole.sizes) == 0 {
+		return b.Bytes()
+	}
+	fmt.Fprintf(&b, "pkg: %s\n", cmdPkg)
+	// Named by nominal size, so that two commits' lines pair up even if the simulator's
+	// tables end at other hands.
+	line := func(name string, size int, run *run, unit string, n int) {
+		if run == nil || run.Wall <= 0 {
+			return
+		}
+		fmt.Fprintf(&b, "BenchmarkCmd/%s/size=%d \t1\t%d ns/op\t%.0f %s\t%d peak-RSS-B\n",
+			name, size, run.Wall.Nanoseconds(), perSecond(n, run.Wall), unit, run.MaxRSS)
+	}
+	for _, s := range r.Whole.sizes {
+		if s.AuditErr == nil {
+			line("audit", s.Nominal, s.Audit, "hands/s", s.Hands)
+		}
+		if s.JQErr == nil {
+			line("jq", s.Nominal, s.JQ, "hands/s", s.Hands)
+		}
+		if s.RecordErr == nil {
+			line("record", s.Nominal, s.Record, "events/s", s.RecordedEvents)
+		}
+		if s.ProjectErr == nil {
+			line("project", s.Nominal, s.Project, "events/s", s.Events)
+		}
+	}
+	return b.Bytes()
+}
+
+// markdown returns BENCHMARKS.md.
+func (r *report) markdown() []byte {
+	var b bytes.Buffer
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	m := r.Machine
+	p("# Benchmarks\n\n")
+	p("Written by `make bench` (`scripts/bench.sh`, which runs `cmd/benchreport`) on %s, in %s, at commit `%s`",
+		r.Start.UTC().Format("2006-01-02 15:04 MST"), r.End.Sub(r.Start).Round(time.Second), r.Commit.Hash)
+	if r.Commit.Dirty {
+		p(" with uncommitted changes in the working tree")
+	}
+	p(".\nEvery figure below comes from this one run; the raw `go test -bench` output, with the\n")
+	p("whole-process figures appended in the same format, is [`%s`](%s).\n\n", r.RawPath, r.RawPath)
+	cpu := m.CPU
+	if r.Go != nil && r.Go.CPU != "" {
+		cpu = r.Go.CPU // go test's name for it, often more precise than /proc/cpuinfo's
+	}
+	p("**Machine:** %s, %d logical CPUs, %.1f GiB of memory, %s, %s.\n", orUnknown(cpu), m.Cores,
+		float64(m.MemTotal)/(1<<30), m.Go, m.OS)
+	p("Load average (1, 5, 15 min): %s at the start, %s at the end; a load above %d means other work\n",
+		orUnknown(m.LoadStart), orUnknown(r.LoadEnd), m.Cores)
+	p("shared the CPUs, and the figures then run lower than on an idle machine.\n\n")
+
+	r.summary(p)
+	r.presets(p)
+	r.growth(p)
+	r.allGo(p)
+	r.how(p)
+	r.compare(p)
+	r.leftOut(p)
+	return b.Bytes()
+}
+
+type printer func(format string, a ...any)
+
+// summary is the table of the headline figures, each next to its baseline.
+func (r *report) summary(p printer) {
+	p("## Summary\n\n")
+	p("| Measured | Figure | Baseline (same run) | Ratio |\n|---|---|---|---|\n")
+	g := r.Go
+	if g == nil {
+		g = &benchOutput{byName: map[string]*benchResult{}}
+	}
+	ratioRow := func(what, name, unit, baseWhat, baseUnit, ratioUnit, ratioNote string) {
+		res := g.get(name)
+		v, ok := res.median(unit)
+		if !ok {
+			p("| %s | missing: `%s` did not run (see below) | | |\n", what, name)
+			return
+		}
+		bv, _ := res.median(baseUnit)
+		rv, _ := res.median(ratioUnit)
+		p("| %s | %s %s | %s: %s %s | %.2f %s |\n", what, thousandsF(v), unit, baseWhat, thousandsF(bv), unit, rv, ratioNote)
+	}
+	ratioRow("Events appended to the embedded JetStream, every guarantee (`BenchmarkAppend`)", "BenchmarkAppend",
+		"events/s", "plain `PublishAsync` of the same payloads", "plain-events/s", "ratio", "of plain")
+	ratioRow("Events projected into SQLite (`BenchmarkProject`)", "BenchmarkProject",
+		"events/s", "plain batched inserts of the same rows", "plain-events/s", "ratio", "of plain")
+
+	if s := r.auditSize(); s != nil {
+		p("| Hands audited from a file, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB) | %s hands/s (%s) | `jq -c .` of the same files: %s | %.2f of jq's time |\n",
+			thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, thousandsF(perSecond(s.Hands, s.Audit.Wall)),
+			secs(s.Audit.Wall), secs(s.JQ.Wall), s.Audit.Wall.Seconds()/s.JQ.Wall.Seconds())
+	} else {
+		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
+	}
+	for _, mode := range []string{"table", "lookup"} {
+		how := map[string]string{"table": "its table known", "lookup": "by hand id alone (table looked up)"}[mode]
+		bigName, smallName := "BenchmarkReadHandLogSize/hands=1000000/"+mode, "BenchmarkReadHandLogSize/hands=10000/"+mode
+		bv, ok1 := g.get(bigName).median("ns/op")
+		sv, ok2 := g.get(smallName).median("ns/op")
+		switch {
+		case !ok1:
+			p("| Read one hand back, %s, from a log of 1,000,000 hands | missing: `%s` did not run (see below) | | |\n", how, bigName)
+		case !ok2:
+			p("| Read one hand back, %s, from a log of 1,000,000 hands (`%s`) | %s per hand | missing: `%s` did not run (see below) | |\n", how, bigName, nanos(bv), smallName)
+		default:
+			p("| Read one hand back, %s, from a log of 1,000,000 hands (`%s`) | %s per hand | the same read from 10,000 hands: %s | %.2f× the time |\n",
+				how, bigName, nanos(bv), nanos(sv), bv/sv)
+		}
+	}
+	if res := g.get("BenchmarkAuditFile"); res != nil {
+		v, _ := res.median("hands/s")
+		p("| Hands audited in-process, file of 2,400 vector hands (`BenchmarkAuditFile`) | %s hands/s | | |\n", thousandsF(v))
+	}
+	p("\nEvaluations and simulated hands per preset, and the time and peak memory of `audit` and\n`project` as the log grows, follow.\n\n")
+}
+
+// auditSize returns the size whose audit is the summary's figure: the largest with both
+// audit and jq measured, of at most 100,000 hands when there is one, else the smallest above.
+func (r *report) auditSize() *size {
+	if r.Whole == nil {
+		return nil
+	}
+	var best *size
+	for _, s := range r.Whole.sizes {
+		if s.AuditErr != nil || s.JQErr != nil || s.Audit == nil || s.JQ == nil {
+			continue
+		}
+		if best == nil || s.Nominal <= 100000 { // sizes ascend
+			best = s
+		}
+	}
+	return best
+}
+
+// presets lists the per-preset figures against std-draw, the standard ranking and game.
+func (r *report) presets(p printer) {
+	if r.Go == nil {
+		return
+	}
+	table := func(title, bench, unit, note string) {
+		var rows []*benchResult
+		for _, res := range r.Go.Results {
+			if strings.HasPrefix(res.Name, bench+"/") {
+				rows = append(rows, res)
+			}
+		}
+		p("## %s (`%s`)\n\n", title, bench)
+		if len(rows) == 0 {
+			p("Missing: `%s` did not run (see below).\n\n", bench)
+			return
+		}
+		base, _ := r.Go.get(bench + "/std-draw").median(unit)
+		p("%s\n\n| Preset | %s | vs std-draw |\n|---|---|---|\n", note, unit)
+		for _, res := range rows {
+			v, _ := res.median(unit)
+			p("| %s | %s | %.2f |\n", strings.TrimPrefix(res.Name, bench+"/"), thousandsF(v), v/base)
+		}
+		p("\n")
+	}
+	table("Five-card evaluations per second", "BenchmarkEvalPreset", "evals/s",
+		"Random hands of each preset's deck for four players; the baseline is std-draw, the standard ranking on 52 cards.")
+	table("Simulated hands per second", "BenchmarkSimulate", "hands/s",
+		"Four computer players, events encoded and sealed, no audit; a table that ends (one player holds every chip) starts again. The baseline is std-draw.")
+}
+
+// growth is the whole-process table: time and peak memory of audit and project by log size.
+func (r *report) growth(p printer) {
+	w := r.Whole
+	p("## Growth with the log: `audit` and `project` as whole processes\n\n")
+	if w == nil || len(w.sizes) == 0 {
+		p("Not measured in this run (see \"Left out\").\n\n")
+		return
+	}
+	p("Simulated %s tables of up to %s hands each (`fechado sim --rules %s --players %d --hands %d --seed K --table bench-K`; a table ends sooner when one player wins every chip), size N being the first N/%s tables, given to each command as separate files in one call.\n",
+		w.cfg.rules, thousands(w.cfg.tableHands), w.cfg.rules, w.cfg.players, w.cfg.tableHands, thousands(w.cfg.tableHands))
+	p("Elapsed time and peak resident memory (ru_maxrss, what `/usr/bin/time -v` prints as \"Maximum resident set size\") of each process.\n")
+	p("`record` appends only the tables new at that size to one growing log; `project --rebuild` then projects the whole log into a new database.\n\n")
+	p("Load is the 1-minute load average just before the size's first command.\n\n")
+	p("| Size | Hands | Events | File MB | Load | audit | audit µs/hand | audit peak MB | jq -c . | audit/jq | record (new hands) | project | project µs/hand | project events/s | project peak MB |\n")
+	p("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, s := range w.sizes {
+		load, _, _ := strings.Cut(s.Load, " ")
+		p("| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			thousands(s.Nominal), thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, orUnknown(load),
+			runSecs(s.Audit, s.AuditErr), perHand(s.Audit, s.AuditErr, s.Hands), peakMB(s.Audit, s.AuditErr),
+			runSecs(s.JQ, s.JQErr), ratio(s.Audit, s.AuditErr, s.JQ, s.JQErr),
+			recordCell(s), runSecs(s.Project, s.ProjectErr), perHand(s.Project, s.ProjectErr, s.Hands),
+			rateCell(s.Project, s.ProjectErr, s.Events), peakMB(s.Project, s.ProjectErr))
+	}
+	p("\n")
+	first := w.sizes[0]
+	for _, s := range w.sizes[1:] {
+		x := float64(s.Hands) / float64(first.Hands)
+		p("- %s → %s hands (×%.1f):", thousands(first.Hands), thousands(s.Hands), x)
+		growthOf := func(name string, a, b *run, errA, errB error) {
+			if a == nil || b == nil || errA != nil || errB != nil || a.Wall <= 0 {
+				return
+			}
+			p(" %s time ×%.1f (per hand ×%.2f), peak memory ×%.2f;", name, b.Wall.Seconds()/a.Wall.Seconds(),
+				b.Wall.Seconds()/a.Wall.Seconds()/x, float64(b.MaxRSS)/float64(a.MaxRSS))
+		}
+		growthOf("audit", first.Audit, s.Audit, first.AuditErr, s.AuditErr)
+		growthOf("jq", first.JQ, s.JQ, first.JQErr, s.JQErr)
+		growthOf("project", first.Project, s.Project, first.ProjectErr, s.ProjectErr)
+		p("\n")
+	}
+	p("\nPer hand ×1.00 is linear growth of time; peak memory ×1.00 is memory that does not grow with the log.\n\n")
+	for _, s := range w.sizes {
+		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ProjectErr} {
+			if e != nil {
+				p("- %s hands: **failed**: %v\n", thousands(s.Hands), e)
+			}
+		}
+	}
+	p("\n")
+}
+
+// allGo lists every Go benchmark with the median of each metric.
+func (r *report) allGo(p printer) {
+	p("## Every Go benchmark\n\n")
+	if r.Go == nil {
+		p("Not run (`-bench \"\"`).\n\n")
+		return
+	}
+	if r.cfg.count == 1 {
+		p("One run each (`-count 1`, `-benchtime %s`)", r.cfg.benchtime)
+	} else {
+		p("Medians of %d runs each (`-count %d`, `-benchtime %s`)", r.cfg.count, r.cfg.count, r.cfg.benchtime)
+	}
+	p("; GOMAXPROCS=%d. `go test` took %s.\n\n", r.Machine.Cores, r.GoTime.Round(time.Second))
+	p("| Package | Benchmark | Time per op | Other metrics |\n|---|---|---:|---|\n")
+	for _, res := range r.Go.Results {
+		ns, _ := res.median("ns/op")
+		var other []string
+		for _, unit := range res.order {
+			if unit == "ns/op" {
+				continue
+			}
+			v, _ := res.median(unit)
+			other = append(other, thousandsF(v)+" "+unit)
+		}
+		p("| %s | %s | %s | %s |\n", strings.TrimPrefix(res.Pkg, "github.com/fechado/fechado/"),
+			strings.TrimPrefix(res.Name, "Benchmark"), nanos(ns), strings.Join(other, ", "))
+	}
+	p("\n")
+	if r.GoErr != nil || len(r.Go.Failures) > 0 {
+		p("**Not every package's benchmarks ran:** `go test` ended with %v.\n\n", r.GoErr)
+		for _, f := range r.Go.Failures {
+			p("    %s\n", f)
+		}
+		p("\n")
+	}
+}
+
+// how says how each figure was measured.
+func (r *report) how(p printer) {
+	p("## How\n\n")
+	p("- Go benchmarks (`testing.B`, `for b.Loop()`, custom rates with `b.ReportMetric`): `%s %s`, with `FECHADO_BENCH_CACHE=%s`.\n",
+		r.cfg.goCmd, strings.Join(goBenchArgs(r.cfg), " "), r.cfg.cache)
+	p("- `BenchmarkAppend` (recorder): batches of 2,000 six-event hands at 50 tables through a `Recorder` (decoding and envelope checks, prev chain, `Nats-Msg-Id`, expected last subject sequence, one event in flight per hand, 256 hands at once) into an embedded server with file storage; the baseline publishes the same payloads to the same subjects of a second embedded log with plain `PublishAsync`, no headers, no checks.\n")
+	p("- `BenchmarkProject` (projector): an interleaved file of 200 tables (about 58,500 events) projected into a fresh SQLite database; the baseline decodes the same file and inserts the same rows into the same schema in transactions of the same size, without checkpoint, hand state, checks or quarantine.\n")
+	p("- `BenchmarkReadHandLogSize` (recorder): `Log.ReadHand` of one hand (hand.started, hand.ended) out of logs of 10,000 and 1,000,000 such hands at 1,000 tables, interleaved in the stream, read at hands spread over the log; the logs are filled with plain asynchronous publishes of the sealed events, outside the timing, and the big one is cached in the cache folder across runs (filled again when the stream configuration changes). The hand.started/hand.ended-only hands keep the big log within the budget: 2 million events rather than the 25 million of a million played hands; a read touches only its hand's subject.\n")
+	p("- Whole processes: `%s`, run by `cmd/benchreport` one at a time, nothing else of the harness running; elapsed wall time from start to exit, peak memory from `wait4`'s rusage. jq is %s. The standard output of `audit --json` and of `jq -c .` goes to `/dev/null`.\n",
+		r.cfg.fechado, orUnknown(r.JQVersion))
+	p("- Budget: the run aims to end within %s; the Go benchmarks may take %.0f%% of it. Before each log size the harness extrapolates its time from the previous size, per hand, and leaves out what would not fit.\n\n",
+		r.cfg.budget, 100*r.cfg.goShare)
+}
+
+// compare explains benchstat.
+func (r *report) compare(p printer) {
+	p("## Comparing two commits\n\n")
+	p("Each run keeps its raw output as `%s/raw-<commit>.txt` (`-dirty` when the tree had uncommitted changes): `go test -bench` output, then the whole-process figures as `BenchmarkCmd/...` lines of the same format. To compare two commits, run `make bench` at each (or `git worktree add ../old OLD && make -C ../old bench`), then:\n\n", r.cfg.rawDir)
+	p("    go run golang.org/x/perf/cmd/benchstat@latest bench/raw-OLD.txt bench/raw-NEW.txt\n\n")
+	p("benchstat needs several samples of a benchmark to say whether a change is significant: for that, run the Go benchmarks alone with more samples, e.g. `go test -run '^$' -bench . -count 6 ./recorder > new.txt`, at each commit. The whole-process lines are one sample each.\n\n")
+}
+
+// leftOut lists what this run did not measure, and why.
+func (r *report) leftOut(p printer) {
+	var notes []string
+	if r.Whole != nil {
+		notes = append(notes, r.Whole.notes...)
+		if n := len(r.Whole.sizes); n > 0 && len(r.cfg.sizes) > n {
+			var skipped []string
+			for _, s := range r.cfg.sizes[n:] {
+				skipped = append(skipped, thousands(s))
+			}
+			notes = append(notes, fmt.Sprintf("sizes not measured in this run: %s hands", strings.Join(skipped, ", ")))
+		}
+	} else {
+		notes = append(notes, "whole-process measurements: not run (`-sizes \"\"`)")
+	}
+	if r.GoErr != nil {
+		notes = append(notes, fmt.Sprintf("Go benchmarks: `go test` ended with %v: a benchmark failed or a package did not build (see \"Every Go benchmark\")", r.GoErr))
+	}
+	p("## Left out\n\n")
+	if len(notes) == 0 {
+		p("Nothing: every size was measured.\n")
+		return
+	}
+	for _, n := range slices.Compact(notes) {
+		p("- %s.\n", strings.TrimSuffix(n, "."))
+	}
+}
+
+func recordCell(s *size) string {
+	if s.AuditOnly {
+		return "left out"
+	}
+	if s.Record == nil {
+		return "—"
+	}
+	if s.RecordErr != nil {
+		return "failed"
+	}
+	return fmt.Sprintf("%s (%s)", secs(s.Record.Wall), thousands(s.RecordedHands))
+}
+
+func runSecs(r *run, err error) string {
+	switch {
+	case r == nil:
+		return "—"
+	case err != nil:
+		return "failed"
+	}
+	return secs(r.Wall)
+}
+
+func perHand(r *run, err error, hands int) string {
+	if r == nil || err != nil || hands == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f", float64(r.Wall.Microseconds())/float64(hands))
+}
+
+func peakMB(r *run, err error) string {
+	if r == nil || err != nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f", float64(r.MaxRSS)/1e6)
+}
+
+func rateCell(r *run, err error, n int) string {
+	if r == nil || err != nil {
+		return "—"
+	}
+	return thousandsF(perSecond(n, r.Wall))
+}
+
+func ratio(a *run, errA error, b *run, errB error) string {
+	if a == nil || b == nil || errA != nil || errB != nil || b.Wall <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", a.Wall.Seconds()/b.Wall.Seconds())
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+// nanos formats a ns/op figure in a readable unit.
+func nanos(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.1f ns", ns)
+}
+
+// thousands formats n with thousands separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// thousandsF formats a metric: whole numbers with separators from 100 up, else three
+// significant digits.
+func thousandsF(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "—"
+	case math.Abs(v) >= 100:
+		return thousands(int(math.Round(v)))
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

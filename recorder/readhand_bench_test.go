@@ -1,0 +1,165 @@
+package recorder_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/recordertest"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The logs of BenchmarkReadHandLogSize hold tiny hands (hand.started and hand.ended), hand i at
+// table i%sizeTables, so that the tables' hands interleave in the stream as at a busy site.
+const (
+	sizeTables = 1_000
+	// sizeLayout names the cached store; change it when the layout above changes.
+	sizeLayout = "readhand-v1"
+)
+
+// sizeHand returns the id and table of hand i.
+func sizeHand(i int) (hand, table string) {
+	return fmt.Sprintf("00000000-0000-7000-8000-%012d", i), fmt.Sprintf("bench-%04d", i%sizeTables)
+}
+
+// sizeEvents returns hand i, sealed: hand.started then hand.ended.
+func sizeEvents(i int) [2]*events.Event {
+	hand, table := sizeHand(i)
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
+	data := [2]events.Data{
+		&events.HandStarted{
+			Rules:  events.Rules{Name: "br-fechado"},
+			Number: i/sizeTables + 1, Dealer: 1,
+			Seats:  []events.SeatStack{{Seat: 1, Player: "ana", Stack: 1000}, {Seat: 2, Player: "bruno", Stack: 1000}},
+			Stakes: events.Stakes{Ante: 5, MinBet: 10, MaxBet: 100},
+		},
+		&events.HandEnded{Stacks: []events.SeatChips{{Seat: 1, Stack: 1000}, {Seat: 2, Stack: 1000}}},
+	}
+	var evs [2]*events.Event
+	prev := ""
+	for k, d := range data {
+		e := &events.Event{
+			ID: fmt.Sprintf("00000000-0000-7000-9000-%012d", 2*i+k), Table: table, Hand: hand,
+			Seq: events.Seq(k + 1), At: at.Add(time.Duration(k) * time.Millisecond).Format("2006-01-02T15:04:05.000Z07:00"),
+			Type: d.EventType(), Data: d,
+		}
+		events.Seal(e, prev)
+		prev = events.Hash(e.Raw)
+		evs[k] = e
+	}
+	return evs
+}
+
+// fillLog stores hands [0, hands) in a new log on dir with plain asynchronous publishes
+// carrying each event's Nats-Msg-Id: the stored bytes and subjects are what `fechado record`
+// stores, at a fraction of the time its per-hand checks take for millions of events; reads do
+// not depend on how the events were appended.
+func fillLog(b *testing.B, dir string, hands int) {
+	b.Helper()
+	l, err := recorder.Open(context.Background(), recorder.Options{DataDir: dir, Timeout: time.Minute})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	js, err := jetstream.New(l.Conn(), jetstream.WithPublishAsyncMaxPending(4096))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range hands {
+		for _, e := range sizeEvents(i) {
+			m := &nats.Msg{Subject: recorder.Subject(e.Table, e.Hand), Data: e.Raw, Header: nats.Header{jetstream.MsgIDHeader: []string{e.ID}}}
+			if _, err := js.PublishMsgAsync(m, jetstream.WithStallWait(time.Minute)); err != nil {
+				b.Fatalf("filling the log, hand %d: %v", i, err)
+			}
+		}
+	}
+	select {
+	case <-js.PublishAsyncComplete():
+	case <-time.After(5 * time.Minute):
+		b.Fatal("filling the log: publishes not acknowledged")
+	}
+	info, err := l.Stream().Info(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if info.State.Msgs != uint64(2*hands) {
+		b.Fatalf("the log holds %d events, not %d", info.State.Msgs, 2*hands)
+	}
+}
+
+// cachedLog opens a log of hands kept across runs, under $FECHADO_BENCH_CACHE when set (make
+// bench sets it) or else under the system's temporary folder, filling it first when it is
+// missing, incomplete, or was filled for another stream configuration or subject layout.
+func cachedLog(b *testing.B, hands int) *recorder.Log {
+	b.Helper()
+	base := os.Getenv("FECHADO_BENCH_CACHE")
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "fechado-bench")
+	}
+	dir := filepath.Join(base, fmt.Sprintf("%s-%d", sizeLayout, hands))
+	cfg, err := json.Marshal(recorder.StreamConfig(recorder.DefaultReplicas))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mark := fmt.Sprintf("%s %d %s %x\n", sizeLayout, hands, recorder.Subject("t", "h"), sha256.Sum256(cfg))
+	done := filepath.Join(dir, "filled")
+	if got, err := os.ReadFile(done); err != nil || string(got) != mark {
+		if err := os.RemoveAll(dir); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		fillLog(b, filepath.Join(dir, "store"), hands)
+		if err := os.WriteFile(done, []byte(mark), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("filled %s with %d hands in %v", dir, hands, time.Since(start).Round(time.Second))
+	}
+	return recordertest.OpenDir(b, filepath.Join(dir, "store"))
+}
+
+// BenchmarkReadHandLogSize reads one hand back by id out of a log of 10,000 hands and out of
+// one of 1,000,000 hands (two million events), both at 1,000 tables, by its exact subject
+// (table known) and by hand id alone (table looked up first), so that the two sizes show how a
+// read grows with the log. The big log is filled once and cached (see cachedLog); the first
+// run spends a minute or two filling it, outside the timing.
+//
+//	go test ./recorder -run '^$' -bench ReadHandLogSize
+func BenchmarkReadHandLogSize(b *testing.B) {
+	for _, hands := range []int{10_000, 1_000_000} {
+		b.Run(fmt.Sprintf("hands=%d", hands), func(b *testing.B) {
+			var l *recorder.Log
+			if hands > 100_000 {
+				l = cachedLog(b, hands)
+			} else {
+				dir := b.TempDir()
+				fillLog(b, dir, hands)
+				l = recordertest.OpenDir(b, dir)
+			}
+			for _, mode := range []string{"table", "lookup"} {
+				b.Run(mode, func(b *testing.B) {
+					i := 0
+					for b.Loop() {
+						hand, table := sizeHand((i * 7919) % hands) // spread over the log
+						i++
+						if mode == "lookup" {
+							table = ""
+						}
+						n := 0
+						if err := l.ReadHand(b.Context(), table, hand, func(recorder.Stored) error { n++; return nil }); err != nil || n != 2 {
+							b.Fatal(hand, err, n)
+						}
+					}
+					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
+				})
+			}
+		})
+	}
+}
