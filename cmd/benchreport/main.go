@@ -111,6 +111,10 @@ func runAll(ctx context.Context, cfg *config, progress io.Writer) error {
 	start := time.Now()
 	until := start.Add(cfg.budget)
 	rep := &report{cfg: cfg, Start: start, Machine: readMachine(ctx, cfg), Commit: readCommit(ctx)}
+	// go test runs each package in its own folder: the cache must not depend on that.
+	if abs, err := filepath.Abs(cfg.cache); err == nil {
+		cfg.cache = abs
+	}
 	for _, dir := range []string{cfg.work, cfg.cache, cfg.rawDir} {
 		if dir == cfg.work {
 			if err := os.RemoveAll(dir); err != nil {
