@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fechado/fechado/roles"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -78,6 +79,10 @@ type Options struct {
 	Listen string
 	// Timeout bounds each request to the server; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Auth, embedded only, are more users of the server, each with its role's permissions
+	// (LoadAuth, docs/security.md). With them, clients must give credentials: no client is
+	// AppUser without its password.
+	Auth []*server.User
 }
 
 // Log is an open hand log: the connection to the server (and the server itself when embedded)
@@ -146,13 +151,15 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 		NoSigs:                 true,
 		NoLog:                  true,
 		DisableJetStreamBanner: true,
-		Users: []*server.User{
+		Users: append([]*server.User{
 			{Username: AppUser, Password: appPassword, Permissions: &server.Permissions{
 				Publish: &server.SubjectPermission{Deny: deniedAPIs},
 			}},
 			{Username: adminUser, Password: adminPassword},
-		},
-		NoAuthUser: AppUser,
+		}, l.opts.Auth...),
+	}
+	if len(l.opts.Auth) == 0 {
+		so.NoAuthUser = AppUser
 	}
 	if l.opts.Listen != "" {
 		host, port, err := loopback(l.opts.Listen)
@@ -170,7 +177,7 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 	if !s.ReadyForConnections(30 * time.Second) {
 		return errors.New("recorder: the embedded server did not start within 30 s")
 	}
-	if l.nc, err = nats.Connect("", nats.InProcessServer(s), nats.Name("fechado"), quiet); err != nil {
+	if l.nc, err = nats.Connect("", nats.InProcessServer(s), nats.UserInfo(AppUser, appPassword), nats.Name("fechado"), quiet); err != nil {
 		return fmt.Errorf("recorder: connecting to the embedded server: %w", err)
 	}
 	if l.js, err = l.newJetStream(l.nc); err != nil {
@@ -231,6 +238,10 @@ func loopback(addr string) (string, int, error) {
 
 func (l *Log) connectExternal() error {
 	nopts := []nats.Option{nats.Name("fechado"), nats.Timeout(l.opts.Timeout), quiet}
+	if roles.ValidName(l.opts.User) {
+		// Replies under the user's own prefix: a table device may receive nothing else.
+		nopts = append(nopts, nats.CustomInboxPrefix(roles.InboxPrefix(l.opts.User)))
+	}
 	if l.opts.Creds != "" {
 		nopts = append(nopts, nats.UserCredentials(l.opts.Creds))
 	}
