@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 	"math"
+	"time"
 
 	"github.com/fechado/fechado/events"
 	"github.com/nats-io/nats.go/jetstream"

@@ -50,6 +50,8 @@ func publicEvent(e *events.Event, hidden bool) json.RawMessage {
 	for _, k := range drop {
 		delete(data, k)
 	}
+	// prev is the hash of the previous stored line: with it, 52 guesses recover a hidden card.
+	delete(env, "prev")
 	if e.Type == events.CardsDiscardedType {
 		data["count"], _ = json.Marshal(count)
 	}

@@ -56,6 +56,7 @@ type serveFlags struct {
 	http       string
 	db         string
 	natsListen string
+	auth       string
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -63,6 +64,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "`ADDR`ess of the web interface")
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
+	fs.StringVar(&f.auth, "auth", "", "embedded log only: the users and roles `FILE` the NATS server enforces (docs/security.md); without it the server listens on loopback only")
 }
 
 func (f *serveFlags) logOptions() (recorder.Options, error) {
@@ -74,6 +76,16 @@ func (f *serveFlags) logOptions() (recorder.Options, error) {
 		return o, usageErr("--nats-listen goes with the embedded log, not with --nats")
 	}
 	o.Listen = f.natsListen
+	if f.auth != "" {
+		if len(o.URLs) > 0 {
+			return o, usageErr("--auth configures the embedded server; an external cluster has its own users (docs/security.md)")
+		}
+		users, err := recorder.LoadAuth(f.auth)
+		if err != nil {
+			return o, usageErr("--auth %s: %v", f.auth, err)
+		}
+		o.Auth = users
+	}
 	return o, nil
 }
 
@@ -141,6 +153,9 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	fmt.Fprintf(m.Stdout, "fechado: web interface on %s\n", url)
 	if u := l.ClientURL(); u != "" && len(lo.URLs) == 0 {
 		fmt.Fprintf(m.Stdout, "fechado: NATS clients may connect to %s\n", u)
+		if f.auth == "" {
+			fmt.Fprintln(m.Stdout, "fechado: no --auth: the embedded NATS server listens on loopback only, for fechado's own user")
+		}
 	}
 
 	runCtx, cancelRun := context.WithCancel(ctx)
@@ -148,8 +163,19 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return runCtx }}
 	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	wg.Add(2)
+	errs := make(chan error, 3)
+	wg.Add(3)
+	go func() {
+		// Spectators' public subjects (docs/security.md): the public view of every event from now on.
+		defer wg.Done()
+		from := uint64(0)
+		if info, err := l.Stream().Info(runCtx); err == nil {
+			from = info.State.LastSeq + 1 // live events only: history is for the auditor and the API
+		}
+		if err := l.PublishPublic(runCtx, from); err != nil && runCtx.Err() == nil {
+			errs <- withCode(exitStore, err)
+		}
+	}()
 	go func() {
 		defer wg.Done()
 		if err := srv.Run(runCtx); err != nil {
