@@ -63,7 +63,7 @@ fuzz: ## run every Fuzz target of the repository for FUZZTIME each (default 30s)
 	[ -n "$$targets" ] || { echo "no fuzz targets"; exit 1; }; \
 	while read -r dir target; do \
 		echo "==> $$dir $$target ($(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) "$$dir"; \
+		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s "$$dir"; \
 	done <<< "$$targets"
 
 clean: ## remove bin/ and the test cache
