@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -290,10 +289,3 @@ func auditStored(s *logFlags, f auditFlags, a *audit.Auditor) error {
 	defer stop()
 	return readStored(ctx, s, f.hand, f.table, a.Add)
 }
-
-// auditStore and addStoreFlags are the names sim.go uses for the shared log flags of log.go;
-// they were written here before log.go existed. Prefer logFlags and addLogFlags.
-type auditStore = logFlags
-
-// addStoreFlags adds the shared log flags (see addLogFlags).
-func addStoreFlags(fs *flag.FlagSet) *auditStore { return addLogFlags(fs) }

@@ -92,7 +92,7 @@ func runSim(m *Main, args []string) error {
 	table := fs.String("table", "", "table id (default sim-RULES-SEED, so that two runs never share a table)")
 	out := fs.String("out", "", "write the events to FILE instead of stdout")
 	publish := fs.Bool("publish", false, "append the events to the log instead of writing JSON Lines")
-	store := addStoreFlags(fs)
+	store := addLogFlags(fs)
 	stack := &chipsFlag{-1}
 	fs.Var(stack, "stack", "starting stack (default 1000; 500 in br-online)")
 	even := fs.Bool("even-stacks", false, "every player starts with --stack")
@@ -198,7 +198,7 @@ func runSim(m *Main, args []string) error {
 }
 
 // publishSim appends the simulated hands to the log, event by event.
-func publishSim(m *Main, s *sim.Sim, store *auditStore) error {
+func publishSim(m *Main, s *sim.Sim, store *logFlags) error {
 	ctx := context.Background()
 	l, err := store.open(ctx)
 	if err != nil {
