@@ -3,6 +3,7 @@ package recorder
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -98,6 +99,20 @@ type storedLast struct {
 // last returns the last stored event of a subject; the zero value when the hand is empty.
 func (l *Log) last(ctx context.Context, subject string) (storedLast, error) {
 	m, err := l.getMsg(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) {
+		if info := l.stream.CachedInfo(); info != nil && info.Config.Replicas > 1 && !l.directOnly.Load() {
+			m, err := l.lastFromLeader(ctx, subject)
+			if err == nil || errors.Is(err, jetstream.ErrMsgNotFound) {
+				return m, err
+			}
+			var ae *jetstream.APIError
+			if !errors.As(err, &ae) {
+				// Refused (a table device may only use direct gets) or unanswered: from now on
+				// ask any replica, as before.
+				l.directOnly.Store(true)
+			} else {
+				return nil, err
+			}
+		}
 		return l.stream.GetLastMsgForSubject(ctx, subject)
 	})
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
@@ -372,4 +387,44 @@ func (l *Log) appendOverlapping(ctx context.Context, j *handJob, i int, res hand
 		return res, j.fail(i, invalid(fmt.Sprintf("the stored hand already ended at seq %d", last.Event.Seq)))
 	}
 	return l.publishFrom(ctx, j, i, last.Seq, false, res)
+}
+
+// lastFromLeader asks the stream leader for the last message of subject ($JS.API.STREAM.MSG.GET).
+// On a replicated stream a direct get may be answered by a replica that lags behind, and then an
+// append expecting that stale last sequence is refused: the leader's answer is current.
+func (l *Log) lastFromLeader(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
+	req, err := json.Marshal(struct {
+		LastBySubject string `json:"last_by_subj"`
+	}{subject})
+	if err != nil {
+		return nil, err
+	}
+	resp, err := l.nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET."+StreamName, req)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Error *struct {
+			Code        int    `json:"code"`
+			ErrorCode   uint16 `json:"err_code"`
+			Description string `json:"description"`
+		} `json:"error"`
+		Message *struct {
+			Subject string `json:"subject"`
+			Seq     uint64 `json:"seq"`
+			Data    []byte `json:"data"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(resp.Data, &r); err != nil {
+		return nil, fmt.Errorf("recorder: reading the last event of %s: %w", subject, err)
+	}
+	switch {
+	case r.Error != nil && r.Error.Code == 404:
+		return nil, jetstream.ErrMsgNotFound
+	case r.Error != nil:
+		return nil, &jetstream.APIError{Code: r.Error.Code, ErrorCode: jetstream.ErrorCode(r.Error.ErrorCode), Description: r.Error.Description}
+	case r.Message == nil:
+		return nil, fmt.Errorf("recorder: reading the last event of %s: empty answer", subject)
+	}
+	return &jetstream.RawStreamMsg{Subject: r.Message.Subject, Sequence: r.Message.Seq, Data: r.Message.Data}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/fechado/fechado/roles"
@@ -94,6 +95,8 @@ type Log struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
+	// directOnly is set once a leader read was refused (a table device may only use direct gets).
+	directOnly atomic.Bool
 }
 
 // Open starts the embedded server (or connects to the external one), creates the stream when it
