@@ -83,7 +83,7 @@ func (a *Auditor) continuity(table string, first *events.Event, h *rules.Hand) [
 	for _, s := range hs.Seats {
 		st.seats = append(st.seats, s.Seat)
 	}
-	st.starter = nextAfter(st.seats, hs.Dealer)
+	st.starter = rules.NextSeat(st.seats, hs.Dealer)
 	for _, pl := range h.Players {
 		st.stacks[pl.Name] = pl.Stack
 		st.seatOf[pl.Name] = pl.Seat
@@ -106,46 +106,11 @@ func (a *Auditor) continuity(table string, first *events.Event, h *rules.Hand) [
 
 func endedOf(h *rules.Hand) *events.HandEnded { return h.Ended() }
 
-// nextAfter returns the first seat of seats strictly clockwise after s.
-func nextAfter(seats []events.Seat, s events.Seat) events.Seat {
-	if len(seats) == 0 {
-		return 0
-	}
-	for _, x := range seats {
-		if x > s {
-			return x
-		}
-	}
-	return seats[0]
-}
-
-// before returns the seat of seats just counter-clockwise before s.
-func before(seats []events.Seat, s events.Seat) events.Seat {
-	out := seats[len(seats)-1]
-	for _, x := range seats {
-		if x < s {
-			out = x
-		}
-	}
-	return out
-}
-
 // nextDealer is where presets.md "next hand" puts the dealer of the hand after prev.
 func nextDealer(prev *tableState, hs *events.HandStarted, p rules.Preset) events.Seat {
 	var seats []events.Seat
 	for _, s := range hs.Seats {
 		seats = append(seats, s.Seat)
 	}
-	if len(seats) == 0 {
-		return 0
-	}
-	if prev.misdeal {
-		return prev.dealer // the same dealer deals again
-	}
-	if p.Starter {
-		// br-online: the starter passes left even if he folded; dealer = the seat before him.
-		starter := nextAfter(seats, prev.starter)
-		return before(seats, starter)
-	}
-	return nextAfter(seats, prev.dealer)
+	return p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal)
 }

@@ -364,23 +364,12 @@ func (h *Hand) open(seq events.Seq, p *Player) {
 	}
 	v := h.Eval.Eval([5]cards.Card(p.Cards))
 	h.OpenerValue = v
-	if !h.qualifies(v) {
+	if !h.Qualifies(v) {
 		h.OpenerQualified = false
 		h.violate(finding.OpenWithoutOpeners, seq, p.Seat,
 			fmt.Sprintf("seat %d opened with %s (%s); %s", p.Seat, cards.Join(p.Cards, " "), h.Eval.Describe(v), h.Preset.DescribeMinOpen(h.Start.PassedOut)),
 			h.Preset.DescribeMinOpen(h.Start.PassedOut), h.Eval.Describe(v))
 	}
-}
-
-func (h *Hand) qualifies(v Value) bool {
-	pair, two := h.Preset.MinOpen(h.Start.PassedOut)
-	switch {
-	case two:
-		return h.Eval.TwoPairAtLeast(v)
-	case pair == 0:
-		return true
-	}
-	return h.Eval.PairAtLeast(v, pair)
 }
 
 // applyChips moves the chips of an action, whatever its legality: the log is the record.
@@ -443,7 +432,7 @@ func (h *Hand) onOpenersShown(seq events.Seq, d *events.OpenersShown) {
 func (h *Hand) partialQualifies(cs []cards.Card) bool {
 	if len(cs) == 5 {
 		v, err := h.Eval.EvalSlice(cs)
-		return err == nil && h.qualifies(v)
+		return err == nil && h.Qualifies(v)
 	}
 	pair, two := h.Preset.MinOpen(h.Start.PassedOut)
 	if pair == 0 && !two {

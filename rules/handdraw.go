@@ -232,7 +232,7 @@ func (h *Hand) onShown(seq events.Seq, d *events.HandShown) {
 		p.Value = v
 	}
 	if p.Seat == h.Opener {
-		if v, err := h.Eval.EvalSlice(d.Cards); err == nil && h.qualifies(v) {
+		if v, err := h.Eval.EvalSlice(d.Cards); err == nil && h.Qualifies(v) {
 			h.OpenersShown = true
 		}
 	}

@@ -240,11 +240,11 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 				seats = append(seats, p.seat)
 			}
 			right := s.nextDealer(seats)
-			pre.dealer = nextAfter(seats, right)
+			pre.dealer = rules.NextSeat(seats, right)
 			if s.preset.Starter {
 				// br-online: the dealer names the seat before the starter; any other seat
 				// dealt in moves the starter wrongly.
-				pre.dealer = nextAfter(seats, right)
+				pre.dealer = rules.NextSeat(seats, right)
 			}
 		case finding.TableCarry:
 			pre.carry = 5 + events.Chips(s.injRng.IntN(10))

@@ -155,7 +155,7 @@ func (g *game) cut() {
 		return
 	}
 	k := 1 + g.s.rng.IntN(n-1)
-	by := before(g.seatList(), g.h.Start.Dealer)
+	by := rules.PrevSeat(g.seatList(), g.h.Start.Dealer)
 	g.stub, _ = cards.Cut(g.stub, k)
 	g.emit(&events.DeckCut{At: k, By: &by})
 }
@@ -172,7 +172,7 @@ func (g *game) shuffleAndCut() {
 	g.shuffle(nil)
 	if g.h.Preset.ExposedCut == rules.RemedyReshuffle && g.chance(g.rate()/3) {
 		// A card shows in the cut: reshuffle and cut again.
-		by := before(g.seatList(), g.h.Start.Dealer)
+		by := rules.PrevSeat(g.seatList(), g.h.Start.Dealer)
 		c := g.stub[g.s.rng.IntN(len(g.stub))]
 		g.exposed = true
 		g.emit(&events.CardExposed{Card: c, Phase: events.PhaseCut, Seat: &by, Cause: events.CausePlayer})
@@ -223,10 +223,10 @@ func (g *game) blindSeats() (events.Seat, events.Seat) {
 	seats := g.seatList()
 	d := g.h.Start.Dealer
 	if len(seats) == 2 {
-		return d, nextAfter(seats, d)
+		return d, rules.NextSeat(seats, d)
 	}
-	sb := nextAfter(seats, d)
-	return sb, nextAfter(seats, sb)
+	sb := rules.NextSeat(seats, d)
+	return sb, rules.NextSeat(seats, sb)
 }
 
 // take takes the top card of the stub.
@@ -312,7 +312,7 @@ func (g *game) starter(r events.Round) events.Seat {
 		}
 		x := s
 		for range seats {
-			x = nextAfter(seats, x)
+			x = rules.NextSeat(seats, x)
 			if canAct(h.Player(x)) {
 				return x
 			}
@@ -447,15 +447,7 @@ func (g *game) qualifies(hand []cards.Card) bool {
 	if h.Preset.Openers == rules.OpenFree {
 		return true
 	}
-	v := h.Eval.Eval([5]cards.Card(hand))
-	pair, two := h.Preset.MinOpen(h.Start.PassedOut)
-	switch {
-	case two:
-		return h.Eval.TwoPairAtLeast(v)
-	case pair == 0:
-		return true
-	}
-	return h.Eval.PairAtLeast(v, pair)
+	return h.Qualifies(h.Eval.Eval([5]cards.Card(hand)))
 }
 
 // betting plays round r to its end.

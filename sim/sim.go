@@ -444,7 +444,7 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 		seats = append(seats, ss.Seat)
 	}
 	s.dealer = hs.Dealer
-	s.starter = nextAfter(seats, hs.Dealer)
+	s.starter = rules.NextSeat(seats, hs.Dealer)
 	s.lastSeats = seats
 	s.passedOut = hs.PassedOut
 	s.carry = end.Carry
@@ -481,43 +481,13 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	}
 }
 
-// nextAfter returns the first seat of seats strictly clockwise after s.
-func nextAfter(seats []events.Seat, s events.Seat) events.Seat {
-	for _, x := range seats {
-		if x > s {
-			return x
-		}
-	}
-	if len(seats) == 0 {
-		return 0
-	}
-	return seats[0]
-}
-
-// before returns the seat of seats just counter-clockwise before s.
-func before(seats []events.Seat, s events.Seat) events.Seat {
-	out := seats[len(seats)-1]
-	for _, x := range seats {
-		if x < s {
-			out = x
-		}
-	}
-	return out
-}
-
 // nextDealer is presets.md "next hand": the deal (or br-online's starter) passes left; after a
 // misdeal the same dealer deals again.
 func (s *Sim) nextDealer(seats []events.Seat) events.Seat {
 	if s.lastSeats == nil {
 		return s.dealer
 	}
-	if s.misdeal {
-		return s.dealer
-	}
-	if s.preset.Starter {
-		return before(seats, nextAfter(seats, s.starter))
-	}
-	return nextAfter(seats, s.dealer)
+	return s.preset.NextDealer(seats, s.dealer, s.starter, s.misdeal)
 }
 
 // tick advances the simulated clock and returns the time of the next event.
