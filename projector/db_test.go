@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
 )
 
 func TestMigrationsAppliedOnceInOrder(t *testing.T) {
@@ -73,7 +74,7 @@ func TestAuditHookStoresFindings(t *testing.T) {
 	db := openDB(t)
 	p := New(db, &FileSource{Path: writeLines(t, t.TempDir(), lines)})
 	calls := 0
-	p.Audit = func(hand []*events.Event) []Finding {
+	p.Audit = func(hand []*events.Event) []finding.Finding {
 		calls++
 		if hand[0].Type != events.HandStartedType || hand[len(hand)-1].Type != events.HandEndedType {
 			t.Errorf("audit got %s..%s", hand[0].Type, hand[len(hand)-1].Type)
@@ -85,10 +86,10 @@ func TestAuditHookStoresFindings(t *testing.T) {
 		}
 		switch hand[0].Data.(*events.HandStarted).Number {
 		case 2:
-			return []Finding{{Seq: 3, Code: "deck.unrevealed", Severity: SeverityWarning, Message: "w"},
-				{Seq: 9, Code: "pot.split", Severity: SeverityError, Seat: 2, Message: "e"}}
+			return []finding.Finding{{Seq: 3, Code: "deck.unrevealed", Severity: finding.Warning, Message: "w"},
+				{Seq: 9, Code: "pot.split", Severity: finding.Error, Seat: 2, Message: "e"}}
 		case 3:
-			return []Finding{{Seq: 1, Code: "log.incomplete", Severity: SeverityInfo, Message: "i"}}
+			return []finding.Finding{{Seq: 1, Code: "log.incomplete", Severity: finding.Info, Message: "i"}}
 		}
 		return nil
 	}

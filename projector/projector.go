@@ -29,6 +29,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
 )
 
 // DefaultBatchSize is how many stream messages a projector writes per transaction.
@@ -402,7 +403,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	s := summarize(h)
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
 	var status, nFindings any
-	var findings []Finding
+	var findings []finding.Finding
 	if p.Audit != nil {
 		findings = p.Audit(h.evs)
 		status, nFindings = auditStatus(findings), len(findings)
@@ -436,7 +437,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 		if f.Seat != 0 {
 			seat = int(f.Seat)
 		}
-		if _, err := p.b.stmt(stInsertFinding).ExecContext(ctx, h.id, i+1, int(f.Seq), f.Code, string(f.Severity), seat, f.Message); err != nil {
+		if _, err := p.b.stmt(stInsertFinding).ExecContext(ctx, h.id, i+1, int(f.Seq), string(f.Code), string(f.Severity), seat, f.Message); err != nil {
 			return err
 		}
 	}

@@ -137,12 +137,11 @@ type tableAudit struct {
 // names another hand than the last one audited (hands of one table appended concurrently end
 // out of order) starts its table's live auditor afresh: its continuity is not checked, rather
 // than checked against the wrong hand.
-func (s *Server) auditHand(hand []*events.Event) []projector.Finding {
+func (s *Server) auditHand(hand []*events.Event) []finding.Finding {
 	start := time.Now()
 	if len(hand) == 0 {
 		return nil
 	}
-	own := audit.Hand(hand)
 	s.auditMu.Lock()
 	defer s.auditMu.Unlock()
 	table := hand[0].Table
@@ -157,6 +156,10 @@ func (s *Server) auditHand(hand []*events.Event) []projector.Finding {
 		ta.a.Add(e)
 	}
 	ta.last = hand[0].Hand
+	// The stored findings come from audit.Hand, which depends on this hand alone, so that a
+	// rebuild and a resumed projection store the same rows; the table's auditor (stateful) adds
+	// the table.* continuity findings, kept here in memory.
+	own := audit.Hand(hand)
 	var cont []finding.Finding
 	if ta.result != nil {
 		for _, f := range ta.result.Findings {
@@ -167,12 +170,10 @@ func (s *Server) auditHand(hand []*events.Event) []projector.Finding {
 	}
 	s.metrics.auditDuration.Observe(time.Since(start).Seconds())
 	s.metrics.handsAudited.Inc()
-	out := make([]projector.Finding, len(own))
-	for i, f := range own {
-		out[i] = projector.Finding{Seq: f.Seq, Code: string(f.Code), Severity: projector.Severity(f.Severity),
-			Seat: f.Seat, Message: f.Message}
+	for _, f := range own {
+		s.metrics.findings.WithLabelValues(string(f.Code), string(f.Severity)).Inc()
 	}
-	for _, f := range append(own, cont...) {
+	for _, f := range cont {
 		s.metrics.findings.WithLabelValues(string(f.Code), string(f.Severity)).Inc()
 	}
 	if len(own) > 0 {
@@ -181,7 +182,7 @@ func (s *Server) auditHand(hand []*events.Event) []projector.Finding {
 	if len(cont) > 0 {
 		s.continuity[hand[0].Hand] = cont
 	}
-	return out
+	return own
 }
 
 // isContinuity reports whether code is one of the table continuity checks.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/audit"
-	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/projector"
 )
 
@@ -82,7 +81,9 @@ func runProject(m *Main, args []string) error {
 	}
 	defer rm.Close()
 	p := projector.New(rm, &projector.LogSource{Log: l})
-	p.Audit = auditForProjection
+	// Each hand is audited on its own (audit.Hand): table.* continuity needs the hands before it
+	// and is left to `fechado audit --table`, so a rebuild and a resumed projection store the same rows.
+	p.Audit = audit.Hand
 	p.BatchSize = *batch
 	start := time.Now()
 	pr, err := p.CatchUp(ctx)
@@ -105,15 +106,4 @@ func removeDB(path string) error {
 		}
 	}
 	return nil
-}
-
-// auditForProjection audits each projected hand on its own (audit.Hand): the table.* codes need
-// the hands before it and are left to `fechado audit --table`, so that a rebuild and a resumed
-// projection store the same findings.
-func auditForProjection(evs []*events.Event) []projector.Finding {
-	var out []projector.Finding
-	for _, f := range audit.Hand(evs) {
-		out = append(out, projector.Finding{Seq: f.Seq, Code: string(f.Code), Severity: projector.Severity(f.Severity), Seat: f.Seat, Message: f.Message})
-	}
-	return out
 }
