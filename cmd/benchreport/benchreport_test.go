@@ -82,9 +82,9 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("-sizes \"\": %v %v", cfg, err)
 	}
 	for _, bad := range [][]string{
-		{"-sizes", "1500", "-table-hands", "1000"},
+		{"-sizes", "15x00"},
 		{"-sizes", "2000,1000", "-table-hands", "1000"},
-		{"-sizes", "500", "-table-hands", "1000"},
+		{"-sizes", "0"},
 		{"-count", "0"},
 		{"operand"},
 	} {
@@ -185,7 +185,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"Some CPU @ 2.0GHz",
 		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
 		"missing: `BenchmarkProject` did not run",
-		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB) | 1,000 hands/s (2.00 s) | `jq -c .` of the same files: 4.00 s | 0.50 of jq's time |",
+		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c 0`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.50 of jq's time |",
 		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 4.00 s | 4000 | 6,250 | 120 |",
 		"audit time ×2.0 (per hand ×1.00), peak memory ×1.00",
 		"2,000 hands: **failed**: project broke",
@@ -223,7 +223,7 @@ func TestAuditSize(t *testing.T) {
 	mk := func(nominals ...int) *report {
 		w := &wholeProcess{}
 		for _, n := range nominals {
-			w.sizes = append(w.sizes, &size{Nominal: n, Hands: n - 1, Audit: ok, JQ: ok})
+			w.sizes = append(w.sizes, &size{Nominal: n, Hands: n + 7, Audit: ok, JQ: ok}) // at least n
 		}
 		return &report{Whole: w}
 	}
@@ -233,8 +233,9 @@ func TestAuditSize(t *testing.T) {
 	}{
 		{[]int{10000}, 10000},
 		{[]int{10000, 100000, 300000}, 100000},
-		{[]int{10000, 50000, 300000}, 50000},
+		{[]int{10000, 50000, 300000}, 300000}, // the smallest of at least 100,000 hands
 		{[]int{300000, 1000000}, 300000},
+		{[]int{10000, 50000}, 50000}, // none that large: the largest
 	} {
 		if got := mk(c.sizes...).auditSize(); got == nil || got.Nominal != c.want {
 			t.Errorf("%v: %+v, want %d", c.sizes, got, c.want)

@@ -76,7 +76,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.StringVar(&cfg.pkgs, "pkgs", "./...", "packages to benchmark, space-separated")
 	fs.IntVar(&cfg.count, "count", 1, "go test -count")
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "go test -benchtime")
-	sizes := fs.String("sizes", "10000,100000,300000,1000000", "log sizes in hands for the whole-process measurements, ascending multiples of -table-hands (\"\" skips them)")
+	sizes := fs.String("sizes", "10000,100000,300000,1000000", "log sizes in hands for the whole-process measurements, ascending; tables are simulated until they hold at least that many (\"\" skips them)")
 	fs.IntVar(&cfg.tableHands, "table-hands", 10000, "hands per simulated table")
 	fs.StringVar(&cfg.rules, "rules", "std-draw", "preset of the simulated tables")
 	fs.IntVar(&cfg.players, "players", 4, "players at each simulated table")
@@ -95,8 +95,8 @@ func parseFlags(args []string) (*config, error) {
 			continue
 		}
 		n, err := strconv.Atoi(f)
-		if err != nil || n < cfg.tableHands || n%cfg.tableHands != 0 {
-			return nil, fmt.Errorf("-sizes: %q is not a multiple of -table-hands %d", f, cfg.tableHands)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-sizes: %q is not a number of hands", f)
 		}
 		if len(cfg.sizes) > 0 && n <= cfg.sizes[len(cfg.sizes)-1] {
 			return nil, fmt.Errorf("-sizes must ascend")

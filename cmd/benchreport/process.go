@@ -35,7 +35,15 @@ type run struct {
 // success (audit exits 1 when it finds an error). The error names the command and carries the
 // tail of its standard error.
 func measure(ctx context.Context, stdout io.Writer, okExit []int, name string, args ...string) (run, error) {
+	return measureEnv(ctx, nil, stdout, okExit, name, args...)
+}
+
+// measureEnv is measure with env added to the command's environment.
+func measureEnv(ctx context.Context, env []string, stdout io.Writer, okExit []int, name string, args ...string) (run, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout = stdout
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -166,7 +174,7 @@ func (t *table) count() error {
 
 // size is the whole-process measurements of one log size.
 type size struct {
-	Nominal             int    // tables × hands per table; a table may end sooner
+	Nominal             int    // the size asked for: at least this many hands
 	Load                string // load averages before the size's first measurement
 	Tables              int
 	Hands, Events       int
@@ -201,7 +209,7 @@ func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progre
 	data := filepath.Join(w.cfg.work, "log")
 	var prev *size
 	for _, n := range w.cfg.sizes {
-		ntables := n / w.cfg.tableHands
+		ntables := w.tablesFor(n)
 		if prev != nil {
 			full, auditOnly := w.estimate(prev, ntables)
 			left := time.Until(until)
@@ -210,7 +218,7 @@ func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progre
 			case auditOnly <= left:
 				w.notes = append(w.notes, fmt.Sprintf("%s hands: record and project left out, about %s estimated, %s left of the budget",
 					thousands(n), full.Round(time.Second), left.Round(time.Second)))
-				w.measureSize(ctx, ntables, data, true, progress)
+				w.measureSize(ctx, n, data, true, progress)
 				if ctx.Err() != nil {
 					w.notes = append(w.notes, fmt.Sprintf("%s hands: stopped when the time budget ran out", thousands(n)))
 				}
@@ -222,7 +230,7 @@ func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progre
 			}
 		}
 		fmt.Fprintf(progress, "benchreport: %s hands\n", thousands(n))
-		s := w.measureSize(ctx, ntables, data, false, progress)
+		s := w.measureSize(ctx, n, data, false, progress)
 		if ctx.Err() != nil {
 			w.notes = append(w.notes, fmt.Sprintf("%s hands: stopped when the time budget ran out", thousands(n)))
 			return
@@ -246,15 +254,60 @@ func (w *wholeProcess) estimate(prev *size, ntables int) (full, auditOnly time.D
 	return time.Duration(f * margin), time.Duration(a * margin)
 }
 
-// measureSize measures one size; it returns nil when the tables could not be simulated.
-func (w *wholeProcess) measureSize(ctx context.Context, ntables int, data string, auditOnly bool, progress io.Writer) *size {
+// tablesFor estimates how many tables hold n hands: the tables simulated so far give the mean
+// number of hands per table (a table ends sooner when one player wins every chip).
+func (w *wholeProcess) tablesFor(n int) int {
+	per := float64(w.cfg.tableHands)
+	if len(w.tables) > 0 && w.simHands > 0 {
+		per = float64(w.simHands) / float64(len(w.tables))
+	}
+	return max(1, int(math.Ceil(float64(n)/per)))
+}
+
+// simHandsFor simulates tables until the first ones hold at least n hands (or maxTables of
+// them), and returns how many tables that is and the time spent.
+func (w *wholeProcess) simHandsFor(ctx context.Context, n int) (int, time.Duration, error) {
+	const maxTables = 100000
+	k := w.tablesFor(n)
+	var spent time.Duration
+	for {
+		d, err := w.simTables(ctx, k)
+		spent += d
+		if err != nil {
+			return k, spent, err
+		}
+		hands := 0
+		for _, t := range w.tables[:k] {
+			hands += t.Hands
+		}
+		if hands >= n || k >= maxTables {
+			return k, spent, nil
+		}
+		k += max(1, int(math.Ceil(float64(n-hands)/float64(max(hands/k, 1)))))
+	}
+}
+
+// oneCore returns the command line that runs name on one CPU (taskset -c 0, when the machine
+// has it) and the environment that gives the Go runtime one processor (GOMAXPROCS=1): the
+// garbage collector then shares that core too.
+func oneCore(name string, args ...string) (string, []string, []string) {
+	env := []string{"GOMAXPROCS=1"}
+	if ts, err := exec.LookPath("taskset"); err == nil {
+		return ts, append([]string{"-c", "0", name}, args...), env
+	}
+	return name, args, env
+}
+
+// measureSize measures one size of at least n hands; it returns nil when the tables could not
+// be simulated.
+func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, auditOnly bool, progress io.Writer) *size {
 	before := len(w.tables)
-	simTime, err := w.simTables(ctx, ntables)
+	ntables, simTime, err := w.simHandsFor(ctx, n)
 	if err != nil {
 		w.notes = append(w.notes, fmt.Sprintf("%d tables: simulating them failed: %v", ntables, err))
 		return nil
 	}
-	s := &size{Nominal: ntables * w.cfg.tableHands, Tables: ntables, Sim: simTime, AuditOnly: auditOnly, Load: loadAverage()}
+	s := &size{Nominal: n, Tables: ntables, Sim: simTime, AuditOnly: auditOnly, Load: loadAverage()}
 	var files, fresh []string
 	for i, t := range w.tables[:ntables] {
 		s.Hands += t.Hands
@@ -271,11 +324,13 @@ func (w *wholeProcess) measureSize(ctx context.Context, ntables int, data string
 	w.simHands += s.RecordedHands
 	w.sizes = append(w.sizes, s)
 
-	fmt.Fprintf(progress, "benchreport:   audit --json (%s hands, %.0f MB)\n", thousands(s.Hands), float64(s.Bytes)/1e6)
-	a, err := measure(ctx, nil, []int{0, 1}, w.cfg.fechado, append([]string{"audit", "--json"}, files...)...)
+	fmt.Fprintf(progress, "benchreport:   audit --json on one core (%s hands, %.0f MB)\n", thousands(s.Hands), float64(s.Bytes)/1e6)
+	name, args, env := oneCore(w.cfg.fechado, append([]string{"audit", "--json"}, files...)...)
+	a, err := measureEnv(ctx, env, nil, []int{0, 1}, name, args...)
 	s.Audit, s.AuditErr = &a, err
-	fmt.Fprintf(progress, "benchreport:   jq -c .\n")
-	j, err := measure(ctx, nil, nil, w.cfg.jq, append([]string{"-c", "."}, files...)...)
+	fmt.Fprintf(progress, "benchreport:   jq -c . on one core\n")
+	name, args, env = oneCore(w.cfg.jq, append([]string{"-c", "."}, files...)...)
+	j, err := measureEnv(ctx, env, nil, nil, name, args...)
 	s.JQ, s.JQErr = &j, err
 	if auditOnly || s.AuditErr != nil || s.JQErr != nil {
 		return s

@@ -126,9 +126,9 @@ func (r *report) summary(p printer) {
 		"events/s", "plain batched inserts of the same rows", "plain-events/s", "ratio", "of plain")
 
 	if s := r.auditSize(); s != nil {
-		p("| Hands audited from a file, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB) | %s hands/s (%s) | `jq -c .` of the same files: %s | %.2f of jq's time |\n",
+		p("| Hands audited from a file on one core, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB), `taskset -c 0`, `GOMAXPROCS=1` | %s hands/s (%s), peak memory %.0f MB | `jq -c .` of the same files, one core: %s | %.2f of jq's time |\n",
 			thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, thousandsF(perSecond(s.Hands, s.Audit.Wall)),
-			secs(s.Audit.Wall), secs(s.JQ.Wall), s.Audit.Wall.Seconds()/s.JQ.Wall.Seconds())
+			secs(s.Audit.Wall), float64(s.Audit.MaxRSS)/1e6, secs(s.JQ.Wall), s.Audit.Wall.Seconds()/s.JQ.Wall.Seconds())
 	} else {
 		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
 	}
@@ -147,6 +147,11 @@ func (r *report) summary(p printer) {
 				how, bigName, nanos(bv), nanos(sv), bv/sv)
 		}
 	}
+	if res := g.get("BenchmarkAuditOneCore"); res != nil {
+		v, _ := res.median("hands/s")
+		m, _ := res.median("peak-RSS-MB")
+		p("| Hands audited in-process on one core (`GOMAXPROCS=1`), file of 100,000 simulated std-draw hands (`BenchmarkAuditOneCore`) | %s hands/s, peak memory %.0f MB | | |\n", thousandsF(v), m)
+	}
 	if res := g.get("BenchmarkAuditFile"); res != nil {
 		v, _ := res.median("hands/s")
 		p("| Hands audited in-process, file of 2,400 vector hands (`BenchmarkAuditFile`) | %s hands/s | | |\n", thousandsF(v))
@@ -154,8 +159,8 @@ func (r *report) summary(p printer) {
 	p("\nEvaluations and simulated hands per preset, and the time and peak memory of `audit` and\n`project` as the log grows, follow.\n\n")
 }
 
-// auditSize returns the size whose audit is the summary's figure: the largest with both
-// audit and jq measured, of at most 100,000 hands when there is one, else the smallest above.
+// auditSize returns the size whose audit is the summary's figure: the smallest with both
+// audit and jq measured that holds at least 100,000 hands, else the largest measured.
 func (r *report) auditSize() *size {
 	if r.Whole == nil {
 		return nil
@@ -165,7 +170,7 @@ func (r *report) auditSize() *size {
 		if s.AuditErr != nil || s.JQErr != nil || s.Audit == nil || s.JQ == nil {
 			continue
 		}
-		if best == nil || s.Nominal <= 100000 { // sizes ascend
+		if best == nil || best.Hands < 100000 { // sizes ascend
 			best = s
 		}
 	}
@@ -211,8 +216,9 @@ func (r *report) growth(p printer) {
 		p("Not measured in this run (see \"Left out\").\n\n")
 		return
 	}
-	p("Simulated %s tables of up to %s hands each (`fechado sim --rules %s --players %d --hands %d --seed K --table bench-K`; a table ends sooner when one player wins every chip), size N being the first N/%s tables, given to each command as separate files in one call.\n",
-		w.cfg.rules, thousands(w.cfg.tableHands), w.cfg.rules, w.cfg.players, w.cfg.tableHands, thousands(w.cfg.tableHands))
+	p("Simulated %s tables of up to %s hands each (`fechado sim --rules %s --players %d --hands %d --seed K --table bench-K`; a table ends sooner when one player wins every chip), size N being the first tables that hold at least N hands together, given to each command as separate files in one call.\n",
+		w.cfg.rules, thousands(w.cfg.tableHands), w.cfg.rules, w.cfg.players, w.cfg.tableHands)
+	p("`audit` and `jq` run on one core: pinned to CPU 0 with `taskset -c 0` and, for the Go runtime, `GOMAXPROCS=1` (its garbage collector shares the core).\n")
 	p("Elapsed time and peak resident memory (ru_maxrss, what `/usr/bin/time -v` prints as \"Maximum resident set size\") of each process.\n")
 	p("`record` appends only the tables new at that size to one growing log; `project --rebuild` then projects the whole log into a new database.\n\n")
 	p("Load is the 1-minute load average just before the size's first command.\n\n")
