@@ -1,11 +1,13 @@
 package events
 
 import (
-	"bufio"
 	"bytes"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 
@@ -85,24 +87,101 @@ func (invalid) Is(target error) bool { return target == ErrInvalid }
 
 // Parse decodes one line (without its newline) strictly: unknown types and fields, missing or
 // mistyped fields, bad cards, UUIDs and seats are errors that name the field. The returned
-// event's Raw is line itself (not copied).
-func Parse(line []byte) (*Event, error) { return parseWith(line, nil) }
+// event's Raw is line itself (not copied); its strings are copies.
+func Parse(line []byte) (*Event, error) {
+	var d decoder
+	return d.parseLine(line)
+}
 
-// strings keeps the last table and hand ids read, so that the events of a hand share their
-// strings instead of allocating them again on every line.
-type interner struct{ table, hand string }
+// decoder decodes events. Parse uses a zero decoder: every string is a copy and every struct its
+// own allocation. A Reader's decoder pools (pool is set): the lines it decodes are copies that
+// nobody writes again, so strings may alias them, and events, payloads and card lists are carved
+// from slabs, so that an event costs well under one allocation.
+type decoder struct {
+	pool bool
+	// table and hand are the last table and hand ids read: the events of a hand share them.
+	table, hand string
+	// names holds player and preset names, which the auditor keeps across hands: they are copied
+	// once, not kept as pieces of a line (which would keep its whole chunk alive).
+	names map[string]string
 
-// own returns b as a string. With an interner (the Reader's path, where every line is a fresh
-// copy that nobody writes again) the string shares the line's bytes instead of copying them.
-func (s *interner) own(b []byte) string {
-	if s == nil || len(b) == 0 {
+	events     slab[Event]
+	dealt      slab[CardDealt]
+	acted      slab[PlayerActed]
+	antes      slab[AntePosted]
+	blinds     slab[BlindPosted]
+	shuffled   slab[DeckShuffled]
+	cuts       slab[DeckCut]
+	revealed   slab[DeckRevealed]
+	discarded  slab[CardsDiscarded]
+	openers    slab[OpenersShown]
+	shown      slab[HandShown]
+	mucked     slab[HandMucked]
+	returned   slab[BetReturned]
+	raked      slab[PotRaked]
+	awarded    slab[PotAwarded]
+	exposed    slab[CardExposed]
+	burned     slab[CardBurned]
+	seats      slab[Seat]   // the optional seats of deck.shuffled, deck.cut, card.exposed
+	ints       slab[int]    // the optional counts of deck.shuffled, cards.discarded
+	strs       slab[string] // the optional previous hand of hand.started
+	cardChunk  []cards.Card
+	seatChunk  []SeatStack
+	stackChunk []SeatChips
+}
+
+// slabLen is the number of values in a slab's chunk. A chunk is freed when no value carved from
+// it is referenced any more; the auditor holds only the events of the hands still open, so a
+// modest chunk keeps memory flat.
+const slabLen = 128
+
+// slab hands out values carved from chunks of slabLen.
+type slab[T any] struct{ free []T }
+
+// take returns a zero T: from s when pooling, else a new one.
+func take[T any](s *slab[T], pool bool) *T {
+	if !pool {
+		return new(T)
+	}
+	if len(s.free) == 0 {
+		s.free = make([]T, slabLen)
+	}
+	v := &s.free[0]
+	s.free = s.free[1:]
+	return v
+}
+
+// carve returns a copy of v: a piece of *chunk when pooling (a fresh chunk of n when the current
+// one is short), else its own allocation. The copy's capacity is its length, so that appending to
+// it never writes over a neighbour. Lists longer than n/8 get their own allocation.
+func carve[T any](chunk *[]T, n int, v []T, pool bool) []T {
+	if len(v) == 0 {
+		return []T{} // empty, not nil (and allocates nothing)
+	}
+	if !pool || len(v) > n/8 {
+		return append(make([]T, 0, len(v)), v...)
+	}
+	if len(v) > len(*chunk) {
+		*chunk = make([]T, n)
+	}
+	out := (*chunk)[:len(v):len(v)]
+	copy(out, v)
+	*chunk = (*chunk)[len(v):]
+	return out
+}
+
+// own returns b as a string. When pooling the string shares b's bytes (a piece of a line that
+// nobody writes again, or the fresh copy of a string with escapes) instead of copying them.
+func (d *decoder) own(b []byte) string {
+	if !d.pool || len(b) == 0 {
 		return string(b)
 	}
 	return unsafe.String(&b[0], len(b))
 }
 
-func (s *interner) get(b []byte, last *string) string {
-	if s == nil {
+// same returns b as a string, *last when it holds the same text (then nothing is allocated).
+func (d *decoder) same(b []byte, last *string) string {
+	if !d.pool {
 		return string(b)
 	}
 	if string(b) != *last {
@@ -111,11 +190,39 @@ func (s *interner) get(b []byte, last *string) string {
 	return *last
 }
 
-func parseWith(line []byte, in *interner) (*Event, error) {
-	e, err := parse(line, in)
+// name returns b as a string, shared with the earlier names of the same text when pooling.
+func (d *decoder) name(b []byte) string {
+	if !d.pool {
+		return string(b)
+	}
+	if s, ok := d.names[string(b)]; ok {
+		return s
+	}
+	if d.names == nil || len(d.names) >= 4096 {
+		d.names = map[string]string{} // bounded: a long log of many players starts afresh
+	}
+	s := string(b)
+	d.names[s] = s
+	return s
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// parseLine decodes line and wraps a failure in an *Error naming the field.
+func (d *decoder) parseLine(line []byte) (*Event, error) {
+	l := lexer{b: line}
+	e, err := d.parse(&l)
+	if err != nil || l.wide {
+		// The checks of the whole line come first, as if they had been made before decoding
+		// (most lines are ASCII: see lexer.wide).
+		if !utf8.Valid(line) {
+			e, err = nil, errors.New("not valid UTF-8")
+		} else if err != nil && bytes.HasPrefix(line, bom) {
+			err = errors.New("a byte-order mark is not allowed: JSON Lines is plain UTF-8")
+		}
+	}
 	if err != nil {
-		var fe *fieldErr
-		if errors.As(err, &fe) {
+		if fe, ok := err.(*fieldErr); ok {
 			return nil, &Error{Field: fe.path, Err: invalid{fe.err}}
 		}
 		return nil, &Error{Err: invalid{err}}
@@ -123,129 +230,119 @@ func parseWith(line []byte, in *interner) (*Event, error) {
 	return e, nil
 }
 
-func parse(line []byte, in *interner) (*Event, error) {
-	if !utf8.Valid(line) {
-		return nil, errors.New("not valid UTF-8")
+// envelope lists the envelope's fields in the catalogue's order. All but prev are required; a
+// missing one is reported in this order.
+var envelope = newFieldNames("id", "table", "hand", "seq", "at", "type", "prev", "data")
+
+const (
+	envID = iota
+	envTable
+	envHand
+	envSeq
+	envAt
+	envType
+	envPrev
+	envData
+	envRequired = 1<<(envData+1) - 1 - 1<<envPrev
+)
+
+func (d *decoder) parse(l *lexer) (*Event, error) {
+	e := take(&d.events, d.pool)
+	e.Raw = l.b
+	if d.fast(l, e) {
+		return e, nil
 	}
-	if bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
-		return nil, errors.New("a byte-order mark is not allowed: JSON Lines is plain UTF-8")
-	}
-	l := lexer{b: line}
-	e := &Event{Raw: line}
+	// Any other layout, or a fault: the general walk decodes the line from the start, and is the
+	// one that reports faults.
+	*e = Event{Raw: l.b}
+	*l = lexer{b: l.b}
+	ti := -1 // e.Type's index in Types, once read
 	var data []byte
-	var have uint16
-	const (
-		hID = 1 << iota
-		hTable
-		hHand
-		hSeq
-		hAt
-		hType
-		hData
-	)
-	err := l.object(func(k []byte) error {
-		switch string(k) {
-		case "id":
-			have |= hID
-			s, err := l.str()
-			if err == nil && !isUUID(s) {
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		var k []byte
+		if f, k, err = l.field(envelope, &have); err != nil {
+			break
+		}
+		var s []byte
+		var ok bool
+		switch f {
+		case envID:
+			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
-			e.ID = in.own(s)
-			return at("id", err)
-		case "table":
-			have |= hTable
-			s, err := l.str()
-			if err == nil && !isTableID(s) {
+			e.ID = d.own(s)
+		case envTable:
+			if s, err = l.str(); err == nil && !isTableID(s) {
 				err = fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
 			}
-			if in != nil {
-				e.Table = in.get(s, &in.table)
-			} else {
-				e.Table = string(s)
+			if err == nil {
+				e.Table = d.same(s, &d.table) // only a valid id becomes the last one (see fast)
 			}
-			return at("table", err)
-		case "hand":
-			have |= hHand
-			s, err := l.str()
-			if err == nil && !isUUID(s) {
+		case envHand:
+			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
-			if in != nil {
-				e.Hand = in.get(s, &in.hand)
-			} else {
-				e.Hand = string(s)
+			if err == nil {
+				e.Hand = d.same(s, &d.hand)
 			}
-			return at("hand", err)
-		case "seq":
-			have |= hSeq
-			v, err := l.int()
-			if err == nil && v < 1 {
+		case envSeq:
+			var v int64
+			if v, err = l.int(); err == nil && v < 1 {
 				err = fmt.Errorf("%d is below 1", v)
 			}
 			e.Seq = Seq(v)
-			return at("seq", err)
-		case "at":
-			have |= hAt
-			s, err := l.str()
-			if err == nil && !isTime(s) {
+		case envAt:
+			if s, err = l.str(); err == nil && !isTime(s) {
 				err = fmt.Errorf("%q is not an RFC 3339 time with offset", s)
 			}
-			e.At = in.own(s)
-			return at("at", err)
-		case "type":
-			have |= hType
-			s, err := l.str()
-			if err == nil && !Type(s).Known() {
-				err = fmt.Errorf("unknown event type %q", s)
+			e.At = d.own(s)
+		case envType:
+			if s, err = l.str(); err == nil {
+				if e.Type, ti = lookupType(s); ti < 0 {
+					err = fmt.Errorf("unknown event type %q", s)
+				}
 			}
-			e.Type = Type(s)
-			return at("type", err)
-		case "prev":
+		case envPrev:
 			e.HasPrev = true
-			s, err := l.str()
-			if err == nil && len(s) != 0 && !isHex64(s) {
+			if s, ok, err = l.fixed(64, isHex64); err == nil && !ok && len(s) != 0 && !isHex64(s) {
 				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
 			}
-			e.Prev = in.own(s)
-			return at("prev", err)
-		case "data":
-			have |= hData
-			if have&hType != 0 && e.Type.Known() && l.peek() == '{' {
+			e.Prev = d.own(s)
+		case envData:
+			if ti >= 0 && l.peek() == '{' {
 				// The usual order (type before data): decode in place, one pass.
-				d, err := decodeDataLexer(e.Type, &l)
-				if err != nil {
-					return at("data", err)
-				}
-				e.Data = d
-				return nil
+				e.Data, err = d.data(ti, l)
+				break
 			}
-			v, err := l.skip()
-			if err == nil && v[0] != '{' {
-				err = &typeErr{"object", kindOf(v[0])}
+			// Data before type: checked as JSON now, decoded once the type is known.
+			if data, err = l.skip(); err == nil && data[0] != '{' {
+				err = &typeErr{"object", kindOf(data[0])}
 			}
-			data = v
-			return at("data", err)
 		default:
-			return &fieldErr{string(k), errors.New("unknown field")}
+			return nil, &fieldErr{string(k), errors.New("unknown field")}
 		}
-	})
+		if err != nil {
+			return nil, at(envelope.names[f], err)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	if l.peek() != 0 {
 		return nil, fmt.Errorf("extra text after the event at column %d", l.i+1)
 	}
-	for _, f := range []struct {
-		bit  uint16
-		name string
-	}{{hID, "id"}, {hTable, "table"}, {hHand, "hand"}, {hSeq, "seq"}, {hAt, "at"}, {hType, "type"}, {hData, "data"}} {
-		if have&f.bit == 0 {
-			return nil, &fieldErr{f.name, errors.New("missing")}
-		}
+	if m := envRequired &^ have; m != 0 {
+		return nil, &fieldErr{envelope.names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	if e.Data == nil {
-		d, err := decodeData(e.Type, data)
+		dl := lexer{b: data}
+		d, err := d.data(ti, &dl)
+		if err == nil && dl.peek() != 0 {
+			err = fmt.Errorf("extra text after the data object at column %d", dl.i+1)
+		}
 		if err != nil {
 			return nil, at("data", err)
 		}
@@ -254,95 +351,326 @@ func parse(line []byte, in *interner) (*Event, error) {
 	return e, nil
 }
 
+// The pieces of a line as fechado writes it, that fast and the payloads' fast paths look for.
+// They are compared as string(span(b, i, len(c))) == c: with c a constant, the comparison compiles
+// to a few loads and compares of immediates (a string that is not a constant would need a call).
+const (
+	jsID, jsTable, jsHand, jsSeq     = `{"id":"`, `","table":"`, `","hand":"`, `","seq":`
+	jsAt, jsType, jsPrev, jsData     = `,"at":"`, `","type":"`, `","prev":"`, `","data":{`
+	jsSeat, jsCard, jsPhase          = `{"seat":`, `,"card":"`, `","phase":"`
+	jsDeal, jsDraw                   = `deal"}`, `draw"}`
+	jsRound, jsAction, jsActedAmount = `,"round":"`, `","action":"`, `","amount":`
+	jsAmount                         = `,"amount":`
+)
+
+// span returns b[i:i+n], or nil when b is shorter.
+func span(b []byte, i, n int) []byte {
+	if i < 0 || n > len(b)-i {
+		return nil
+	}
+	return b[i : i+n]
+}
+
+// hasByte reports whether b holds c at i.
+func hasByte(b []byte, i int, c byte) bool { return i >= 0 && i < len(b) && b[i] == c }
+
+// fast decodes an event written as fechado writes it (Encode): the envelope's fields in the
+// catalogue's order, without spaces or escapes, prev present, data after type, nothing after
+// data. It checks each field as the general walk does, with fewer steps, and reports false,
+// having decoded nothing for good, when the line is written any other way or holds a fault.
+func (d *decoder) fast(l *lexer, e *Event) bool {
+	const uuidLen, hashLen = 36, 64
+	b := l.b
+	// {"id":"…","table":"
+	id := span(b, len(jsID), uuidLen)
+	i := len(jsID) + uuidLen
+	if string(span(b, 0, len(jsID))) != jsID || string(span(b, i, len(jsTable))) != jsTable || !isUUID(id) {
+		return false
+	}
+	i += len(jsTable)
+	// …","hand":"…","seq": (the table and hand of the line before, or new ones checked)
+	table, sameTable := span(b, i, len(d.table)), false
+	if len(d.table) > 0 && string(span(b, i+len(d.table), len(jsHand))) == jsHand && string(table) == d.table {
+		sameTable = true
+	} else {
+		j := bytes.IndexByte(b[i:min(len(b), i+65)], '"') // a table id has 64 bytes at most
+		if j < 0 || !isTableID(b[i:i+j]) {
+			return false
+		}
+		table = b[i : i+j]
+	}
+	i += len(table)
+	if string(span(b, i, len(jsHand))) != jsHand || string(span(b, i+len(jsHand)+uuidLen, len(jsSeq))) != jsSeq {
+		return false
+	}
+	i += len(jsHand)
+	hand := b[i : i+uuidLen]
+	sameHand := string(hand) == d.hand
+	if !sameHand && !isUUID(hand) {
+		return false
+	}
+	i += uuidLen + len(jsSeq)
+	// …,"at":"
+	seq, j := fastUint(b, i)
+	if seq < 1 || string(span(b, j, len(jsAt))) != jsAt {
+		return false
+	}
+	i = j + len(jsAt)
+	// …","type":" (fechado writes the time to the millisecond, in UTC)
+	if j = len("2006-01-02T15:04:05.000Z"); string(span(b, i+j, len(jsType))) != jsType {
+		j = bytes.IndexByte(b[i:min(len(b), i+40)], '"')
+	}
+	if j < 0 || !isTime(b[i:i+j]) || string(span(b, i+j, len(jsType))) != jsType {
+		return false
+	}
+	at := b[i : i+j]
+	i += j + len(jsType)
+	// …","prev":" (half the events are card.dealt)
+	if j = len(CardDealtType); string(span(b, i+j, len(jsPrev))) != jsPrev {
+		j = bytes.IndexByte(b[i:min(len(b), i+20)], '"')
+	}
+	if j < 0 || string(span(b, i+j, len(jsPrev))) != jsPrev {
+		return false
+	}
+	t, ti := lookupType(b[i : i+j])
+	if ti < 0 {
+		return false
+	}
+	i += j + len(jsPrev)
+	// …","data":{ (prev is "" or 64 hex digits)
+	var prev []byte
+	if !hasByte(b, i, '"') {
+		if prev = span(b, i, hashLen); !isHex64(prev) {
+			return false
+		}
+		i += hashLen
+	}
+	if string(span(b, i, len(jsData))) != jsData {
+		return false
+	}
+	// …}} and nothing more
+	l.i = i + len(jsData) - 1 // at the data object's '{'
+	data, err := d.data(ti, l)
+	if err != nil || !hasByte(b, l.i, '}') {
+		return false
+	}
+	l.i++
+	if l.peek() != 0 {
+		return false
+	}
+	if d.pool {
+		// The events of a hand share its id and its table's.
+		if !sameTable {
+			d.table = string(table)
+		}
+		if !sameHand {
+			d.hand = string(hand)
+		}
+		e.Table, e.Hand = d.table, d.hand
+	} else {
+		e.Table, e.Hand = string(table), string(hand)
+	}
+	e.ID, e.Seq, e.At, e.Type, e.Prev, e.HasPrev, e.Data = d.own(id), Seq(seq), d.own(at), t, d.own(prev), true, data
+	return true
+}
+
 func kindOf(c byte) string {
 	l := lexer{b: []byte{c}}
 	return l.kind()
 }
 
-var hexLower = func() (t [256]bool) {
-	for _, c := range "0123456789abcdef" {
-		t[c] = true
-	}
-	return t
-}()
+// The index of each type in Types (the catalogue's order).
+const (
+	tiHandStarted = iota
+	tiDeckShuffled
+	tiDeckCut
+	tiAntePosted
+	tiBlindPosted
+	tiCardDealt
+	tiCardBurned
+	tiCardExposed
+	tiMisdealDeclared
+	tiPlayerActed
+	tiCardsDiscarded
+	tiOpenersShown
+	tiHandShown
+	tiHandMucked
+	tiBetReturned
+	tiPotRaked
+	tiPotAwarded
+	tiHandPassed
+	tiDeckRevealed
+	tiHandEnded
+	numTypes
+)
 
-func isHexDigit(c byte) bool { return hexLower[c] }
+// lookupType returns the catalogue's type named s and its index in Types, or -1 when s names none.
+func lookupType(s []byte) (Type, int) {
+	if string(s) == string(CardDealtType) { // half the events: a comparison of two words
+		return CardDealtType, tiCardDealt
+	}
+	switch string(s) {
+	case string(HandStartedType):
+		return HandStartedType, tiHandStarted
+	case string(DeckShuffledType):
+		return DeckShuffledType, tiDeckShuffled
+	case string(DeckCutType):
+		return DeckCutType, tiDeckCut
+	case string(AntePostedType):
+		return AntePostedType, tiAntePosted
+	case string(BlindPostedType):
+		return BlindPostedType, tiBlindPosted
+	case string(CardDealtType):
+		return CardDealtType, tiCardDealt
+	case string(CardBurnedType):
+		return CardBurnedType, tiCardBurned
+	case string(CardExposedType):
+		return CardExposedType, tiCardExposed
+	case string(MisdealDeclaredType):
+		return MisdealDeclaredType, tiMisdealDeclared
+	case string(PlayerActedType):
+		return PlayerActedType, tiPlayerActed
+	case string(CardsDiscardedType):
+		return CardsDiscardedType, tiCardsDiscarded
+	case string(OpenersShownType):
+		return OpenersShownType, tiOpenersShown
+	case string(HandShownType):
+		return HandShownType, tiHandShown
+	case string(HandMuckedType):
+		return HandMuckedType, tiHandMucked
+	case string(BetReturnedType):
+		return BetReturnedType, tiBetReturned
+	case string(PotRakedType):
+		return PotRakedType, tiPotRaked
+	case string(PotAwardedType):
+		return PotAwardedType, tiPotAwarded
+	case string(HandPassedType):
+		return HandPassedType, tiHandPassed
+	case string(DeckRevealedType):
+		return DeckRevealedType, tiDeckRevealed
+	case string(HandEndedType):
+		return HandEndedType, tiHandEnded
+	}
+	return "", -1
+}
+
+// The hex digits are checked 8 bytes at a time, as the bytes of a little-endian word: for bytes
+// below 0x80, adding 0x80-c to each sets its high bit exactly when it is at least c, and no carry
+// crosses from one byte to the next.
+const (
+	ones = 0x0101010101010101
+	high = 0x8080808080808080
+)
+
+// inRange has the high bit of each byte of x (all below 0x80) set when it is in lo..hi.
+func inRange(x uint64, lo, hi byte) uint64 {
+	return (x + ones*uint64(0x80-lo)) &^ (x + ones*uint64(0x80-hi-1))
+}
+
+// hexWord reports whether the 8 bytes of x are hex digits: 0-9 and a-f, and A-F unless lower.
+func hexWord(x uint64, lower bool) bool {
+	y := x
+	if !lower {
+		y |= ones * 0x20 // A-F to a-f (and nothing else into a-f)
+	}
+	return x&high == 0 && (inRange(x, '0', '9')|inRange(y, 'a', 'f'))&high == high
+}
 
 func isHex64(s []byte) bool {
 	if len(s) != 64 {
 		return false
 	}
-	for _, c := range s {
-		if !isHexDigit(c) {
-			return false
-		}
+	ok := true
+	for i := 0; i < 64; i += 8 {
+		ok = hexWord(binary.LittleEndian.Uint64(s[i:]), true) && ok
 	}
-	return true
+	return ok
 }
 
 // isUUID accepts the 8-4-4-4-12 hexadecimal form, in either case.
 func isUUID(s []byte) bool {
-	if len(s) != 36 {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !isHexDigit(c) && !(c >= 'A' && c <= 'F') {
-				return false
-			}
+	le := binary.LittleEndian
+	return hexWord(le.Uint64(s), false) &&
+		hexWord(uint64(le.Uint32(s[9:]))|uint64(le.Uint32(s[14:]))<<32, false) &&
+		hexWord(uint64(le.Uint32(s[19:]))|uint64(le.Uint32(s[24:]))<<32, false) &&
+		hexWord(le.Uint64(s[28:]), false)
+}
+
+// notTableID is 1 for the bytes a table id may not hold.
+var notTableID = func() (t [256]byte) {
+	for c := range 256 {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			t[c] = 1
 		}
 	}
-	return true
-}
+	return t
+}()
 
 func isTableID(s []byte) bool {
 	if len(s) < 1 || len(s) > 64 {
 		return false
 	}
+	var bad byte
 	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
+		bad |= notTableID[c]
+	}
+	return bad == 0
+}
+
+// num2 returns the two decimal digits at s[i:i+2] as a number, or -1.
+func num2(s []byte, i int) int {
+	if i+2 > len(s) {
+		return -1
+	}
+	a, b := s[i]-'0', s[i+1]-'0'
+	if a > 9 || b > 9 {
+		return -1
+	}
+	return int(a)*10 + int(b)
+}
+
+// timePattern describes 8 bytes of YYYY-MM-DDTHH:MM:SS as a little-endian word: the high bits of
+// its digit bytes, and its separators with the mask of their bytes.
+type timePattern struct{ digits, sep, sepMask uint64 }
+
+// newTimePattern reads a pattern such as "dddd-dd-": d is a digit, any other byte itself.
+func newTimePattern(p string) (t timePattern) {
+	for i := range 8 {
+		if p[i] == 'd' {
+			t.digits |= 0x80 << (8 * i)
+		} else {
+			t.sep |= uint64(p[i]) << (8 * i)
+			t.sepMask |= 0xff << (8 * i)
 		}
 	}
-	return true
+	return t
+}
+
+var timeHead, timeMid = newTimePattern("dddd-dd-"), newTimePattern("ddTdd:dd")
+
+func (t timePattern) match(w uint64) bool {
+	return inRange(w, '0', '9')&t.digits == t.digits && (w^t.sep)&t.sepMask == 0
 }
 
 // isTime accepts RFC 3339 date-times with an offset: YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM).
 func isTime(s []byte) bool {
-	d := func(i, n int) (int, bool) {
-		if i+n > len(s) {
-			return 0, false
-		}
-		v := 0
-		for _, c := range s[i : i+n] {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v, true
-	}
-	sep := func(i int, c byte) bool { return i < len(s) && s[i] == c }
-	_, ok1 := d(0, 4)
-	mo, ok2 := d(5, 2)
-	dd, ok3 := d(8, 2)
-	hh, ok4 := d(11, 2)
-	mi, ok5 := d(14, 2)
-	ss, ok6 := d(17, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && sep(4, '-') && sep(7, '-') && sep(10, 'T') &&
-		sep(13, ':') && sep(16, ':')) {
+	if len(s) < 20 {
 		return false
 	}
-	if mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss > 60 {
+	le := binary.LittleEndian
+	w0, w1 := le.Uint64(s), le.Uint64(s[8:])
+	if (w0|w1)&high != 0 || !timeHead.match(w0) || !timeMid.match(w1) || s[16] != ':' {
+		return false
+	}
+	mo, dd, hh, mi, ss := num2(s, 5), num2(s, 8), num2(s, 11), num2(s, 14), num2(s, 17)
+	if mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss < 0 || ss > 60 {
 		return false
 	}
 	i := 19
-	if sep(i, '.') {
+	if s[i] == '.' {
 		i++
 		j := i
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -352,30 +680,53 @@ func isTime(s []byte) bool {
 			return false
 		}
 	}
-	if sep(i, 'Z') {
-		return i+1 == len(s)
-	}
-	if !sep(i, '+') && !sep(i, '-') {
+	if i >= len(s) {
 		return false
 	}
-	oh, ok := d(i+1, 2)
-	om, ok2 := d(i+4, 2)
-	return ok && ok2 && sep(i+3, ':') && i+6 == len(s) && oh <= 23 && om <= 59
+	switch s[i] {
+	case 'Z':
+		return i+1 == len(s)
+	case '+', '-':
+		oh, om := num2(s, i+1), num2(s, i+4)
+		return i+6 == len(s) && s[i+3] == ':' && oh >= 0 && oh <= 23 && om >= 0 && om <= 59
+	}
+	return false
 }
 
 // Reader reads the events of a JSON Lines file one at a time, so that memory stays flat however
 // long the file. Errors are *Error values naming the file and the line.
+//
+// It reads into a buffer that it reuses, and copies the whole lines of each read into a chunk of
+// their own, from which it hands them out: a line once returned is never written again, so the
+// events' strings alias it, and a chunk is freed once nothing of it is referenced.
 type Reader struct {
-	in   interner
+	d    decoder
 	name string
-	r    *bufio.Reader
+	rd   io.Reader
 	line int
-	err  error
+	err  error // io.EOF, or the *Error of a failed read: returned from then on
+	// buf[r0:r1] is what was read and not yet copied to a chunk; buf[r0:scan] holds no newline.
+	buf          []byte
+	r0, r1, scan int
+	// chunk[next:] holds the whole lines not yet returned.
+	chunk []byte
+	next  int
+	// rerr is the error of the last Read, returned once the lines read before it are.
+	rerr error
 }
+
+const (
+	// bufSize is the size of the read buffer, and so about that of a chunk of lines: a couple
+	// of hundred lines of a log. The buffer grows to hold a longer line.
+	bufSize = 64 << 10
+	// maxEmptyReads is how many Reads in a row may return nothing before the Reader gives up
+	// with io.ErrNoProgress (as bufio does).
+	maxEmptyReads = 100
+)
 
 // NewReader returns a Reader of r; name is used in error messages (a file name, or "-").
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{name: name, r: bufio.NewReaderSize(r, 1<<16)}
+	return &Reader{d: decoder{pool: true}, name: name, rd: r}
 }
 
 // Line returns the line number of the last line read.
@@ -385,18 +736,18 @@ func (r *Reader) Line() int { return r.line }
 func (r *Reader) Name() string { return r.name }
 
 // Next returns the next event, or io.EOF at the end. Blank lines are skipped. A line that fails
-// to decode returns an *Error; reading may go on with the next line after it. The event's Raw
-// is a fresh copy of the line.
+// to decode returns an *Error; reading may go on with the next line after it. The event's Raw is
+// the line as ReadLine returns it, and its strings may share the line's bytes.
 func (r *Reader) Next() (*Event, error) {
 	for {
 		line, err := r.ReadLine()
 		if err != nil {
 			return nil, err
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		if (len(line) == 0 || line[0] != '{') && len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		e, err := parseWith(line, &r.in)
+		e, err := r.d.parseLine(line)
 		if err != nil {
 			var ee *Error
 			if errors.As(err, &ee) {
@@ -408,13 +759,15 @@ func (r *Reader) Next() (*Event, error) {
 	}
 }
 
-// ReadLine returns the next raw line (a fresh copy, without "\n"), or io.EOF at the end. A last
-// line without a newline is returned as it is; the decoder then judges whether it is complete.
+// ReadLine returns the next raw line (without "\n"), or io.EOF at the end. The line is the
+// caller's: the Reader never writes its bytes again, though they may share a backing array with
+// other lines (its capacity is its length, so appending to it copies). A last line without a
+// newline is returned as it is; the decoder then judges whether it is complete.
 func (r *Reader) ReadLine() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	line, err := r.r.ReadBytes('\n')
+	line, err := r.readSlice()
 	if len(line) == 0 && err != nil {
 		if err != io.EOF {
 			err = &Error{File: r.name, Line: r.line + 1, Err: err}
@@ -424,7 +777,7 @@ func (r *Reader) ReadLine() ([]byte, error) {
 	}
 	r.line++
 	if n := len(line); n > 0 && line[n-1] == '\n' {
-		line = line[:n-1]
+		line = line[: n-1 : n-1]
 	} else if err != nil && err != io.EOF {
 		r.err = &Error{File: r.name, Line: r.line, Err: err}
 		return nil, r.err
@@ -432,283 +785,1054 @@ func (r *Reader) ReadLine() ([]byte, error) {
 	return line, nil
 }
 
-// decodeData decodes the payload of type t from the JSON object b.
-func decodeData(t Type, b []byte) (Data, error) {
-	l := &lexer{b: b}
-	d, err := decodeDataLexer(t, l)
-	if err == nil && l.peek() != 0 {
-		err = fmt.Errorf("extra text after the data object at column %d", l.i+1)
+// readSlice returns the next line with its newline; or, when a Read failed or the file ended,
+// what is left before that (maybe nothing) with the error.
+func (r *Reader) readSlice() ([]byte, error) {
+	for {
+		if r.next < len(r.chunk) {
+			// A chunk holds whole lines only: the newline is there.
+			i := r.next + bytes.IndexByte(r.chunk[r.next:], '\n') + 1
+			line := r.chunk[r.next:i:i]
+			r.next = i
+			return line, nil
+		}
+		if k := bytes.LastIndexByte(r.buf[r.scan:r.r1], '\n'); k >= 0 {
+			// append allocates the chunk without zeroing it first.
+			end := r.scan + k + 1
+			r.chunk, r.next = append([]byte(nil), r.buf[r.r0:end]...), 0
+			r.r0, r.scan = end, end
+			continue
+		}
+		r.scan = r.r1
+		if err := r.rerr; err != nil {
+			line := append([]byte(nil), r.buf[r.r0:r.r1]...)
+			r.r0, r.rerr = r.r1, nil
+			return line[:len(line):len(line)], err
+		}
+		r.fill()
 	}
-	return d, err
 }
 
-// decodeDataLexer decodes the payload of type t from the object at l's position.
-func decodeDataLexer(t Type, l *lexer) (Data, error) {
-	var d Data
-	var err error
-	switch t {
-	case HandStartedType:
-		d, err = decHandStarted(l)
-	case DeckShuffledType:
-		d, err = decDeckShuffled(l)
-	case DeckCutType:
-		v := &DeckCut{}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "at":
-				n, err := nonNeg(l)
-				v.At = int(n)
-				return err
-			case "by":
-				s, err := seat(l)
-				v.By = &s
-				return err
-			}
-			return nil
-		})
-	case AntePostedType:
-		v := &AntePosted{}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "seat":
-				return seatInto(l, &v.Seat)
-			case "amount":
-				return chipsInto(l, &v.Amount)
-			}
-			return nil
-		})
-	case BlindPostedType:
-		v := &BlindPosted{}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "seat":
-				return seatInto(l, &v.Seat)
-			case "amount":
-				return chipsInto(l, &v.Amount)
-			case "blind":
-				s, err := enum(l, "small", "big", "dead")
-				v.Blind = BlindKind(s)
-				return err
-			}
-			return nil
-		})
-	case CardDealtType:
-		v := &CardDealt{Unknown: true}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "seat":
-				return seatInto(l, &v.Seat)
-			case "card":
-				v.Unknown = false
-				return cardInto(l, &v.Card)
-			case "phase":
-				s, err := enum(l, "deal", "draw")
-				v.Phase = Phase(s)
-				return err
-			}
-			return nil
-		})
-	case CardBurnedType:
-		v := &CardBurned{}
-		d, err = v, fields(l, t, func(k string) error { return cardInto(l, &v.Card) })
-	case CardExposedType:
-		v := &CardExposed{}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "card":
-				return cardInto(l, &v.Card)
-			case "phase":
-				s, err := enum(l, "cut", "deal", "draw", "showdown")
-				v.Phase = Phase(s)
-				return err
-			case "seat":
-				s, err := seat(l)
-				v.Seat = &s
-				return err
-			case "cause":
-				s, err := enum(l, "dealer", "player")
-				v.Cause = Cause(s)
-				return err
-			}
-			return nil
-		})
-	case MisdealDeclaredType:
-		v := &MisdealDeclared{}
-		d, err = v, fields(l, t, func(k string) error {
-			s, err := l.str()
-			v.Reason = string(s)
-			return err
-		})
-	case PlayerActedType:
-		v := &PlayerActed{}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "seat":
-				return seatInto(l, &v.Seat)
-			case "round":
-				s, err := enum(l, "blind", "first", "second")
-				v.Round = Round(s)
-				return err
-			case "action":
-				s, err := enum(l, "check", "bet", "call", "raise", "fold")
-				v.Action = Action(s)
-				return err
-			case "amount":
-				return chipsInto(l, &v.Amount)
-			}
-			return nil
-		})
-	case CardsDiscardedType:
-		v := &CardsDiscarded{}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "seat":
-				return seatInto(l, &v.Seat)
-			case "cards":
-				cs, err := cardList(l)
-				v.Cards = cs
-				return err
-			case "declared":
-				n, err := nonNeg(l)
-				i := int(n)
-				v.Declared = &i
-				return err
-			}
-			return nil
-		})
-	case OpenersShownType:
-		v := &OpenersShown{}
-		d, err = v, fields(l, t, func(k string) error {
-			if k == "seat" {
-				return seatInto(l, &v.Seat)
-			}
-			cs, err := cardList(l)
-			v.Cards = cs
-			return err
-		})
-	case HandShownType:
-		v := &HandShown{}
-		d, err = v, fields(l, t, func(k string) error {
-			if k == "seat" {
-				return seatInto(l, &v.Seat)
-			}
-			cs, err := cardList(l)
-			v.Cards = cs
-			return err
-		})
-	case HandMuckedType:
-		v := &HandMucked{}
-		d, err = v, fields(l, t, func(k string) error { return seatInto(l, &v.Seat) })
-	case BetReturnedType:
-		v := &BetReturned{}
-		d, err = v, fields(l, t, func(k string) error {
-			if k == "seat" {
-				return seatInto(l, &v.Seat)
-			}
-			return chipsInto(l, &v.Amount)
-		})
-	case PotRakedType:
-		v := &PotRaked{}
-		d, err = v, fields(l, t, func(k string) error {
-			if k == "pot" {
-				n, err := nonNeg(l)
-				v.Pot = int(n)
-				return err
-			}
-			return chipsInto(l, &v.Amount)
-		})
-	case PotAwardedType:
-		v := &PotAwarded{}
-		d, err = v, fields(l, t, func(k string) error {
-			switch k {
-			case "seat":
-				return seatInto(l, &v.Seat)
-			case "amount":
-				return chipsInto(l, &v.Amount)
-			case "pot":
-				n, err := nonNeg(l)
-				v.Pot = int(n)
-				return err
-			}
-			return nil
-		})
-	case HandPassedType:
-		d, err = &HandPassed{}, fields(l, t, func(string) error { return nil })
-	case DeckRevealedType:
-		v := &DeckRevealed{}
-		d, err = v, fields(l, t, func(k string) error {
-			if k == "shuffle" {
-				n, err := l.int()
-				if err == nil && n < 1 {
-					err = fmt.Errorf("%d is below 1", n)
-				}
-				v.Shuffle = Seq(n)
-				return err
-			}
-			s, err := l.str()
-			if err != nil {
-				return err
-			}
-			if !isHex64(s) {
-				return fmt.Errorf("%q is not 64 lowercase hex digits", s)
-			}
-			v.Seed, err = cards.ParseSeed(string(s))
-			return err
-		})
-	case HandEndedType:
-		d, err = decHandEnded(l)
-	default:
-		return nil, fmt.Errorf("unknown event type %q", t)
+// fill reads more of the file after the unfinished line in the buffer.
+func (r *Reader) fill() {
+	if r.r0 > 0 {
+		r.r1 = copy(r.buf, r.buf[r.r0:r.r1])
+		r.scan -= r.r0
+		r.r0 = 0
 	}
-	if err != nil {
-		return nil, err
+	switch {
+	case r.buf == nil:
+		r.buf = make([]byte, bufSize)
+	case r.r1 == len(r.buf):
+		r.buf = append(r.buf, make([]byte, len(r.buf))...) // a line longer than the buffer
+	case len(r.buf) > bufSize && r.r1 <= bufSize/2:
+		// The long line is gone: back to the usual size, and so to chunks of the usual size.
+		buf := make([]byte, bufSize)
+		r.r1 = copy(buf, r.buf[:r.r1])
+		r.buf = buf
 	}
-	return d, nil
+	for range maxEmptyReads {
+		n, err := r.rd.Read(r.buf[r.r1:])
+		r.r1 += n
+		if err != nil {
+			r.rerr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	r.rerr = io.ErrNoProgress
 }
 
-// fields walks an object of type t's data, refusing unknown fields and reporting missing ones;
-// fn decodes the value of a known field.
-func fields(l *lexer, t Type, fn func(k string) error) error {
-	spec := Fields[t]
-	var have uint32
-	err := l.object(func(kb []byte) error {
-		for i, f := range spec {
-			name := f
+// dataSpec is what the decoder knows of a type's data object: its field names in the catalogue's
+// order (Fields without the "?" of optional ones) and the bits of the required ones. The decoders
+// below switch on the index of a field in names.
+type dataSpec struct {
+	t        Type
+	names    []string
+	fields   *fieldNames
+	required uint32
+}
+
+var dataSpecs = func() (s [numTypes]dataSpec) {
+	for i, t := range Types {
+		s[i].t = t
+		for j, f := range Fields[t] {
 			if n := len(f); f[n-1] == '?' {
-				name = f[:n-1]
+				f = f[:n-1]
+			} else {
+				s[i].required |= 1 << j
 			}
-			if name == string(kb) {
-				have |= 1 << i
-				return at(name, fn(name))
-			}
+			s[i].names = append(s[i].names, f)
 		}
-		return &fieldErr{string(kb), fmt.Errorf("unknown field for %s", t)}
-	})
-	if err != nil {
-		return err
+		s[i].fields = newFieldNames(s[i].names...)
 	}
-	for i, f := range spec {
-		if f[len(f)-1] != '?' && have&(1<<i) == 0 {
-			return &fieldErr{f, errors.New("missing")}
-		}
+	return s
+}()
+
+// field reads the name of the next field of the data object and the ':' after it, and returns
+// its index in sp.names; an unknown or repeated field is an error.
+func (sp *dataSpec) field(l *lexer, have *uint32) (int, error) {
+	i, k, err := l.field(sp.fields, have)
+	if err == nil && i < 0 {
+		err = &fieldErr{string(k), fmt.Errorf("unknown field for %s", sp.t)}
+	}
+	return i, err
+}
+
+// check reports the first required field missing, in catalogue order.
+func (sp *dataSpec) check(have uint32) error {
+	if m := sp.required &^ have; m != 0 {
+		return &fieldErr{sp.names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return nil
 }
 
-func seat(l *lexer) (Seat, error) {
-	v, err := l.int()
-	if err != nil {
-		return 0, err
+// data decodes the payload of the type of index ti (in Types) from the object at l's position.
+// Each type's decoder walks the object (see lexer.open), decodes each field by its index in the
+// type's dataSpec, and wraps a field's error in its name.
+func (d *decoder) data(ti int, l *lexer) (Data, error) {
+	switch ti {
+	case tiHandStarted:
+		return d.handStarted(l)
+	case tiDeckShuffled:
+		return d.deckShuffled(l)
+	case tiDeckCut:
+		return d.deckCut(l)
+	case tiAntePosted:
+		return d.antePosted(l)
+	case tiBlindPosted:
+		return d.blindPosted(l)
+	case tiCardDealt:
+		return d.cardDealt(l)
+	case tiCardBurned:
+		return d.cardBurned(l)
+	case tiCardExposed:
+		return d.cardExposed(l)
+	case tiMisdealDeclared:
+		return d.misdealDeclared(l)
+	case tiPlayerActed:
+		return d.playerActed(l)
+	case tiCardsDiscarded:
+		return d.cardsDiscarded(l)
+	case tiOpenersShown:
+		return d.openersShown(l)
+	case tiHandShown:
+		return d.handShown(l)
+	case tiHandMucked:
+		return d.handMucked(l)
+	case tiBetReturned:
+		return d.betReturned(l)
+	case tiPotRaked:
+		return d.potRaked(l)
+	case tiPotAwarded:
+		return d.potAwarded(l)
+	case tiHandPassed:
+		return d.handPassed(l)
+	case tiDeckRevealed:
+		return d.deckRevealed(l)
+	case tiHandEnded:
+		return d.handEnded(l)
 	}
-	if v < 1 || v > int64(MaxSeat) {
-		return 0, fmt.Errorf("seat %d is outside 1..%d", v, MaxSeat)
-	}
-	return Seat(v), nil
+	return nil, fmt.Errorf("unknown event type index %d", ti)
 }
 
-func seatInto(l *lexer, s *Seat) (err error) {
-	*s, err = seat(l)
+func (d *decoder) antePosted(l *lexer) (Data, error) {
+	v := take(&d.antes, d.pool)
+	// {"seat":N,"amount":N}
+	if b, i := l.b, l.i; string(span(b, i, len(jsSeat))) == jsSeat {
+		if seat, j := fastSeat(b, i+len(jsSeat)); seat != 0 && string(span(b, j, len(jsAmount))) == jsAmount {
+			if n, k := fastUint(b, j+len(jsAmount)); n >= 0 && hasByte(b, k, '}') {
+				v.Seat, v.Amount = seat, Chips(n)
+				l.i = k + 1
+				return v, nil
+			}
+		}
+	}
+	sp := &dataSpecs[tiAntePosted]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) blindPosted(l *lexer) (Data, error) {
+	v := take(&d.blinds, d.pool)
+	sp := &dataSpecs[tiBlindPosted]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		case 2: // blind
+			var s string
+			s, err = enum(l, blindKinds)
+			v.Blind = BlindKind(s)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+// The most common payloads are first read as fechado writes them (Encode: the fields in the
+// catalogue's order, no spaces, no escapes), with the helpers below; anything else, and any
+// fault, goes through the general walk of the type, which reports it.
+
+// fastSeat reads a seat, 1 to 10, at b[i:]; it returns the seat and the index after it, or 0.
+func fastSeat(b []byte, i int) (Seat, int) {
+	if i+1 >= len(b) || b[i] < '1' || b[i] > '9' {
+		return 0, 0
+	}
+	if b[i] == '1' && b[i+1] == '0' {
+		return 10, i + 2
+	}
+	return Seat(b[i] - '0'), i + 1
+}
+
+// fastUint reads 0, or 1 to 18 digits not starting with 0 (so no overflow), at b[i:]; it returns
+// the number and the index after it, or -1 and 0.
+func fastUint(b []byte, i int) (int64, int) {
+	j := i
+	for j < len(b) && j-i < 18 && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if j == i || j < len(b) && b[j] >= '0' && b[j] <= '9' || b[i] == '0' && j > i+1 {
+		return -1, 0
+	}
+	var v int64
+	for _, c := range b[i:j] {
+		v = v*10 + int64(c-'0')
+	}
+	return v, j
+}
+
+// fastWord returns the string at b[i:] up to the next quote, when it is one of words.
+func fastWord(b []byte, i int, words []string) (string, int) {
+	for _, w := range words {
+		if hasByte(b, i+len(w), '"') && string(b[i:i+len(w)]) == w {
+			return w, i + len(w)
+		}
+	}
+	return "", 0
+}
+
+func (d *decoder) cardDealt(l *lexer) (Data, error) {
+	v := take(&d.dealt, d.pool)
+	// {"seat":N,"card":"Xy","phase":"…"}: half the events of a log
+	if b, i := l.b, l.i; string(span(b, i, len(jsSeat))) == jsSeat {
+		seat, j := fastSeat(b, i+len(jsSeat))
+		c, k := j+len(jsCard), j+len(jsCard)+2+len(jsPhase) // the card, the phase
+		if seat != 0 && string(span(b, j, len(jsCard))) == jsCard && string(span(b, c+2, len(jsPhase))) == jsPhase {
+			r, su := rankOf[b[c]], suitOf[b[c+1]]
+			var ph Phase
+			switch {
+			case string(span(b, k, len(jsDeal))) == jsDeal:
+				ph = PhaseDeal
+			case string(span(b, k, len(jsDraw))) == jsDraw:
+				ph = PhaseDraw
+			}
+			if r != 0 && su != 0 && ph != "" {
+				v.Seat, v.Card, v.Phase = seat, cards.New(cards.Rank(r), cards.Suit(su-1)), ph
+				l.i = k + len(jsDeal)
+				return v, nil
+			}
+		}
+	}
+	v.Unknown = true
+	sp := &dataSpecs[tiCardDealt]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // card
+			v.Unknown = false
+			err = cardInto(l, &v.Card)
+		case 2: // phase
+			var s string
+			s, err = enum(l, dealtPhases)
+			v.Phase = Phase(s)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) cardBurned(l *lexer) (Data, error) {
+	v := take(&d.burned, d.pool)
+	sp := &dataSpecs[tiCardBurned]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		if err = cardInto(l, &v.Card); err != nil { // card
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) cardExposed(l *lexer) (Data, error) {
+	v := take(&d.exposed, d.pool)
+	sp := &dataSpecs[tiCardExposed]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // card
+			err = cardInto(l, &v.Card)
+		case 1: // phase
+			var s string
+			s, err = enum(l, exposedPhases)
+			v.Phase = Phase(s)
+		case 2: // seat
+			v.Seat = take(&d.seats, d.pool)
+			err = seatInto(l, v.Seat)
+		case 3: // cause
+			var s string
+			s, err = enum(l, causes)
+			v.Cause = Cause(s)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) misdealDeclared(l *lexer) (Data, error) {
+	v := &MisdealDeclared{}
+	sp := &dataSpecs[tiMisdealDeclared]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		var s []byte
+		s, err = l.str() // reason
+		v.Reason = string(s)
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) playerActed(l *lexer) (Data, error) {
+	v := take(&d.acted, d.pool)
+	// {"seat":N,"round":"…","action":"…","amount":N}
+	if b, i := l.b, l.i; string(span(b, i, len(jsSeat))) == jsSeat {
+		if seat, j := fastSeat(b, i+len(jsSeat)); seat != 0 && string(span(b, j, len(jsRound))) == jsRound {
+			if r, j := fastWord(b, j+len(jsRound), rounds); r != "" && string(span(b, j, len(jsAction))) == jsAction {
+				if a, j := fastWord(b, j+len(jsAction), actions); a != "" && string(span(b, j, len(jsActedAmount))) == jsActedAmount {
+					if n, k := fastUint(b, j+len(jsActedAmount)); n >= 0 && hasByte(b, k, '}') {
+						v.Seat, v.Round, v.Action, v.Amount = seat, Round(r), Action(a), Chips(n)
+						l.i = k + 1
+						return v, nil
+					}
+				}
+			}
+		}
+	}
+	sp := &dataSpecs[tiPlayerActed]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		var s string
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // round
+			s, err = enum(l, rounds)
+			v.Round = Round(s)
+		case 2: // action
+			s, err = enum(l, actions)
+			v.Action = Action(s)
+		case 3: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) cardsDiscarded(l *lexer) (Data, error) {
+	v := take(&d.discarded, d.pool)
+	sp := &dataSpecs[tiCardsDiscarded]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // cards
+			v.Cards, err = d.cardList(l)
+		case 2: // declared
+			var n int64
+			n, err = nonNeg(l)
+			v.Declared = take(&d.ints, d.pool)
+			*v.Declared = int(n)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) openersShown(l *lexer) (Data, error) {
+	v := take(&d.openers, d.pool)
+	sp := &dataSpecs[tiOpenersShown]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // cards
+			v.Cards, err = d.cardList(l)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) handShown(l *lexer) (Data, error) {
+	v := take(&d.shown, d.pool)
+	sp := &dataSpecs[tiHandShown]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // cards
+			v.Cards, err = d.cardList(l)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) handMucked(l *lexer) (Data, error) {
+	v := take(&d.mucked, d.pool)
+	sp := &dataSpecs[tiHandMucked]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		if err = seatInto(l, &v.Seat); err != nil { // seat
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) betReturned(l *lexer) (Data, error) {
+	v := take(&d.returned, d.pool)
+	sp := &dataSpecs[tiBetReturned]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) potRaked(l *lexer) (Data, error) {
+	v := take(&d.raked, d.pool)
+	sp := &dataSpecs[tiPotRaked]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // pot
+			var n int64
+			n, err = nonNeg(l)
+			v.Pot = int(n)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) potAwarded(l *lexer) (Data, error) {
+	v := take(&d.awarded, d.pool)
+	sp := &dataSpecs[tiPotAwarded]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		case 2: // pot
+			var n int64
+			n, err = nonNeg(l)
+			v.Pot = int(n)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) handPassed(l *lexer) (Data, error) {
+	sp := &dataSpecs[tiHandPassed]
+	var have uint32
+	empty, err := l.open()
+	if err == nil && !empty {
+		_, err = sp.field(l, &have) // hand.passed has no field: any is unknown
+	}
+	return &HandPassed{}, err
+}
+
+func (d *decoder) deckRevealed(l *lexer) (Data, error) {
+	v := take(&d.revealed, d.pool)
+	sp := &dataSpecs[tiDeckRevealed]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // shuffle
+			var n int64
+			if n, err = l.int(); err == nil && n < 1 {
+				err = fmt.Errorf("%d is below 1", n)
+			}
+			v.Shuffle = Seq(n)
+		case 1: // seed
+			var s []byte
+			var ok bool
+			if s, ok, err = l.fixed(64, isHex64); err == nil {
+				if ok || isHex64(s) {
+					hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
+				} else {
+					err = fmt.Errorf("%q is not 64 lowercase hex digits", s)
+				}
+			}
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) deckCut(l *lexer) (Data, error) {
+	v := take(&d.cuts, d.pool)
+	sp := &dataSpecs[tiDeckCut]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // at
+			var n int64
+			n, err = nonNeg(l)
+			v.At = int(n)
+		case 1: // by
+			v.By = take(&d.seats, d.pool)
+			err = seatInto(l, v.By)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) deckShuffled(l *lexer) (Data, error) {
+	v := take(&d.shuffled, d.pool)
+	sp := &dataSpecs[tiDeckShuffled]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // method
+			v.Method, err = enum(l, shuffleMethods)
+		case 1: // commitment
+			var s []byte
+			var ok bool
+			if s, ok, err = l.fixed(64, isHex64); err == nil && !ok && !isHex64(s) {
+				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
+			}
+			v.Commitment = d.own(s)
+		case 2: // count
+			var n int64
+			n, err = nonNeg(l)
+			v.Count = take(&d.ints, d.pool)
+			*v.Count = int(n)
+		case 3: // by
+			v.By = take(&d.seats, d.pool)
+			err = seatInto(l, v.By)
+		case 4: // cards
+			v.Cards, err = d.cardList(l)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+func (d *decoder) handStarted(l *lexer) (Data, error) {
+	v := &HandStarted{}
+	sp := &dataSpecs[tiHandStarted]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // rules
+			err = d.rules(l, &v.Rules)
+		case 1: // number
+			var n int64
+			if n, err = l.int(); err == nil && n < 1 {
+				err = fmt.Errorf("%d is below 1", n)
+			}
+			v.Number = int(n)
+		case 2: // dealer
+			err = seatInto(l, &v.Dealer)
+		case 3: // seats
+			v.Seats, err = d.seatList(l)
+		case 4: // stakes
+			err = stakes(l, &v.Stakes)
+		case 5: // carry
+			err = chipsInto(l, &v.Carry)
+		case 6: // passed_out
+			var n int64
+			n, err = nonNeg(l)
+			v.PassedOut = int(n)
+		case 7: // tournament
+			var s []byte
+			if s, err = l.str(); err == nil {
+				t := string(s)
+				v.Tournament = &t
+			}
+		case 8: // previous
+			var s []byte
+			var ok bool
+			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
+				err = fmt.Errorf("%q is not a UUID", s)
+			}
+			// Usually the hand read just before: share its id.
+			v.Previous = take(&d.strs, d.pool)
+			if *v.Previous = d.hand; string(s) != d.hand {
+				*v.Previous = string(s)
+			}
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// seatFields are the fields of a seat of hand.started; the first three are required.
+var seatFields = newFieldNames("seat", "player", "stack", "rebuy")
+
+// seatList reads the seats of hand.started.
+func (d *decoder) seatList(l *lexer) ([]SeatStack, error) {
+	var buf [MaxSeat]SeatStack
+	seats := buf[:0]
+	empty, err := l.openArray()
+	if err != nil {
+		return nil, err
+	}
+	for i, more := 0, !empty; more; i++ {
+		var s SeatStack
+		var have uint32
+		empty, err := l.open()
+		for more := !empty; err == nil && more; more, err = l.next() {
+			var f int
+			var k []byte
+			if f, k, err = l.field(seatFields, &have); err != nil {
+				break
+			}
+			switch f {
+			case 0:
+				err = seatInto(l, &s.Seat)
+			case 1:
+				var p []byte
+				if p, err = l.str(); err == nil && len(p) == 0 {
+					err = errors.New("empty player")
+				}
+				s.Player = d.name(p)
+			case 2:
+				err = chipsInto(l, &s.Stack)
+			case 3:
+				s.Rebuy = new(Chips)
+				err = chipsInto(l, s.Rebuy)
+			default:
+				err = &fieldErr{string(k), errors.New("unknown field for a seat")}
+				f = -1
+			}
+			if err != nil {
+				if f >= 0 {
+					err = at(seatFields.names[f], err)
+				}
+				break
+			}
+		}
+		if m := 7 &^ have; err == nil && m != 0 {
+			err = &fieldErr{seatFields.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		}
+		if err != nil {
+			return nil, atIndex("", i, err)
+		}
+		seats = append(seats, s)
+		if more, err = l.nextElem(); err != nil {
+			return nil, err
+		}
+	}
+	if len(seats) == 0 {
+		return nil, nil
+	}
+	return carve(&d.seatChunk, slabLen, seats, d.pool), nil
+}
+
+var stakesFields = newFieldNames("ante", "min_bet", "max_bet")
+
+func stakes(l *lexer, st *Stakes) error {
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		var k []byte
+		if f, k, err = l.field(stakesFields, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0:
+			err = chipsInto(l, &st.Ante)
+		case 1:
+			err = chipsInto(l, &st.MinBet)
+		case 2:
+			err = chipsInto(l, &st.MaxBet)
+		default:
+			return &fieldErr{string(k), errors.New("unknown field for stakes")}
+		}
+		if err != nil {
+			return at(stakesFields.names[f], err)
+		}
+	}
+	if m := 7 &^ have; err == nil && m != 0 {
+		err = &fieldErr{stakesFields.names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
 	return err
+}
+
+// rules reads the rules of hand.started: the preset's name and any overrides, kept raw.
+func (d *decoder) rules(l *lexer, r *Rules) error {
+	named := false
+	var keys keySet
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var k []byte
+		if k, err = l.name(); err != nil {
+			break
+		}
+		if err = keys.add(k); err != nil {
+			break
+		}
+		if err = l.expect(':'); err != nil {
+			break
+		}
+		if string(k) == "name" {
+			named = true
+			var s []byte
+			if s, err = l.str(); err == nil && len(s) == 0 {
+				err = errors.New("empty preset name")
+			}
+			r.Name = d.name(s)
+			if err != nil {
+				return at("name", err)
+			}
+			continue
+		}
+		var raw []byte
+		if raw, err = l.skip(); err != nil {
+			return at(string(k), err)
+		}
+		r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
+	}
+	if err == nil && !named {
+		err = &fieldErr{"name", errors.New("missing")}
+	}
+	return err
+}
+
+func (d *decoder) handEnded(l *lexer) (Data, error) {
+	v := &HandEnded{}
+	sp := &dataSpecs[tiHandEnded]
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		if f, err = sp.field(l, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0: // stacks
+			v.Stacks, err = d.stackList(l)
+		case 1: // carry
+			err = chipsInto(l, &v.Carry)
+		}
+		if err != nil {
+			err = at(sp.names[f], err)
+			break
+		}
+	}
+	if err == nil {
+		err = sp.check(have)
+	}
+	return v, err
+}
+
+var stackFields = newFieldNames("seat", "stack")
+
+// stackList reads the final stacks of hand.ended; the list is never nil.
+func (d *decoder) stackList(l *lexer) ([]SeatChips, error) {
+	var buf [MaxSeat]SeatChips
+	stacks := buf[:0]
+	empty, err := l.openArray()
+	if err != nil {
+		return nil, err
+	}
+	for i, more := 0, !empty; more; i++ {
+		var s SeatChips
+		var have uint32
+		empty, err := l.open()
+		for more := !empty; err == nil && more; more, err = l.next() {
+			var f int
+			var k []byte
+			if f, k, err = l.field(stackFields, &have); err != nil {
+				break
+			}
+			switch f {
+			case 0:
+				err = seatInto(l, &s.Seat)
+			case 1:
+				err = chipsInto(l, &s.Stack)
+			default:
+				err = &fieldErr{string(k), errors.New("unknown field for a stack")}
+				f = -1
+			}
+			if err != nil {
+				if f >= 0 {
+					err = at(stackFields.names[f], err)
+				}
+				break
+			}
+		}
+		if err == nil && have != 3 {
+			name := "seat"
+			if have&2 == 0 {
+				name = "stack"
+			}
+			err = &fieldErr{name, errors.New("missing")}
+		}
+		if err != nil {
+			return nil, atIndex("", i, err)
+		}
+		stacks = append(stacks, s)
+		if more, err = l.nextElem(); err != nil {
+			return nil, err
+		}
+	}
+	return carve(&d.stackChunk, slabLen, stacks, d.pool), nil
+}
+
+func seatInto(l *lexer, s *Seat) error {
+	v, err := l.int()
+	if err != nil {
+		return err
+	}
+	if v < 1 || v > int64(MaxSeat) {
+		return fmt.Errorf("seat %d is outside 1..%d", v, MaxSeat)
+	}
+	*s = Seat(v)
+	return nil
 }
 
 func nonNeg(l *lexer) (int64, error) {
@@ -725,7 +1849,26 @@ func chipsInto(l *lexer, c *Chips) error {
 	return err
 }
 
+// rankOf and suitOf map a card's characters to its rank (2..14) and suit (1..4, one more than
+// cards.Suit); 0 marks any other byte.
+var rankOf, suitOf = func() (r, s [256]byte) {
+	for i, c := range "23456789TJQKA" {
+		r[c] = byte(i + 2)
+	}
+	for i, c := range "cdhs" {
+		s[c] = byte(i + 1)
+	}
+	return r, s
+}()
+
 func cardInto(l *lexer, c *cards.Card) error {
+	if i, b := l.i, l.b; i+3 < len(b) && b[i] == '"' && b[i+3] == '"' {
+		if r, s := rankOf[b[i+1]], suitOf[b[i+2]]; r != 0 && s != 0 {
+			*c = cards.New(cards.Rank(r), cards.Suit(s-1))
+			l.i = i + 4
+			return nil
+		}
+	}
 	s, err := l.str()
 	if err != nil {
 		return err
@@ -734,20 +1877,40 @@ func cardInto(l *lexer, c *cards.Card) error {
 	return err
 }
 
-func cardList(l *lexer) ([]cards.Card, error) {
-	out := make([]cards.Card, 0, 5)
-	err := l.array(func(i int) error {
+// cardList reads a list of cards; the list is never nil.
+func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
+	var buf [8]cards.Card
+	cs := buf[:0]
+	empty, err := l.openArray()
+	if err != nil {
+		return nil, err
+	}
+	for i, more := 0, !empty; more; i++ {
 		var c cards.Card
 		if err := cardInto(l, &c); err != nil {
-			return atIndex("", i, err)
+			return nil, atIndex("", i, err)
 		}
-		out = append(out, c)
-		return nil
-	})
-	return out, err
+		cs = append(cs, c)
+		if more, err = l.nextElem(); err != nil {
+			return nil, err
+		}
+	}
+	return carve(&d.cardChunk, 1024, cs, d.pool), nil
 }
 
-func enum(l *lexer, allowed ...string) (string, error) {
+// The values of the enumerated fields, as the messages list them.
+var (
+	shuffleMethods = []string{cards.ShuffleMethod, cards.PhysicalMethod}
+	blindKinds     = []string{string(BlindSmall), string(BlindBig), string(BlindDead)}
+	dealtPhases    = []string{string(PhaseDeal), string(PhaseDraw)}
+	exposedPhases  = []string{string(PhaseCut), string(PhaseDeal), string(PhaseDraw), string(PhaseShowdown)}
+	causes         = []string{string(CauseDealer), string(CausePlayer)}
+	rounds         = []string{string(RoundBlind), string(RoundFirst), string(RoundSecond)}
+	actions        = []string{string(Check), string(Bet), string(Call), string(Raise), string(Fold)}
+)
+
+// enum reads a string that must be one of allowed, and returns allowed's copy (no allocation).
+func enum(l *lexer, allowed []string) (string, error) {
 	s, err := l.str()
 	if err != nil {
 		return "", err
@@ -758,210 +1921,4 @@ func enum(l *lexer, allowed ...string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%q is not one of %q", s, allowed)
-}
-
-func decDeckShuffled(l *lexer) (Data, error) {
-	v := &DeckShuffled{}
-	err := fields(l, DeckShuffledType, func(k string) error {
-		switch k {
-		case "method":
-			s, err := enum(l, cards.ShuffleMethod, cards.PhysicalMethod)
-			v.Method = s
-			return err
-		case "commitment":
-			s, err := l.str()
-			if err == nil && !isHex64(s) {
-				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
-			}
-			v.Commitment = string(s)
-			return err
-		case "count":
-			n, err := nonNeg(l)
-			i := int(n)
-			v.Count = &i
-			return err
-		case "by":
-			s, err := seat(l)
-			v.By = &s
-			return err
-		case "cards":
-			cs, err := cardList(l)
-			v.Cards = cs
-			return err
-		}
-		return nil
-	})
-	return v, err
-}
-
-func optString(l *lexer, dst **string) error {
-	s, err := l.str()
-	if err != nil {
-		return err
-	}
-	str := string(s)
-	*dst = &str
-	return nil
-}
-
-func decHandStarted(l *lexer) (Data, error) {
-	v := &HandStarted{}
-	err := fields(l, HandStartedType, func(k string) error {
-		switch k {
-		case "rules":
-			return decRules(l, &v.Rules)
-		case "number":
-			n, err := l.int()
-			if err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
-			v.Number = int(n)
-			return err
-		case "dealer":
-			return seatInto(l, &v.Dealer)
-		case "seats":
-			return l.array(func(i int) error {
-				var s SeatStack
-				var have uint8
-				err := l.object(func(kb []byte) error {
-					switch string(kb) {
-					case "seat":
-						have |= 1
-						return at("seat", seatInto(l, &s.Seat))
-					case "player":
-						have |= 2
-						p, err := l.str()
-						if err == nil && len(p) == 0 {
-							err = errors.New("empty player")
-						}
-						s.Player = string(p)
-						return at("player", err)
-					case "stack":
-						have |= 4
-						return at("stack", chipsInto(l, &s.Stack))
-					case "rebuy":
-						var c Chips
-						err := chipsInto(l, &c)
-						s.Rebuy = &c
-						return at("rebuy", err)
-					}
-					return &fieldErr{string(kb), errors.New("unknown field for a seat")}
-				})
-				if err == nil {
-					for bit, name := range map[uint8]string{1: "seat", 2: "player", 4: "stack"} {
-						if have&bit == 0 {
-							err = &fieldErr{name, errors.New("missing")}
-						}
-					}
-				}
-				v.Seats = append(v.Seats, s)
-				return atIndex("", i, err)
-			})
-		case "stakes":
-			var have uint8
-			err := l.object(func(kb []byte) error {
-				switch string(kb) {
-				case "ante":
-					have |= 1
-					return at("ante", chipsInto(l, &v.Stakes.Ante))
-				case "min_bet":
-					have |= 2
-					return at("min_bet", chipsInto(l, &v.Stakes.MinBet))
-				case "max_bet":
-					have |= 4
-					return at("max_bet", chipsInto(l, &v.Stakes.MaxBet))
-				}
-				return &fieldErr{string(kb), errors.New("unknown field for stakes")}
-			})
-			if err == nil {
-				for bit, name := range map[uint8]string{1: "ante", 2: "min_bet", 4: "max_bet"} {
-					if have&bit == 0 {
-						err = &fieldErr{name, errors.New("missing")}
-					}
-				}
-			}
-			return err
-		case "carry":
-			return chipsInto(l, &v.Carry)
-		case "passed_out":
-			n, err := nonNeg(l)
-			v.PassedOut = int(n)
-			return err
-		case "tournament":
-			return optString(l, &v.Tournament)
-		case "previous":
-			s, err := l.str()
-			if err == nil && !isUUID(s) {
-				err = fmt.Errorf("%q is not a UUID", s)
-			}
-			p := string(s)
-			v.Previous = &p
-			return err
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-func decRules(l *lexer, r *Rules) error {
-	named := false
-	err := l.object(func(kb []byte) error {
-		if string(kb) == "name" {
-			named = true
-			s, err := l.str()
-			if err == nil && len(s) == 0 {
-				err = errors.New("empty preset name")
-			}
-			r.Name = string(s)
-			return at("name", err)
-		}
-		raw, err := l.skip()
-		if err != nil {
-			return at(string(kb), err)
-		}
-		r.Overrides = append(r.Overrides, Override{Key: string(kb), Value: append([]byte(nil), raw...)})
-		return nil
-	})
-	if err == nil && !named {
-		err = &fieldErr{"name", errors.New("missing")}
-	}
-	return err
-}
-
-func decHandEnded(l *lexer) (Data, error) {
-	v := &HandEnded{}
-	err := fields(l, HandEndedType, func(k string) error {
-		if k == "carry" {
-			return chipsInto(l, &v.Carry)
-		}
-		v.Stacks = make([]SeatChips, 0, 8)
-		return l.array(func(i int) error {
-			var s SeatChips
-			var have uint8
-			err := l.object(func(kb []byte) error {
-				switch string(kb) {
-				case "seat":
-					have |= 1
-					return at("seat", seatInto(l, &s.Seat))
-				case "stack":
-					have |= 2
-					return at("stack", chipsInto(l, &s.Stack))
-				}
-				return &fieldErr{string(kb), errors.New("unknown field for a stack")}
-			})
-			if err == nil && have != 3 {
-				name := "seat"
-				if have&2 == 0 {
-					name = "stack"
-				}
-				err = &fieldErr{name, errors.New("missing")}
-			}
-			v.Stacks = append(v.Stacks, s)
-			return atIndex("", i, err)
-		})
-	})
-	return v, err
 }

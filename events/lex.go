@@ -1,18 +1,25 @@
 package events
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // lexer reads the JSON of one line. It is hand-written because the auditor decodes millions of
-// events a second: it allocates only for strings that hold escapes and for the payload itself.
+// events a second: it allocates only for strings that hold escapes, and the decoder walks objects
+// with plain loops (no callbacks), so that decoding an event costs a few hundred nanoseconds.
 type lexer struct {
 	b []byte
 	i int
+	// wide is set when a string held a byte of 0x80 or more. Everything outside strings is checked
+	// to be ASCII JSON syntax, so a line that decodes without setting it is valid UTF-8; only a
+	// line that sets it needs utf8.Valid (see decoder.parseLine).
+	wide bool
 }
 
 func (l *lexer) ws() {
@@ -28,6 +35,9 @@ func (l *lexer) ws() {
 
 // peek returns the next non-space byte, or 0 at the end.
 func (l *lexer) peek() byte {
+	if l.i < len(l.b) && l.b[l.i] > ' ' {
+		return l.b[l.i] // the usual case: no space between tokens
+	}
 	l.ws()
 	if l.i >= len(l.b) {
 		return 0
@@ -76,27 +86,42 @@ type typeErr struct{ want, got string }
 
 func (e *typeErr) Error() string { return "want " + e.want + ", got " + e.got }
 
+// strStop marks the bytes that end the fast scan of a string: the quote, the backslash, control
+// characters, and bytes of 0x80 or more (which only set lexer.wide).
+var strStop = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+	}
+	return t
+}()
+
 // str reads a string. The result aliases the line when it holds no escape.
 func (l *lexer) str() ([]byte, error) {
 	if l.peek() != '"' {
 		return nil, &typeErr{"string", l.kind()}
 	}
-	l.i++
-	start := l.i
-	for l.i < len(l.b) {
-		c := l.b[l.i]
+	b := l.b
+	start := l.i + 1
+	for i := start; i < len(b); i++ {
+		c := b[i]
+		if !strStop[c] {
+			continue
+		}
 		switch {
 		case c == '"':
-			s := l.b[start:l.i]
-			l.i++
-			return s, nil
+			l.i = i + 1
+			return b[start:i], nil
 		case c == '\\':
+			l.i = i
 			return l.strSlow(start)
 		case c < 0x20:
-			return nil, fmt.Errorf("control character in string at column %d", l.i+1)
+			l.i = i
+			return nil, fmt.Errorf("control character in string at column %d", i+1)
+		default:
+			l.wide = true
 		}
-		l.i++
 	}
+	l.i = len(b)
 	return nil, errEnd
 }
 
@@ -111,6 +136,9 @@ func (l *lexer) strSlow(start int) ([]byte, error) {
 		case c < 0x20:
 			return nil, fmt.Errorf("control character in string at column %d", l.i+1)
 		case c != '\\':
+			if c >= 0x80 {
+				l.wide = true
+			}
 			out = append(out, c)
 			l.i++
 			continue
@@ -175,34 +203,51 @@ func (l *lexer) hex4() (rune, error) {
 	return rune(v), nil
 }
 
+// fixed reads a string that should be n bytes long and pass ok (a UUID, a SHA-256). When the
+// closing quote is where expected and the bytes pass, they are returned after a single pass over
+// them (ok accepts no quote, backslash, control or non-ASCII byte); otherwise the string is read
+// by str, and ok says nothing: the caller judges it as usual, with the same messages.
+func (l *lexer) fixed(n int, ok func([]byte) bool) (s []byte, checked bool, err error) {
+	i, b := l.i, l.b
+	if i+n+1 < len(b) && b[i] == '"' && b[i+n+1] == '"' && ok(b[i+1:i+n+1]) {
+		l.i = i + n + 2
+		return b[i+1 : i+n+1], true, nil
+	}
+	s, err = l.str()
+	return s, false, err
+}
+
 // int reads an integer: JSON numbers with a fraction or exponent are refused.
 func (l *lexer) int() (int64, error) {
 	c := l.peek()
 	if c != '-' && (c < '0' || c > '9') {
 		return 0, &typeErr{"integer", l.kind()}
 	}
+	b := l.b
 	start := l.i
+	i := start
 	neg := false
 	if c == '-' {
 		neg = true
-		l.i++
+		i++
 	}
-	digits := l.i
+	digits := i
 	var v int64
-	for l.i < len(l.b) && l.b[l.i] >= '0' && l.b[l.i] <= '9' {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		if v > (1<<62)/5 {
 			return 0, fmt.Errorf("integer too large at column %d", start+1)
 		}
-		v = v*10 + int64(l.b[l.i]-'0')
-		l.i++
+		v = v*10 + int64(b[i]-'0')
+		i++
 	}
-	if l.i == digits {
+	l.i = i
+	if i == digits {
 		return 0, fmt.Errorf("bad number at column %d", start+1)
 	}
-	if l.b[digits] == '0' && l.i-digits > 1 {
+	if b[digits] == '0' && i-digits > 1 {
 		return 0, fmt.Errorf("bad number at column %d: leading zero", start+1)
 	}
-	if l.i < len(l.b) && (l.b[l.i] == '.' || l.b[l.i] == 'e' || l.b[l.i] == 'E') {
+	if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
 		return 0, fmt.Errorf("want integer, got a number with a fraction or exponent at column %d", start+1)
 	}
 	if neg {
@@ -211,81 +256,179 @@ func (l *lexer) int() (int64, error) {
 	return v, nil
 }
 
-// object calls fn for each key; fn must consume the value. Repeated keys are refused.
-func (l *lexer) object(fn func(key []byte) error) error {
+// The walk of an object, without callbacks:
+//
+//	empty, err := l.open()
+//	for more := !empty; err == nil && more; more, err = l.next() {
+//		k, err = l.name() // then l.expect(':') and the value
+//	}
+//
+// Each caller refuses a repeated field: by the bits of the known fields already seen (a field
+// the caller does not know is an error the first time), or with a keySet.
+
+// open consumes the '{' of an object and reports whether the object is empty.
+func (l *lexer) open() (empty bool, err error) {
 	if l.peek() != '{' {
-		return &typeErr{"object", l.kind()}
+		return false, &typeErr{"object", l.kind()}
 	}
 	l.i++
 	if l.peek() == '}' {
 		l.i++
-		return nil
+		return true, nil
 	}
-	var seen [16][]byte
-	n := 0
-	for {
-		k, err := l.str()
-		if err != nil {
-			var te *typeErr
-			if errors.As(err, &te) {
-				return fmt.Errorf("want a field name at column %d", l.i+1)
-			}
-			return err
+	return false, nil
+}
+
+// name reads the name of the next field of an object.
+func (l *lexer) name() ([]byte, error) {
+	k, err := l.str()
+	if err != nil {
+		if _, ok := err.(*typeErr); ok {
+			return nil, fmt.Errorf("want a field name at column %d", l.i+1)
 		}
-		for _, s := range seen[:n] {
-			if string(s) == string(k) {
-				return fmt.Errorf("field %q appears twice", k)
-			}
-		}
-		if n < len(seen) {
-			seen[n] = k
-			n++
-		}
-		if err := l.expect(':'); err != nil {
-			return err
-		}
-		if err := fn(k); err != nil {
-			return err
-		}
-		switch l.peek() {
-		case ',':
-			l.i++
-		case '}':
-			l.i++
-			return nil
-		case 0:
-			return errEnd
-		default:
-			return fmt.Errorf("want ',' or '}' at column %d, got %q", l.i+1, l.b[l.i])
-		}
+		return nil, err
+	}
+	return k, nil
+}
+
+// next consumes what follows the value of a field: ',' (another field follows) or '}'.
+func (l *lexer) next() (more bool, err error) {
+	switch l.peek() {
+	case ',':
+		l.i++
+		return true, nil
+	case '}':
+		l.i++
+		return false, nil
+	case 0:
+		return false, errEnd
+	default:
+		return false, fmt.Errorf("want ',' or '}' at column %d, got %q", l.i+1, l.b[l.i])
 	}
 }
 
-// array calls fn for each element; fn must consume it.
-func (l *lexer) array(fn func(i int) error) error {
+// literal is a short piece of JSON that the decoder expects at a given place, kept as two masked
+// little-endian words as well, so that looking for it there takes two loads (a comparison with
+// a string that is not a constant of the function would call memequal).
+type literal struct {
+	s    string
+	w, m [2]uint64 // s's first 16 bytes, and the mask of those it has
+}
+
+func newLiteral(s string) *literal {
+	k := &literal{s: s}
+	for i := 0; i < len(s) && i < 16; i++ {
+		k.w[i/8] |= uint64(s[i]) << (8 * (i % 8))
+		k.m[i/8] |= 0xff << (8 * (i % 8))
+	}
+	return k
+}
+
+// at reports whether b holds k at i.
+func (k *literal) at(b []byte, i int) bool {
+	if i >= 0 && i+16 <= len(b) && len(k.s) <= 16 {
+		return (binary.LittleEndian.Uint64(b[i:])^k.w[0])&k.m[0]|
+			(binary.LittleEndian.Uint64(b[i+8:])^k.w[1])&k.m[1] == 0
+	}
+	return i >= 0 && len(b)-i >= len(k.s) && string(b[i:i+len(k.s)]) == k.s
+}
+
+// fieldNames are the names of the fields of an object that the decoder knows, in the catalogue's
+// order, and each quoted and followed by ':' (`"seat":`), so that the field expected next is
+// recognised in place.
+type fieldNames struct {
+	names []string
+	keys  []*literal
+}
+
+func newFieldNames(names ...string) *fieldNames {
+	f := &fieldNames{names: names}
+	for _, n := range names {
+		f.keys = append(f.keys, newLiteral(`"`+n+`":`))
+	}
+	return f
+}
+
+// field reads the name of the next field of an object whose fields are fs, and the ':' after it.
+// It returns the index of the name in fs.names and sets its bit in *seen; a name seen before is
+// an error. A name not in fs gives -1 and the name, for the caller to refuse after the ':'.
+func (l *lexer) field(fs *fieldNames, seen *uint32) (int, []byte, error) {
+	// The usual case: the fields come in the catalogue's order, so the next one is the first not
+	// yet seen, written without spaces: it is recognised in place.
+	if j := bits.TrailingZeros32(^*seen); j < len(fs.keys) && fs.keys[j].at(l.b, l.i) {
+		*seen |= 1 << j
+		l.i += len(fs.keys[j].s)
+		return j, nil, nil
+	}
+	k, err := l.name()
+	if err != nil {
+		return 0, nil, err
+	}
+	idx := -1
+	for j, n := range fs.names {
+		if n == string(k) {
+			idx = j
+			break
+		}
+	}
+	if idx >= 0 {
+		if *seen&(1<<idx) != 0 {
+			return 0, nil, fmt.Errorf("field %q appears twice", k)
+		}
+		*seen |= 1 << idx
+	}
+	if err := l.expect(':'); err != nil {
+		return 0, nil, err
+	}
+	return idx, k, nil
+}
+
+// keySet refuses a repeated field of an object whose field names are free (rules overrides, and
+// skipped values). Like the decoder always has, it remembers the first 16 names.
+type keySet struct {
+	seen [16][]byte
+	n    int
+}
+
+func (s *keySet) add(k []byte) error {
+	for _, x := range s.seen[:s.n] {
+		if string(x) == string(k) {
+			return fmt.Errorf("field %q appears twice", k)
+		}
+	}
+	if s.n < len(s.seen) {
+		s.seen[s.n] = k
+		s.n++
+	}
+	return nil
+}
+
+// openArray consumes the '[' of an array and reports whether the array is empty.
+func (l *lexer) openArray() (empty bool, err error) {
 	if l.peek() != '[' {
-		return &typeErr{"array", l.kind()}
+		return false, &typeErr{"array", l.kind()}
 	}
 	l.i++
 	if l.peek() == ']' {
 		l.i++
-		return nil
+		return true, nil
 	}
-	for i := 0; ; i++ {
-		if err := fn(i); err != nil {
-			return err
-		}
-		switch l.peek() {
-		case ',':
-			l.i++
-		case ']':
-			l.i++
-			return nil
-		case 0:
-			return errEnd
-		default:
-			return fmt.Errorf("want ',' or ']' at column %d, got %q", l.i+1, l.b[l.i])
-		}
+	return false, nil
+}
+
+// nextElem consumes what follows an element of an array: ',' (another element follows) or ']'.
+func (l *lexer) nextElem() (more bool, err error) {
+	switch l.peek() {
+	case ',':
+		l.i++
+		return true, nil
+	case ']':
+		l.i++
+		return false, nil
+	case 0:
+		return false, errEnd
+	default:
+		return false, fmt.Errorf("want ',' or ']' at column %d, got %q", l.i+1, l.b[l.i])
 	}
 }
 
@@ -298,9 +441,9 @@ func (l *lexer) skip() ([]byte, error) {
 	case c == '"':
 		_, err = l.str()
 	case c == '{':
-		err = l.object(func([]byte) error { _, err := l.skip(); return err })
+		err = l.skipObject()
 	case c == '[':
-		err = l.array(func(int) error { _, err := l.skip(); return err })
+		err = l.skipArray()
 	case c == 't':
 		err = l.lit("true")
 	case c == 'f':
@@ -320,6 +463,37 @@ func (l *lexer) skip() ([]byte, error) {
 	return l.b[start:l.i], nil
 }
 
+func (l *lexer) skipObject() error {
+	var keys keySet
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var k []byte
+		if k, err = l.name(); err != nil {
+			break
+		}
+		if err = keys.add(k); err != nil {
+			break
+		}
+		if err = l.expect(':'); err != nil {
+			break
+		}
+		if _, err = l.skip(); err != nil {
+			break
+		}
+	}
+	return err
+}
+
+func (l *lexer) skipArray() error {
+	empty, err := l.openArray()
+	for more := !empty; err == nil && more; more, err = l.nextElem() {
+		if _, err = l.skip(); err != nil {
+			break
+		}
+	}
+	return err
+}
+
 func (l *lexer) lit(s string) error {
 	if l.i+len(s) > len(l.b) || string(l.b[l.i:l.i+len(s)]) != s {
 		return fmt.Errorf("bad literal at column %d", l.i+1)
@@ -328,30 +502,31 @@ func (l *lexer) lit(s string) error {
 	return nil
 }
 
+// digits consumes decimal digits and returns how many.
+func (l *lexer) digits() int {
+	n := 0
+	for l.i < len(l.b) && l.b[l.i] >= '0' && l.b[l.i] <= '9' {
+		l.i++
+		n++
+	}
+	return n
+}
+
 // number consumes a number of the JSON grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (l *lexer) number() error {
 	start := l.i
-	bad := func() error { return fmt.Errorf("bad number at column %d", start+1) }
-	digits := func() int {
-		n := 0
-		for l.i < len(l.b) && l.b[l.i] >= '0' && l.b[l.i] <= '9' {
-			l.i++
-			n++
-		}
-		return n
-	}
 	if l.i < len(l.b) && l.b[l.i] == '-' {
 		l.i++
 	}
 	if l.i < len(l.b) && l.b[l.i] == '0' {
 		l.i++
-	} else if digits() == 0 {
-		return bad()
+	} else if l.digits() == 0 {
+		return badNumber(start)
 	}
 	if l.i < len(l.b) && l.b[l.i] == '.' {
 		l.i++
-		if digits() == 0 {
-			return bad()
+		if l.digits() == 0 {
+			return badNumber(start)
 		}
 	}
 	if l.i < len(l.b) && (l.b[l.i] == 'e' || l.b[l.i] == 'E') {
@@ -359,12 +534,14 @@ func (l *lexer) number() error {
 		if l.i < len(l.b) && (l.b[l.i] == '+' || l.b[l.i] == '-') {
 			l.i++
 		}
-		if digits() == 0 {
-			return bad()
+		if l.digits() == 0 {
+			return badNumber(start)
 		}
 	}
 	if l.i < len(l.b) && (l.b[l.i] >= '0' && l.b[l.i] <= '9' || l.b[l.i] == '.' || l.b[l.i] == '+' || l.b[l.i] == '-') {
-		return bad()
+		return badNumber(start)
 	}
 	return nil
 }
+
+func badNumber(start int) error { return fmt.Errorf("bad number at column %d", start+1) }
