@@ -5,10 +5,11 @@
 package audit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -29,6 +30,16 @@ type Auditor struct {
 	open   map[string]*pending
 	order  []string // open hands in order of first event
 	tables map[string]*tableState
+	// last caches the pending hand of the previous event (nil when none): consecutive events
+	// mostly belong to one hand, so the map is looked up only when the hand changes.
+	last *pending
+	// free holds audited pendings for reuse, and res the HandResult of each hand, when no Hand
+	// callback keeps them: a long log then allocates no bookkeeping per hand or per event.
+	free []*pending
+	res  HandResult
+	// seeds is the map of revealed seeds given to each hand's rules.Hand when no Hand callback
+	// keeps the hand's state: cleared for each hand instead of made anew.
+	seeds map[events.Seq]cards.Seed
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -56,7 +67,10 @@ func New(fn func(finding.Finding)) *Auditor {
 
 // Add feeds the next event of the log.
 func (a *Auditor) Add(e *events.Event) {
-	p := a.open[e.Hand]
+	p := a.last
+	if p == nil || p.hand != e.Hand {
+		p = a.open[e.Hand]
+	}
 	if p == nil && a.chain.Ended(e.Hand) {
 		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
 		for _, pr := range a.chain.Check(e) {
@@ -66,10 +80,17 @@ func (a *Auditor) Add(e *events.Event) {
 		return
 	}
 	if p == nil {
-		p = &pending{table: e.Table, hand: e.Hand}
+		if n := len(a.free); n > 0 {
+			p = a.free[n-1]
+			a.free = a.free[:n-1]
+			p.table, p.hand = e.Table, e.Hand
+		} else {
+			p = &pending{table: e.Table, hand: e.Hand}
+		}
 		a.open[e.Hand] = p
 		a.order = append(a.order, e.Hand)
 	}
+	a.last = p
 	for _, pr := range a.chain.Check(e) {
 		p.faults = append(p.faults, finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
 			Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
@@ -118,8 +139,18 @@ func mk(hand, table string, seq events.Seq, code finding.Code, seat events.Seat,
 
 func (a *Auditor) finish(p *pending) {
 	delete(a.open, p.hand)
+	if a.last == p {
+		a.last = nil
+	}
 	if len(a.order) > 0 && a.order[0] == p.hand {
-		a.order = a.order[1:]
+		// The oldest hand ends first, as in a log of one table: when it was the only one open,
+		// the slice restarts at its base, so that appending the next hand does not allocate.
+		a.order[0] = ""
+		if len(a.order) == 1 {
+			a.order = a.order[:0]
+		} else {
+			a.order = a.order[1:]
+		}
 	} else {
 		for i, h := range a.order {
 			if h == p.hand {
@@ -129,54 +160,104 @@ func (a *Auditor) finish(p *pending) {
 		}
 	}
 	a.chain.Forget(p.hand)
-	res := a.auditHand(p)
+	var res *HandResult
+	if a.Hand != nil {
+		res = &HandResult{}
+	} else {
+		// Nobody keeps the result: reuse the Auditor's, and its findings slice (emptied below).
+		res = &a.res
+	}
+	a.auditHand(p, res)
 	a.Hands++
-	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Seq < res.Findings[j].Seq })
+	if !slices.IsSortedFunc(res.Findings, bySeq) {
+		slices.SortStableFunc(res.Findings, bySeq)
+	}
 	for _, f := range res.Findings {
 		a.emit(f)
 	}
 	if a.Hand != nil {
 		a.Hand(res)
+		return
 	}
+	// Neither the result nor the pending is referenced any more: clear them (so that they hold
+	// no event or finding alive) and keep them for the next hands.
+	clear(res.Findings)
+	*res = HandResult{Findings: res.Findings[:0]}
+	clear(p.events)
+	clear(p.faults)
+	*p = pending{events: p.events[:0], faults: p.faults[:0]}
+	a.free = append(a.free, p)
 }
 
-// auditHand replays one hand through its preset.
-func (a *Auditor) auditHand(p *pending) *HandResult {
-	res := &HandResult{Table: p.table, Hand: p.hand, Events: p.events}
+// seedMap returns an empty map for the seeds of a hand: the Auditor's own, emptied, unless a
+// Hand callback may keep the hand's state (and its Seeds).
+func (a *Auditor) seedMap() map[events.Seq]cards.Seed {
+	if a.Hand != nil {
+		return map[events.Seq]cards.Seed{}
+	}
+	if a.seeds == nil {
+		a.seeds = map[events.Seq]cards.Seed{}
+	}
+	clear(a.seeds)
+	return a.seeds
+}
+
+func bySeq(x, y finding.Finding) int { return cmp.Compare(x.Seq, y.Seq) }
+
+func eventBySeq(x, y *events.Event) int { return cmp.Compare(x.Seq, y.Seq) }
+
+// shuffle is a deck.shuffled of the hand being audited.
+type shuffle struct {
+	seq events.Seq
+	d   *events.DeckShuffled
+}
+
+// auditHand replays one hand through its preset and fills res.
+func (a *Auditor) auditHand(p *pending, res *HandResult) {
+	res.Table, res.Hand, res.Events = p.table, p.hand, p.events
 	add := func(f finding.Finding) { res.Findings = append(res.Findings, f) }
 	for _, f := range p.faults {
 		add(f)
 	}
 	if len(p.events) == 0 {
-		return res
+		return
 	}
 	// Replay in seq order; a log.sequence fault was already reported for disorder.
 	evs := p.events
-	sorted := sort.SliceIsSorted(evs, func(i, j int) bool { return evs[i].Seq < evs[j].Seq })
-	if !sorted {
-		evs = append([]*events.Event(nil), evs...)
-		sort.SliceStable(evs, func(i, j int) bool { return evs[i].Seq < evs[j].Seq })
+	if !slices.IsSortedFunc(evs, eventBySeq) {
+		evs = slices.Clone(evs)
+		slices.SortStableFunc(evs, eventBySeq)
 	}
 	first := evs[0]
 	if first.Type != events.HandStartedType {
 		add(mk(p.hand, p.table, first.Seq, finding.LogSchema, 0, "the hand does not begin with hand.started", events.HandStartedType, first.Type))
-		return res
+		return
 	}
-	// Seeds revealed anywhere in the hand, checked against their commitments first.
-	seeds := map[events.Seq]cards.Seed{}
-	shuffles := map[events.Seq]*events.DeckShuffled{}
+	// Seeds revealed anywhere in the hand, checked against their commitments first. A hand has
+	// one or two shuffles and as many reveals: they are kept in slices on the stack, looked up
+	// by scanning, with a map's answers (the last shuffle of a seq wins).
+	seeds := a.seedMap()
+	var shufBuf [4]shuffle
+	shuffles := shufBuf[:0]
 	for _, e := range evs {
 		if d, ok := e.Data.(*events.DeckShuffled); ok {
-			shuffles[e.Seq] = d
+			shuffles = append(shuffles, shuffle{e.Seq, d})
 		}
 	}
-	revealed := map[events.Seq]bool{}
+	var revBuf [4]events.Seq
+	revealed := revBuf[:0]
 	for _, e := range evs {
 		d, ok := e.Data.(*events.DeckRevealed)
 		if !ok {
 			continue
 		}
-		sh, ok := shuffles[d.Shuffle]
+		sh, ok := (*events.DeckShuffled)(nil), false
+		for i := len(shuffles) - 1; i >= 0; i-- {
+			if shuffles[i].seq == d.Shuffle {
+				sh, ok = shuffles[i].d, true
+				break
+			}
+		}
 		switch {
 		case !ok:
 			add(mk(p.hand, p.table, e.Seq, finding.LogSchema, 0, fmt.Sprintf("deck.revealed names seq %d, which is not a deck.shuffled", d.Shuffle), nil, d.Shuffle))
@@ -185,18 +266,18 @@ func (a *Auditor) auditHand(p *pending) *HandResult {
 		default:
 			seeds[d.Shuffle] = d.Seed
 		}
-		revealed[d.Shuffle] = true
+		revealed = append(revealed, d.Shuffle)
 	}
 	ended := evs[len(evs)-1].Type == events.HandEndedType
-	for _, e := range evs {
-		if d, ok := e.Data.(*events.DeckShuffled); ok && d.Method == cards.ShuffleMethod && !revealed[e.Seq] && ended {
-			add(mk(p.hand, p.table, e.Seq, finding.DeckUnrevealed, 0, "the seed of this machine shuffle is never revealed: the deal cannot be verified", "deck.revealed", nil))
+	for _, sh := range shuffles {
+		if sh.d.Method == cards.ShuffleMethod && !slices.Contains(revealed, sh.seq) && ended {
+			add(mk(p.hand, p.table, sh.seq, finding.DeckUnrevealed, 0, "the seed of this machine shuffle is never revealed: the deal cannot be verified", "deck.revealed", nil))
 		}
 	}
 	h, err := rules.NewHand(first)
 	if err != nil {
 		add(mk(p.hand, p.table, first.Seq, finding.LogSchema, 0, err.Error(), nil, nil))
-		return res
+		return
 	}
 	h.Seeds = seeds
 	res.State = h
@@ -213,12 +294,9 @@ func (a *Auditor) auditHand(p *pending) *HandResult {
 	if !ended {
 		last := evs[len(evs)-1]
 		add(mk(p.hand, p.table, last.Seq, finding.LogIncomplete, 0, "the hand has no hand.ended: still running, or cut short", nil, nil))
-		return res
+		return
 	}
-	for _, f := range a.continuity(p.table, first, h) {
-		add(f)
-	}
-	return res
+	res.Findings = a.continuity(res.Findings, p.table, first, h)
 }
 
 // ErrFindings is returned by AuditReader when the log holds at least one finding of severity error.
@@ -229,19 +307,21 @@ var ErrFindings = errors.New("the log has findings of severity error")
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
 		e, err := r.Next()
+		if err == nil {
+			a.Add(e)
+			continue
+		}
 		if err == io.EOF {
 			return bad, nil
 		}
+		// Only here, on an error: ee escapes to the heap through errors.As.
 		var ee *events.Error
 		if errors.As(err, &ee) && errors.Is(err, events.ErrInvalid) {
 			bad++
 			a.Invalid(err, "", "", 0)
 			continue
 		}
-		if err != nil {
-			return bad, err
-		}
-		a.Add(e)
+		return bad, err
 	}
 }
 

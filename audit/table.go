@@ -8,7 +8,8 @@ import (
 	"github.com/fechado/fechado/rules"
 )
 
-// tableState is what the last audited hand of a table leaves for the next one.
+// tableState is what the last audited hand of a table leaves for the next one. Each table has
+// one, rewritten in place by each hand once the hand has been checked against it.
 type tableState struct {
 	dealer    events.Seat
 	starter   events.Seat
@@ -17,16 +18,33 @@ type tableState struct {
 	passedOut int
 	passed    bool
 	misdeal   bool
-	stacks    map[string]events.Chips // by player
-	seatOf    map[string]events.Seat
-	preset    rules.Preset
+	// players holds each player of the hand once, in the order of his first seat: a table has a
+	// handful, so a slice scanned by name serves where a map would allocate for every hand.
+	players []playerEnd
+	preset  rules.Preset
 }
 
-// continuity checks a hand's start against the previous hand of its table (table.* codes), then
-// records what this hand leaves.
-func (a *Auditor) continuity(table string, first *events.Event, h *rules.Hand) []finding.Finding {
+// playerEnd is a player as a hand leaves him: his seat and the stack he ended with.
+type playerEnd struct {
+	name  string
+	seat  events.Seat
+	stack events.Chips
+}
+
+// player returns the entry of the player called name, or nil.
+func (st *tableState) player(name string) *playerEnd {
+	for i := range st.players {
+		if st.players[i].name == name {
+			return &st.players[i]
+		}
+	}
+	return nil
+}
+
+// continuity checks a hand's start against the previous hand of its table (table.* codes),
+// appending the findings to out, then records what this hand leaves.
+func (a *Auditor) continuity(out []finding.Finding, table string, first *events.Event, h *rules.Hand) []finding.Finding {
 	hs := h.Start
-	var out []finding.Finding
 	add := func(code finding.Code, seat events.Seat, msg string, expected, actual any) {
 		out = append(out, mk(first.Hand, table, first.Seq, code, seat, msg, expected, actual))
 	}
@@ -40,21 +58,25 @@ func (a *Auditor) continuity(table string, first *events.Event, h *rules.Hand) [
 			add(finding.TableSeating, s.Seat, fmt.Sprintf("%s has no chips and was dealt in; %s deals in only players with chips", s.Player, p.Name), nil, s.Player)
 		}
 	}
+	// The seats dealt in, in seat order: for the rotation, and what the next hand rotates from.
+	var seatBuf [events.MaxSeat]events.Seat
+	seats := seatBuf[:0]
+	for _, s := range hs.Seats {
+		seats = append(seats, s.Seat)
+	}
 	if prev != nil {
-		dealt := map[string]bool{}
 		for _, s := range hs.Seats {
-			dealt[s.Player] = true
 			var rebuy events.Chips
 			if s.Rebuy != nil {
 				rebuy = *s.Rebuy
 			}
-			if last, ok := prev.stacks[s.Player]; ok && last+rebuy != s.Stack {
-				add(finding.TableStack, s.Seat, fmt.Sprintf("%s starts with %d; he ended the last hand with %d and rebought %d", s.Player, s.Stack, last, rebuy), last+rebuy, s.Stack)
+			if last := prev.player(s.Player); last != nil && last.stack+rebuy != s.Stack {
+				add(finding.TableStack, s.Seat, fmt.Sprintf("%s starts with %d; he ended the last hand with %d and rebought %d", s.Player, s.Stack, last.stack, rebuy), last.stack+rebuy, s.Stack)
 			}
 		}
-		for name, st := range prev.stacks {
-			if st > 0 && !dealt[name] {
-				add(finding.TableSeating, prev.seatOf[name], fmt.Sprintf("%s still has %d chips but was not dealt in", name, st), name, nil)
+		for _, pe := range prev.players {
+			if pe.stack > 0 && !dealtIn(hs, pe.name) {
+				add(finding.TableSeating, pe.seat, fmt.Sprintf("%s still has %d chips but was not dealt in", pe.name, pe.stack), pe.name, nil)
 			}
 		}
 		if hs.Carry != prev.carry {
@@ -70,7 +92,8 @@ func (a *Auditor) continuity(table string, first *events.Event, h *rules.Hand) [
 		if hs.PassedOut != wantPassed {
 			add(finding.TablePassedOut, 0, fmt.Sprintf("passed_out is %d; the table has had %d passed-out deals in a row", hs.PassedOut, wantPassed), wantPassed, hs.PassedOut)
 		}
-		if want := nextDealer(prev, hs, p); want != 0 && want != hs.Dealer {
+		// presets.md "next hand" puts the dealer of this hand where the last one leaves it.
+		if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
 			what := "dealer"
 			if p.Starter {
 				what = "seat before the starter"
@@ -78,39 +101,50 @@ func (a *Auditor) continuity(table string, first *events.Event, h *rules.Hand) [
 			add(finding.TableDealer, 0, fmt.Sprintf("the %s should be seat %d, not %d", what, want, hs.Dealer), want, hs.Dealer)
 		}
 	}
-	st := &tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
-		misdeal: h.Misdeal, stacks: map[string]events.Chips{}, seatOf: map[string]events.Seat{}, preset: p}
-	for _, s := range hs.Seats {
-		st.seats = append(st.seats, s.Seat)
+	// The previous state has been read: this hand's replaces it, in the same storage.
+	st := prev
+	if st == nil {
+		st = &tableState{}
+		a.tables[table] = st
 	}
+	clear(st.players)
+	*st = tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
+		misdeal: h.Misdeal, preset: p, seats: append(st.seats[:0], seats...), players: st.players[:0]}
 	st.starter = rules.NextSeat(st.seats, hs.Dealer)
 	for _, pl := range h.Players {
-		st.stacks[pl.Name] = pl.Stack
-		st.seatOf[pl.Name] = pl.Seat
-	}
-	if end := endedOf(h); end != nil {
-		st.carry = end.Carry
-		bySeat := map[events.Seat]events.Chips{}
-		for _, s := range end.Stacks {
-			bySeat[s.Seat] = s.Stack
+		if pe := st.player(pl.Name); pe != nil {
+			pe.seat, pe.stack = pl.Seat, pl.Stack
+		} else {
+			st.players = append(st.players, playerEnd{name: pl.Name, seat: pl.Seat, stack: pl.Stack})
 		}
+	}
+	if end := h.Ended(); end != nil {
+		st.carry = end.Carry
 		for _, pl := range h.Players {
-			if v, ok := bySeat[pl.Seat]; ok {
-				st.stacks[pl.Name] = v
+			if v, ok := endStack(end, pl.Seat); ok {
+				st.player(pl.Name).stack = v
 			}
 		}
 	}
-	a.tables[table] = st
 	return out
 }
 
-func endedOf(h *rules.Hand) *events.HandEnded { return h.Ended() }
-
-// nextDealer is where presets.md "next hand" puts the dealer of the hand after prev.
-func nextDealer(prev *tableState, hs *events.HandStarted, p rules.Preset) events.Seat {
-	var seats []events.Seat
+// dealtIn reports whether hs deals name in.
+func dealtIn(hs *events.HandStarted, name string) bool {
 	for _, s := range hs.Seats {
-		seats = append(seats, s.Seat)
+		if s.Player == name {
+			return true
+		}
 	}
-	return p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal)
+	return false
+}
+
+// endStack returns the stack hand.ended gives seat (the last one given, if several).
+func endStack(end *events.HandEnded, seat events.Seat) (events.Chips, bool) {
+	for i := len(end.Stacks) - 1; i >= 0; i-- {
+		if end.Stacks[i].Seat == seat {
+			return end.Stacks[i].Stack, true
+		}
+	}
+	return 0, false
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math/bits"
 )
 
 // Hash returns the lowercase hex SHA-256 of a stored line (without its newline): the value the
@@ -41,11 +42,25 @@ const (
 // doubled hand) — an exact check of a whole log needs memory that grows with it (fechado verify).
 type Chain struct {
 	hands map[string]*handLink
-	ids   map[uint64]struct{} // ids of the current generation (fingerprints)
-	older map[uint64]struct{} // ids of the previous generation
+	// free holds the links of hands dropped from the window, for the next new hands: a long log
+	// allocates no link once the window is full. Until then links are cut from slab, allocated
+	// 64 at a time.
+	free []*handLink
+	slab []handLink
+	// lastHand and lastLink cache the hand of the previous call: consecutive events mostly belong
+	// to the same hand, whose string the Reader shares between them, so the comparison is cheap
+	// and the map is looked up only when the hand changes. lastLink is nil when nothing is cached.
+	lastHand string
+	lastLink *handLink
+	ids      idSet // ids of the current generation (fingerprints)
+	older    idSet // ids of the previous generation
 	// IDWindow is the size of a generation of remembered ids (DefaultIDWindow when 0).
 	IDWindow int
-	ring     []string // forgotten hands, oldest first
+	// ring holds the forgotten hands, oldest first from ringHead, as a circular buffer of ringLen
+	// of them, so that forgetting a hand moves no other.
+	ring     []string
+	ringHead int
+	ringLen  int
 	// Window is how many forgotten hands the chain remembers (DefaultWindow when 0).
 	Window int
 	// TrackIDs turns on the check of unique ids.
@@ -69,32 +84,61 @@ func NewChain() *Chain {
 	return &Chain{hands: map[string]*handLink{}, TrackIDs: true}
 }
 
+// link returns the link of hand, creating it on its first event.
+func (c *Chain) link(hand string) *handLink {
+	if c.lastLink != nil && hand == c.lastHand {
+		return c.lastLink
+	}
+	h := c.hands[hand]
+	if h == nil {
+		if n := len(c.free); n > 0 {
+			h = c.free[n-1]
+			c.free = c.free[:n-1]
+		} else {
+			if len(c.slab) == 0 {
+				c.slab = make([]handLink, 64)
+			}
+			h = &c.slab[0]
+			c.slab = c.slab[1:]
+		}
+		if c.hands == nil {
+			c.hands = map[string]*handLink{}
+		}
+		c.hands[hand] = h
+	}
+	c.lastHand, c.lastLink = hand, h
+	return h
+}
+
+// lookup returns the link of hand, or nil when the chain holds none.
+func (c *Chain) lookup(hand string) *handLink {
+	if c.lastLink != nil && hand == c.lastHand {
+		return c.lastLink
+	}
+	return c.hands[hand]
+}
+
 // Check checks e against the events of its hand seen so far and records it. A missing prev
 // (HasPrev false) is not a chain fault: prev is optional on input.
 func (c *Chain) Check(e *Event) []Problem {
 	var ps []Problem
-	h := c.hands[e.Hand]
-	if h == nil {
-		h = &handLink{}
-		c.hands[e.Hand] = h
-	}
+	h := c.link(e.Hand)
 	if c.TrackIDs {
 		key := idKey(e.ID)
-		_, dup := c.ids[key]
-		if !dup {
-			_, dup = c.older[key]
-		}
-		if dup {
+		if c.ids.has(key) || c.older.has(key) {
 			ps = append(ps, Problem{ProblemDuplicateID, e.Seq, fmt.Sprintf("event id %s is used twice", e.ID)})
 		} else {
 			w := c.IDWindow
 			if w <= 0 {
 				w = DefaultIDWindow
 			}
-			if c.ids == nil || len(c.ids) >= w {
-				c.older, c.ids = c.ids, map[uint64]struct{}{}
+			if c.ids.n >= w {
+				// A new generation: the previous one is dropped and its table reused, made as
+				// large as the one just filled (which the new generation will fill as well).
+				c.older, c.ids = c.ids, c.older
+				c.ids.reset(len(c.older.slots))
 			}
-			c.ids[key] = struct{}{}
+			c.ids.add(key, w)
 		}
 	}
 	switch {
@@ -104,15 +148,17 @@ func (c *Chain) Check(e *Event) []Problem {
 		ps = append(ps, Problem{ProblemSequence, e.Seq, fmt.Sprintf("seq %d follows seq %d: want %d", e.Seq, h.lastSeq, h.lastSeq+1)})
 	}
 	if e.HasPrev {
-		var buf [2 * sha256.Size]byte
-		want := buf[:0]
-		if e.Seq != 1 && h.lastSeq != 0 {
-			hex.Encode(buf[:], h.last[:])
-			want = buf[:]
-		}
-		// Compared as bytes: no allocation unless a fault is reported.
-		if e.Prev != string(want) && !(len(want) == 0 && h.lastSeq == 0 && e.Seq != 1) {
-			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(string(want)))})
+		// prev must be empty on seq 1, and the hex of the last line's hash after it; it cannot be
+		// judged when the chain first meets a hand after its seq 1.
+		switch {
+		case e.Seq == 1:
+			if e.Prev != "" {
+				ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(""))})
+			}
+		case h.lastSeq == 0:
+		case !isHexOf(e.Prev, &h.last):
+			// The hex is encoded only to report the fault.
+			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(hex.EncodeToString(h.last[:])))})
 		}
 	}
 	h.lastSeq = e.Seq
@@ -123,9 +169,42 @@ func (c *Chain) Check(e *Event) []Problem {
 	return ps
 }
 
+// isHexOf reports whether s is the lowercase hex of sum, without encoding it: eight digits at a
+// time, each four bytes of sum spread into the eight digits they make and compared as one word.
+func isHexOf(s string, sum *[sha256.Size]byte) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < sha256.Size; i += 4 {
+		if hex8(binary.BigEndian.Uint32(sum[i:])) != bigEndian8(s[2*i:]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hex8 returns the eight lowercase hex digits of x, the first in the high byte.
+func hex8(x uint32) uint64 {
+	v := uint64(x)
+	// One nibble per byte, in order: 0x12345678 becomes 0x0102030405060708.
+	v = (v&0xffff0000)<<16 | v&0x0000ffff
+	v = (v&0x0000ff000000ff00)<<8 | v&0x000000ff000000ff
+	v = (v&0x00f000f000f000f0)<<4 | v&0x000f000f000f000f
+	// Bytes of 10 and more (n+6 reaches bit 4) become letters: '0'+n, plus 'a'-'0'-10 = 0x27.
+	letters := (v + 0x0606060606060606) >> 4 & 0x0101010101010101
+	return v + 0x3030303030303030 + letters*0x27
+}
+
+// bigEndian8 reads the first eight bytes of s as a big-endian word.
+func bigEndian8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+}
+
 // Last returns the seq and line hash of the last event seen of hand, for appending after it.
 func (c *Chain) Last(hand string) (Seq, string) {
-	if h := c.hands[hand]; h != nil && h.lastSeq > 0 {
+	if h := c.lookup(hand); h != nil && h.lastSeq > 0 {
 		return h.lastSeq, hex.EncodeToString(h.last[:])
 	}
 	return 0, ""
@@ -133,26 +212,53 @@ func (c *Chain) Last(hand string) (Seq, string) {
 
 // Ended reports whether the chain has seen the hand.ended of hand (while it is in the window).
 func (c *Chain) Ended(hand string) bool {
-	h := c.hands[hand]
+	h := c.lookup(hand)
 	return h != nil && h.ended
 }
 
 // Forget moves a finished hand into the window of remembered hands, dropping the oldest one
-// (and its ids) when the window is full.
+// when the window is full (its ids are remembered until their generation passes).
 func (c *Chain) Forget(hand string) {
-	if _, ok := c.hands[hand]; !ok {
+	if c.lookup(hand) == nil {
 		return
 	}
-	c.ring = append(c.ring, hand)
 	w := c.Window
 	if w <= 0 {
 		w = DefaultWindow
 	}
-	for len(c.ring) > w {
-		old := c.ring[0]
-		c.ring = c.ring[1:]
-		delete(c.hands, old)
+	if c.ringLen == len(c.ring) {
+		c.growRing(w)
 	}
+	c.ring[(c.ringHead+c.ringLen)%len(c.ring)] = hand
+	c.ringLen++
+	for c.ringLen > w {
+		old := c.ring[c.ringHead]
+		c.ring[c.ringHead] = ""
+		c.ringHead = (c.ringHead + 1) % len(c.ring)
+		c.ringLen--
+		if h := c.hands[old]; h != nil {
+			delete(c.hands, old)
+			if c.lastLink == h {
+				c.lastHand, c.lastLink = "", nil
+			}
+			*h = handLink{}
+			c.free = append(c.free, h)
+		}
+	}
+}
+
+// growRing makes room for one more forgotten hand: it doubles the ring, up to one more than the
+// window w (the hand added before the oldest is dropped), keeping the hands in order.
+func (c *Chain) growRing(w int) {
+	n := max(2*len(c.ring), 16)
+	if n > w+1 {
+		n = max(w+1, len(c.ring)+1)
+	}
+	ring := make([]string, n)
+	for i := range c.ringLen {
+		ring[i] = c.ring[(c.ringHead+i)%len(c.ring)]
+	}
+	c.ring, c.ringHead = ring, 0
 }
 
 func short(h string) string {
@@ -165,26 +271,191 @@ func short(h string) string {
 	return h
 }
 
+// idSet is a set of id fingerprints: an open-addressing table with linear probing, 0 marking an
+// empty slot (the fingerprint 0 itself is held by the flag zero), in front of which a Bloom
+// filter answers most lookups. The table of a full generation (2×IDWindow slots, 2 MB by
+// default) does not stay in the processor's caches while the log streams through them: a probe
+// of it costs a trip to memory. The filter, 1/16 of its size, mostly does, and rules out all but
+// a few per cent of the ids never seen; the table is probed only for those. New fingerprints go
+// to the filter at once and to the table in batches (pending), whose independent probes the
+// processor overlaps.
+//
+// The table grows when half full: fourfold up to 16,384 slots (a chain used for a few hands
+// stays small), then at once to what a full generation of IDWindow ids needs, the power of two
+// from 2×IDWindow to 4×IDWindow slots (2×, 2 MB, for the default). reset empties it in place.
+type idSet struct {
+	slots []uint64
+	shift uint // 64 - log2(len(slots)): a slot index is the top bits of the mixed fingerprint
+	// filter has a word for every 16 slots; a fingerprint sets 4 bits of the word of its slot.
+	filter  []uint64
+	pending [64]uint64 // fingerprints in the filter, not yet in slots
+	npend   int
+	n       int  // fingerprints held, zero included
+	zero    bool // whether the fingerprint 0 is held
+}
+
+// mix spreads fingerprints that differ only in a few bits (sequential test ids) over the whole
+// word: a multiplication by 2^64/φ. A slot (and a filter word) is taken from its top bits.
+func mix(k uint64) uint64 { return k * 0x9e3779b97f4a7c15 }
+
+// bloomBits are the 4 bits of its filter word k sets: from a second mix, independent of the word.
+func bloomBits(k uint64) uint64 {
+	g := k * 0xff51afd7ed558ccd
+	return 1<<(g>>58) | 1<<(g>>52&63) | 1<<(g>>46&63) | 1<<(g>>40&63)
+}
+
+// has reports whether the set holds k.
+func (s *idSet) has(k uint64) bool {
+	if k == 0 {
+		return s.zero
+	}
+	if len(s.slots) == 0 {
+		return false
+	}
+	h := mix(k)
+	if b := bloomBits(k); s.filter[h>>(s.shift+4)]&b != b {
+		return false
+	}
+	for _, p := range s.pending[:s.npend] {
+		if p == k {
+			return true
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h >> s.shift; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// add inserts k, which the set does not hold; the set is a generation of up to w ids.
+func (s *idSet) add(k uint64, w int) {
+	s.n++
+	if k == 0 {
+		s.zero = true
+		return
+	}
+	if 2*s.n > len(s.slots) {
+		s.grow(w)
+	}
+	s.filter[mix(k)>>(s.shift+4)] |= bloomBits(k)
+	s.pending[s.npend] = k
+	s.npend++
+	if s.npend == len(s.pending) {
+		s.flush()
+	}
+}
+
+// flush moves the pending fingerprints into the table.
+func (s *idSet) flush() {
+	for _, k := range s.pending[:s.npend] {
+		s.put(k)
+	}
+	s.npend = 0
+}
+
+// put stores k in the table (not in the filter).
+func (s *idSet) put(k uint64) {
+	mask := uint64(len(s.slots) - 1)
+	i := mix(k) >> s.shift
+	for s.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	s.slots[i] = k
+}
+
+// grow makes the table four times larger (64 slots at first), or past 16,384 slots as large as
+// a generation of w ids needs, and inserts the fingerprints again, in the table and the filter.
+// A slot is the top bits of the mixed fingerprint, so the old slots, read in order, land in
+// order in the new table: the move streams through memory.
+func (s *idSet) grow(w int) {
+	old := s.slots
+	s.flush()
+	n := max(4*len(old), 64)
+	if full := 1 << bits.Len(uint(2*w-1)); n > 1<<14 && full > n {
+		n = full
+	}
+	s.alloc(n)
+	for _, k := range old {
+		if k != 0 {
+			s.put(k)
+			s.filter[mix(k)>>(s.shift+4)] |= bloomBits(k)
+		}
+	}
+}
+
+func (s *idSet) alloc(n int) {
+	s.slots = make([]uint64, n)
+	s.filter = make([]uint64, n/16)
+	s.shift = uint(64 - bits.Len(uint(n-1)))
+}
+
+// reset empties the set, keeping its table if it has at least size slots (a power of two), or
+// else making one of that size.
+func (s *idSet) reset(size int) {
+	if len(s.slots) < size {
+		s.alloc(size)
+	} else {
+		clear(s.slots)
+		clear(s.filter)
+	}
+	s.n, s.zero, s.npend = 0, false, 0
+}
+
+// idDigit is the value of each hex digit (either case), 0xff for any other byte.
+var idDigit = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10
+	}
+	return t
+}()
+
 // idKey folds a UUID's 32 hex digits (either case) into a 64-bit fingerprint: the two halves of
 // its 128 bits XORed. Two distinct ids share a fingerprint with probability about 2^-64 per pair.
+// A canonical UUID (8-4-4-4-12 hex digits) is read group by group; anything else takes its first
+// 32 hex digits, skipping other bytes, which gives a UUID the same fingerprint either way.
 func idKey(id string) uint64 {
+	if len(id) == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' {
+		hi, bad := idDigits(id[0:8], 0, 0)
+		hi, bad = idDigits(id[9:13], hi, bad)
+		hi, bad = idDigits(id[14:18], hi, bad)
+		lo, bad := idDigits(id[19:23], 0, bad)
+		lo, bad = idDigits(id[24:36], lo, bad)
+		if bad&0xf0 == 0 {
+			return hi ^ lo
+		}
+	}
 	var k [16]byte
 	n := 0
 	for i := 0; i < len(id) && n < 32; i++ {
-		c := id[i]
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
+		v := idDigit[id[i]]
+		if v == 0xff {
 			continue
 		}
 		k[n/2] |= v << (4 * (1 - n%2))
 		n++
 	}
 	return binary.BigEndian.Uint64(k[:8]) ^ binary.BigEndian.Uint64(k[8:])
+}
+
+// idDigits appends the hex digits of s to acc, 4 bits each; bad collects the table values, so
+// that bad&0xf0 != 0 when s held a byte that is not a hex digit.
+func idDigits(s string, acc uint64, bad byte) (uint64, byte) {
+	for i := 0; i < len(s); i++ {
+		v := idDigit[s[i]]
+		bad |= v
+		acc = acc<<4 | uint64(v&15)
+	}
+	return acc, bad
 }

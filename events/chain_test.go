@@ -1,0 +1,355 @@
+package events
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// refChain is the Chain as it was before its id tables, hand cache and ring buffer: two Go maps
+// of fingerprints, a map of hands looked up on every event and a slice as the window. The
+// differential test below holds Chain to it.
+type refChain struct {
+	hands    map[string]*handLink
+	ids      map[uint64]struct{}
+	older    map[uint64]struct{}
+	IDWindow int
+	ring     []string
+	Window   int
+	TrackIDs bool
+}
+
+func (c *refChain) Check(e *Event) []Problem {
+	var ps []Problem
+	h := c.hands[e.Hand]
+	if h == nil {
+		h = &handLink{}
+		c.hands[e.Hand] = h
+	}
+	if c.TrackIDs {
+		key := refIDKey(e.ID)
+		_, dup := c.ids[key]
+		if !dup {
+			_, dup = c.older[key]
+		}
+		if dup {
+			ps = append(ps, Problem{ProblemDuplicateID, e.Seq, fmt.Sprintf("event id %s is used twice", e.ID)})
+		} else {
+			w := c.IDWindow
+			if w <= 0 {
+				w = DefaultIDWindow
+			}
+			if c.ids == nil || len(c.ids) >= w {
+				c.older, c.ids = c.ids, map[uint64]struct{}{}
+			}
+			c.ids[key] = struct{}{}
+		}
+	}
+	switch {
+	case h.ended:
+		ps = append(ps, Problem{ProblemSequence, e.Seq, fmt.Sprintf("event seq %d comes after hand.ended", e.Seq)})
+	case e.Seq != h.lastSeq+1:
+		ps = append(ps, Problem{ProblemSequence, e.Seq, fmt.Sprintf("seq %d follows seq %d: want %d", e.Seq, h.lastSeq, h.lastSeq+1)})
+	}
+	if e.HasPrev {
+		var buf [2 * sha256.Size]byte
+		want := buf[:0]
+		if e.Seq != 1 && h.lastSeq != 0 {
+			hex.Encode(buf[:], h.last[:])
+			want = buf[:]
+		}
+		if e.Prev != string(want) && !(len(want) == 0 && h.lastSeq == 0 && e.Seq != 1) {
+			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(string(want)))})
+		}
+	}
+	h.lastSeq = e.Seq
+	h.last = sha256.Sum256(e.Raw)
+	if e.Type == HandEndedType {
+		h.ended = true
+	}
+	return ps
+}
+
+func (c *refChain) Last(hand string) (Seq, string) {
+	if h := c.hands[hand]; h != nil && h.lastSeq > 0 {
+		return h.lastSeq, hex.EncodeToString(h.last[:])
+	}
+	return 0, ""
+}
+
+func (c *refChain) Ended(hand string) bool {
+	h := c.hands[hand]
+	return h != nil && h.ended
+}
+
+func (c *refChain) Forget(hand string) {
+	if _, ok := c.hands[hand]; !ok {
+		return
+	}
+	c.ring = append(c.ring, hand)
+	w := c.Window
+	if w <= 0 {
+		w = DefaultWindow
+	}
+	for len(c.ring) > w {
+		old := c.ring[0]
+		c.ring = c.ring[1:]
+		delete(c.hands, old)
+	}
+}
+
+func refIDKey(id string) uint64 {
+	var k [16]byte
+	n := 0
+	for i := 0; i < len(id) && n < 32; i++ {
+		c := id[i]
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			continue
+		}
+		k[n/2] |= v << (4 * (1 - n%2))
+		n++
+	}
+	return binary.BigEndian.Uint64(k[:8]) ^ binary.BigEndian.Uint64(k[8:])
+}
+
+// The fast reading of a canonical UUID gives the fingerprint of the digit-by-digit one, and
+// anything else falls back to it.
+func TestIDKeyMatchesDigitByDigit(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ids := []string{"", "x", "00000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000001",
+		"{00000000-0000-0000-0000-000000000001}", "0000000000000000000000000000000000001", "908B5493-A4E9-4345-9095-D4D497820D56",
+		"908b5493-a4e9-4345-9095-d4d497820d5g", "908b5493-a4e9-4345-9095+d4d497820d56", "908b5493a4e943459095d4d497820d56",
+		"908b5493-a4e9-4345-9095-d4d497820d56-ff", "ffffffff-ffff-ffff-ffff-ffffffffffff", "é8b5493-a4e9-4345-9095-d4d497820d56"}
+	const alphabet = "0123456789abcdefABCDEFg-{} é"
+	for range 20000 {
+		b := []byte(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xffff, r.Uint32()&0xffff, r.Uint64()&0xffffffffffff))
+		for range r.IntN(3) {
+			b[r.IntN(len(b))] = alphabet[r.IntN(len(alphabet))]
+		}
+		ids = append(ids, string(b))
+	}
+	for _, id := range ids {
+		if got, want := idKey(id), refIDKey(id); got != want {
+			t.Errorf("idKey(%q) = %#x, want %#x", id, got, want)
+		}
+	}
+}
+
+// The id set holds what was added, the fingerprint 0 included, across its growth and resets.
+func TestIDSet(t *testing.T) {
+	var s idSet
+	if s.has(0) || s.has(1) {
+		t.Fatal("an empty set holds something")
+	}
+	keys := []uint64{0, 1, 1 << 63, 0x9e3779b97f4a7c15}
+	for i := range uint64(5000) {
+		keys = append(keys, i*0x10000+7, ^i)
+	}
+	for i, k := range keys {
+		if s.has(k) {
+			t.Fatalf("%#x held before it is added", k)
+		}
+		s.add(k, DefaultIDWindow)
+		if s.n != i+1 || !s.has(k) || (k != 0 && 2*s.n > len(s.slots)) {
+			t.Fatalf("after adding %#x: n %d, %d slots, held %v", k, s.n, len(s.slots), s.has(k))
+		}
+		if n := len(s.slots); i == 8000 && n != 1<<14 || i == 8200 && n != 2*DefaultIDWindow {
+			t.Fatalf("%d slots for %d ids: the table grows fourfold up to 16,384, then to a full generation's size", n, i+1)
+		}
+	}
+	for _, k := range keys {
+		if !s.has(k) {
+			t.Fatalf("%#x lost", k)
+		}
+	}
+	want := make([]uint64, len(s.slots)/16)
+	for _, k := range keys[1:] {
+		want[mix(k)>>(s.shift+4)] |= bloomBits(k)
+	}
+	if !slices.Equal(s.filter, want) {
+		t.Error("the filter holds other bits than the fingerprints'")
+	}
+	size := len(s.slots)
+	s.reset(64)
+	if s.n != 0 || s.npend != 0 || len(s.slots) != size || s.has(0) || s.has(1) || s.has(keys[100]) ||
+		slices.ContainsFunc(s.slots, func(k uint64) bool { return k != 0 }) ||
+		slices.ContainsFunc(s.filter, func(w uint64) bool { return w != 0 }) {
+		t.Fatal("reset does not empty the set in place")
+	}
+	var t2 idSet
+	t2.reset(size)
+	if len(t2.slots) != size {
+		t.Fatalf("reset(%d) makes %d slots", size, len(t2.slots))
+	}
+	for _, k := range keys {
+		t2.add(k, DefaultIDWindow)
+	}
+	if len(t2.slots) != size {
+		t.Fatalf("the set grew from %d to %d slots for as many keys", size, len(t2.slots))
+	}
+}
+
+// Chain answers as refChain does on random logs with every fault: duplicate ids (in either
+// generation, and fingerprints that collide), seq gaps and repeats, events after hand.ended and
+// after the hand left the window, wrong, missing and uppercase prev, equal hands in distinct
+// strings, small windows so that hands and id generations turn over.
+func TestChainMatchesReference(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		c := NewChain()
+		ref := &refChain{hands: map[string]*handLink{}, TrackIDs: true}
+		c.Window = r.IntN(4) // 0 is DefaultWindow
+		ref.Window = c.Window
+		c.IDWindow = r.IntN(6)
+		steps := 400
+		if seed%4 == 3 {
+			// Generations large enough for the id tables to grow and batch their insertions.
+			c.IDWindow, steps = 20+r.IntN(300), 2000
+		}
+		ref.IDWindow = c.IDWindow
+		if seed%10 == 9 {
+			c.TrackIDs, ref.TrackIDs = false, false
+		}
+		hands := make([]string, 2+r.IntN(6))
+		for i := range hands {
+			hands[i] = fmt.Sprintf("83a3b53a-28d7-4272-b797-%012d", i)
+		}
+		next := map[string]Seq{}
+		last := map[string][]byte{}
+		ids := []string{"00000000-0000-0000-0000-000000000000", "{00000000-0000-0000-0000-000000000000}", "x", ""}
+		for step := range steps {
+			h := hands[r.IntN(len(hands))]
+			if r.IntN(3) == 0 {
+				h = strings.Clone(h) // the same hand in another string
+			}
+			e := &Event{Hand: h, Table: "T", Type: PlayerActedType}
+			switch r.IntN(8) {
+			case 0:
+				e.ID = ids[r.IntN(len(ids))]
+			case 1:
+				e.ID = strings.ToUpper(ids[max(0, len(ids)-1-r.IntN(400))]) // a recent one
+			default:
+				e.ID = fmt.Sprintf("908b5493-a4e9-4345-%04x-%012x", seed, step)
+				ids = append(ids, e.ID)
+			}
+			e.Seq = next[h] + 1
+			switch r.IntN(10) {
+			case 0:
+				e.Seq += Seq(r.IntN(3)) - 1
+			case 1:
+				e.Seq = 1
+			}
+			next[h] = e.Seq
+			e.Raw = fmt.Appendf(nil, "line %d of %s", step, h)
+			e.HasPrev = r.IntN(6) != 0
+			if e.HasPrev && e.Seq != 1 {
+				if l, ok := last[h]; ok {
+					e.Prev = Hash(l)
+				}
+				switch r.IntN(10) {
+				case 0:
+					e.Prev = ""
+				case 1:
+					e.Prev = strings.ToUpper(e.Prev)
+				case 2:
+					e.Prev = Hash([]byte("another line"))
+				case 3:
+					e.Prev = "abc"
+				}
+			}
+			last[h] = e.Raw
+			if r.IntN(12) == 0 {
+				e.Type = HandEndedType
+			}
+			if got, want := c.Check(e), ref.Check(e); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d step %d: %+v: Check = %v, want %v", seed, step, e, got, want)
+			}
+			if e.Type == HandEndedType || r.IntN(15) == 0 {
+				c.Forget(h)
+				ref.Forget(h)
+				if r.IntN(4) == 0 {
+					c.Forget(h)
+					ref.Forget(h)
+				}
+			}
+			for _, h := range hands {
+				gs, gh := c.Last(h)
+				ws, wh := ref.Last(h)
+				if gs != ws || gh != wh || c.Ended(h) != ref.Ended(h) {
+					t.Fatalf("seed %d step %d: hand %s: Last %d %s, Ended %v; want %d %s, %v", seed, step, h, gs, gh, c.Ended(h), ws, wh, ref.Ended(h))
+				}
+			}
+		}
+		if len(c.hands) != len(ref.hands) || c.ringLen != len(ref.ring) {
+			t.Fatalf("seed %d: %d hands and %d in the window, want %d and %d", seed, len(c.hands), c.ringLen, len(ref.hands), len(ref.ring))
+		}
+	}
+}
+
+// Once its windows are full, checking more hands allocates nothing.
+func TestChainSteadyStateAllocs(t *testing.T) {
+	evs := chainBenchEvents(600, 5)
+	c := NewChain()
+	c.Window, c.IDWindow = 64, 256
+	// Each call checks the next 1,000 events (200 hands): the first fills the windows, the
+	// second is AllocsPerRun's warm-up, the third is measured.
+	run := func() {
+		for i := range 1000 {
+			e := &evs[i]
+			if ps := c.Check(e); len(ps) != 0 {
+				t.Fatal(ps)
+			}
+			if e.Type == HandEndedType {
+				c.Forget(e.Hand)
+			}
+		}
+		evs = evs[1000:]
+	}
+	run()
+	if n := testing.AllocsPerRun(1, run); n != 0 {
+		t.Errorf("%v allocations per 1,000 events", n)
+	}
+}
+
+// isHexOf agrees with comparing to hex.EncodeToString, digit by digit.
+func TestIsHexOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		var sum [sha256.Size]byte
+		for j := range sum {
+			sum[j] = byte(r.Uint32())
+		}
+		if i < 256 {
+			for j := range sum {
+				sum[j] = byte(i) // every byte value in every position
+			}
+		}
+		s := hex.EncodeToString(sum[:])
+		if !isHexOf(s, &sum) {
+			t.Fatalf("%s is not the hex of %x", s, sum)
+		}
+		b := []byte(s)
+		k := r.IntN(len(b))
+		b[k] = "0123456789abcdefABCDEFg "[r.IntN(24)]
+		if got, want := isHexOf(string(b), &sum), string(b) == s; got != want {
+			t.Fatalf("isHexOf(%s, %x) = %v", b, sum, got)
+		}
+		if isHexOf(strings.ToUpper(s), &sum) != (strings.ToUpper(s) == s) || isHexOf(s[:63], &sum) || isHexOf(s+"0", &sum) {
+			t.Fatalf("isHexOf accepts another spelling of %x", sum)
+		}
+	}
+}
