@@ -6,6 +6,7 @@ package cards
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -242,21 +243,17 @@ func (s Set) Add(c Card) Set { return s | 1<<c }
 func (s Set) Remove(c Card) Set { return s &^ (1 << c) }
 
 // Len returns the number of cards in the set.
-func (s Set) Len() int {
-	n := 0
-	for x := uint64(s); x != 0; x &= x - 1 {
-		n++
-	}
-	return n
-}
+func (s Set) Len() int { return bits.OnesCount64(uint64(s)) }
 
 // Cards returns the set's cards in canonical order.
 func (s Set) Cards() []Card {
-	out := make([]Card, 0, s.Len())
-	for c := Card(0); c < NumCards; c++ {
-		if s.Has(c) {
-			out = append(out, c)
-		}
+	return s.Append(make([]Card, 0, s.Len()))
+}
+
+// Append appends the set's cards to dst in canonical order and returns the extended slice.
+func (s Set) Append(dst []Card) []Card {
+	for x := uint64(s) & (1<<NumCards - 1); x != 0; x &= x - 1 {
+		dst = append(dst, Card(bits.TrailingZeros64(x)))
 	}
-	return out
+	return dst
 }

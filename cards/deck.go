@@ -3,10 +3,12 @@ package cards
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"sync"
 )
 
 // ShuffleMethod names the machine shuffle of events-v1.md §3.
@@ -40,7 +42,25 @@ func (s Seed) String() string { return hex.EncodeToString(s[:]) }
 // before the seed itself is revealed.
 func (s Seed) Commitment() string {
 	sum := sha256.Sum256(s[:])
-	return hex.EncodeToString(sum[:])
+	var buf [2 * sha256.Size]byte
+	hex.Encode(buf[:], sum[:])
+	return string(buf[:])
+}
+
+// Opens reports whether commitment is the seed's Commitment (the lowercase hex SHA-256 of its 32
+// bytes), without building the string.
+func (s Seed) Opens(commitment string) bool {
+	if len(commitment) != 2*sha256.Size {
+		return false
+	}
+	const digits = "0123456789abcdef"
+	sum := sha256.Sum256(s[:])
+	for i, b := range sum {
+		if commitment[2*i] != digits[b>>4] || commitment[2*i+1] != digits[b&0x0f] {
+			return false
+		}
+	}
+	return true
 }
 
 // Deck returns the deck that starts at rank low: every card of rank low to ace, in canonical order.
@@ -65,28 +85,141 @@ func DeckSet(low Rank) Set {
 
 // words yields the random words of §3 step 2: block k = HMAC-SHA256(seed, k as 8 bytes big-endian),
 // four big-endian uint64 words per block, in order.
+//
+// It computes the HMAC (RFC 2104) itself on one SHA-256 digest, so that a shuffle allocates
+// nothing: the states after the inner and the outer padded key are saved once per seed (as
+// crypto/hmac does), and each block restores them instead of hashing the pads again. The
+// buffers live in the struct, which comes from a pool: the digest's methods take slices through
+// an interface, so slices of a stack array would escape to the heap on every block.
 type words struct {
-	mac   [sha256.Size]byte
 	h     hash.Hash
-	k     uint64
-	used  int
-	ready bool
+	state digestState
+	// inner and outer are the digest's state after the inner and the outer padded key.
+	inner, outer []byte
+	innerBuf     [stateSize]byte
+	outerBuf     [stateSize]byte
+	tmp          [stateSize]byte
+	pad          [sha256.BlockSize]byte // the padded key; then the last block of a hash
+	msg          [8]byte
+	sum          [sha256.Size]byte // the inner hash of the block
+	mac          [sha256.Size]byte // the block
+	k            uint64
+	used         int
+	lastBlock    bool // hash pads the last block itself (lastBlockOK)
+}
+
+// digestState saves and restores a SHA-256 digest's state; crypto/sha256 documents both for
+// its digest.
+type digestState interface {
+	encoding.BinaryAppender
+	encoding.BinaryUnmarshaler
+}
+
+// stateSize is the size of a saved SHA-256 state: a 4-byte magic, the eight 32-bit words of the
+// chaining value (big-endian), the 64-byte block buffer and the 8-byte length.
+const stateSize = 4 + sha256.Size + sha256.BlockSize + 8
+
+var wordsPool = sync.Pool{New: func() any {
+	w := &words{h: sha256.New()}
+	w.state = w.h.(digestState)
+	return w
+}}
+
+// lastBlockOK tells whether words.hash may read a hash from the saved state (see there). It is
+// checked once, against crypto/hmac; when the digest saves its state otherwise, words.hash
+// takes the digest's Sum.
+var lastBlockOK = sync.OnceValue(func() bool {
+	var seed Seed
+	for i := range seed {
+		seed[i] = byte(3*i + 1)
+	}
+	w := wordsPool.Get().(*words)
+	defer wordsPool.Put(w)
+	w.reset(&seed, true)
+	for k := range uint64(3) {
+		mac := hmac.New(sha256.New, seed[:])
+		var msg [8]byte
+		binary.BigEndian.PutUint64(msg[:], k)
+		mac.Write(msg[:])
+		want := mac.Sum(nil)
+		w.k, w.lastBlock = k, true
+		w.block()
+		if string(w.mac[:]) != string(want) {
+			return false
+		}
+	}
+	return true
+})
+
+// reset keys w with seed and rewinds it to block 0. lastBlock is lastBlockOK().
+func (w *words) reset(seed *Seed, lastBlock bool) {
+	const (
+		ipad = 0x36
+		opad = 0x5c
+	)
+	// The key (32 bytes, shorter than a block) zero-padded to a block.
+	for i := range w.pad {
+		var kb byte
+		if i < SeedSize {
+			kb = seed[i]
+		}
+		w.pad[i] = kb ^ ipad
+	}
+	w.h.Reset()
+	w.h.Write(w.pad[:])
+	w.inner, _ = w.state.AppendBinary(w.innerBuf[:0])
+	for i := range w.pad {
+		w.pad[i] ^= ipad ^ opad
+	}
+	w.h.Reset()
+	w.h.Write(w.pad[:])
+	w.outer, _ = w.state.AppendBinary(w.outerBuf[:0])
+	w.k = 0
+	w.used = 4
+	w.lastBlock = lastBlock
 }
 
 func (w *words) next() uint64 {
-	if !w.ready || w.used == 4 {
-		w.h.Reset()
-		var msg [8]byte
-		binary.BigEndian.PutUint64(msg[:], w.k)
-		w.h.Write(msg[:])
-		w.h.Sum(w.mac[:0])
+	if w.used == 4 {
+		w.block()
 		w.k++
 		w.used = 0
-		w.ready = true
 	}
 	x := binary.BigEndian.Uint64(w.mac[w.used*8:])
 	w.used++
 	return x
+}
+
+// block sets mac to block k: HMAC = H(key^opad || H(key^ipad || k)), from the saved pad states.
+func (w *words) block() {
+	binary.BigEndian.PutUint64(w.msg[:], w.k)
+	w.hash(w.inner, w.msg[:], &w.sum)
+	w.hash(w.outer, w.sum[:], &w.mac)
+}
+
+// hash sets out to the SHA-256 of a padded key, whose digest state is saved in state, followed
+// by msg (at most 55 bytes: the rest of the message fits one block).
+//
+// With w.lastBlock, it pads the message itself into that block (0x80, zeros, the length in bits
+// of the key block and msg) and writes it whole, so that the digest compresses it at once; the
+// hash is then the chaining value, read from the saved state. That spares Sum's copy of the
+// digest and its padding: about a quarter of the time of a shuffle.
+func (w *words) hash(state, msg []byte, out *[sha256.Size]byte) {
+	if err := w.state.UnmarshalBinary(state); err != nil {
+		panic(err) // a state the digest itself wrote
+	}
+	if !w.lastBlock {
+		w.h.Write(msg)
+		w.h.Sum(out[:0])
+		return
+	}
+	clear(w.pad[:])
+	copy(w.pad[:], msg)
+	w.pad[len(msg)] = 0x80
+	binary.BigEndian.PutUint64(w.pad[sha256.BlockSize-8:], uint64(sha256.BlockSize+len(msg))*8)
+	w.h.Write(w.pad[:])
+	st, _ := w.state.AppendBinary(w.tmp[:0])
+	copy(out[:], st[4:4+sha256.Size])
 }
 
 // Shuffle returns the cards in the order the hmac-sha256-fy-v1 shuffle with this seed puts them,
@@ -94,27 +227,70 @@ func (w *words) next() uint64 {
 // for a reshuffle the gathered cards as the event lists them); it is not modified.
 func Shuffle(seed Seed, in []Card) []Card {
 	out := append([]Card(nil), in...)
-	w := words{h: hmac.New(sha256.New, seed[:])}
-	for i := len(out) - 1; i >= 1; i-- {
+	ShuffleInPlace(seed, out)
+	return out
+}
+
+// ShuffleInPlace puts cs in the order the hmac-sha256-fy-v1 shuffle with this seed gives them,
+// as Shuffle does for a copy: cs must be in canonical order. It allocates nothing.
+func ShuffleInPlace(seed Seed, cs []Card) {
+	if len(cs) < 2 {
+		return
+	}
+	w := wordsPool.Get().(*words)
+	defer wordsPool.Put(w)
+	w.reset(&seed, lastBlockOK())
+	for i := len(cs) - 1; i >= 1; i-- {
 		m := uint64(i + 1)
-		r := -m % m // 2^64 mod m
 		x := w.next()
-		for r != 0 && x >= -r {
-			x = w.next()
+		// A word x >= 2^64 - (2^64 mod m) is drawn again (no modulo bias). As 2^64 mod m < m,
+		// only x >= 2^64 - m can be: the division is skipped for all other words.
+		if x >= -m {
+			r := -m % m // 2^64 mod m
+			for r != 0 && x >= -r {
+				x = w.next()
+			}
 		}
 		j := x % m
-		out[i], out[j] = out[j], out[i]
+		cs[i], cs[j] = cs[j], cs[i]
 	}
-	return out
 }
 
 // Cut moves the top k cards to the bottom: new = old[k:] + old[:k]. k = 0 means no cut. It
 // returns a new slice and an error when k is outside 0..n-1.
 func Cut(in []Card, k int) ([]Card, error) {
-	if k < 0 || (k > 0 && k >= len(in)) {
-		return nil, fmt.Errorf("cut at %d is outside 1..%d", k, len(in)-1)
+	if err := checkCut(len(in), k); err != nil {
+		return nil, err
 	}
 	out := make([]Card, 0, len(in))
 	out = append(out, in[k:]...)
 	return append(out, in[:k]...), nil
+}
+
+// CutInPlace is Cut done on cs itself: it rotates the top k cards to the bottom, and allocates
+// nothing. It returns Cut's error, leaving cs as it was, when k is outside 0..n-1.
+func CutInPlace(cs []Card, k int) error {
+	if err := checkCut(len(cs), k); err != nil {
+		return err
+	}
+	// A rotation by three reversals: reversing the top a and the rest b each, then the whole,
+	// turns a b into b a.
+	reverse(cs[:k])
+	reverse(cs[k:])
+	reverse(cs)
+	return nil
+}
+
+func reverse(cs []Card) {
+	for i, j := 0, len(cs)-1; i < j; i, j = i+1, j-1 {
+		cs[i], cs[j] = cs[j], cs[i]
+	}
+}
+
+// checkCut returns the error of a cut at k of n cards: k must be in 0..n-1.
+func checkCut(n, k int) error {
+	if k < 0 || (k > 0 && k >= n) {
+		return fmt.Errorf("cut at %d is outside 1..%d", k, n-1)
+	}
+	return nil
 }

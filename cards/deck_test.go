@@ -1,6 +1,10 @@
 package cards
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -98,7 +102,125 @@ func TestDeck(t *testing.T) {
 func BenchmarkShuffle52(b *testing.B) {
 	seed := vectorSeed()
 	deck := Deck(Two)
+	b.ReportAllocs()
 	for b.Loop() {
 		Shuffle(seed, deck)
 	}
+}
+
+// ShuffleInPlace and CutInPlace give what Shuffle and Cut give, for every deck, many seeds and
+// every cut; Opens agrees with Commitment.
+func TestInPlace(t *testing.T) {
+	for low := Two; low <= Ace; low++ {
+		for n := range 20 {
+			var seed Seed
+			for i := range seed {
+				seed[i] = byte(n*31 + i*7 + int(low))
+			}
+			deck := Deck(low)
+			want := Shuffle(seed, deck)
+			got := Deck(low)
+			ShuffleInPlace(seed, got)
+			if Join(got, " ") != Join(want, " ") {
+				t.Fatalf("low %v seed %v: in place %v, Shuffle %v", low, seed, got, want)
+			}
+			for k := -1; k <= len(deck); k++ {
+				wantCut, wantErr := Cut(want, k)
+				gotCut := append([]Card(nil), want...)
+				err := CutInPlace(gotCut, k)
+				switch {
+				case (err == nil) != (wantErr == nil):
+					t.Fatalf("cut %d of %d: error %v, Cut's %v", k, len(deck), err, wantErr)
+				case err != nil:
+					if err.Error() != wantErr.Error() || Join(gotCut, " ") != Join(want, " ") {
+						t.Fatalf("cut %d of %d: %v, %v", k, len(deck), err, gotCut)
+					}
+				case Join(gotCut, " ") != Join(wantCut, " "):
+					t.Fatalf("cut %d of %d: in place %v, Cut %v", k, len(deck), gotCut, wantCut)
+				}
+			}
+			if c := seed.Commitment(); !seed.Opens(c) || seed.Opens(c[:63]+"x") || (strings.ToUpper(c) != c && seed.Opens(strings.ToUpper(c))) || seed.Opens("") {
+				t.Fatalf("Opens disagrees with Commitment %s", c)
+			}
+		}
+	}
+	if raceEnabled() {
+		return // the race detector's instrumentation allocates
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		var cs [NumCards]Card
+		copy(cs[:], Deck(Two))
+		ShuffleInPlace(vectorSeed(), cs[:])
+		_ = CutInPlace(cs[:], 7)
+	}); n > 1 {
+		t.Errorf("ShuffleInPlace and CutInPlace allocate: %v allocations a run (Deck makes one)", n)
+	}
+}
+
+func TestSetAppend(t *testing.T) {
+	for _, s := range []Set{0, DeckSet(Two), DeckSet(Seven), SetOf(MustParse("2c"), MustParse("As"), MustParse("Td")), Set(^uint64(0))} {
+		want := []Card{}
+		n := 0
+		for c := Card(0); c < 64; c++ {
+			if s.Has(c) {
+				n++
+				if c < NumCards {
+					want = append(want, c)
+				}
+			}
+		}
+		if got := s.Append([]Card{}); Join(got, " ") != Join(want, " ") || len(got) != len(want) {
+			t.Errorf("%x.Append = %v, want %v", uint64(s), got, want)
+		}
+		if got := s.Cards(); Join(got, " ") != Join(want, " ") || got == nil {
+			t.Errorf("%x.Cards = %v, want %v", uint64(s), got, want)
+		}
+		if s.Len() != n {
+			t.Errorf("%x.Len = %d, want %d", uint64(s), s.Len(), n)
+		}
+	}
+}
+
+// The words of a shuffle are HMAC-SHA256(seed, k) by either way of hashing the last block.
+func TestWordsHMAC(t *testing.T) {
+	if !lastBlockOK() {
+		t.Error("the digest's saved state is not as words.hash reads it: shuffles take the slower Sum")
+	}
+	for _, lastBlock := range []bool{false, true} {
+		for n := range 8 {
+			var seed Seed
+			for i := range seed {
+				seed[i] = byte(n*13 + i*i)
+			}
+			w := &words{h: sha256.New()}
+			w.state = w.h.(digestState)
+			w.reset(&seed, lastBlock)
+			for k := range uint64(20) {
+				mac := hmac.New(sha256.New, seed[:])
+				var msg [8]byte
+				binary.BigEndian.PutUint64(msg[:], k)
+				mac.Write(msg[:])
+				want := mac.Sum(nil)
+				for i := range 4 {
+					if got := w.next(); got != binary.BigEndian.Uint64(want[8*i:]) {
+						t.Fatalf("lastBlock %v seed %d block %d word %d: %x, want %x", lastBlock, n, k, i, got, want[8*i:8*i+8])
+					}
+				}
+			}
+		}
+	}
+}
+
+// raceEnabled reports whether the test binary was built with -race.
+func raceEnabled() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
 }

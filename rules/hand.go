@@ -53,7 +53,10 @@ type Player struct {
 	Pending int
 	// Acted: he has acted in this round; Seen is the re-open count when he last acted.
 	Acted bool
-	Seen  int
+	// cardBuf is Cards' first backing array: a hand of five needs no allocation. It sits in the
+	// padding after Acted (a player is allocated for every seat of every hand audited).
+	cardBuf [5]cards.Card
+	Seen    int
 }
 
 // Held reports how many cards the player holds, known or not.
@@ -61,6 +64,14 @@ func (p *Player) Held() int { return len(p.Cards) + p.Hidden }
 
 // Live reports whether the player can still win chips: not folded and not mucked.
 func (p *Player) Live() bool { return !p.Folded && !p.Mucked }
+
+// add gives p the card c, in Cards.
+func (p *Player) add(c cards.Card) {
+	if p.Cards == nil {
+		p.Cards = p.cardBuf[:0]
+	}
+	p.Cards = append(p.Cards, c)
+}
 
 func (p *Player) has(c cards.Card) int {
 	for i, x := range p.Cards {
@@ -97,6 +108,8 @@ const (
 
 // Hand is the state machine of one hand under its preset. Feed it the hand's events in order with
 // Apply; it reports each rule an event breaks and carries on with the state the log records.
+// Use it through the pointer NewHand returns: a copy would share the arrays its slices (Players,
+// the players' Cards, OpenerCards, Awards) are kept in.
 type Hand struct {
 	Preset Preset
 	Low    cards.Rank
@@ -106,8 +119,9 @@ type Hand struct {
 	// before Apply (the auditor scans the hand first) to check every dealt card as it comes.
 	Seeds map[events.Seq]cards.Seed
 
-	Players []*Player // in seat order
-	bySeat  [events.MaxSeat + 1]*Player
+	Players []*Player               // in seat order
+	ps      []Player                // the players, in seat order
+	ptrs    [events.MaxSeat]*Player // Players' backing array
 
 	Stage Stage
 	Round events.Round
@@ -137,41 +151,50 @@ type Hand struct {
 	ended           *events.HandEnded
 
 	// cards
-	loc         [cards.NumCards]where
-	owner       [cards.NumCards]events.Seat
-	deck        cards.Set
-	stub        cards.Set
-	order       []cards.Card // the stub top first, when the shuffle is known
-	known       bool
-	shuffleSeq  events.Seq
-	shuffles    int
-	cutExposed  bool
-	dealOrder   []events.Seat
+	deck  cards.Set
+	stub  cards.Set
+	order []cards.Card // the stub top first, when the shuffle is known (in orderBuf)
+	// The deal goes one card at a time clockwise from the dealer's left, five rounds: card i
+	// of the deal is Players[(dealFirst+i)%len(Players)]'s (dealSeat).
+	dealFirst   int
 	dealIdx     int
-	dealCards   int
-	dealtCards  []cards.Card
+	dealt       int       // the known cards of the deal
+	dealtEarly  cards.Set // the first two of them
+	dealtLate   cards.Set // the others
 	exposedDeal int
 	misdealDue  events.Seq
 	lastBurn    events.Seq
-	lastBurned  cards.Card
-	burnExposed map[cards.Card]events.Seat
-	reshuffled  bool // a reshuffle happened since the draw began (br-fechado)
-	drawOrder   []events.Seat
+	drawN       int // the seats in drawOrder
 	drawer      events.Seat
-	owedLater   map[events.Seat]int
-	discarded   []cards.Card
-	delayed     map[events.Seat]bool // std-draw: five-card drawers waiting for their fifth card
 
-	blindSeen     map[events.BlindKind]bool
-	rake          map[int]events.Chips
+	blindOther map[events.BlindKind]bool // a blind of another kind than small, big, dead (made when first needed)
+	rake       map[int]events.Chips      // by pot (made when first needed)
+	// expected holds the pots and shares of ExpectedAwards, and what each winner was paid,
+	// worked out at the first award.
+	expected []xpot
+	awardBuf [1]Award // Awards' first backing array
+	seq      events.Seq
+	reported map[finding.Code]bool // made at the first violation
+
+	// The small fields come last, where they pack without padding (the hand's size counts: a
+	// hand is allocated for every hand audited).
+	owedLater     [events.MaxSeat + 1]int32 // by seat
+	bySeat        [events.MaxSeat + 1]uint8 // by seat, 1 + the player's place in ps; 0 for none
+	loc           [cards.NumCards]where
+	owner         [cards.NumCards]uint8      // the seat holding the card (1..MaxSeat), when inHand
+	orderBuf      [cards.NumCards]cards.Card // order's first backing array
+	drawOrder     [events.MaxSeat]uint8      // DrawOrder once the draw began (drawN seats)
+	delayed       [events.MaxSeat + 1]bool   // by seat; std-draw: five-card drawers waiting for their fifth card
+	openerBuf     [5]cards.Card              // OpenerCards' backing array
+	blindSeen     [3]bool                    // small, big, dead
+	lastBurned    cards.Card
+	known         bool
+	cutExposed    bool
+	reshuffled    bool // a reshuffle happened since the draw began (br-fechado)
 	awardsStarted bool
-	expected      []Pot
 	expectedOK    bool
 	potReported   bool
-	paid          map[[2]int]events.Chips
 
-	seq      events.Seq
-	reported map[finding.Code]bool
 	// Violations lists what Apply found, in order.
 	Violations []Violation
 }
@@ -188,17 +211,36 @@ func NewHand(e *events.Event) (*Hand, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Hand{Preset: p, Start: hs, seq: e.Seq, Carry: hs.Carry, reported: map[finding.Code]bool{},
-		burnExposed: map[cards.Card]events.Seat{}, owedLater: map[events.Seat]int{},
-		rake: map[int]events.Chips{}, delayed: map[events.Seat]bool{}, blindSeen: map[events.BlindKind]bool{}, paid: map[[2]int]events.Chips{}}
-	seen := map[events.Seat]bool{}
+	// Field by field: a composite literal of this large struct is built on the stack and copied.
+	h := new(Hand)
+	h.Preset, h.Start, h.seq, h.Carry = p, hs, e.Seq, hs.Carry
+	// Seats 0..63 are checked with a bit set; a map is made only for a seat outside them.
+	var seen uint64
+	var seenOther map[events.Seat]bool
+	isSeen := func(s events.Seat) bool {
+		if s >= 0 && s < 64 {
+			return seen&(1<<s) != 0
+		}
+		return seenOther[s]
+	}
+	n := 0 // the players dealt in: the seats listed in 1..MaxSeat
 	for _, s := range hs.Seats {
-		if seen[s.Seat] {
+		if isSeen(s.Seat) {
 			return nil, fmt.Errorf("seat %d is listed twice", s.Seat)
 		}
-		seen[s.Seat] = true
+		if s.Seat >= 0 && s.Seat < 64 {
+			seen |= 1 << s.Seat
+		} else {
+			if seenOther == nil {
+				seenOther = map[events.Seat]bool{}
+			}
+			seenOther[s.Seat] = true
+		}
+		if s.Seat >= 1 && s.Seat <= events.MaxSeat {
+			n++
+		}
 	}
-	if !seen[hs.Dealer] && !p.Starter {
+	if !isSeen(hs.Dealer) && !p.Starter {
 		// The dealer must be a seat dealt in, except in br-online where he names the seat
 		// before the starter (dealt in as well in practice).
 		h.violate(finding.LogSchema, e.Seq, hs.Dealer, fmt.Sprintf("dealer seat %d is not dealt in", hs.Dealer), nil, nil)
@@ -211,37 +253,68 @@ func NewHand(e *events.Event) (*Hand, error) {
 	h.Eval = EvaluatorFor(p.Ranking(low))
 	h.deck = cards.DeckSet(low)
 	h.stub = h.deck
+	// The players in seat order, in one array; Players has no spare capacity, so that a
+	// caller's append cannot write into the hand.
+	ps := make([]Player, n)
+	h.ps = ps
+	if n > 0 {
+		h.Players = h.ptrs[:0:n]
+	}
 	for s := events.Seat(1); s <= events.MaxSeat; s++ {
-		for _, ss := range hs.Seats {
+		if seen&(1<<s) == 0 {
+			continue
+		}
+		for _, ss := range hs.Seats { // the seats are distinct: one of them is s
 			if ss.Seat == s {
-				pl := &Player{Seat: s, Name: ss.Player, Start: ss.Stack, Stack: ss.Stack, Discards: -1, AllIn: ss.Stack == 0}
+				pl := &ps[len(h.Players)]
+				*pl = Player{Seat: s, Name: ss.Player, Start: ss.Stack, Stack: ss.Stack, Discards: -1, AllIn: ss.Stack == 0}
 				h.Players = append(h.Players, pl)
-				h.bySeat[s] = pl
+				h.bySeat[s] = uint8(len(h.Players))
 			}
 		}
 	}
-	// The deal goes one card at a time clockwise from the dealer's left, five rounds.
-	first := h.leftOf(hs.Dealer, func(*Player) bool { return true })
-	for r := 0; r < 5; r++ {
-		for i := range h.Players {
-			h.dealOrder = append(h.dealOrder, h.Players[(h.index(first)+i)%len(h.Players)].Seat)
-		}
-	}
+	// The deal starts at the dealer's left.
+	h.dealFirst = h.index(h.leftOf(hs.Dealer, func(*Player) bool { return true }))
 	return h, nil
 }
 
+// dealSeat returns the seat card i of the deal (from 0) goes to; i must be below
+// 5*len(h.Players).
+func (h *Hand) dealSeat(i int) events.Seat {
+	return h.Players[(h.dealFirst+i)%len(h.Players)].Seat
+}
+
 var (
-	warmOnce   sync.Once
-	evaluators map[Ranking]*Evaluator // the presets' rankings, read-only once built
+	warmOnce sync.Once
+	// evaluators holds the presets' rankings, read-only once built, by lowest rank and the
+	// ranking's flags (rankingFlags): an array, not a map, as a hand looks its ranking up at start.
+	evaluators [cards.Ace + 1][8]*Evaluator
 )
+
+// rankingFlags packs the booleans of a ranking into 0..7.
+func rankingFlags(r Ranking) int {
+	f := 0
+	if r.FlushBeatsFullHouse {
+		f |= 1
+	}
+	if r.TripsBeatStraight {
+		f |= 2
+	}
+	if r.SuitsBreakTies {
+		f |= 4
+	}
+	return f
+}
 
 // EvaluatorFor returns the shared evaluator of a ranking. The rankings of the presets are built
 // once at start (Warm) and read without a lock; any other (a hand's overrides) comes from
 // NewEvaluator's locked cache. Safe for concurrent use.
 func EvaluatorFor(r Ranking) *Evaluator {
 	warmOnce.Do(warm)
-	if e, ok := evaluators[r]; ok {
-		return e
+	if r.Low <= cards.Ace {
+		if e := evaluators[r.Low][rankingFlags(r)]; e != nil && e.r == r {
+			return e
+		}
 	}
 	return NewEvaluator(r)
 }
@@ -249,11 +322,11 @@ func EvaluatorFor(r Ranking) *Evaluator {
 // warm builds the evaluators of every preset and deck once, on first use, so that later use
 // needs no lock.
 func warm() {
-	evaluators = map[Ranking]*Evaluator{}
 	for _, p := range presets {
 		for n := p.MinPlayers; n <= p.MaxPlayers; n++ {
 			if low, ok := p.Low(n); ok {
-				evaluators[p.Ranking(low)] = NewEvaluator(p.Ranking(low))
+				r := p.Ranking(low)
+				evaluators[r.Low][rankingFlags(r)] = NewEvaluator(r)
 			}
 		}
 	}
@@ -264,7 +337,10 @@ func (h *Hand) Player(s events.Seat) *Player {
 	if s < 1 || s > events.MaxSeat {
 		return nil
 	}
-	return h.bySeat[s]
+	if i := h.bySeat[s]; i > 0 {
+		return &h.ps[i-1]
+	}
+	return nil
 }
 
 func (h *Hand) index(s events.Seat) int {
@@ -308,6 +384,9 @@ func (h *Hand) atOrLeftOf(s events.Seat, ok func(*Player) bool) events.Seat {
 
 func (h *Hand) violate(code finding.Code, seq events.Seq, seat events.Seat, msg string, expected, actual any) {
 	h.Violations = append(h.Violations, Violation{Code: code, Seq: seq, Seat: seat, Message: msg, Expected: expected, Actual: actual})
+	if h.reported == nil {
+		h.reported = map[finding.Code]bool{}
+	}
 	h.reported[code] = true
 }
 
@@ -431,6 +510,9 @@ func (h *Hand) Apply(e *events.Event) []Violation {
 			h.once(finding.PotTotal, e.Seq, 0, fmt.Sprintf("%s takes no rake, yet %d chips were raked", h.Preset.Name, d.Amount), 0, d.Amount)
 		}
 		h.Raked += d.Amount
+		if h.rake == nil {
+			h.rake = map[int]events.Chips{}
+		}
 		h.rake[d.Pot] += d.Amount
 	case *events.PotAwarded:
 		h.onAwarded(e.Seq, d)

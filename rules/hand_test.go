@@ -73,7 +73,7 @@ func (b *builder) deal(hands ...string) *builder {
 	}
 	for r := 0; r < 5; r++ {
 		for k := range b.h.Players {
-			s := b.h.dealOrder[k]
+			s := b.h.dealSeat(k)
 			b.ev(&events.CardDealt{Seat: s, Card: hs[s-1][r], Phase: events.PhaseDeal})
 		}
 	}
@@ -255,7 +255,7 @@ func TestLegalActionsProperty(t *testing.T) {
 			deck := cards.Deck(b.h.Low)
 			for r := 0; r < 5; r++ {
 				for k := range b.h.Players {
-					s := b.h.dealOrder[k]
+					s := b.h.dealSeat(k)
 					b.ev(&events.CardDealt{Seat: s, Card: deck[r*len(b.h.Players)+int(s)-1], Phase: events.PhaseDeal})
 				}
 			}

@@ -351,7 +351,10 @@ func (h *Hand) onAction(seq events.Seq, d *events.PlayerActed) {
 // open records the opener and checks his openers.
 func (h *Hand) open(seq events.Seq, p *Player) {
 	h.Opener = p.Seat
-	h.OpenerCards = append([]cards.Card(nil), p.Cards...)
+	h.OpenerCards = nil
+	if len(p.Cards) > 0 {
+		h.OpenerCards = append(h.openerBuf[:0], p.Cards...) // a copy: p.Cards changes in the draw
+	}
 	h.OpenerQualified = true
 	if h.Preset.BrokeCannotOpen && p.Start == 0 {
 		h.violate(finding.OpenNotAllowed, seq, p.Seat, fmt.Sprintf("seat %d started the hand with no chips and may not open", p.Seat), nil, nil)

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -9,12 +10,12 @@ import (
 )
 
 // Stub returns the cards not yet taken, top first, when the order is known (a machine shuffle
-// whose seed the hand knows), or nil.
+// whose seed the hand knows), or nil. The slice is the caller's: later events do not change it.
 func (h *Hand) Stub() []cards.Card {
-	if !h.known {
+	if !h.known || h.order == nil {
 		return nil
 	}
-	return h.order
+	return append(make([]cards.Card, 0, len(h.order)), h.order...)
 }
 
 // StubSet returns the composition of the stub.
@@ -29,8 +30,6 @@ func (h *Hand) onShuffle(seq events.Seq, d *events.DeckShuffled) {
 		// before the next card (tr-kapali fourth card, std-draw fifth).
 		h.lastBurn = seq
 	}
-	h.shuffles++
-	h.shuffleSeq = seq
 	h.cutExposed = false
 	if d.Cards == nil {
 		if h.Stage > StageSetup {
@@ -46,7 +45,7 @@ func (h *Hand) onShuffle(seq events.Seq, d *events.DeckShuffled) {
 			h.violate(finding.DeckShuffles, seq, 0, fmt.Sprintf("the deck was shuffled %d times; %s asks for at least %d", got, h.Preset.Name, h.Preset.MinShuffles), h.Preset.MinShuffles, got)
 		}
 		h.stub = h.deck
-		h.setOrder(seq, d, cards.Deck(h.Low))
+		h.setOrder(seq, d, h.deck) // the whole deck, in canonical order
 		return
 	}
 	// A reshuffle of gathered cards.
@@ -64,15 +63,14 @@ func (h *Hand) onShuffle(seq events.Seq, d *events.DeckShuffled) {
 	h.checkReshuffle(seq, set)
 	for _, c := range d.Cards {
 		if h.loc[c] == inHand {
-			h.once(finding.DeckDuplicateCard, seq, h.owner[c], fmt.Sprintf("%v is reshuffled while seat %d holds it", c, h.owner[c]), nil, c.String())
+			h.once(finding.DeckDuplicateCard, seq, h.holder(c), fmt.Sprintf("%v is reshuffled while seat %d holds it", c, h.holder(c)), nil, c.String())
 			continue
 		}
 		h.loc[c] = inStub
 	}
 	h.stub = set
 	h.reshuffled = true
-	sorted := set.Cards()
-	h.setOrder(seq, d, sorted)
+	h.setOrder(seq, d, set) // the gathered cards, in canonical order
 }
 
 // checkReshuffle checks a reshuffle's cards against what the preset gathers.
@@ -87,7 +85,7 @@ func (h *Hand) checkReshuffle(seq events.Seq, set cards.Set) {
 			// stub and the folded players' cards are reshuffled.
 			want := h.stub
 			for c := cards.Card(0); c < cards.NumCards; c++ {
-				if h.loc[c] == inMuck || (h.loc[c] == inHand && h.Player(h.owner[c]).Folded) {
+				if h.loc[c] == inMuck || (h.loc[c] == inHand && h.Player(h.holder(c)).Folded) {
 					want = want.Add(c)
 				}
 			}
@@ -97,7 +95,7 @@ func (h *Hand) checkReshuffle(seq events.Seq, set cards.Set) {
 			}
 			for c := cards.Card(0); c < cards.NumCards; c++ {
 				if set.Has(c) && h.loc[c] == inHand {
-					if p := h.Player(h.owner[c]); p != nil && p.Folded {
+					if p := h.Player(h.holder(c)); p != nil && p.Folded {
 						if i := p.has(c); i >= 0 {
 							p.Cards = append(p.Cards[:i], p.Cards[i+1:]...)
 						}
@@ -130,18 +128,24 @@ func (h *Hand) pendingDraw() int {
 	return n
 }
 
-func (h *Hand) setOrder(seq events.Seq, d *events.DeckShuffled, in []cards.Card) {
+// setOrder learns the order of a shuffle of the cards of in (taken in canonical order) when it
+// is a machine shuffle whose seed the hand knows and the seed opens its commitment.
+func (h *Hand) setOrder(seq events.Seq, d *events.DeckShuffled, in cards.Set) {
 	h.known = false
 	h.order = nil
 	if d.Method != cards.ShuffleMethod {
 		return
 	}
 	seed, ok := h.Seeds[seq]
-	if !ok || (d.Commitment != "" && seed.Commitment() != d.Commitment) {
+	if !ok || (d.Commitment != "" && !seed.Opens(d.Commitment)) {
 		return
 	}
-	h.order = cards.Shuffle(seed, in)
 	h.known = true
+	h.order = in.Append(h.orderBuf[:0])
+	if len(h.order) == 0 {
+		h.order = nil // as cards.Shuffle gives for no cards
+	}
+	cards.ShuffleInPlace(seed, h.order)
 }
 
 func (h *Hand) onCut(seq events.Seq, d *events.DeckCut) {
@@ -154,7 +158,9 @@ func (h *Hand) onCut(seq events.Seq, d *events.DeckCut) {
 		return
 	}
 	if h.known && d.At > 0 {
-		h.order, _ = cards.Cut(h.order, d.At)
+		if err := cards.CutInPlace(h.order, d.At); err != nil {
+			h.order = nil // as cards.Cut gives on an error
+		}
 	}
 }
 
@@ -169,7 +175,7 @@ func (h *Hand) take(seq events.Seq, seat events.Seat, c cards.Card) bool {
 		where := "already out of the stub"
 		switch h.loc[c] {
 		case inHand:
-			where = fmt.Sprintf("already held by seat %d", h.owner[c])
+			where = fmt.Sprintf("already held by seat %d", h.holder(c))
 		case inDiscards:
 			where = "already discarded"
 		case inBurned:
@@ -186,20 +192,23 @@ func (h *Hand) take(seq events.Seq, seat events.Seat, c cards.Card) bool {
 	}
 	h.stub = h.stub.Remove(c)
 	if h.known {
-		for i, x := range h.order {
-			if x == c {
-				h.order = append(h.order[:i:i], h.order[i+1:]...)
-				break
-			}
+		switch i := slices.Index(h.order, c); {
+		case i == 0:
+			h.order = h.order[1:] // the top card, as it should be
+		case i > 0:
+			h.order = append(h.order[:i], h.order[i+1:]...)
 		}
 	}
 	return true
 }
 
+// holder returns the seat holding c when it is in a hand (h.loc[c] == inHand).
+func (h *Hand) holder(c cards.Card) events.Seat { return events.Seat(h.owner[c]) }
+
 func (h *Hand) give(p *Player, c cards.Card) {
-	p.Cards = append(p.Cards, c)
+	p.add(c)
 	h.loc[c] = inHand
-	h.owner[c] = p.Seat
+	h.owner[c] = uint8(p.Seat)
 }
 
 func (h *Hand) onDealt(seq events.Seq, d *events.CardDealt) {
@@ -225,21 +234,25 @@ func (h *Hand) onDealCard(seq events.Seq, p *Player, d *events.CardDealt) {
 		}
 		h.Stage = StageDeal
 	}
-	if h.dealIdx < len(h.dealOrder) {
-		if want := h.dealOrder[h.dealIdx]; want != p.Seat {
+	if h.dealIdx < 5*len(h.Players) { // five cards each
+		if want := h.dealSeat(h.dealIdx); want != p.Seat {
 			h.once(finding.DealOrder, seq, p.Seat, fmt.Sprintf("this card of the deal belongs to seat %d, clockwise from the dealer's left", want), want, p.Seat)
 		}
 	} else {
 		h.once(finding.DealOrder, seq, p.Seat, "more than five cards dealt to each player", nil, nil)
 	}
 	h.dealIdx++
-	h.dealCards++
 	p.Dealt++
 	if d.Unknown {
 		p.Hidden++
 		return
 	}
-	h.dealtCards = append(h.dealtCards, d.Card)
+	h.dealt++
+	if h.dealt <= 2 {
+		h.dealtEarly = h.dealtEarly.Add(d.Card)
+	} else {
+		h.dealtLate = h.dealtLate.Add(d.Card)
+	}
 	// A foreign or duplicate card is reported by take; the player still holds what the log
 	// deals him (findings-v1.md: carry on with the state the log records, no cascade).
 	h.take(seq, p.Seat, d.Card)
@@ -312,8 +325,7 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		sb, bb := h.blindSeats()
 		// Only the first small and big blind have a place: a newcomer may post an extra live
 		// big blind (and a dead small one) from his seat, as online rooms let him.
-		first := !h.blindSeen[d.Blind]
-		h.blindSeen[d.Blind] = true
+		first := !h.sawBlind(d.Blind)
 		switch {
 		case !first && d.Blind != events.BlindDead && d.Amount > p.Stack:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("a blind of %d from a stack of %d", d.Amount, p.Stack), p.Stack, d.Amount)
@@ -342,6 +354,30 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 	if p.Stack <= 0 {
 		p.AllIn = true
 	}
+}
+
+// sawBlind records a blind of kind k and reports whether one was posted before in the hand.
+func (h *Hand) sawBlind(k events.BlindKind) bool {
+	i := -1
+	switch k {
+	case events.BlindSmall:
+		i = 0
+	case events.BlindBig:
+		i = 1
+	case events.BlindDead:
+		i = 2
+	}
+	if i >= 0 {
+		seen := h.blindSeen[i]
+		h.blindSeen[i] = true
+		return seen
+	}
+	if h.blindOther == nil {
+		h.blindOther = map[events.BlindKind]bool{}
+	}
+	seen := h.blindOther[k]
+	h.blindOther[k] = true
+	return seen
 }
 
 // blindSeats returns the small and big blind seats: left of the button, heads-up the button.
@@ -390,24 +426,17 @@ func (h *Hand) onExposed(seq events.Seq, d *events.CardExposed) {
 			h.violate(finding.CardExposedRemedy, seq, 0, fmt.Sprintf("%v was exposed in the deal and replaced; %s keeps it (or calls a misdeal)", d.Card, h.Preset.Name), "kept", "replaced")
 			return
 		}
-		pos := 0
-		for i, c := range h.dealtCards {
-			if c == d.Card {
-				pos = i + 1
-			}
-		}
-		if pos == 1 || pos == 2 || h.exposedDeal >= 2 {
+		// Among the first two known cards of the deal, unless it was dealt again later.
+		firstTwo := h.dealtEarly.Has(d.Card) && !h.dealtLate.Has(d.Card)
+		if firstTwo || h.exposedDeal >= 2 {
 			h.misdealDue = seq
 		}
 	case events.PhaseDraw:
 		if h.loc[d.Card] == inHand && !burned {
-			p := h.Player(h.owner[d.Card])
-			h.violate(finding.CardExposedRemedy, seq, h.owner[d.Card], fmt.Sprintf("%v was exposed in the draw and kept; %s burns it and deals another", d.Card, h.Preset.Name), "burned and replaced", "kept")
-			_ = p
+			h.violate(finding.CardExposedRemedy, seq, h.holder(d.Card), fmt.Sprintf("%v was exposed in the draw and kept; %s burns it and deals another", d.Card, h.Preset.Name), "burned and replaced", "kept")
 			return
 		}
 		if burned {
-			h.burnExposed[d.Card] = h.drawer
 			if h.Preset.ExposedDraw == RemedyReplaceEnd && h.drawer != 0 {
 				if p := h.Player(h.drawer); p != nil && p.Pending > 0 {
 					p.Pending--

@@ -11,29 +11,44 @@ import (
 // DrawOrder returns the players who draw, in order: the live players from the first left of the
 // dealer.
 func (h *Hand) DrawOrder() []events.Seat {
-	if h.drawOrder != nil {
-		return h.drawOrder
+	order, n := h.drawSeats()
+	if n == 0 {
+		return nil
 	}
-	var out []events.Seat
+	out := make([]events.Seat, n)
+	for i := range out {
+		out[i] = events.Seat(order[i])
+	}
+	return out
+}
+
+// drawSeats returns DrawOrder as n seats: the order fixed when the draw began, or else the order
+// the players' state gives now.
+func (h *Hand) drawSeats() (order [events.MaxSeat]uint8, n int) {
+	if h.drawN > 0 {
+		return h.drawOrder, h.drawN
+	}
 	first := h.leftOf(h.Start.Dealer, func(p *Player) bool { return !p.Folded })
 	if first == 0 {
-		return nil
+		return order, 0
 	}
 	i := h.index(first)
 	for k := 0; k < len(h.Players); k++ {
 		p := h.Players[(i+k)%len(h.Players)]
 		if !p.Folded {
-			out = append(out, p.Seat)
+			order[n] = uint8(p.Seat)
+			n++
 		}
 	}
-	return out
+	return order, n
 }
 
 // NextToDraw returns the next player to discard (0 when all have).
 func (h *Hand) NextToDraw() events.Seat {
-	for _, s := range h.DrawOrder() {
-		if h.Player(s).Discards < 0 {
-			return s
+	order, n := h.drawSeats()
+	for _, s := range order[:n] {
+		if p := h.Player(events.Seat(s)); p.Discards < 0 {
+			return p.Seat
 		}
 	}
 	return 0
@@ -50,15 +65,15 @@ func (h *Hand) startDraw(seq events.Seq) {
 		h.once(finding.BetRoundIncomplete, seq, h.turn, fmt.Sprintf("the draw began while seat %d still had to act", h.turn), nil, nil)
 	}
 	h.Stage = StageDraw
-	h.drawOrder = h.DrawOrder()
+	h.drawOrder, h.drawN = h.drawSeats()
 }
 
 func (h *Hand) othersDone(s events.Seat) bool {
-	for _, o := range h.drawOrder {
-		if o == s {
+	for _, o := range h.drawOrder[:h.drawN] {
+		if events.Seat(o) == s {
 			continue
 		}
-		p := h.Player(o)
+		p := h.Player(events.Seat(o))
 		if p.Discards < 0 || p.Pending > 0 {
 			return false
 		}
@@ -73,7 +88,7 @@ func (h *Hand) onDiscard(seq events.Seq, d *events.CardsDiscarded) {
 	}
 	h.startDraw(seq)
 	if prev := h.Player(h.drawer); prev != nil && prev.Pending > 0 {
-		h.once(finding.DrawReplacements, seq, prev.Seat, fmt.Sprintf("seat %d discarded %d and got %d before the next player drew", prev.Seat, prev.Discards, prev.Discards-prev.Pending-h.owedLater[prev.Seat]), prev.Discards, prev.Discards-prev.Pending)
+		h.once(finding.DrawReplacements, seq, prev.Seat, fmt.Sprintf("seat %d discarded %d and got %d before the next player drew", prev.Seat, prev.Discards, prev.Discards-prev.Pending-int(h.owedLater[prev.Seat])), prev.Discards, prev.Discards-prev.Pending)
 		prev.Pending = 0
 	}
 	switch {
@@ -107,7 +122,6 @@ func (h *Hand) onDiscard(seq events.Seq, d *events.CardsDiscarded) {
 		}
 		thrown++
 		h.loc[c] = inDiscards
-		h.discarded = append(h.discarded, c)
 		if h.Preset.DrawSource == DrawUnderStub {
 			h.stub = h.stub.Add(c)
 			if h.known {
@@ -142,7 +156,7 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 	case p.Seat != h.drawer:
 		switch {
 		case h.delayed[p.Seat] && p.Pending == 0 && h.othersDone(p.Seat):
-			delete(h.delayed, p.Seat) // std-draw: the fifth card, after everyone else drew
+			h.delayed[p.Seat] = false // std-draw: the fifth card, after everyone else drew
 		case h.owedLater[p.Seat] > 0 && h.othersDone(p.Seat):
 			h.owedLater[p.Seat]--
 		default:
@@ -162,7 +176,7 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 		case h.lastBurn != seq-1:
 			h.once(finding.DrawProcedure, seq, p.Seat, fmt.Sprintf("seat %d, last to draw, got his fifth card without a burn", p.Seat), "a burned card before the fifth", nil)
 		}
-		delete(h.delayed, p.Seat)
+		h.delayed[p.Seat] = false
 	case h.owedLater[p.Seat] > 0:
 		if !h.othersDone(p.Seat) {
 			h.violate(finding.CardExposedRemedy, seq, p.Seat, fmt.Sprintf("the card replacing an exposed one went to seat %d before every other player drew", p.Seat), "after every other player", "at once")
@@ -186,12 +200,13 @@ func (h *Hand) finishDraw(seq events.Seq) {
 	if h.Stage != StageDraw {
 		return
 	}
-	for _, s := range h.drawOrder {
+	for _, o := range h.drawOrder[:h.drawN] {
+		s := events.Seat(o)
 		p := h.Player(s)
 		if p.Folded || p.Mucked {
 			continue
 		}
-		owed := p.Pending + h.owedLater[s]
+		owed := p.Pending + int(h.owedLater[s])
 		if h.delayed[s] {
 			owed++
 		}
@@ -218,9 +233,9 @@ func (h *Hand) onShown(seq events.Seq, d *events.HandShown) {
 		// An imported hand: the showdown is where the log first sees these cards.
 		for _, c := range d.Cards {
 			if p.has(c) < 0 {
-				p.Cards = append(p.Cards, c)
+				p.add(c)
 				h.stub = h.stub.Remove(c)
-				h.loc[c], h.owner[c] = inHand, p.Seat
+				h.loc[c], h.owner[c] = inHand, uint8(p.Seat)
 			}
 		}
 		p.Hidden = 0

@@ -2,7 +2,8 @@ package rules
 
 import (
 	"fmt"
-	"sort"
+	"math/bits"
+	"slices"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
@@ -55,58 +56,126 @@ func (h *Hand) Excess() (events.Seat, events.Chips) {
 	return seat, top - second
 }
 
+// seatSet is a set of seats as a bit mask (bit s = seat s, 1..MaxSeat). Its seats in increasing
+// order are in seat order, the order of Players.
+type seatSet uint16
+
+func (ss seatSet) has(s events.Seat) bool { return s >= 1 && s <= events.MaxSeat && ss&(1<<s) != 0 }
+
+func (ss seatSet) add(s events.Seat) seatSet { return ss | 1<<s }
+
+func (ss seatSet) len() int { return bits.OnesCount16(uint16(ss)) }
+
+// first returns the lowest seat of a non-empty set; with rest, it walks the set in seat order.
+func (ss seatSet) first() events.Seat { return events.Seat(bits.TrailingZeros16(uint16(ss))) }
+
+// rest returns the set without its lowest seat.
+func (ss seatSet) rest() seatSet { return ss & (ss - 1) }
+
+// seats returns the seats in seat order, nil for the empty set (what appending them one at a
+// time to a nil slice gives).
+func (ss seatSet) seats() []events.Seat {
+	if ss == 0 {
+		return nil
+	}
+	out := make([]events.Seat, 0, ss.len())
+	for x := ss; x != 0; x = x.rest() {
+		out = append(out, x.first())
+	}
+	return out
+}
+
+// xpot is a Pot as the hand works it out without allocating: seats as sets, shares by seat. It
+// also holds what the log paid each winner of it.
+type xpot struct {
+	index    int
+	amount   events.Chips
+	eligible seatSet
+	winners  seatSet
+	judged   bool                             // ExpectedAwards looked at it: Pot.Shares is not nil
+	split    bool                             // its shares are worked out: Pot.Shares has the winners
+	shares   [events.MaxSeat + 1]events.Chips // by seat, the winners'
+	paid     [events.MaxSeat + 1]events.Chips // by seat, the pot.awarded amounts of this pot
+}
+
+// publicPots returns xs as Pot values, as Pots and ExpectedAwards give them (nil for none).
+func publicPots(xs []xpot) []Pot {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]Pot, len(xs))
+	for i := range xs {
+		x := &xs[i]
+		out[i] = Pot{Index: x.index, Amount: x.amount, Eligible: x.eligible.seats(), Winners: x.winners.seats()}
+		if x.judged {
+			out[i].Shares = map[events.Seat]events.Chips{}
+		}
+		if x.split {
+			for w := x.winners; w != 0; w = w.rest() {
+				out[i].Shares[w.first()] = x.shares[w.first()]
+			}
+		}
+	}
+	return out
+}
+
 // Pots builds the pots from what every player has put in (presets.md "pot layers").
 func (h *Hand) Pots() []Pot {
-	live := func(p *Player) bool { return h.contender(p) }
+	var buf [4]xpot
+	return publicPots(h.pots(buf[:0]))
+}
+
+// pots appends the pots of Pots to dst, which must be empty (an index is a place in dst).
+func (h *Hand) pots(dst []xpot) []xpot {
 	switch h.Preset.Pots {
 	case PotsSingle:
-		pot := Pot{Index: 0, Amount: h.Carry}
+		pot := xpot{index: 0, amount: h.Carry}
 		for _, p := range h.Players {
-			pot.Amount += p.In
-			if live(p) {
-				pot.Eligible = append(pot.Eligible, p.Seat)
+			pot.amount += p.In
+			if h.contender(p) {
+				pot.eligible = pot.eligible.add(p.Seat)
 			}
 		}
-		return []Pot{pot}
+		return append(dst, pot)
 	case PotsAntesFirst:
-		base := Pot{Index: 0, Amount: h.Carry}
-		above := map[events.Seat]events.Chips{}
+		base := xpot{index: 0, amount: h.Carry}
+		var above [events.MaxSeat + 1]events.Chips // by seat
 		for _, p := range h.Players {
 			a := min(p.Ante, p.In)
-			base.Amount += a
+			base.amount += a
 			above[p.Seat] = p.In - a
-			if live(p) {
-				base.Eligible = append(base.Eligible, p.Seat)
+			if h.contender(p) {
+				base.eligible = base.eligible.add(p.Seat)
 			}
 		}
-		pots := []Pot{base}
-		for _, q := range h.layers(above, 0, live) {
-			q.Index = len(pots)
-			pots = append(pots, q)
+		dst = h.layers(append(dst, base), &above, 0)
+		for i := range dst {
+			dst[i].index = i
 		}
-		return pots
+		return dst
 	}
-	in := map[events.Seat]events.Chips{}
+	var in [events.MaxSeat + 1]events.Chips // by seat
 	for _, p := range h.Players {
 		in[p.Seat] = p.In
 	}
-	pots := h.layers(in, h.Carry, live)
-	for i := range pots {
-		pots[i].Index = i
+	dst = h.layers(dst, &in, h.Carry)
+	for i := range dst {
+		dst[i].index = i
 	}
-	if len(pots) == 0 && h.Carry > 0 {
-		pots = []Pot{{Amount: h.Carry}}
+	if len(dst) == 0 && h.Carry > 0 {
+		dst = append(dst, xpot{amount: h.Carry})
 	}
-	return pots
+	return dst
 }
 
-// layers cuts contributions into layers at each live all-in level and the largest live
-// contribution; carry joins the lowest layer. Empty layers are dropped.
-func (h *Hand) layers(in map[events.Seat]events.Chips, carry events.Chips, live func(*Player) bool) []Pot {
-	var levels []events.Chips
+// layers cuts contributions (by seat) into layers at each live all-in level and the largest live
+// contribution, and appends them to dst; carry joins the lowest layer. Empty layers are dropped.
+func (h *Hand) layers(dst []xpot, in *[events.MaxSeat + 1]events.Chips, carry events.Chips) []xpot {
+	var buf [events.MaxSeat + 1]events.Chips
+	levels := buf[:0]
 	var topLive events.Chips
 	for _, p := range h.Players {
-		if !live(p) {
+		if !h.contender(p) {
 			continue
 		}
 		if p.AllIn && in[p.Seat] > 0 {
@@ -115,16 +184,16 @@ func (h *Hand) layers(in map[events.Seat]events.Chips, carry events.Chips, live 
 		topLive = max(topLive, in[p.Seat])
 	}
 	levels = append(levels, topLive)
-	sort.Slice(levels, func(i, j int) bool { return levels[i] < levels[j] })
-	var pots []Pot
+	slices.Sort(levels)
+	start := len(dst)
 	var prev events.Chips
 	for k, lv := range levels {
 		if lv <= prev && k > 0 {
 			continue
 		}
-		pot := Pot{}
-		if len(pots) == 0 {
-			pot.Amount = carry
+		pot := xpot{}
+		if len(dst) == start {
+			pot.amount = carry
 		}
 		last := k == len(levels)-1
 		for _, p := range h.Players {
@@ -135,19 +204,19 @@ func (h *Hand) layers(in map[events.Seat]events.Chips, carry events.Chips, live 
 			if !last && c > lv-prev {
 				c = lv - prev
 			}
-			pot.Amount += c
+			pot.amount += c
 			// A live player short of the level without being all-in (a short ante or call: an
 			// irregularity reported on its own) still plays for the layer: no cascade.
-			if live(p) && (in[p.Seat] >= lv || !p.AllIn) {
-				pot.Eligible = append(pot.Eligible, p.Seat)
+			if h.contender(p) && (in[p.Seat] >= lv || !p.AllIn) {
+				pot.eligible = pot.eligible.add(p.Seat)
 			}
 		}
 		prev = lv
-		if pot.Amount > 0 {
-			pots = append(pots, pot)
+		if pot.amount > 0 {
+			dst = append(dst, pot)
 		}
 	}
-	return pots
+	return dst
 }
 
 // rakeOf returns the rake the log took from pot i.
@@ -156,39 +225,50 @@ func (h *Hand) rakeOf(i int) events.Chips { return h.rake[i] }
 // ExpectedAwards returns the pots with their winners and shares under the preset, and false when
 // the winners cannot be known (a contender's cards are not in the log).
 func (h *Hand) ExpectedAwards() ([]Pot, bool) {
-	pots := h.Pots()
+	var buf [4]xpot
+	xs, ok := h.awards(buf[:0])
+	return publicPots(xs), ok
+}
+
+// awards appends the pots of ExpectedAwards to dst (empty), with their winners and shares.
+// When it returns false, the pots from the one it stopped at are left without shares, as
+// ExpectedAwards leaves them.
+func (h *Hand) awards(dst []xpot) ([]xpot, bool) {
+	pots := h.pots(dst)
 	for i := range pots {
 		pot := &pots[i]
-		pot.Shares = map[events.Seat]events.Chips{}
-		if len(pot.Eligible) == 0 {
+		pot.judged = true
+		if pot.eligible == 0 {
 			continue // nobody may win it: it stays for the next deal
 		}
-		if len(pot.Eligible) == 1 {
-			pot.Winners = pot.Eligible
+		if pot.eligible.len() == 1 {
+			pot.winners = pot.eligible
 		} else {
 			var best Value
-			for _, s := range pot.Eligible {
+			for e := pot.eligible; e != 0; e = e.rest() {
+				s := e.first()
 				p := h.Player(s)
 				if p.Value == 0 {
 					return pots, false
 				}
 				switch {
 				case p.Value > best:
-					best, pot.Winners = p.Value, []events.Seat{s}
+					best, pot.winners = p.Value, seatSet(0).add(s)
 				case p.Value == best:
-					pot.Winners = append(pot.Winners, s)
+					pot.winners = pot.winners.add(s)
 				}
 			}
 		}
-		amount := pot.Amount - h.rakeOf(pot.Index)
+		amount := pot.amount - h.rakeOf(pot.index)
 		h.split(pot, amount)
 	}
 	return pots, true
 }
 
 // split divides amount among the pot's winners by the preset's split and odd-chip rules.
-func (h *Hand) split(pot *Pot, amount events.Chips) {
-	w := h.oddChipOrder(pot.Winners)
+func (h *Hand) split(pot *xpot, amount events.Chips) {
+	var buf [events.MaxSeat]events.Seat
+	w := h.oddChipOrder(pot.winners, buf[:0])
 	n := events.Chips(len(w))
 	var given events.Chips
 	if h.Preset.Split == SplitProportional && n > 1 {
@@ -203,43 +283,39 @@ func (h *Hand) split(pot *Pot, amount events.Chips) {
 			if total > 0 {
 				sh = amount * h.Player(s).In / total
 			}
-			pot.Shares[s] = sh
+			pot.shares[s] = sh
 			given += sh
 		}
 	} else {
 		for _, s := range w {
-			pot.Shares[s] = amount / n
+			pot.shares[s] = amount / n
 			given += amount / n
 		}
 	}
 	for i := 0; given < amount; i++ {
-		pot.Shares[w[i%len(w)]]++
+		pot.shares[w[i%len(w)]]++
 		given++
 	}
+	pot.split = true
 }
 
-// oddChipOrder orders tied winners for the odd chips: from the first left of the dealer, or from
-// the last aggressor among them going left (std-draw, seed 004).
-func (h *Hand) oddChipOrder(ws []events.Seat) []events.Seat {
-	in := map[events.Seat]bool{}
-	for _, s := range ws {
-		in[s] = true
-	}
-	start := h.Start.Dealer
-	from := func(s events.Seat) bool { return true }
-	_ = from
-	var out []events.Seat
-	first := h.leftOf(start, func(p *Player) bool { return in[p.Seat] })
-	if h.Preset.OddChip == OddLastAggressor && in[h.LastAggressor] {
+// oddChipOrder appends the tied winners ws to out in the order of the odd chips: from the first
+// left of the dealer, or from the last aggressor among them going left (std-draw, seed 004).
+func (h *Hand) oddChipOrder(ws seatSet, out []events.Seat) []events.Seat {
+	first := h.leftOf(h.Start.Dealer, func(p *Player) bool { return ws.has(p.Seat) })
+	if h.Preset.OddChip == OddLastAggressor && ws.has(h.LastAggressor) {
 		first = h.LastAggressor
 	}
 	if first == 0 {
-		return ws
+		for x := ws; x != 0; x = x.rest() {
+			out = append(out, x.first())
+		}
+		return out
 	}
 	i := h.index(first)
 	for k := 0; k < len(h.Players); k++ {
 		p := h.Players[(i+k)%len(h.Players)]
-		if in[p.Seat] {
+		if ws.has(p.Seat) {
 			out = append(out, p.Seat)
 		}
 	}
@@ -278,8 +354,11 @@ func (h *Hand) onAwarded(seq events.Seq, d *events.PotAwarded) {
 				h.once(finding.BetReturned, seq, seat, fmt.Sprintf("%d chips of seat %d went unmatched and were not returned before the award", excess, seat),
 					map[string]any{"seat": seat, "amount": excess}, nil)
 			}
-			h.expected, h.expectedOK = h.ExpectedAwards()
+			h.expected, h.expectedOK = h.awards(make([]xpot, 0, 1))
 		}
+	}
+	if h.Awards == nil {
+		h.Awards = h.awardBuf[:0]
 	}
 	h.Awards = append(h.Awards, Award{Seq: seq, Seat: d.Seat, Amount: d.Amount, Pot: d.Pot})
 	p.Won += d.Amount
@@ -314,9 +393,9 @@ func (h *Hand) checkAward(seq events.Seq, p *Player, d *events.PotAwarded) {
 	if !h.expectedOK {
 		return
 	}
-	var pot *Pot
+	var pot *xpot
 	for i := range h.expected {
-		if h.expected[i].Index == d.Pot {
+		if h.expected[i].index == d.Pot {
 			pot = &h.expected[i]
 		}
 	}
@@ -324,42 +403,43 @@ func (h *Hand) checkAward(seq events.Seq, p *Player, d *events.PotAwarded) {
 		h.potFinding(finding.PotSide, seq, p.Seat, fmt.Sprintf("pot %d does not exist: the hand has %d pot(s)", d.Pot, len(h.expected)), len(h.expected), d.Pot)
 		return
 	}
-	eligible := false
-	for _, s := range pot.Eligible {
-		eligible = eligible || s == p.Seat
-	}
-	if !eligible {
+	if !pot.eligible.has(p.Seat) {
 		code := finding.PotSide
 		if len(h.expected) == 1 {
 			code = finding.PotWinner
 		}
-		h.potFinding(code, seq, p.Seat, fmt.Sprintf("seat %d is not eligible for pot %d", p.Seat, d.Pot), pot.Eligible, p.Seat)
+		h.potFinding(code, seq, p.Seat, fmt.Sprintf("seat %d is not eligible for pot %d", p.Seat, d.Pot), pot.eligible.seats(), p.Seat)
 		return
 	}
-	want, winner := pot.Shares[p.Seat]
-	if !winner {
-		h.potFinding(finding.PotWinner, seq, p.Seat, fmt.Sprintf("pot %d belongs to seat(s) %v, with the best eligible hand, not seat %d", d.Pot, pot.Winners, p.Seat), pot.Winners, p.Seat)
+	if !pot.split || !pot.winners.has(p.Seat) {
+		winners := pot.winners.seats()
+		h.potFinding(finding.PotWinner, seq, p.Seat, fmt.Sprintf("pot %d belongs to seat(s) %v, with the best eligible hand, not seat %d", d.Pot, winners, p.Seat), winners, p.Seat)
 		return
 	}
-	h.paid[[2]int{d.Pot, int(p.Seat)}] += d.Amount
+	pot.paid[p.Seat] += d.Amount
 	// One event per recipient per pot (events-v1.md §4): the amount must be his share.
-	if got := h.paid[[2]int{d.Pot, int(p.Seat)}]; got != want {
+	if got := pot.paid[p.Seat]; got != pot.shares[p.Seat] {
 		h.wrongAmount(seq, p.Seat, pot, got)
 	}
 }
 
-func (h *Hand) wrongAmount(seq events.Seq, seat events.Seat, pot *Pot, got events.Chips) {
+func (h *Hand) wrongAmount(seq events.Seq, seat events.Seat, pot *xpot, got events.Chips) {
+	if h.potReported {
+		return // potFinding would drop it: spare building the message
+	}
 	shares := map[string]events.Chips{}
-	for s, v := range pot.Shares {
-		shares[fmt.Sprint(s)] = v
+	if pot.split {
+		for w := pot.winners; w != 0; w = w.rest() {
+			shares[fmt.Sprint(w.first())] = pot.shares[w.first()]
+		}
 	}
 	switch {
-	case len(pot.Winners) > 1:
-		h.potFinding(finding.PotSplit, seq, seat, fmt.Sprintf("pot %d of %d is split among seats %v as %v; seat %d got %d", pot.Index, pot.Amount, pot.Winners, shares, seat, got), shares, got)
+	case pot.winners.len() > 1:
+		h.potFinding(finding.PotSplit, seq, seat, fmt.Sprintf("pot %d of %d is split among seats %v as %v; seat %d got %d", pot.index, pot.amount, pot.winners.seats(), shares, seat, got), shares, got)
 	case len(h.expected) > 1:
-		h.potFinding(finding.PotSide, seq, seat, fmt.Sprintf("pot %d holds %d chips, not %d", pot.Index, pot.Shares[seat], got), pot.Shares[seat], got)
+		h.potFinding(finding.PotSide, seq, seat, fmt.Sprintf("pot %d holds %d chips, not %d", pot.index, pot.shares[seat], got), pot.shares[seat], got)
 	default:
-		h.potFinding(finding.PotTotal, seq, seat, fmt.Sprintf("the pot holds %d chips, but %d were paid", pot.Shares[seat], got), pot.Shares[seat], got)
+		h.potFinding(finding.PotTotal, seq, seat, fmt.Sprintf("the pot holds %d chips, but %d were paid", pot.shares[seat], got), pot.shares[seat], got)
 	}
 }
 
@@ -381,18 +461,14 @@ func (h *Hand) ExpectedCarry() events.Chips {
 		return h.Pot()
 	}
 	var c events.Chips
-	if h.expectedOK || h.awardsStarted {
-		for _, pot := range h.expected {
-			if len(pot.Eligible) == 0 {
-				c += pot.Amount
-			}
-		}
-		return c
+	pots := h.expected
+	if !h.expectedOK && !h.awardsStarted {
+		var buf [4]xpot
+		pots = h.pots(buf[:0]) // the pots of ExpectedAwards: awarding them leaves them as they are
 	}
-	pots, _ := h.ExpectedAwards()
-	for _, pot := range pots {
-		if len(pot.Eligible) == 0 {
-			c += pot.Amount
+	for i := range pots {
+		if pots[i].eligible == 0 {
+			c += pots[i].amount
 		}
 	}
 	return c
@@ -403,7 +479,7 @@ func (h *Hand) onEnded(seq events.Seq, d *events.HandEnded) {
 		h.closeBetting(seq)
 	}
 	if !h.awardsStarted && !h.Misdeal && !h.Passed {
-		h.expected, h.expectedOK = h.ExpectedAwards()
+		h.expected, h.expectedOK = h.awards(make([]xpot, 0, 1))
 		if seat, excess := h.Excess(); excess > 0 {
 			h.once(finding.BetReturned, seq, seat, fmt.Sprintf("%d chips of seat %d went unmatched and were never returned", excess, seat), excess, 0)
 		}
@@ -433,21 +509,30 @@ func (h *Hand) onEnded(seq events.Seq, d *events.HandEnded) {
 		case d.Carry != h.ExpectedCarry() && !h.Passed && !h.Misdeal:
 			h.potFinding(finding.PotUnawarded, seq, 0, fmt.Sprintf("%d chips were carried that belonged to a winner", d.Carry-h.ExpectedCarry()), h.ExpectedCarry(), d.Carry)
 		case h.expectedOK && !h.Passed && !h.Misdeal:
-			for _, pot := range h.expected {
-				for s, want := range pot.Shares {
-					if got := h.paid[[2]int{pot.Index, int(s)}]; got < want {
-						h.wrongAmount(seq, s, &pot, got)
+			// The first winner paid short, pot by pot in seat order (only the first is reported).
+			for i := range h.expected {
+				pot := &h.expected[i]
+				if !pot.split {
+					continue
+				}
+				for w := pot.winners; w != 0; w = w.rest() {
+					if s := w.first(); pot.paid[s] < pot.shares[s] {
+						h.wrongAmount(seq, s, pot, pot.paid[s])
 					}
 				}
 			}
 		}
 	}
-	got := map[events.Seat]events.Chips{}
+	var got [events.MaxSeat + 1]events.Chips // the stacks of hand.ended by seat (the last listed)
+	var listed seatSet
 	for _, s := range d.Stacks {
-		got[s.Seat] = s.Stack
+		if s.Seat >= 1 && s.Seat <= events.MaxSeat {
+			got[s.Seat] = s.Stack
+			listed = listed.add(s.Seat)
+		}
 	}
 	for _, p := range h.Players {
-		if g, ok := got[p.Seat]; !ok || g != p.Stack {
+		if g, ok := got[p.Seat], listed.has(p.Seat); !ok || g != p.Stack {
 			h.once(finding.StackFinal, seq, p.Seat, fmt.Sprintf("hand.ended gives seat %d %d chips; the events leave him %d", p.Seat, g, p.Stack), p.Stack, g)
 		}
 	}
