@@ -85,7 +85,8 @@ func resetPeakRSS() {
 // to change it) on one core — GOMAXPROCS=1, so the garbage collector shares that core — exactly
 // as `fechado audit FILE` reads it: streamed from the file, decoded, chained and replayed through
 // the rules. It reports hands/s, events/s and the peak resident memory of the process while
-// auditing (peak-RSS-MB; the test binary's own baseline included).
+// auditing (peak-RSS-MB; the test binary's own baseline included). With FECHADO_BENCH_FILE set
+// it audits that JSON Lines file instead (for profiling on a given log; it must be clean).
 func BenchmarkAuditOneCore(b *testing.B) {
 	want := 100_000
 	if s := os.Getenv("FECHADO_BENCH_HANDS"); s != "" {
@@ -95,7 +96,13 @@ func BenchmarkAuditOneCore(b *testing.B) {
 		}
 		want = v
 	}
-	path, hands, lines := simulatedLog(b, b.TempDir(), want)
+	var path string
+	var hands, lines int
+	if path = os.Getenv("FECHADO_BENCH_FILE"); path != "" {
+		hands, lines = countHands(b, path)
+	} else {
+		path, hands, lines = simulatedLog(b, b.TempDir(), want)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
@@ -128,4 +135,28 @@ func BenchmarkAuditOneCore(b *testing.B) {
 	b.ReportMetric(float64(hands)*float64(b.N)/secs, "hands/s")
 	b.ReportMetric(float64(lines)*float64(b.N)/secs, "events/s")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+}
+
+// countHands returns the numbers of hands (hand.ended events) and events of a log file.
+func countHands(tb testing.TB, path string) (hands, evs int) {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	rd := events.NewReader(f, path)
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			return hands, evs
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		evs++
+		if e.Type == events.HandEndedType {
+			hands++
+		}
+	}
 }
