@@ -185,7 +185,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"Some CPU @ 2.0GHz",
 		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
 		"missing: `BenchmarkProject` did not run",
-		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c 0`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.50 of jq's time |",
+		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c N`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.50 of jq's time |",
 		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 4.00 s | 4000 | 6,250 | 120 |",
 		"audit time ×2.0 (per hand ×1.00), peak memory ×1.00",
 		"2,000 hands: **failed**: project broke",

@@ -126,7 +126,7 @@ func (r *report) summary(p printer) {
 		"events/s", "plain batched inserts of the same rows", "plain-events/s", "ratio", "of plain")
 
 	if s := r.auditSize(); s != nil {
-		p("| Hands audited from a file on one core, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB), `taskset -c 0`, `GOMAXPROCS=1` | %s hands/s (%s), peak memory %.0f MB | `jq -c .` of the same files, one core: %s | %.2f of jq's time |\n",
+		p("| Hands audited from a file on one core, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB), `taskset -c N`, `GOMAXPROCS=1` | %s hands/s (%s), peak memory %.0f MB | `jq -c .` of the same files, one core: %s | %.2f of jq's time |\n",
 			thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, thousandsF(perSecond(s.Hands, s.Audit.Wall)),
 			secs(s.Audit.Wall), float64(s.Audit.MaxRSS)/1e6, secs(s.JQ.Wall), s.Audit.Wall.Seconds()/s.JQ.Wall.Seconds())
 	} else {
@@ -218,7 +218,7 @@ func (r *report) growth(p printer) {
 	}
 	p("Simulated %s tables of up to %s hands each (`fechado sim --rules %s --players %d --hands %d --seed K --table bench-K`; a table ends sooner when one player wins every chip), size N being the first tables that hold at least N hands together, given to each command as separate files in one call.\n",
 		w.cfg.rules, thousands(w.cfg.tableHands), w.cfg.rules, w.cfg.players, w.cfg.tableHands)
-	p("`audit` and `jq` run on one core: pinned to CPU 0 with `taskset -c 0` and, for the Go runtime, `GOMAXPROCS=1` (its garbage collector shares the core).\n")
+	p("`audit` and `jq` run on one core: pinned to the last CPU with `taskset -c N` and, for the Go runtime, `GOMAXPROCS=1` (its garbage collector shares the core), after a `sync` that writes the new tables back to the disk.\n")
 	p("Elapsed time and peak resident memory (ru_maxrss, what `/usr/bin/time -v` prints as \"Maximum resident set size\") of each process.\n")
 	p("`record` appends only the tables new at that size to one growing log; `project --rebuild` then projects the whole log into a new database.\n\n")
 	p("Load is the 1-minute load average just before the size's first command.\n\n")
