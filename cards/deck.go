@@ -1,7 +1,6 @@
 package cards
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding"
 	"encoding/binary"
@@ -86,8 +85,9 @@ func DeckSet(low Rank) Set {
 // words yields the random words of §3 step 2: block k = HMAC-SHA256(seed, k as 8 bytes big-endian),
 // four big-endian uint64 words per block, in order.
 //
-// It computes the HMAC (RFC 2104) itself on one SHA-256 digest, so that a shuffle allocates
-// nothing: the states after the inner and the outer padded key are saved once per seed (as
+// It computes the HMAC (RFC 2104) itself on one SHA-256 digest rather than with crypto/hmac,
+// which allocates its digests and pad states anew for every key (about twenty allocations a
+// shuffle, and every hand has a new seed), so that a shuffle allocates nothing: the states after the inner and the outer padded key are saved once per seed (as
 // crypto/hmac does), and each block restores them instead of hashing the pads again. The
 // buffers live in the struct, which comes from a pool: the digest's methods take slices through
 // an interface, so slices of a stack array would escape to the heap on every block.
@@ -98,14 +98,12 @@ type words struct {
 	inner, outer []byte
 	innerBuf     [stateSize]byte
 	outerBuf     [stateSize]byte
-	tmp          [stateSize]byte
-	pad          [sha256.BlockSize]byte // the padded key; then the last block of a hash
+	pad          [sha256.BlockSize]byte // the padded key
 	msg          [8]byte
 	sum          [sha256.Size]byte // the inner hash of the block
 	mac          [sha256.Size]byte // the block
 	k            uint64
 	used         int
-	lastBlock    bool // hash pads the last block itself (lastBlockOK)
 }
 
 // digestState saves and restores a SHA-256 digest's state; crypto/sha256 documents both for
@@ -115,8 +113,8 @@ type digestState interface {
 	encoding.BinaryUnmarshaler
 }
 
-// stateSize is the size of a saved SHA-256 state: a 4-byte magic, the eight 32-bit words of the
-// chaining value (big-endian), the 64-byte block buffer and the 8-byte length.
+// stateSize is the size of a saved SHA-256 state (a 4-byte magic, the chaining value, the block
+// buffer and the length), the room kept for one; a larger state would only cost an allocation.
 const stateSize = 4 + sha256.Size + sha256.BlockSize + 8
 
 var wordsPool = sync.Pool{New: func() any {
@@ -125,34 +123,8 @@ var wordsPool = sync.Pool{New: func() any {
 	return w
 }}
 
-// lastBlockOK tells whether words.hash may read a hash from the saved state (see there). It is
-// checked once, against crypto/hmac; when the digest saves its state otherwise, words.hash
-// takes the digest's Sum.
-var lastBlockOK = sync.OnceValue(func() bool {
-	var seed Seed
-	for i := range seed {
-		seed[i] = byte(3*i + 1)
-	}
-	w := wordsPool.Get().(*words)
-	defer wordsPool.Put(w)
-	w.reset(&seed, true)
-	for k := range uint64(3) {
-		mac := hmac.New(sha256.New, seed[:])
-		var msg [8]byte
-		binary.BigEndian.PutUint64(msg[:], k)
-		mac.Write(msg[:])
-		want := mac.Sum(nil)
-		w.k, w.lastBlock = k, true
-		w.block()
-		if string(w.mac[:]) != string(want) {
-			return false
-		}
-	}
-	return true
-})
-
-// reset keys w with seed and rewinds it to block 0. lastBlock is lastBlockOK().
-func (w *words) reset(seed *Seed, lastBlock bool) {
+// reset keys w with seed and rewinds it to block 0.
+func (w *words) reset(seed *Seed) {
 	const (
 		ipad = 0x36
 		opad = 0x5c
@@ -176,7 +148,6 @@ func (w *words) reset(seed *Seed, lastBlock bool) {
 	w.outer, _ = w.state.AppendBinary(w.outerBuf[:0])
 	w.k = 0
 	w.used = 4
-	w.lastBlock = lastBlock
 }
 
 func (w *words) next() uint64 {
@@ -198,28 +169,13 @@ func (w *words) block() {
 }
 
 // hash sets out to the SHA-256 of a padded key, whose digest state is saved in state, followed
-// by msg (at most 55 bytes: the rest of the message fits one block).
-//
-// With w.lastBlock, it pads the message itself into that block (0x80, zeros, the length in bits
-// of the key block and msg) and writes it whole, so that the digest compresses it at once; the
-// hash is then the chaining value, read from the saved state. That spares Sum's copy of the
-// digest and its padding: about a quarter of the time of a shuffle.
+// by msg.
 func (w *words) hash(state, msg []byte, out *[sha256.Size]byte) {
 	if err := w.state.UnmarshalBinary(state); err != nil {
 		panic(err) // a state the digest itself wrote
 	}
-	if !w.lastBlock {
-		w.h.Write(msg)
-		w.h.Sum(out[:0])
-		return
-	}
-	clear(w.pad[:])
-	copy(w.pad[:], msg)
-	w.pad[len(msg)] = 0x80
-	binary.BigEndian.PutUint64(w.pad[sha256.BlockSize-8:], uint64(sha256.BlockSize+len(msg))*8)
-	w.h.Write(w.pad[:])
-	st, _ := w.state.AppendBinary(w.tmp[:0])
-	copy(out[:], st[4:4+sha256.Size])
+	w.h.Write(msg)
+	w.h.Sum(out[:0])
 }
 
 // Shuffle returns the cards in the order the hmac-sha256-fy-v1 shuffle with this seed puts them,
@@ -239,7 +195,7 @@ func ShuffleInPlace(seed Seed, cs []Card) {
 	}
 	w := wordsPool.Get().(*words)
 	defer wordsPool.Put(w)
-	w.reset(&seed, lastBlockOK())
+	w.reset(&seed)
 	for i := len(cs) - 1; i >= 1; i-- {
 		m := uint64(i + 1)
 		x := w.next()
