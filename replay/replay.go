@@ -219,7 +219,7 @@ func At(evs []*events.Event, seq events.Seq) (*State, error) {
 		case *events.DeckShuffled:
 			shuffles[e.Seq] = d
 		case *events.DeckRevealed:
-			if sh, ok := shuffles[d.Shuffle]; ok && (sh.Commitment == "" || sh.Commitment == d.Seed.Commitment()) {
+			if sh, ok := shuffles[d.Shuffle]; ok && (sh.Commitment == "" || d.Seed.Opens(sh.Commitment)) {
 				seeds[d.Shuffle] = d.Seed
 			}
 		}
@@ -281,7 +281,7 @@ func At(evs []*events.Event, seq events.Seq) (*State, error) {
 			continue
 		}
 		sh.Seed = seed.String()
-		sh.Verified = sh.Commitment != "" && seed.Commitment() == sh.Commitment
+		sh.Verified = sh.Commitment != "" && seed.Opens(sh.Commitment)
 		if sh.Method != cards.ShuffleMethod {
 			continue
 		}
