@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"io"
 	"os"
 	"testing"
 
@@ -16,24 +15,7 @@ func benchEvents(b *testing.B, max int) []*events.Event {
 	if path == "" {
 		path, _ = benchLog(b, b.TempDir(), 25)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	r := events.NewReader(f, path)
-	var evs []*events.Event
-	for len(evs) < max {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		evs = append(evs, e)
-	}
-	return evs
+	return readLog(b, path, max)
 }
 
 // BenchmarkAuditorAdd feeds already decoded events to a fresh Auditor per op (about 2,000 hands

@@ -3,7 +3,6 @@ package audit
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,22 +17,7 @@ func benchLog(tb testing.TB, dir string, reps int) (string, int) {
 	tb.Helper()
 	var base []*events.Event
 	for _, name := range []string{"table-br-fechado.jsonl", "table-br-online.jsonl", "table-tr-kapali.jsonl", "table-std-draw.jsonl"} {
-		f, err := os.Open(filepath.Join(sharedDir(tb), "vectors", name))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		rd := events.NewReader(f, name)
-		for {
-			e, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				tb.Fatal(err)
-			}
-			base = append(base, e)
-		}
-		f.Close()
+		base = append(base, readLog(tb, filepath.Join(sharedDir(tb), "vectors", name), 0)...)
 	}
 	path := filepath.Join(dir, "bench.jsonl")
 	f, err := os.Create(path)

@@ -2,8 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -16,22 +14,7 @@ import (
 func TestAuditMemoryFlat(t *testing.T) {
 	var base []*events.Event
 	for _, name := range []string{"table-br-fechado.jsonl", "table-tr-kapali.jsonl", "table-std-draw.jsonl"} {
-		f, err := os.Open(filepath.Join(sharedDir(t), "vectors", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd := events.NewReader(f, name)
-		for {
-			e, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			base = append(base, e)
-		}
-		f.Close()
+		base = append(base, readLog(t, filepath.Join(sharedDir(t), "vectors", name), 0)...)
 	}
 	a := New(nil)
 	a.chain.Window = 256 // fill the windows early; the defaults are just a bigger plateau
