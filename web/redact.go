@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/roles"
 )
 
 // ended reports whether the events of a hand include its hand.ended.
@@ -17,46 +18,16 @@ func ended(evs []*events.Event) bool {
 }
 
 // publicEvent returns the JSON of e for a client. With hidden false (the hand ended) it is the
-// stored line byte for byte. With hidden true (the hand is in progress) every card nobody has
-// seen face up and any seed are removed: card.dealt and card.burned lose their card,
-// cards.discarded its cards (a count stays), deck.shuffled its gathered cards, deck.revealed its
-// seed.
+// stored line byte for byte. With hidden true (the hand is in progress) it is roles.PublicView
+// of e: no card nobody has seen face up, no seed, and no prev on any event (the hash of the
+// previous line would give a face-down card away in 52 guesses).
 func publicEvent(e *events.Event, hidden bool) json.RawMessage {
 	if !hidden {
 		return json.RawMessage(e.Raw)
 	}
-	var drop []string
-	var count int
-	switch d := e.Data.(type) {
-	case *events.CardDealt, *events.CardBurned:
-		drop = []string{"card"}
-	case *events.CardsDiscarded:
-		drop, count = []string{"cards"}, len(d.Cards)
-	case *events.DeckShuffled:
-		drop = []string{"cards"}
-	case *events.DeckRevealed:
-		drop = []string{"seed"}
-	default:
-		return json.RawMessage(e.Raw)
-	}
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(e.Raw, &env); err != nil {
+	v, ok := roles.PublicView(e)
+	if !ok {
 		return nil // not reachable: the line decoded with events.Parse
 	}
-	var data map[string]json.RawMessage
-	if err := json.Unmarshal(env["data"], &data); err != nil {
-		return nil
-	}
-	for _, k := range drop {
-		delete(data, k)
-	}
-	// prev is the hash of the previous stored line: with it, 52 guesses recover a hidden card.
-	delete(env, "prev")
-	if e.Type == events.CardsDiscardedType {
-		data["count"], _ = json.Marshal(count)
-	}
-	env["data"], _ = json.Marshal(data)
-	env["redacted"] = json.RawMessage("true")
-	b, _ := json.Marshal(env)
-	return b
+	return v.JSON()
 }

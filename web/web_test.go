@@ -610,6 +610,7 @@ func TestInProgressHidden(t *testing.T) {
 		Events []struct {
 			Type     string         `json:"type"`
 			Redacted bool           `json:"redacted"`
+			Prev     *string        `json:"prev"`
 			Data     map[string]any `json:"data"`
 		} `json:"events"`
 	}
@@ -620,6 +621,10 @@ func TestInProgressHidden(t *testing.T) {
 		t.Fatalf("in progress: ended %v, %d events", hand.Ended, len(hand.Events))
 	}
 	for _, ev := range hand.Events {
+		if ev.Prev != nil {
+			// The hash of the line before: 52 guesses give a face-down card of it away.
+			t.Errorf("%s of a hand in progress carries prev", ev.Type)
+		}
 		switch ev.Type {
 		case "card.dealt", "card.burned":
 			if _, ok := ev.Data["card"]; ok || !ev.Redacted {
