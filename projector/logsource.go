@@ -6,68 +6,23 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fechado/fechado/recorder"
 )
 
-// pullBatch is how many messages LogSource asks the server for at a time.
-const pullBatch = 1024
-
 // LogSource is a Source over the recorder's log, the JetStream stream FECHADO_HANDS. It reads
-// the whole stream with an ordered consumer and no subject filter, and hands the projector each
-// message's payload undecoded, so that a message that is not a valid event goes to quarantine
-// instead of stopping the projection.
+// the whole stream in order (recorder.Log.ReadRaw) and hands the projector each message's
+// payload undecoded, so that a message that is not a valid event goes to quarantine instead of
+// stopping the projection.
 type LogSource struct {
 	Log *recorder.Log
 }
 
 // Read implements Source.
 func (s *LogSource) Read(ctx context.Context, from uint64, fn func(Message) error) error {
-	stream := s.Log.Stream()
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return fmt.Errorf("projector: stream %s: %w", recorder.StreamName, err)
-	}
-	last := info.State.LastSeq
-	if from == 0 {
-		from = 1
-	}
-	if from > last {
-		return nil
-	}
-	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
-		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:   from,
+	return s.Log.ReadRaw(ctx, from, func(seq uint64, data []byte) error {
+		return fn(Message{Seq: seq, Data: data})
 	})
-	if err != nil {
-		return fmt.Errorf("projector: reading the log: %w", err)
-	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
-	if err != nil {
-		return fmt.Errorf("projector: reading the log: %w", err)
-	}
-	defer it.Stop()
-	for {
-		m, err := it.Next(jetstream.NextContext(ctx))
-		if err != nil {
-			return fmt.Errorf("projector: reading the log: %w", err)
-		}
-		md, err := m.Metadata()
-		if err != nil {
-			return fmt.Errorf("projector: reading the log: %w", err)
-		}
-		seq := md.Sequence.Stream
-		if seq > last {
-			return nil
-		}
-		if err := fn(Message{Seq: seq, Data: m.Data()}); err != nil {
-			return err
-		}
-		if seq >= last || md.NumPending == 0 {
-			return nil
-		}
-	}
 }
 
 // Wait implements Source. It listens to the stream's subjects and asks the stream for its last

@@ -126,6 +126,19 @@ func (l *Log) ReadAll(ctx context.Context, from uint64, fn func(Stored) error) e
 	}))
 }
 
+// ReadRaw is ReadAll without decoding: fn gets each stored message's stream sequence and payload
+// as stored (valid event or not), for readers that judge the lines themselves, such as the
+// projector, which quarantines a line that is not an event instead of stopping.
+func (l *Log) ReadRaw(ctx context.Context, from uint64, fn func(seq uint64, data []byte) error) error {
+	last, err := l.lastSeq(ctx)
+	if err != nil {
+		return err
+	}
+	return stopped(l.scan(ctx, "", from, last, false, func(m jetstream.Msg, seq uint64) error {
+		return fn(seq, m.Data())
+	}))
+}
+
 // Follow is ReadAll that does not stop at the end of the log: it waits for new events and
 // delivers them as they are stored, until ctx is done (it then returns ctx's error) or fn
 // returns an error.
