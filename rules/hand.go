@@ -203,6 +203,14 @@ type Hand struct {
 // (unknown preset, a bad override, a player count the preset does not allow) come back as an
 // error when the hand cannot be followed at all, or in Violations when it can.
 func NewHand(e *events.Event) (*Hand, error) {
+	return Renew(nil, e)
+}
+
+// Renew is NewHand on the memory of old, a hand its caller is done with (nil: fresh memory). A
+// long audit restarts one Hand for every hand instead of allocating a new one and its players:
+// old and every slice and value read from it (Players, Violations, Awards…) must no longer be
+// used after the call, whatever it returns, as they are overwritten.
+func Renew(old *Hand, e *events.Event) (*Hand, error) {
 	hs, ok := e.Data.(*events.HandStarted)
 	if !ok {
 		return nil, fmt.Errorf("a hand must begin with hand.started, not %s", e.Type)
@@ -211,8 +219,18 @@ func NewHand(e *events.Event) (*Hand, error) {
 	if err != nil {
 		return nil, err
 	}
+	h := old
+	if h == nil {
+		h = new(Hand)
+	} else {
+		// Keep the backing arrays that grow beyond the hand's own buffers, emptied (so that they
+		// hold no message or value of the last hand), and zero the rest.
+		ps, vs, xs := h.ps[:0], h.Violations[:0], h.expected[:0]
+		clear(vs[:cap(vs)])
+		*h = Hand{}
+		h.ps, h.Violations, h.expected = ps, vs, xs
+	}
 	// Field by field: a composite literal of this large struct is built on the stack and copied.
-	h := new(Hand)
 	h.Preset, h.Start, h.seq, h.Carry = p, hs, e.Seq, hs.Carry
 	// Seats 0..63 are checked with a bit set; a map is made only for a seat outside them.
 	var seen uint64
@@ -255,7 +273,12 @@ func NewHand(e *events.Event) (*Hand, error) {
 	h.stub = h.deck
 	// The players in seat order, in one array; Players has no spare capacity, so that a
 	// caller's append cannot write into the hand.
-	ps := make([]Player, n)
+	ps := h.ps
+	if cap(ps) >= n {
+		ps = ps[:n]
+	} else {
+		ps = make([]Player, n)
+	}
 	h.ps = ps
 	if n > 0 {
 		h.Players = h.ptrs[:0:n]

@@ -354,7 +354,7 @@ func (h *Hand) onAwarded(seq events.Seq, d *events.PotAwarded) {
 				h.once(finding.BetReturned, seq, seat, fmt.Sprintf("%d chips of seat %d went unmatched and were not returned before the award", excess, seat),
 					map[string]any{"seat": seat, "amount": excess}, nil)
 			}
-			h.expected, h.expectedOK = h.awards(make([]xpot, 0, 1))
+			h.expected, h.expectedOK = h.awards(h.expected[:0])
 		}
 	}
 	if h.Awards == nil {
@@ -479,7 +479,7 @@ func (h *Hand) onEnded(seq events.Seq, d *events.HandEnded) {
 		h.closeBetting(seq)
 	}
 	if !h.awardsStarted && !h.Misdeal && !h.Passed {
-		h.expected, h.expectedOK = h.awards(make([]xpot, 0, 1))
+		h.expected, h.expectedOK = h.awards(h.expected[:0])
 		if seat, excess := h.Excess(); excess > 0 {
 			h.once(finding.BetReturned, seq, seat, fmt.Sprintf("%d chips of seat %d went unmatched and were never returned", excess, seat), excess, 0)
 		}
