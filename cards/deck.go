@@ -2,12 +2,11 @@ package cards
 
 import (
 	"crypto/sha256"
-	"encoding"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash"
-	"sync"
+
+	"github.com/fechado/fechado/multisha"
 )
 
 // ShuffleMethod names the machine shuffle of events-v1.md §3.
@@ -85,97 +84,50 @@ func DeckSet(low Rank) Set {
 // words yields the random words of §3 step 2: block k = HMAC-SHA256(seed, k as 8 bytes big-endian),
 // four big-endian uint64 words per block, in order.
 //
-// It computes the HMAC (RFC 2104) itself on one SHA-256 digest rather than with crypto/hmac,
-// which allocates its digests and pad states anew for every key (about twenty allocations a
-// shuffle, and every hand has a new seed), so that a shuffle allocates nothing: the states after the inner and the outer padded key are saved once per seed (as
-// crypto/hmac does), and each block restores them instead of hashing the pads again. The
-// buffers live in the struct, which comes from a pool: the digest's methods take slices through
-// an interface, so slices of a stack array would escape to the heap on every block.
+// The blocks are independent of one another, so they are computed in batches by
+// multisha.HMACCounter, which hashes the padded key once and then four blocks at once (on a CPU
+// with the SHA extensions): a 52-card shuffle takes its 13 blocks in one call, and the whole
+// shuffle ≈1.3 µs, where it took ≈2.7 µs computing the blocks one at a time through a
+// crypto/sha256 digest (BenchmarkShuffleInPlace). The struct holds no pointers, so that it lives
+// on the shuffle's stack and a shuffle allocates nothing.
 type words struct {
-	h     hash.Hash
-	state digestState
-	// inner and outer are the digest's state after the inner and the outer padded key.
-	inner, outer []byte
-	innerBuf     [stateSize]byte
-	outerBuf     [stateSize]byte
-	pad          [sha256.BlockSize]byte // the padded key
-	msg          [8]byte
-	sum          [sha256.Size]byte // the inner hash of the block
-	mac          [sha256.Size]byte // the block
-	k            uint64
-	used         int
+	seed Seed
+	buf  [wordBatch][multisha.Size]byte
+	// n blocks are computed in buf, of which j words are taken; k is the number of the block
+	// after buf[n-1].
+	n, j int
+	k    uint64
 }
 
-// digestState saves and restores a SHA-256 digest's state; crypto/sha256 documents both for
-// its digest.
-type digestState interface {
-	encoding.BinaryAppender
-	encoding.BinaryUnmarshaler
-}
+// wordBatch is the most blocks computed at once: the 51 words of a 52-card shuffle, four a block.
+// A shuffle asks for as many blocks as it needs words; more only when a word is drawn again (with
+// a chance below 2^-58 a word) or for a longer list of cards.
+const wordBatch = (NumCards - 1 + 3) / 4
 
-// stateSize is the size of a saved SHA-256 state (a 4-byte magic, the chaining value, the block
-// buffer and the length), the room kept for one; a larger state would only cost an allocation.
-const stateSize = 4 + sha256.Size + sha256.BlockSize + 8
-
-var wordsPool = sync.Pool{New: func() any {
-	w := &words{h: sha256.New()}
-	w.state = w.h.(digestState)
-	return w
-}}
-
-// reset keys w with seed and rewinds it to block 0.
-func (w *words) reset(seed *Seed) {
-	const (
-		ipad = 0x36
-		opad = 0x5c
-	)
-	// The key (32 bytes, shorter than a block) zero-padded to a block.
-	for i := range w.pad {
-		var kb byte
-		if i < SeedSize {
-			kb = seed[i]
-		}
-		w.pad[i] = kb ^ ipad
-	}
-	w.h.Reset()
-	w.h.Write(w.pad[:])
-	w.inner, _ = w.state.AppendBinary(w.innerBuf[:0])
-	for i := range w.pad {
-		w.pad[i] ^= ipad ^ opad
-	}
-	w.h.Reset()
-	w.h.Write(w.pad[:])
-	w.outer, _ = w.state.AppendBinary(w.outerBuf[:0])
+// reset keys w with seed, rewinds it to block 0, and computes the blocks for the first want
+// words.
+func (w *words) reset(seed *Seed, want int) {
+	w.seed = *seed
 	w.k = 0
-	w.used = 4
+	w.fill(want)
 }
 
+// fill computes the blocks that hold the next want words (at least one block, at most a batch).
+func (w *words) fill(want int) {
+	w.n = min(max((want+3)/4, 1), len(w.buf))
+	multisha.HMACCounter(w.buf[:w.n], w.seed[:], w.k)
+	w.k += uint64(w.n)
+	w.j = 0
+}
+
+// next returns the next word, computing another batch of blocks when those computed are used up.
 func (w *words) next() uint64 {
-	if w.used == 4 {
-		w.block()
-		w.k++
-		w.used = 0
+	if w.j == 4*w.n {
+		w.fill(4 * len(w.buf))
 	}
-	x := binary.BigEndian.Uint64(w.mac[w.used*8:])
-	w.used++
+	x := binary.BigEndian.Uint64(w.buf[w.j/4][w.j%4*8:])
+	w.j++
 	return x
-}
-
-// block sets mac to block k: HMAC = H(key^opad || H(key^ipad || k)), from the saved pad states.
-func (w *words) block() {
-	binary.BigEndian.PutUint64(w.msg[:], w.k)
-	w.hash(w.inner, w.msg[:], &w.sum)
-	w.hash(w.outer, w.sum[:], &w.mac)
-}
-
-// hash sets out to the SHA-256 of a padded key, whose digest state is saved in state, followed
-// by msg.
-func (w *words) hash(state, msg []byte, out *[sha256.Size]byte) {
-	if err := w.state.UnmarshalBinary(state); err != nil {
-		panic(err) // a state the digest itself wrote
-	}
-	w.h.Write(msg)
-	w.h.Sum(out[:0])
 }
 
 // Shuffle returns the cards in the order the hmac-sha256-fy-v1 shuffle with this seed puts them,
@@ -193,9 +145,8 @@ func ShuffleInPlace(seed Seed, cs []Card) {
 	if len(cs) < 2 {
 		return
 	}
-	w := wordsPool.Get().(*words)
-	defer wordsPool.Put(w)
-	w.reset(&seed)
+	var w words
+	w.reset(&seed, len(cs)-1) // the words of a shuffle without redraws
 	for i := len(cs) - 1; i >= 1; i-- {
 		m := uint64(i + 1)
 		x := w.next()

@@ -4,7 +4,9 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -181,28 +183,102 @@ func TestSetAppend(t *testing.T) {
 	}
 }
 
-// The words of a shuffle are HMAC-SHA256(seed, k), as crypto/hmac computes it.
+// hmacWords is the straightforward reading of events-v1.md §3 step 2 with crypto/hmac: the words
+// of blocks HMAC-SHA256(seed, k as 8 bytes big-endian), k = 0, 1, 2, …, four big-endian words a
+// block.
+type hmacWords struct {
+	seed  Seed
+	k     uint64
+	block []byte
+}
+
+func (h *hmacWords) next() uint64 {
+	if len(h.block) == 0 {
+		mac := hmac.New(sha256.New, h.seed[:])
+		var msg [8]byte
+		binary.BigEndian.PutUint64(msg[:], h.k)
+		mac.Write(msg[:])
+		h.block = mac.Sum(nil)
+		h.k++
+	}
+	x := binary.BigEndian.Uint64(h.block)
+	h.block = h.block[8:]
+	return x
+}
+
+// refShuffle is the shuffle of events-v1.md §3 as the spec words it, on hmacWords.
+func refShuffle(seed Seed, in []Card) []Card {
+	cs := append([]Card(nil), in...)
+	w := hmacWords{seed: seed}
+	for i := len(cs) - 1; i >= 1; i-- {
+		m := uint64(i + 1)
+		x := w.next()
+		// Another word while x >= 2^64 - (2^64 mod m); nothing is drawn again when m divides 2^64.
+		if r := -m % m; r != 0 {
+			for x >= -r {
+				x = w.next()
+			}
+		}
+		j := x % m
+		cs[i], cs[j] = cs[j], cs[i]
+	}
+	return cs
+}
+
+// The words of a shuffle are HMAC-SHA256(seed, k), as crypto/hmac computes it, however many
+// were asked for first: the later batches (of a redraw, or of a list longer than a deck) go on
+// from the right block.
 func TestWordsHMAC(t *testing.T) {
 	for n := range 8 {
 		var seed Seed
 		for i := range seed {
 			seed[i] = byte(n*13 + i*i)
 		}
-		w := &words{h: sha256.New()}
-		w.state = w.h.(digestState)
-		w.reset(&seed)
-		for k := range uint64(20) {
-			mac := hmac.New(sha256.New, seed[:])
-			var msg [8]byte
-			binary.BigEndian.PutUint64(msg[:], k)
-			mac.Write(msg[:])
-			want := mac.Sum(nil)
-			for i := range 4 {
-				if got := w.next(); got != binary.BigEndian.Uint64(want[8*i:]) {
-					t.Fatalf("seed %d block %d word %d: %x, want %x", n, k, i, got, want[8*i:8*i+8])
+		for _, asked := range []int{0, 1, 3, 4, 5, 8, 51, 52, 53, 100} {
+			var w words
+			w.reset(&seed, asked)
+			ref := hmacWords{seed: seed}
+			for i := range 4*wordBatch*2 + 7 {
+				if got, want := w.next(), ref.next(); got != want {
+					t.Fatalf("seed %d, %d words asked for: word %d = %x, want %x", n, asked, i, got, want)
 				}
 			}
 		}
+	}
+}
+
+// Shuffle and ShuffleInPlace give refShuffle's order, on its own words, for many random seeds
+// and every length of list from 0 to past a deck (some lists not decks, or with repeated cards:
+// the shuffle permutes positions whatever they hold).
+func TestShuffleMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for n := 0; n <= 70; n++ {
+		for range 40 {
+			var seed Seed
+			for i := range seed {
+				seed[i] = byte(r.Uint32())
+			}
+			in := make([]Card, n)
+			for i := range in {
+				in[i] = Card(r.IntN(NumCards))
+			}
+			if n <= NumCards && r.IntN(2) == 0 {
+				in = Deck(Two)[NumCards-n:]
+			}
+			want := refShuffle(seed, in)
+			if got := Shuffle(seed, in); !slices.Equal(got, want) {
+				t.Fatalf("%d cards, seed %v: Shuffle %v, reference %v", n, seed, got, want)
+			}
+			got := slices.Clone(in)
+			ShuffleInPlace(seed, got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d cards, seed %v: ShuffleInPlace %v, reference %v", n, seed, got, want)
+			}
+		}
+	}
+	// The vectors of events-v1.md §3 through the reference too: it is the spec's shuffle.
+	if got := Join(refShuffle(vectorSeed(), Deck(Two))[:10], " "); got != "8c 9c Qc 8d Jc 7s 2h 3h 5s 5h" {
+		t.Errorf("reference shuffle of the vector seed: %s", got)
 	}
 }
 
