@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -20,10 +22,16 @@ import (
 // Auditor audits events fed to it in log order (or file order) and passes each finding to Report.
 // Events of different hands may interleave; each hand is audited when its hand.ended arrives, or
 // at Close for hands that never end.
+//
+// The Auditor keeps the events of the open hands only: when Idle, the memory of the events given
+// to it may be reused (events.Reader.Recycle), as AuditReader does. Its findings are its own
+// copies, never sharing that memory.
 type Auditor struct {
-	// Report receives every finding, in the order found.
+	// Report receives every finding, in the order found. It may keep them.
 	Report func(finding.Finding)
-	// Hand, when set, receives each hand's events and its findings once audited.
+	// Hand, when set, receives each hand's events and its findings once audited. When the events'
+	// memory is recycled (AuditReader), the callback must not keep the hand's Events or State,
+	// nor anything of them, after it returns.
 	Hand func(h *HandResult)
 
 	chain  *events.Chain
@@ -40,10 +48,15 @@ type Auditor struct {
 	// seeds is the map of revealed seeds given to each hand's rules.Hand when no Hand callback
 	// keeps the hand's state: cleared for each hand instead of made anew.
 	seeds map[events.Seq]cards.Seed
+	// hand is the rules.Hand of the last hand, renewed for the next one when no Hand callback
+	// keeps the hand's state. It still points into the last hand's events, but is not read
+	// before rules.Renew overwrites it.
+	hand *rules.Hand
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
 
+// pending is an open hand. Its table and hand are the strings of its first event.
 type pending struct {
 	table  string
 	hand   string
@@ -51,7 +64,8 @@ type pending struct {
 	faults []finding.Finding // envelope faults found while the hand was open
 }
 
-// HandResult is one audited hand.
+// HandResult is one audited hand. Its Table, Hand and Findings are the Auditor's own copies; its
+// Events and State are the events given to the Auditor and what was made of them.
 type HandResult struct {
 	Table    string
 	Hand     string
@@ -107,6 +121,13 @@ func (a *Auditor) Add(e *events.Event) {
 	}
 }
 
+// Idle reports whether no hand is open: the Auditor then holds nothing of the events given to it
+// that it will read again (the chain, the table states and the findings keep their own copies of
+// ids and names; the rules state kept for the next hand is overwritten before it is read), so the
+// caller may reuse their memory (events.Reader.Recycle). In a log of one table at a time it is
+// idle after every hand.ended; with tables interleaved, maybe never.
+func (a *Auditor) Idle() bool { return len(a.open) == 0 }
+
 // Invalid reports a line that could not be decoded as a log.schema finding. The hand and table are
 // unknown when the line is not even JSON.
 func (a *Auditor) Invalid(err error, hand, table string, seq events.Seq) {
@@ -123,7 +144,9 @@ func (a *Auditor) Close() {
 	a.order = nil
 }
 
-func (a *Auditor) emit(f finding.Finding) {
+// emit reports f, made the Auditor's own (see detach), and returns it.
+func (a *Auditor) emit(f finding.Finding) finding.Finding {
+	f = detach(f)
 	a.Findings++
 	if f.Severity == finding.Error {
 		a.Errors++
@@ -131,6 +154,30 @@ func (a *Auditor) emit(f finding.Finding) {
 	if a.Report != nil {
 		a.Report(f)
 	}
+	return f
+}
+
+// detach returns f with copies of the strings it may share with the events it was made from —
+// the hand, the table and string values (a table name, a commitment) — so that it stays as it is
+// when their memory is reused. Findings are few: the copies cost nothing on a clean log.
+func detach(f finding.Finding) finding.Finding {
+	f.Hand, f.Table = strings.Clone(f.Hand), strings.Clone(f.Table)
+	f.Expected, f.Actual = detachValue(f.Expected), detachValue(f.Actual)
+	return f
+}
+
+// detachValue returns a copy of v when it is a string (of any string type), else v. The other
+// values of findings are numbers, or slices made for the finding.
+func detachValue(v any) any {
+	if s, ok := v.(string); ok {
+		return strings.Clone(s)
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+		c := reflect.New(rv.Type()).Elem()
+		c.SetString(strings.Clone(rv.String()))
+		return c.Interface()
+	}
+	return v
 }
 
 func mk(hand, table string, seq events.Seq, code finding.Code, seat events.Seat, msg string, expected, actual any) finding.Finding {
@@ -154,7 +201,7 @@ func (a *Auditor) finish(p *pending) {
 	} else {
 		for i, h := range a.order {
 			if h == p.hand {
-				a.order = append(a.order[:i], a.order[i+1:]...)
+				a.order = slices.Delete(a.order, i, i+1) // clears the slot left at the end
 				break
 			}
 		}
@@ -162,18 +209,19 @@ func (a *Auditor) finish(p *pending) {
 	a.chain.Forget(p.hand)
 	var res *HandResult
 	if a.Hand != nil {
-		res = &HandResult{}
+		res = &HandResult{Table: strings.Clone(p.table), Hand: strings.Clone(p.hand)}
 	} else {
 		// Nobody keeps the result: reuse the Auditor's, and its findings slice (emptied below).
 		res = &a.res
+		res.Table, res.Hand = p.table, p.hand
 	}
 	a.auditHand(p, res)
 	a.Hands++
 	if !slices.IsSortedFunc(res.Findings, bySeq) {
 		slices.SortStableFunc(res.Findings, bySeq)
 	}
-	for _, f := range res.Findings {
-		a.emit(f)
+	for i, f := range res.Findings {
+		res.Findings[i] = a.emit(f)
 	}
 	if a.Hand != nil {
 		a.Hand(res)
@@ -214,7 +262,7 @@ type shuffle struct {
 
 // auditHand replays one hand through its preset and fills res.
 func (a *Auditor) auditHand(p *pending, res *HandResult) {
-	res.Table, res.Hand, res.Events = p.table, p.hand, p.events
+	res.Events = p.events
 	add := func(f finding.Finding) { res.Findings = append(res.Findings, f) }
 	for _, f := range p.faults {
 		add(f)
@@ -274,7 +322,13 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 			add(mk(p.hand, p.table, sh.seq, finding.DeckUnrevealed, 0, "the seed of this machine shuffle is never revealed: the deal cannot be verified", "deck.revealed", nil))
 		}
 	}
-	h, err := rules.NewHand(first)
+	var h *rules.Hand
+	var err error
+	if a.Hand != nil {
+		h, err = rules.NewHand(first) // the callback may keep it
+	} else if h, err = rules.Renew(a.hand, first); h != nil {
+		a.hand = h
+	}
 	if err != nil {
 		add(mk(p.hand, p.table, first.Seq, finding.LogSchema, 0, err.Error(), nil, nil))
 		return
@@ -304,11 +358,16 @@ var ErrFindings = errors.New("the log has findings of severity error")
 
 // AuditReader audits every event r yields. Lines that do not decode are reported as log.schema
 // findings through the auditor (they are part of the log being audited) and counted in bad.
+// Whenever the auditor is idle, r recycles the memory of the events read so far (see the Hand
+// callback).
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
 		e, err := r.Next()
 		if err == nil {
 			a.Add(e)
+			if a.Idle() {
+				r.Recycle()
+			}
 			continue
 		}
 		if err == io.EOF {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
@@ -19,9 +20,12 @@ type tableState struct {
 	passed    bool
 	misdeal   bool
 	// players holds each player of the hand once, in the order of his first seat: a table has a
-	// handful, so a slice scanned by name serves where a map would allocate for every hand.
-	players []playerEnd
-	preset  rules.Preset
+	// handful, so a slice scanned by name serves where a map would allocate for every hand. The
+	// names are the table's own copies, not the events' strings (whose memory may be reused, see
+	// Auditor.Idle): each is copied once, when its player joins. spare is the list before it,
+	// reused for the next.
+	players, spare []playerEnd
+	preset         rules.Preset
 }
 
 // playerEnd is a player as a hand leaves him: his seat and the stack he ended with.
@@ -33,9 +37,14 @@ type playerEnd struct {
 
 // player returns the entry of the player called name, or nil.
 func (st *tableState) player(name string) *playerEnd {
-	for i := range st.players {
-		if st.players[i].name == name {
-			return &st.players[i]
+	return findPlayer(st.players, name)
+}
+
+// findPlayer returns the entry of ps of the player called name, or nil.
+func findPlayer(ps []playerEnd, name string) *playerEnd {
+	for i := range ps {
+		if ps[i].name == name {
+			return &ps[i]
 		}
 	}
 	return nil
@@ -105,19 +114,27 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 	st := prev
 	if st == nil {
 		st = &tableState{}
-		a.tables[table] = st
+		a.tables[strings.Clone(table)] = st
 	}
-	clear(st.players)
+	last := st.players
 	*st = tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
-		misdeal: h.Misdeal, preset: p, seats: append(st.seats[:0], seats...), players: st.players[:0]}
+		misdeal: h.Misdeal, preset: p, seats: append(st.seats[:0], seats...), players: st.spare[:0]}
 	st.starter = rules.NextSeat(st.seats, hs.Dealer)
 	for _, pl := range h.Players {
 		if pe := st.player(pl.Name); pe != nil {
 			pe.seat, pe.stack = pl.Seat, pl.Stack
-		} else {
-			st.players = append(st.players, playerEnd{name: pl.Name, seat: pl.Seat, stack: pl.Stack})
+			continue
 		}
+		name := pl.Name
+		if pe := findPlayer(last, name); pe != nil {
+			name = pe.name // the table's copy
+		} else {
+			name = strings.Clone(name)
+		}
+		st.players = append(st.players, playerEnd{name: name, seat: pl.Seat, stack: pl.Stack})
 	}
+	clear(last)
+	st.spare = last[:0]
 	if end := h.Ended(); end != nil {
 		st.carry = end.Carry
 		for _, pl := range h.Players {

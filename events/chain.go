@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/bits"
+	"strings"
+	"unsafe"
 )
 
 // Hash returns the lowercase hex SHA-256 of a stored line (without its newline): the value the
@@ -40,25 +42,27 @@ const (
 // recognised while the hand is in the window; and it remembers the last IDWindow to 2×IDWindow
 // event ids, so an id used twice is caught when the two uses are that close (a retried append, a
 // doubled hand) — an exact check of a whole log needs memory that grows with it (fechado verify).
+//
+// The chain keeps its own copies of the hand ids (see handLink.key), never the events' strings,
+// which may share the lines of a Reader that recycles them.
 type Chain struct {
-	hands map[string]*handLink
+	hands map[string]*handLink // by handLink.hand
 	// free holds the links of hands dropped from the window, for the next new hands: a long log
 	// allocates no link once the window is full. Until then links are cut from slab, allocated
 	// 64 at a time.
 	free []*handLink
 	slab []handLink
-	// lastHand and lastLink cache the hand of the previous call: consecutive events mostly belong
-	// to the same hand, whose string the Reader shares between them, so the comparison is cheap
-	// and the map is looked up only when the hand changes. lastLink is nil when nothing is cached.
-	lastHand string
+	// lastLink caches the hand of the previous call: consecutive events mostly belong to the
+	// same hand, so the map is looked up only when the hand changes. nil when nothing is cached.
 	lastLink *handLink
 	ids      idSet // ids of the current generation (fingerprints)
 	older    idSet // ids of the previous generation
 	// IDWindow is the size of a generation of remembered ids (DefaultIDWindow when 0).
 	IDWindow int
-	// ring holds the forgotten hands, oldest first from ringHead, as a circular buffer of ringLen
-	// of them, so that forgetting a hand moves no other.
-	ring     []string
+	// ring holds the forgotten hands (copies of their keys: a link is reused once dropped),
+	// oldest first from ringHead, as a circular buffer of ringLen of them, so that forgetting a
+	// hand moves no other.
+	ring     []handKey
 	ringHead int
 	ringLen  int
 	// Window is how many forgotten hands the chain remembers (DefaultWindow when 0).
@@ -74,9 +78,44 @@ const DefaultWindow = 4096
 const DefaultIDWindow = 1 << 17
 
 type handLink struct {
+	// hand is the hand's id, the link's key in Chain.hands: a string of key's bytes, which are
+	// written again only once the link has left the map (see setHand).
+	hand    string
+	key     handKey
 	lastSeq Seq
 	last    [sha256.Size]byte // hash of the last line
 	ended   bool
+}
+
+// handKey is the chain's copy of a hand id, as a value: an id of up to 36 bytes (a UUID is 36) is
+// held in the key itself, so that a new hand costs no allocation; a longer one is cloned.
+type handKey struct {
+	n    uint8 // the length of the id in b, or longID
+	b    [36]byte
+	long string
+}
+
+const longID = 0xff
+
+// setHand gives a new link its hand: a copy of hand, in the link.
+func (h *handLink) setHand(hand string) {
+	if len(hand) > len(h.key.b) {
+		h.key = handKey{n: longID, long: strings.Clone(hand)}
+		h.hand = h.key.long
+		return
+	}
+	h.key.n = uint8(copy(h.key.b[:], hand))
+	if len(hand) > 0 {
+		h.hand = unsafe.String(&h.key.b[0], len(hand))
+	}
+}
+
+// linkOf returns the link of the hand of k, or nil.
+func (c *Chain) linkOf(k *handKey) *handLink {
+	if k.n == longID {
+		return c.hands[k.long]
+	}
+	return c.hands[string(k.b[:k.n])] // not allocated: a lookup
 }
 
 // NewChain returns an empty Chain that checks ids too.
@@ -86,7 +125,7 @@ func NewChain() *Chain {
 
 // link returns the link of hand, creating it on its first event.
 func (c *Chain) link(hand string) *handLink {
-	if c.lastLink != nil && hand == c.lastHand {
+	if c.lastLink != nil && c.lastLink.hand == hand {
 		return c.lastLink
 	}
 	h := c.hands[hand]
@@ -104,15 +143,16 @@ func (c *Chain) link(hand string) *handLink {
 		if c.hands == nil {
 			c.hands = map[string]*handLink{}
 		}
-		c.hands[hand] = h
+		h.setHand(hand)
+		c.hands[h.hand] = h
 	}
-	c.lastHand, c.lastLink = hand, h
+	c.lastLink = h
 	return h
 }
 
 // lookup returns the link of hand, or nil when the chain holds none.
 func (c *Chain) lookup(hand string) *handLink {
-	if c.lastLink != nil && hand == c.lastHand {
+	if c.lastLink != nil && c.lastLink.hand == hand {
 		return c.lastLink
 	}
 	return c.hands[hand]
@@ -219,7 +259,8 @@ func (c *Chain) Ended(hand string) bool {
 // Forget moves a finished hand into the window of remembered hands, dropping the oldest one
 // when the window is full (its ids are remembered until their generation passes).
 func (c *Chain) Forget(hand string) {
-	if c.lookup(hand) == nil {
+	link := c.lookup(hand)
+	if link == nil {
 		return
 	}
 	w := c.Window
@@ -229,17 +270,17 @@ func (c *Chain) Forget(hand string) {
 	if c.ringLen == len(c.ring) {
 		c.growRing(w)
 	}
-	c.ring[(c.ringHead+c.ringLen)%len(c.ring)] = hand
+	c.ring[(c.ringHead+c.ringLen)%len(c.ring)] = link.key
 	c.ringLen++
 	for c.ringLen > w {
 		old := c.ring[c.ringHead]
-		c.ring[c.ringHead] = ""
+		c.ring[c.ringHead] = handKey{}
 		c.ringHead = (c.ringHead + 1) % len(c.ring)
 		c.ringLen--
-		if h := c.hands[old]; h != nil {
-			delete(c.hands, old)
+		if h := c.linkOf(&old); h != nil {
+			delete(c.hands, h.hand)
 			if c.lastLink == h {
-				c.lastHand, c.lastLink = "", nil
+				c.lastLink = nil
 			}
 			*h = handLink{}
 			c.free = append(c.free, h)
@@ -254,7 +295,7 @@ func (c *Chain) growRing(w int) {
 	if n > w+1 {
 		n = max(w+1, len(c.ring)+1)
 	}
-	ring := make([]string, n)
+	ring := make([]handKey, n)
 	for i := range c.ringLen {
 		ring[i] = c.ring[(c.ringHead+i)%len(c.ring)]
 	}

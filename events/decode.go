@@ -94,15 +94,20 @@ func Parse(line []byte) (*Event, error) {
 }
 
 // decoder decodes events. Parse uses a zero decoder: every string is a copy and every struct its
-// own allocation. A Reader's decoder pools (pool is set): the lines it decodes are copies that
-// nobody writes again, so strings may alias them, and events, payloads and card lists are carved
-// from slabs, so that an event costs well under one allocation.
+// own allocation. A Reader's decoder pools (pool is set): the lines it decodes are not written
+// again (until the caller recycles them, see Reader.Recycle), so strings may alias them, and
+// events, payloads and card lists are carved from slabs, so that an event costs well under one
+// allocation.
 type decoder struct {
 	pool bool
-	// table and hand are the last table and hand ids read: the events of a hand share them.
+	// recycling is set by the first Recycle: from then on the table and hand ids alias the lines
+	// too, instead of being copied once per hand (nothing of a line is kept past a Recycle).
+	recycling bool
+	// table and hand are the last table and hand ids read: the events of a hand share them. They
+	// are copies, or when recycling pieces of lines, and then dropped at Recycle.
 	table, hand string
 	// names holds player and preset names, which the auditor keeps across hands: they are copied
-	// once, not kept as pieces of a line (which would keep its whole chunk alive).
+	// once, not kept as pieces of a line (which would keep its whole chunk alive, or be recycled).
 	names map[string]string
 
 	events     slab[Event]
@@ -122,12 +127,38 @@ type decoder struct {
 	awarded    slab[PotAwarded]
 	exposed    slab[CardExposed]
 	burned     slab[CardBurned]
+	started    slab[HandStarted]
+	ended      slab[HandEnded]
 	seats      slab[Seat]   // the optional seats of deck.shuffled, deck.cut, card.exposed
 	ints       slab[int]    // the optional counts of deck.shuffled, cards.discarded
-	strs       slab[string] // the optional previous hand of hand.started
-	cardChunk  []cards.Card
-	seatChunk  []SeatStack
-	stackChunk []SeatChips
+	chips      slab[Chips]  // the optional rebuys of hand.started's seats
+	strs       slab[string] // the optional tournament and previous hand of hand.started
+	cardLists  slab[cards.Card]
+	seatLists  slab[SeatStack]
+	stackLists slab[SeatChips]
+	// slabs lists every slab above for recycle, once it is first called.
+	slabs []recycler
+}
+
+// allSlabs returns the decoder's slabs, each once.
+func (d *decoder) allSlabs() []recycler {
+	return []recycler{&d.events, &d.dealt, &d.acted, &d.antes, &d.blinds, &d.shuffled, &d.cuts,
+		&d.revealed, &d.discarded, &d.openers, &d.shown, &d.mucked, &d.returned, &d.raked,
+		&d.awarded, &d.exposed, &d.burned, &d.started, &d.ended, &d.seats, &d.ints, &d.chips,
+		&d.strs, &d.cardLists, &d.seatLists, &d.stackLists}
+}
+
+// recycle is Reader.Recycle's part in the decoder: the slabs take back their finished chunks,
+// and the last table and hand, which may alias a line about to be reused, are forgotten.
+func (d *decoder) recycle(poison bool) {
+	d.recycling = true
+	d.table, d.hand = "", ""
+	if d.slabs == nil {
+		d.slabs = d.allSlabs()
+	}
+	for _, s := range d.slabs {
+		s.recycle(poison)
+	}
 }
 
 // slabLen is the number of values in a slab's chunk. A chunk is freed when no value carved from
@@ -135,48 +166,155 @@ type decoder struct {
 // modest chunk keeps memory flat.
 const slabLen = 128
 
-// slab hands out values carved from chunks of slabLen.
-type slab[T any] struct{ free []T }
+// slab hands out values carved from chunks; when its Reader recycles, it hands out again the
+// values of the chunks it finished before the last Recycle.
+type slab[T any] struct {
+	chunk []T
+	i     int // chunk[i:] is not handed out yet
+	recycled[T]
+}
 
 // take returns a zero T: from s when pooling, else a new one.
 func take[T any](s *slab[T], pool bool) *T {
 	if !pool {
 		return new(T)
 	}
-	if len(s.free) == 0 {
-		s.free = make([]T, slabLen)
+	if s.i == len(s.chunk) {
+		s.refill(slabLen)
 	}
-	v := &s.free[0]
-	s.free = s.free[1:]
+	v := &s.chunk[s.i]
+	s.i++
 	return v
 }
 
-// carve returns a copy of v: a piece of *chunk when pooling (a fresh chunk of n when the current
-// one is short), else its own allocation. The copy's capacity is its length, so that appending to
-// it never writes over a neighbour. Lists longer than n/8 get their own allocation.
-func carve[T any](chunk *[]T, n int, v []T, pool bool) []T {
+// carve returns a copy of v: a piece of s's chunk of n values when pooling (the next chunk when
+// the current one is short), else its own allocation. The copy's capacity is its length, so that
+// appending to it never writes over a neighbour. Lists longer than n/8 get their own allocation.
+func carve[T any](s *slab[T], n int, v []T, pool bool) []T {
 	if len(v) == 0 {
 		return []T{} // empty, not nil (and allocates nothing)
 	}
 	if !pool || len(v) > n/8 {
 		return append(make([]T, 0, len(v)), v...)
 	}
-	if len(v) > len(*chunk) {
-		*chunk = make([]T, n)
+	if len(v) > len(s.chunk)-s.i {
+		s.refill(n)
 	}
-	out := (*chunk)[:len(v):len(v)]
+	out := s.chunk[s.i : s.i+len(v) : s.i+len(v)]
 	copy(out, v)
-	*chunk = (*chunk)[len(v):]
+	s.i += len(v)
 	return out
 }
 
+// refill replaces the current chunk, finished, with a recycled one (zeroed: take hands out zero
+// values) or a new one of n values.
+func (s *slab[T]) refill(n int) {
+	s.finish(s.chunk)
+	if c := s.get(); c != nil {
+		clear(c)
+		s.chunk = c
+	} else {
+		s.chunk = make([]T, n)
+	}
+	s.i = 0
+}
+
+// recycle is Reader.Recycle's part in a slab: its finished chunks become spare.
+func (s *slab[T]) recycle(poison bool) {
+	if poison {
+		junk(s.chunk[:s.i]) // handed out before the Recycle: nobody may read it any more
+	}
+	s.release(poison)
+}
+
+// recycler is a slab of any type.
+type recycler interface{ recycle(poison bool) }
+
+// maxKept bounds the chunks kept between two Recycles, by each slab and by the Reader's lines: a
+// caller that recycles rarely (or once only) has the rest freed by the garbage collector, as if
+// it never recycled.
+const maxKept = 32
+
+// recycled keeps a slab's or the Reader's chunks for their reuse after Recycle: done holds the
+// chunks finished since the last Recycle (the caller may still hold pieces of them), spare those
+// a Recycle released, to be written again. Nothing is kept before the first Recycle: a caller that
+// never recycles leaves every chunk to the garbage collector.
+type recycled[T any] struct {
+	on          bool // Recycle was called
+	size        int  // the length of the chunks kept for reuse (0: any); others are left to the collector
+	done, spare [][]T
+}
+
+// finish records a chunk that nothing more will be carved from.
+func (c *recycled[T]) finish(chunk []T) {
+	if !c.on || len(chunk) == 0 {
+		return
+	}
+	if len(c.done) == maxKept {
+		clear(c.done)
+		c.done = c.done[:0]
+	}
+	c.done = append(c.done, chunk)
+}
+
+// get returns a released chunk, as it was left, or nil.
+func (c *recycled[T]) get() []T {
+	k := len(c.spare)
+	if k == 0 {
+		return nil
+	}
+	s := c.spare[k-1]
+	c.spare[k-1] = nil
+	c.spare = c.spare[:k-1]
+	return s
+}
+
+// release makes the finished chunks spare, filled with junk first when poison is set.
+func (c *recycled[T]) release(poison bool) {
+	c.on = true
+	for i, s := range c.done {
+		if poison {
+			junk(s)
+		}
+		if len(c.spare) < maxKept && (c.size == 0 || len(s) == c.size) {
+			c.spare = append(c.spare, s)
+		}
+		c.done[i] = nil
+	}
+	c.done = c.done[:0]
+}
+
+// junk overwrites memory released by Recycle, for the tests (Reader.poison), so that whatever
+// still aliases it reads garbage: 0xAA bytes in lines, zero values in slabs (arbitrary bytes in
+// a value with pointers would break the garbage collector).
+func junk[T any](s []T) {
+	if b, ok := any(s).([]byte); ok {
+		for i := range b {
+			b[i] = 0xAA
+		}
+		return
+	}
+	clear(s)
+}
+
 // own returns b as a string. When pooling the string shares b's bytes (a piece of a line that
-// nobody writes again, or the fresh copy of a string with escapes) instead of copying them.
+// nobody writes again until Recycle, or the fresh copy of a string with escapes) instead of
+// copying them.
 func (d *decoder) own(b []byte) string {
 	if !d.pool || len(b) == 0 {
 		return string(b)
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// id returns b, a table or hand id that the events after it share, as a string: a copy, so that
+// a caller keeping ids does not keep their lines' chunks alive, or when recycling (the caller
+// keeps nothing past a Recycle) a piece of the line.
+func (d *decoder) id(b []byte) string {
+	if d.recycling {
+		return d.own(b)
+	}
+	return string(b)
 }
 
 // same returns b as a string, *last when it holds the same text (then nothing is allocated).
@@ -185,7 +323,7 @@ func (d *decoder) same(b []byte, last *string) string {
 		return string(b)
 	}
 	if string(b) != *last {
-		*last = string(b)
+		*last = d.id(b)
 	}
 	return *last
 }
@@ -461,10 +599,10 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	if d.pool {
 		// The events of a hand share its id and its table's.
 		if !sameTable {
-			d.table = string(table)
+			d.table = d.id(table)
 		}
 		if !sameHand {
-			d.hand = string(hand)
+			d.hand = d.id(hand)
 		}
 		e.Table, e.Hand = d.table, d.hand
 	} else {
@@ -696,31 +834,40 @@ func isTime(s []byte) bool {
 // Reader reads the events of a JSON Lines file one at a time, so that memory stays flat however
 // long the file. Errors are *Error values naming the file and the line.
 //
-// It reads into a buffer that it reuses, and copies the whole lines of each read into a chunk of
-// their own, from which it hands them out: a line once returned is never written again, so the
-// events' strings alias it, and a chunk is freed once nothing of it is referenced. (bufio.Reader
-// hands out one line at a time, each to be copied on its own, and a line longer than its buffer
-// in pieces: a copy and an allocation per line that this buffering saves.)
+// It reads the file straight into chunks of lines (a few hundred lines each) and hands the lines
+// out from there: a line once returned is not written again, so the events' strings alias it, and
+// a chunk is freed once nothing of it is referenced. Only the unfinished last line of a chunk is
+// copied, to the start of the next one. (bufio.Reader hands out one line at a time, each to be
+// copied on its own, and a line longer than its buffer in pieces: a copy and an allocation per
+// line that this buffering saves.)
+//
+// A caller that keeps nothing of what it has read may say so with Recycle: the Reader then
+// reuses that memory instead of leaving it to the garbage collector.
 type Reader struct {
 	d    decoder
 	name string
 	rd   io.Reader
 	line int
 	err  error // io.EOF, or the *Error of a failed read: returned from then on
-	// buf[r0:r1] is what was read and not yet copied to a chunk; buf[r0:scan] holds no newline.
-	buf          []byte
-	r0, r1, scan int
-	// chunk[next:] holds the whole lines not yet returned.
-	chunk []byte
-	next  int
+	// chunk[:n] is what was read into the current chunk: chunk[:next] the lines returned,
+	// chunk[next:n] what is not returned yet, of which chunk[next:scan] holds no newline.
+	chunk         []byte
+	next, scan, n int
 	// rerr is the error of the last Read, returned once the lines read before it are.
 	rerr error
+	// lines keeps the chunks of lines for Recycle.
+	lines recycled[byte]
+	// poison makes Recycle overwrite what it releases (PoisonRecycled).
+	poison bool
 }
 
 const (
-	// bufSize is the size of the read buffer, and so about that of a chunk of lines: a couple
-	// of hundred lines of a log. The buffer grows to hold a longer line.
+	// bufSize is the size of a chunk of lines: a couple of hundred lines of a log. A chunk grows
+	// to hold a longer line.
 	bufSize = 64 << 10
+	// minRead is the least room a chunk must have left to be read into; with less, the next
+	// chunk is started, so that a Read never asks for only a few bytes.
+	minRead = bufSize / 8
 	// maxEmptyReads is how many Reads in a row may return nothing before the Reader gives up
 	// with io.ErrNoProgress (as bufio does).
 	maxEmptyReads = 100
@@ -728,7 +875,8 @@ const (
 
 // NewReader returns a Reader of r; name is used in error messages (a file name, or "-").
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{d: decoder{pool: true}, name: name, rd: r}
+	// Only chunks of the usual size are reused: one made for a long line is left to the collector.
+	return &Reader{d: decoder{pool: true}, name: name, rd: r, lines: recycled[byte]{size: bufSize}}
 }
 
 // Line returns the line number of the last line read.
@@ -736,6 +884,26 @@ func (r *Reader) Line() int { return r.line }
 
 // Name returns the name given to NewReader.
 func (r *Reader) Name() string { return r.name }
+
+// Recycle declares that the caller holds nothing it got from the Reader so far — no line, event,
+// payload, string or slice of one — and will not read any of it again. The Reader may then write
+// its next lines and events over that memory, so that reading a long log allocates almost
+// nothing (the audit recycles whenever no hand is open: audit.Auditor.Idle).
+//
+// What was read after the call is not affected. A caller that never calls Recycle gets lines and
+// events that stay as they are for as long as it keeps them, as without this method.
+func (r *Reader) Recycle() {
+	if r.poison {
+		junk(r.chunk[:r.next]) // the lines returned from the current chunk
+	}
+	r.lines.release(r.poison)
+	r.d.recycle(r.poison)
+}
+
+// PoisonRecycled makes every later Recycle overwrite the memory it releases at once (lines with
+// 0xAA bytes, slab values with zeros), so that a caller still holding a piece of it reads garbage
+// instead of, later and rarely, a stale value: a check of the callers' promise, for their tests.
+func (r *Reader) PoisonRecycled() { r.poison = true }
 
 // Next returns the next event, or io.EOF at the end. Blank lines are skipped. A line that fails
 // to decode returns an *Error; reading may go on with the next line after it. The event's Raw is
@@ -762,9 +930,10 @@ func (r *Reader) Next() (*Event, error) {
 }
 
 // ReadLine returns the next raw line (without "\n"), or io.EOF at the end. The line is the
-// caller's: the Reader never writes its bytes again, though they may share a backing array with
-// other lines (its capacity is its length, so appending to it copies). A last line without a
-// newline is returned as it is; the decoder then judges whether it is complete.
+// caller's: the Reader never writes its bytes again (until the caller calls Recycle), though they
+// may share a backing array with other lines (its capacity is its length, so appending to it
+// copies). A last line without a newline is returned as it is; the decoder then judges whether it
+// is complete.
 func (r *Reader) ReadLine() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -791,51 +960,31 @@ func (r *Reader) ReadLine() ([]byte, error) {
 // what is left before that (maybe nothing) with the error.
 func (r *Reader) readSlice() ([]byte, error) {
 	for {
-		if r.next < len(r.chunk) {
-			// A chunk holds whole lines only: the newline is there.
-			i := r.next + bytes.IndexByte(r.chunk[r.next:], '\n') + 1
+		if k := bytes.IndexByte(r.chunk[r.scan:r.n], '\n'); k >= 0 {
+			i := r.scan + k + 1
 			line := r.chunk[r.next:i:i]
-			r.next = i
+			r.next, r.scan = i, i
 			return line, nil
 		}
-		if k := bytes.LastIndexByte(r.buf[r.scan:r.r1], '\n'); k >= 0 {
-			// append allocates the chunk without zeroing it first.
-			end := r.scan + k + 1
-			r.chunk, r.next = append([]byte(nil), r.buf[r.r0:end]...), 0
-			r.r0, r.scan = end, end
-			continue
-		}
-		r.scan = r.r1
+		r.scan = r.n
 		if err := r.rerr; err != nil {
-			line := append([]byte(nil), r.buf[r.r0:r.r1]...)
-			r.r0, r.rerr = r.r1, nil
-			return line[:len(line):len(line)], err
+			line := r.chunk[r.next:r.n:r.n]
+			r.next, r.rerr = r.n, nil
+			return line, err
 		}
 		r.fill()
 	}
 }
 
-// fill reads more of the file after the unfinished line in the buffer.
+// fill reads more of the file into the current chunk, after the unfinished line at its end; or
+// into the next chunk when this one has little room left.
 func (r *Reader) fill() {
-	if r.r0 > 0 {
-		r.r1 = copy(r.buf, r.buf[r.r0:r.r1])
-		r.scan -= r.r0
-		r.r0 = 0
-	}
-	switch {
-	case r.buf == nil:
-		r.buf = make([]byte, bufSize)
-	case r.r1 == len(r.buf):
-		r.buf = append(r.buf, make([]byte, len(r.buf))...) // a line longer than the buffer
-	case len(r.buf) > bufSize && r.r1 <= bufSize/2:
-		// The long line is gone: back to the usual size, and so to chunks of the usual size.
-		buf := make([]byte, bufSize)
-		r.r1 = copy(buf, r.buf[:r.r1])
-		r.buf = buf
+	if len(r.chunk)-r.n < minRead {
+		r.nextChunk()
 	}
 	for range maxEmptyReads {
-		n, err := r.rd.Read(r.buf[r.r1:])
-		r.r1 += n
+		n, err := r.rd.Read(r.chunk[r.n:])
+		r.n += n
 		if err != nil {
 			r.rerr = err
 			return
@@ -845,6 +994,21 @@ func (r *Reader) fill() {
 		}
 	}
 	r.rerr = io.ErrNoProgress
+}
+
+// nextChunk starts a chunk with the unfinished line of the current one: a recycled chunk or a
+// new one of bufSize, or twice the line when it is longer than half of that (a long line).
+func (r *Reader) nextChunk() {
+	tail := r.chunk[r.next:r.n]
+	var c []byte
+	if 2*len(tail) > bufSize {
+		c = make([]byte, 2*len(tail))
+	} else if c = r.lines.get(); c == nil {
+		c = make([]byte, bufSize)
+	}
+	copy(c, tail)
+	r.lines.finish(r.chunk)
+	r.chunk, r.next, r.scan, r.n = c, 0, r.scan-r.next, len(tail)
 }
 
 // dataSpec is what the decoder knows of a type's data object: its field names in the catalogue's
@@ -1548,7 +1712,7 @@ func (d *decoder) deckShuffled(l *lexer) (Data, error) {
 }
 
 func (d *decoder) handStarted(l *lexer) (Data, error) {
-	v := &HandStarted{}
+	v := take(&d.started, d.pool)
 	sp := &dataSpecs[tiHandStarted]
 	var have uint32
 	empty, err := l.open()
@@ -1581,8 +1745,8 @@ func (d *decoder) handStarted(l *lexer) (Data, error) {
 		case 7: // tournament
 			var s []byte
 			if s, err = l.str(); err == nil {
-				t := string(s)
-				v.Tournament = &t
+				v.Tournament = take(&d.strs, d.pool)
+				*v.Tournament = d.id(s)
 			}
 		case 8: // previous
 			var s []byte
@@ -1593,7 +1757,7 @@ func (d *decoder) handStarted(l *lexer) (Data, error) {
 			// Usually the hand read just before: share its id.
 			v.Previous = take(&d.strs, d.pool)
 			if *v.Previous = d.hand; string(s) != d.hand {
-				*v.Previous = string(s)
+				*v.Previous = d.id(s)
 			}
 		}
 		if err != nil {
@@ -1643,7 +1807,7 @@ func (d *decoder) seatList(l *lexer) ([]SeatStack, error) {
 			case 2:
 				err = chipsInto(l, &s.Stack)
 			case 3:
-				s.Rebuy = new(Chips)
+				s.Rebuy = take(&d.chips, d.pool)
 				err = chipsInto(l, s.Rebuy)
 			default:
 				err = &fieldErr{string(k), errors.New("unknown field for a seat")}
@@ -1670,7 +1834,7 @@ func (d *decoder) seatList(l *lexer) ([]SeatStack, error) {
 	if len(seats) == 0 {
 		return nil, nil
 	}
-	return carve(&d.seatChunk, slabLen, seats, d.pool), nil
+	return carve(&d.seatLists, slabLen, seats, d.pool), nil
 }
 
 var stakesFields = newFieldNames("ante", "min_bet", "max_bet")
@@ -1745,7 +1909,7 @@ func (d *decoder) rules(l *lexer, r *Rules) error {
 }
 
 func (d *decoder) handEnded(l *lexer) (Data, error) {
-	v := &HandEnded{}
+	v := take(&d.ended, d.pool)
 	sp := &dataSpecs[tiHandEnded]
 	var have uint32
 	empty, err := l.open()
@@ -1822,7 +1986,7 @@ func (d *decoder) stackList(l *lexer) ([]SeatChips, error) {
 			return nil, err
 		}
 	}
-	return carve(&d.stackChunk, slabLen, stacks, d.pool), nil
+	return carve(&d.stackLists, slabLen, stacks, d.pool), nil
 }
 
 func seatInto(l *lexer, s *Seat) error {
@@ -1881,7 +2045,7 @@ func cardInto(l *lexer, c *cards.Card) error {
 
 // cardList reads a list of cards; the list is never nil.
 func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
-	var buf [8]cards.Card
+	var buf [cards.NumCards]cards.Card // a reshuffle lists up to a deck
 	cs := buf[:0]
 	empty, err := l.openArray()
 	if err != nil {
@@ -1897,7 +2061,7 @@ func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
 			return nil, err
 		}
 	}
-	return carve(&d.cardChunk, 1024, cs, d.pool), nil
+	return carve(&d.cardLists, 1024, cs, d.pool), nil
 }
 
 // The values of the enumerated fields, as the messages list them.

@@ -114,7 +114,8 @@ func runAudit(m *Main, args []string) error {
 
 // auditFiles streams the files, in order, into one auditor. Every file is opened first, so a
 // missing one fails before anything is printed. Lines that do not decode are reported on stderr
-// and counted.
+// and counted. Whenever the auditor is idle, the reader recycles the memory of the events read:
+// the report's callbacks print a hand at once and keep nothing of its events.
 func auditFiles(m *Main, names []string, a *audit.Auditor) (bad int, err error) {
 	type src struct {
 		name string
@@ -161,6 +162,9 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) (bad int, err error) 
 				continue
 			}
 			a.Add(e)
+			if a.Idle() {
+				rd.Recycle()
+			}
 		}
 	}
 	return bad, nil
