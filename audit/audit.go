@@ -6,6 +6,7 @@ package audit
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -80,14 +81,18 @@ func New(fn func(finding.Finding)) *Auditor {
 }
 
 // Add feeds the next event of the log.
-func (a *Auditor) Add(e *events.Event) {
+func (a *Auditor) Add(e *events.Event) { a.AddSummed(e, nil) }
+
+// AddSummed is Add given sum, the SHA-256 of e.Raw already computed (events.Reader.LineSum); nil:
+// the Auditor computes it.
+func (a *Auditor) AddSummed(e *events.Event, sum *[sha256.Size]byte) {
 	p := a.last
 	if p == nil || p.hand != e.Hand {
 		p = a.open[e.Hand]
 	}
 	if p == nil && a.chain.Ended(e.Hand) {
 		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
-		for _, pr := range a.chain.Check(e) {
+		for _, pr := range a.chain.CheckSum(e, sum) {
 			a.emit(finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
 				Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
 		}
@@ -105,7 +110,7 @@ func (a *Auditor) Add(e *events.Event) {
 		a.order = append(a.order, e.Hand)
 	}
 	a.last = p
-	for _, pr := range a.chain.Check(e) {
+	for _, pr := range a.chain.CheckSum(e, sum) {
 		p.faults = append(p.faults, finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
 			Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
 	}
@@ -364,7 +369,7 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
 		e, err := r.Next()
 		if err == nil {
-			a.Add(e)
+			a.AddSummed(e, r.LineSum())
 			if a.Idle() {
 				r.Recycle()
 			}

@@ -160,7 +160,11 @@ func (c *Chain) lookup(hand string) *handLink {
 
 // Check checks e against the events of its hand seen so far and records it. A missing prev
 // (HasPrev false) is not a chain fault: prev is optional on input.
-func (c *Chain) Check(e *Event) []Problem {
+func (c *Chain) Check(e *Event) []Problem { return c.CheckSum(e, nil) }
+
+// CheckSum is Check given sum, the SHA-256 of e.Raw already computed (Reader.LineSum hashes a
+// file's lines several at a time); nil: Check computes it.
+func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 	var ps []Problem
 	h := c.link(e.Hand)
 	if c.TrackIDs {
@@ -202,7 +206,11 @@ func (c *Chain) Check(e *Event) []Problem {
 		}
 	}
 	h.lastSeq = e.Seq
-	h.last = sha256.Sum256(e.Raw)
+	if sum != nil {
+		h.last = *sum
+	} else {
+		h.last = sha256.Sum256(e.Raw)
+	}
 	if e.Type == HandEndedType {
 		h.ended = true
 	}

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/multisha"
 )
 
 // Error is an event that could not be read: it names the file, the line and the field.
@@ -857,6 +858,15 @@ type Reader struct {
 	rerr error
 	// lines keeps the chunks of lines for Recycle.
 	lines recycled[byte]
+	// ls and le delimit the last line returned in chunk (without its newline); lok is set while
+	// they do.
+	ls, le int
+	lok    bool
+	// sums[i] is the SHA-256 of the line of chunk at spans[i] (LineSum): the lines of the chunk
+	// from one on, hashed at once; si is the first span not yet passed.
+	spans []multisha.Span
+	sums  [][multisha.Size]byte
+	si    int
 	// poison makes Recycle overwrite what it releases (PoisonRecycled).
 	poison bool
 }
@@ -963,12 +973,14 @@ func (r *Reader) readSlice() ([]byte, error) {
 		if k := bytes.IndexByte(r.chunk[r.scan:r.n], '\n'); k >= 0 {
 			i := r.scan + k + 1
 			line := r.chunk[r.next:i:i]
+			r.ls, r.le, r.lok = r.next, i-1, true
 			r.next, r.scan = i, i
 			return line, nil
 		}
 		r.scan = r.n
 		if err := r.rerr; err != nil {
 			line := r.chunk[r.next:r.n:r.n]
+			r.ls, r.le, r.lok = r.next, r.n, true
 			r.next, r.rerr = r.n, nil
 			return line, err
 		}
@@ -1009,6 +1021,46 @@ func (r *Reader) nextChunk() {
 	copy(c, tail)
 	r.lines.finish(r.chunk)
 	r.chunk, r.next, r.scan, r.n = c, 0, r.scan-r.next, len(tail)
+	r.lok, r.spans, r.si = false, r.spans[:0], 0 // they were places in the last chunk
+}
+
+// LineSum returns the SHA-256 of the last line returned (by Next or ReadLine, without its
+// newline: the event's Raw), which the hash chain checks, or nil when there is none. The sum is
+// the Reader's, overwritten by the next read.
+//
+// The lines of a chunk are hashed together the first time one of them is asked for — several
+// messages at once go about twice as fast as one at a time (multisha) — so a caller that wants
+// the sums should ask for every line's. Nothing is hashed for a caller that never asks.
+func (r *Reader) LineSum() *[multisha.Size]byte {
+	if !r.lok {
+		return nil
+	}
+	for r.si < len(r.spans) && r.spans[r.si].Off < r.ls {
+		r.si++ // lines passed without a sum asked for (blank lines skipped by Next)
+	}
+	if r.si == len(r.spans) || r.spans[r.si].Off != r.ls {
+		// Hash this line and the whole lines after it in the chunk (already read).
+		end := r.le
+		if k := bytes.LastIndexByte(r.chunk[r.le:r.n], '\n'); k >= 0 {
+			end = r.le + k
+		}
+		r.spans = multisha.AppendLines(r.spans[:0], r.chunk[r.ls:end])
+		for i := range r.spans {
+			r.spans[i].Off += r.ls
+		}
+		if len(r.spans) == 0 {
+			r.spans = append(r.spans, multisha.Span{Off: r.ls}) // the empty line
+		}
+		if cap(r.sums) < len(r.spans) {
+			r.sums = make([][multisha.Size]byte, len(r.spans), max(len(r.spans), bufSize/128))
+		}
+		r.sums = r.sums[:len(r.spans)]
+		multisha.SumMany(r.sums, r.chunk, r.spans)
+		r.si = 0
+	}
+	sum := &r.sums[r.si]
+	r.si++
+	return sum
 }
 
 // dataSpec is what the decoder knows of a type's data object: its field names in the catalogue's

@@ -1,0 +1,77 @@
+package events
+
+import (
+	"crypto/sha256"
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+// sameLineSums reads b with every kind of reader, by lines (ReadLine) and by events (Next, which
+// skips blank lines), recycling now and then, and asks for the sum of a line most of the time but
+// not always (every line when all is set): LineSum must be the SHA-256 of each line it is asked
+// for, as the chain computes it from the event's Raw.
+func sameLineSums(t testing.TB, b []byte, seed uint64, all bool) {
+	t.Helper()
+	for name, mk := range readers {
+		if len(b) > 1<<19 && (name == "one byte" || name == "half") {
+			continue
+		}
+		for _, byEvent := range []bool{false, true} {
+			r := NewReader(mk(b), "f.jsonl")
+			r.PoisonRecycled()
+			if r.LineSum() != nil {
+				t.Fatalf("%s reader: a sum before any line", name)
+			}
+			rnd := rand.New(rand.NewPCG(seed, uint64(len(b))))
+			for i := 0; ; i++ {
+				var line []byte
+				if byEvent {
+					e, err := r.Next()
+					if errors.Is(err, ErrInvalid) {
+						continue // a line that is not an event: no Raw to compare
+					}
+					if err != nil {
+						break // the end, or a failed read
+					}
+					line = e.Raw
+				} else {
+					var err error
+					if line, err = r.ReadLine(); err != nil {
+						break
+					}
+				}
+				if all || rnd.IntN(4) > 0 {
+					want := sha256.Sum256(line)
+					if got := r.LineSum(); got == nil || *got != want {
+						t.Fatalf("%s reader, by event %v: line %d (%d bytes): sum %x, want %x", name, byEvent, r.Line(), len(line), got, want)
+					}
+				}
+				if rnd.IntN(20) == 0 {
+					r.Recycle()
+				}
+			}
+		}
+	}
+}
+
+// The sums of LineSum are those of the lines, on every input of the recycling tests (long lines,
+// blank lines, CRLF, a last line without its newline, reads of every size, a failing read).
+func TestLineSum(t *testing.T) {
+	for name, b := range recycleInputs(t) {
+		t.Run(name, func(t *testing.T) {
+			sameLineSums(t, b, 1, false)
+			sameLineSums(t, b, 2, true)
+		})
+	}
+	sameLineSums(t, []byte("\n\n\n"), 3, true)
+	sameLineSums(t, []byte(good), 4, true)
+	sameLineSums(t, nil, 5, true)
+}
+
+func FuzzLineSum(f *testing.F) {
+	f.Add([]byte(good+"\n"+good+"\n"), uint64(1))
+	f.Add([]byte("\n\n"+good), uint64(2))
+	f.Add([]byte(good[:40]+"\n"+good+"\r\n"), uint64(3))
+	f.Fuzz(func(t *testing.T, b []byte, seed uint64) { sameLineSums(t, b, seed, false) })
+}
