@@ -110,6 +110,13 @@ type decoder struct {
 	// names holds player and preset names, which the auditor keeps across hands: they are copied
 	// once, not kept as pieces of a line (which would keep its whole chunk alive, or be recycled).
 	names map[string]string
+	// preset and players are the names of the last hand.started read, a player's at their seat:
+	// the next hand's are usually the same, found by a comparison instead of a hash.
+	preset  string
+	players [MaxSeat]string
+	// minute is the first 16 bytes of the last time of fechado's form read (YYYY-MM-DDTHH:MM, as
+	// two little-endian words), or zeros: see time.
+	minute [2]uint64
 
 	events     slab[Event]
 	dealt      slab[CardDealt]
@@ -345,6 +352,16 @@ func (d *decoder) name(b []byte) string {
 	return s
 }
 
+// nameAs returns d.name(b), *last when it holds the same text.
+func (d *decoder) nameAs(b []byte, last *string) string {
+	if d.pool && string(b) == *last {
+		return *last
+	}
+	s := d.name(b)
+	*last = s
+	return s
+}
+
 var bom = []byte("\xef\xbb\xbf")
 
 // parseLine decodes line and wraps a failure in an *Error naming the field.
@@ -520,13 +537,19 @@ func hasByte(b []byte, i int, c byte) bool { return i >= 0 && i < len(b) && b[i]
 func (d *decoder) fast(l *lexer, e *Event) bool {
 	const uuidLen, hashLen = 36, 64
 	b := l.b
+	// The runs of fixed length between the fields of variable length are seen through arrays of
+	// their length: their pieces are at constant places, compared without a bounds check each.
 	// {"id":"…","table":"
-	id := span(b, len(jsID), uuidLen)
-	i := len(jsID) + uuidLen
-	if string(span(b, 0, len(jsID))) != jsID || string(span(b, i, len(jsTable))) != jsTable || !isUUID(id) {
+	const idRun = len(jsID) + uuidLen + len(jsTable)
+	if len(b) < idRun {
 		return false
 	}
-	i += len(jsTable)
+	ids := (*[idRun]byte)(b)
+	id := ids[len(jsID) : len(jsID)+uuidLen]
+	if string(ids[:len(jsID)]) != jsID || string(ids[len(jsID)+uuidLen:]) != jsTable || !isUUID(id) {
+		return false
+	}
+	i := idRun
 	// …","hand":"…","seq": (the table and hand of the line before, or new ones checked)
 	table, sameTable := span(b, i, len(d.table)), false
 	if len(d.table) > 0 && string(span(b, i+len(d.table), len(jsHand))) == jsHand && string(table) == d.table {
@@ -539,16 +562,20 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 		table = b[i : i+j]
 	}
 	i += len(table)
-	if string(span(b, i, len(jsHand))) != jsHand || string(span(b, i+len(jsHand)+uuidLen, len(jsSeq))) != jsSeq {
+	const handRun = len(jsHand) + uuidLen + len(jsSeq)
+	if len(b)-i < handRun {
 		return false
 	}
-	i += len(jsHand)
-	hand := b[i : i+uuidLen]
+	hands := (*[handRun]byte)(b[i:])
+	hand := hands[len(jsHand) : len(jsHand)+uuidLen]
+	if string(hands[:len(jsHand)]) != jsHand || string(hands[len(jsHand)+uuidLen:]) != jsSeq {
+		return false
+	}
 	sameHand := string(hand) == d.hand
 	if !sameHand && !isUUID(hand) {
 		return false
 	}
-	i += uuidLen + len(jsSeq)
+	i += handRun
 	// …,"at":"
 	seq, j := fastUint(b, i)
 	if seq < 1 || string(span(b, j, len(jsAt))) != jsAt {
@@ -557,34 +584,37 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	i = j + len(jsAt)
 	// …","type":" (fechado writes the time to the millisecond, in UTC)
 	if j = len("2006-01-02T15:04:05.000Z"); string(span(b, i+j, len(jsType))) != jsType {
-		j = bytes.IndexByte(b[i:min(len(b), i+40)], '"')
-	}
-	if j < 0 || !isTime(b[i:i+j]) || string(span(b, i+j, len(jsType))) != jsType {
-		return false
+		if j = bytes.IndexByte(b[i:min(len(b), i+40)], '"'); j < 0 || string(span(b, i+j, len(jsType))) != jsType {
+			return false
+		}
 	}
 	at := b[i : i+j]
-	i += j + len(jsType)
-	// …","prev":" (half the events are card.dealt)
-	if j = len(CardDealtType); string(span(b, i+j, len(jsPrev))) != jsPrev {
-		j = bytes.IndexByte(b[i:min(len(b), i+20)], '"')
-	}
-	if j < 0 || string(span(b, i+j, len(jsPrev))) != jsPrev {
+	if !d.time(at) {
 		return false
 	}
-	t, ti := lookupType(b[i : i+j])
-	if ti < 0 {
+	i += j + len(jsType)
+	// …","prev":" (half the events are card.dealt: a comparison with a constant, before typeAt)
+	t, ti, j := CardDealtType, tiCardDealt, len(CardDealtType)
+	if string(span(b, i, j+1)) != string(CardDealtType)+`"` {
+		t, ti, j = typeAt(b, i)
+	}
+	if ti < 0 || string(span(b, i+j, len(jsPrev))) != jsPrev {
 		return false
 	}
 	i += j + len(jsPrev)
 	// …","data":{ (prev is "" or 64 hex digits)
 	var prev []byte
 	if !hasByte(b, i, '"') {
-		if prev = span(b, i, hashLen); !isHex64(prev) {
+		const prevRun = hashLen + len(jsData)
+		if len(b)-i < prevRun {
+			return false
+		}
+		prevs := (*[prevRun]byte)(b[i:])
+		if prev = prevs[:hashLen]; string(prevs[hashLen:]) != jsData || !isHex64(prev) {
 			return false
 		}
 		i += hashLen
-	}
-	if string(span(b, i, len(jsData))) != jsData {
+	} else if string(span(b, i, len(jsData))) != jsData {
 		return false
 	}
 	// …}} and nothing more
@@ -593,8 +623,7 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	if err != nil || !hasByte(b, l.i, '}') {
 		return false
 	}
-	l.i++
-	if l.peek() != 0 {
+	if l.i++; l.i != len(b) { // trailing spaces are left to the general walk
 		return false
 	}
 	if d.pool {
@@ -693,6 +722,64 @@ func lookupType(s []byte) (Type, int) {
 	return "", -1
 }
 
+// typeAt returns the catalogue's type written at b[i:] and followed by a quote, its index in Types
+// and its length; or -1 when there is none. The type is told by its first 8 bytes (a perfect
+// hash: no two types share a slot), then compared whole as two words: no search and no call.
+func typeAt(b []byte, i int) (Type, int, int) {
+	if i < 0 || len(b)-i <= 16 { // the words of the longest type, and its quote
+		return "", -1, 0
+	}
+	ti := int(typeSlots[binary.LittleEndian.Uint64(b[i:])*typeHashMul>>(64-typeHashBits)])
+	if ti < 0 {
+		return "", -1, 0
+	}
+	k := &typeWords[ti]
+	if !k.at(b, i) || b[i+len(k.s)] != '"' {
+		return "", -1, 0
+	}
+	return Types[ti], ti, len(k.s)
+}
+
+// typeHashBits is the size of typeSlots, in bits: a few times as many slots as types.
+const typeHashBits = 6
+
+// typeWords holds each type of the catalogue as a literal (its words, for typeAt).
+var typeWords = func() (w [numTypes]literal) {
+	for i, t := range Types {
+		if len(t) < 8 || len(t) > 16 {
+			panic("events: typeAt assumes types of 8 to 16 bytes, not " + t)
+		}
+		w[i] = *newLiteral(string(t))
+	}
+	return w
+}()
+
+// typeHashMul and typeSlots map the first 8 bytes of a type (a little-endian word w) to its index
+// in Types, or -1: typeSlots[w*typeHashMul>>(64-typeHashBits)]. The multiplier is the first of a fixed
+// sequence that gives every type its own slot, found once at start-up, so that a type appended to
+// the catalogue needs no new constant.
+var typeHashMul, typeSlots = func() (mul uint64, slots [1 << typeHashBits]int8) {
+	for k := uint64(1); k < 1<<20; k++ {
+		mul = k*0x9e3779b97f4a7c15 | 1
+		for j := range slots {
+			slots[j] = -1
+		}
+		free := true
+		for i, w := range typeWords {
+			j := w.head * mul >> (64 - typeHashBits)
+			if slots[j] >= 0 {
+				free = false
+				break
+			}
+			slots[j] = int8(i)
+		}
+		if free {
+			return mul, slots
+		}
+	}
+	panic("events: no perfect hash of the event types")
+}()
+
 // The hex digits are checked 8 bytes at a time, as the bytes of a little-endian word: for bytes
 // below 0x80, adding 0x80-c to each sets its high bit exactly when it is at least c, and no carry
 // crosses from one byte to the next.
@@ -706,24 +793,31 @@ func inRange(x uint64, lo, hi byte) uint64 {
 	return (x + ones*uint64(0x80-lo)) &^ (x + ones*uint64(0x80-hi-1))
 }
 
-// hexWord reports whether the 8 bytes of x are hex digits: 0-9 and a-f, and A-F unless lower.
-func hexWord(x uint64, lower bool) bool {
+// hexMask has the high bit of each byte of x (all below 0x80) set when it is a hex digit: 0-9
+// and a-f, and A-F unless lower. A byte is one when it has reached an odd number of the
+// thresholds '0', '9'+1, 'a', 'f'+1 (in this order): the parity of four high bits, three xors,
+// fewer operations than two ranges.
+func hexMask(x uint64, lower bool) uint64 {
 	y := x
 	if !lower {
-		y |= ones * 0x20 // A-F to a-f (and nothing else into a-f)
+		y |= ones * 0x20 // A-F to a-f, and nothing else into a-f (digits stay digits)
 	}
-	return x&high == 0 && (inRange(x, '0', '9')|inRange(y, 'a', 'f'))&high == high
+	return (x + ones*(0x80-'0')) ^ (x + ones*(0x80-'9'-1)) ^ (y + ones*(0x80-'a')) ^ (y + ones*(0x80-'f'-1))
 }
 
 func isHex64(s []byte) bool {
 	if len(s) != 64 {
 		return false
 	}
-	ok := true
+	// No branch per word: the words are or-ed and and-ed together, then tested once.
+	var all, digits uint64 = 0, high
 	for i := 0; i < 64; i += 8 {
-		ok = hexWord(binary.LittleEndian.Uint64(s[i:]), true) && ok
+		x := binary.LittleEndian.Uint64(s[i:])
+		all |= x
+		digits &= hexMask(x, true)
 	}
-	return ok
+	// No byte of 0x80 or more (whose carry could fake a digit in the next), and all digits.
+	return all&high == 0 && digits&high == high
 }
 
 // isUUID accepts the 8-4-4-4-12 hexadecimal form, in either case.
@@ -732,10 +826,11 @@ func isUUID(s []byte) bool {
 		return false
 	}
 	le := binary.LittleEndian
-	return hexWord(le.Uint64(s), false) &&
-		hexWord(uint64(le.Uint32(s[9:]))|uint64(le.Uint32(s[14:]))<<32, false) &&
-		hexWord(uint64(le.Uint32(s[19:]))|uint64(le.Uint32(s[24:]))<<32, false) &&
-		hexWord(le.Uint64(s[28:]), false)
+	w0, w3 := le.Uint64(s), le.Uint64(s[28:])
+	w1 := uint64(le.Uint32(s[9:])) | uint64(le.Uint32(s[14:]))<<32
+	w2 := uint64(le.Uint32(s[19:])) | uint64(le.Uint32(s[24:]))<<32
+	return (w0|w1|w2|w3)&high == 0 &&
+		hexMask(w0, false)&hexMask(w1, false)&hexMask(w2, false)&hexMask(w3, false)&high == high
 }
 
 // notTableID is 1 for the bytes a table id may not hold.
@@ -788,7 +883,10 @@ func newTimePattern(p string) (t timePattern) {
 	return t
 }
 
-var timeHead, timeMid = newTimePattern("dddd-dd-"), newTimePattern("ddTdd:dd")
+var (
+	timeHead, timeMid = newTimePattern("dddd-dd-"), newTimePattern("ddTdd:dd")
+	timeMilliZ        = newTimePattern(":dd.dddZ") // the end of the times fechado writes
+)
 
 func (t timePattern) match(w uint64) bool {
 	return inRange(w, '0', '9')&t.digits == t.digits && (w^t.sep)&t.sepMask == 0
@@ -796,6 +894,9 @@ func (t timePattern) match(w uint64) bool {
 
 // isTime accepts RFC 3339 date-times with an offset: YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM).
 func isTime(s []byte) bool {
+	if len(s) == 24 && isMilliZ(s) {
+		return true
+	}
 	if len(s) < 20 {
 		return false
 	}
@@ -830,6 +931,42 @@ func isTime(s []byte) bool {
 		return i+6 == len(s) && s[i+3] == ':' && oh >= 0 && oh <= 23 && om >= 0 && om <= 59
 	}
 	return false
+}
+
+// time is isTime for the fast path: the times of a log share their date and minute with the line
+// before as a rule, and a time of fechado's form (isMilliZ) whose first 16 bytes are those of the
+// last one, checked then, needs only its seconds and milliseconds checked.
+func (d *decoder) time(s []byte) bool {
+	if len(s) == 24 {
+		le := binary.LittleEndian
+		w0, w1, w2 := le.Uint64(s), le.Uint64(s[8:]), le.Uint64(s[16:])
+		if w0 == d.minute[0] && w1 == d.minute[1] && w0 != 0 { // zero: no time read yet
+			if w2&high == 0 && timeMilliZ.match(w2) && uint(s[17]-'0')*10+uint(s[18]-'0') <= 60 {
+				return true
+			}
+		} else if isMilliZ(s) {
+			d.minute = [2]uint64{w0, w1}
+			return true
+		}
+	}
+	return isTime(s)
+}
+
+// isMilliZ reports whether s is a time as fechado writes it, YYYY-MM-DDTHH:MM:SS.mmmZ, valid: the
+// three words of the layout are checked at once, then the ranges of the digits (isTime's
+// checks, with fewer steps). A time it refuses may still be valid in another form.
+func isMilliZ(s []byte) bool {
+	if len(s) != 24 {
+		return false
+	}
+	le := binary.LittleEndian
+	w0, w1, w2 := le.Uint64(s), le.Uint64(s[8:]), le.Uint64(s[16:])
+	if (w0|w1|w2)&high != 0 || !timeHead.match(w0) || !timeMid.match(w1) || !timeMilliZ.match(w2) {
+		return false
+	}
+	// The digits are digits: each pair is 10*tens+ones, and one unsigned comparison checks a range.
+	two := func(i int) uint { return uint(s[i]-'0')*10 + uint(s[i+1]-'0') }
+	return two(5)-1 < 12 && two(8)-1 < 31 && two(11) < 24 && two(14) < 60 && two(17) <= 60
 }
 
 // Reader reads the events of a JSON Lines file one at a time, so that memory stays flat however
@@ -1156,17 +1293,24 @@ func (d *decoder) data(ti int, l *lexer) (Data, error) {
 	return nil, fmt.Errorf("unknown event type index %d", ti)
 }
 
-func (d *decoder) antePosted(l *lexer) (Data, error) {
-	v := take(&d.antes, d.pool)
-	// {"seat":N,"amount":N}
+// fastAntePosted reads an ante as fechado writes it: {"seat":N,"amount":N}.
+func (d *decoder) fastAntePosted(l *lexer, v *AntePosted) bool {
 	if b, i := l.b, l.i; string(span(b, i, len(jsSeat))) == jsSeat {
 		if seat, j := fastSeat(b, i+len(jsSeat)); seat != 0 && string(span(b, j, len(jsAmount))) == jsAmount {
 			if n, k := fastUint(b, j+len(jsAmount)); n >= 0 && hasByte(b, k, '}') {
 				v.Seat, v.Amount = seat, Chips(n)
 				l.i = k + 1
-				return v, nil
+				return true
 			}
 		}
+	}
+	return false
+}
+
+func (d *decoder) antePosted(l *lexer) (Data, error) {
+	v := take(&d.antes, d.pool)
+	if d.fastAntePosted(l, v) {
+		return v, nil
 	}
 	sp := &dataSpecs[tiAntePosted]
 	var have uint32
@@ -1224,9 +1368,29 @@ func (d *decoder) blindPosted(l *lexer) (Data, error) {
 	return v, err
 }
 
-// The most common payloads are first read as fechado writes them (Encode: the fields in the
-// catalogue's order, no spaces, no escapes), with the helpers below; anything else, and any
-// fault, goes through the general walk of the type, which reports it.
+// The payloads are first read as fechado writes them (Encode: the fields in the catalogue's
+// order, no spaces, no escapes) by the type's fast path, fastX, with the helpers below or a scan;
+// anything else, and any fault, goes through the general walk of the type, which reports it. A
+// fast path that reports false has decoded nothing for good (handStarted clears what its fast path wrote).
+
+// The pieces of the payloads that the fast paths look for with a scan.
+var (
+	kShuffle, kSeed        = newLiteral(`{"shuffle":`), newLiteral(`,"seed":`)
+	kCutAt, kBy            = newLiteral(`{"at":`), newLiteral(`,"by":`)
+	kMethod, kCommitment   = newLiteral(`{"method":`), newLiteral(`,"commitment":`)
+	kRules, kName          = newLiteral(`{"rules":`), newLiteral(`{"name":`)
+	kNumber, kDealer       = newLiteral(`},"number":`), newLiteral(`,"dealer":`)
+	kSeats, kSeat, kPlayer = newLiteral(`,"seats":[`), newLiteral(`{"seat":`), newLiteral(`,"player":`)
+	kStack, kRebuy         = newLiteral(`,"stack":`), newLiteral(`,"rebuy":`)
+	kStakes, kAnte         = newLiteral(`],"stakes":`), newLiteral(`{"ante":`)
+	kMinBet                = newLiteral(`,"min_bet":`)
+	kMaxBet, kCarry        = newLiteral(`,"max_bet":`), newLiteral(`,"carry":`)
+	kPassedOut             = newLiteral(`,"passed_out":`)
+	kTournament, kPrevious = newLiteral(`,"tournament":`), newLiteral(`,"previous":`)
+	kStacks, kStacksCarry  = newLiteral(`{"stacks":[`), newLiteral(`],"carry":`)
+	kCards, kDeclared      = newLiteral(`,"cards":[`), newLiteral(`,"declared":`)
+	kAmount, kPot          = newLiteral(`,"amount":`), newLiteral(`,"pot":`)
+)
 
 // fastSeat reads a seat, 1 to 10, at b[i:]; it returns the seat and the index after it, or 0.
 func fastSeat(b []byte, i int) (Seat, int) {
@@ -1240,53 +1404,96 @@ func fastSeat(b []byte, i int) (Seat, int) {
 }
 
 // fastUint reads 0, or 1 to 18 digits not starting with 0 (so no overflow), at b[i:]; it returns
-// the number and the index after it, or -1 and 0.
+// the number and the index after it, or -1 and 0. One pass: the digits are added up as they are
+// found (a longer number overflows v, but is refused).
 func fastUint(b []byte, i int) (int64, int) {
-	j := i
-	for j < len(b) && j-i < 18 && b[j] >= '0' && b[j] <= '9' {
-		j++
-	}
-	if j == i || j < len(b) && b[j] >= '0' && b[j] <= '9' || b[i] == '0' && j > i+1 {
-		return -1, 0
-	}
 	var v int64
-	for _, c := range b[i:j] {
-		v = v*10 + int64(c-'0')
+	j := i
+	for ; j < len(b); j++ {
+		c := b[j] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
+	}
+	if n := j - i; n == 0 || n > 18 || n > 1 && b[i] == '0' {
+		return -1, 0
 	}
 	return v, j
 }
 
-// fastWord returns the string at b[i:] up to the next quote, when it is one of words.
-func fastWord(b []byte, i int, words []string) (string, int) {
-	for _, w := range words {
-		if hasByte(b, i+len(w), '"') && string(b[i:i+len(w)]) == w {
-			return w, i + len(w)
-		}
+// fastRound and fastAction read the round and the action of player.acted, followed by their
+// closing quote, and return the index of the quote. Each value is compared whole with a
+// constant: a few loads, no call (a string that is not a constant would need memequal).
+func fastRound(b []byte, i int) (Round, int) {
+	w := span(b, i, len(RoundSecond)+1) // the longest, and its quote: the line goes on after it
+	switch {
+	case w == nil:
+	case string(w[:len(RoundFirst)+1]) == string(RoundFirst)+`"`:
+		return RoundFirst, i + len(RoundFirst)
+	case string(w) == string(RoundSecond)+`"`:
+		return RoundSecond, i + len(RoundSecond)
+	case string(w[:len(RoundBlind)+1]) == string(RoundBlind)+`"`:
+		return RoundBlind, i + len(RoundBlind)
 	}
 	return "", 0
 }
 
+func fastAction(b []byte, i int) (Action, int) {
+	w := span(b, i, len(Check)+1) // the longest, and its quote: the line goes on after it
+	switch {
+	case w == nil:
+	case string(w) == string(Check)+`"`:
+		return Check, i + len(Check)
+	case string(w[:len(Call)+1]) == string(Call)+`"`:
+		return Call, i + len(Call)
+	case string(w[:len(Bet)+1]) == string(Bet)+`"`:
+		return Bet, i + len(Bet)
+	case string(w[:len(Fold)+1]) == string(Fold)+`"`:
+		return Fold, i + len(Fold)
+	case string(w) == string(Raise)+`"`:
+		return Raise, i + len(Raise)
+	}
+	return "", 0
+}
+
+// fastCardDealt reads a dealt card as fechado writes it: {"seat":N,"card":"Xy","phase":"…"},
+// half the events of a log. What follows the seat is seen through an array of its length, as in
+// fast.
+func (d *decoder) fastCardDealt(l *lexer, v *CardDealt) bool {
+	b, i := l.b, l.i
+	seat, j := fastSeat(b, i+len(jsSeat))
+	const run = len(jsCard) + 2 + len(jsPhase) + len(jsDeal) // the card, the phase
+	if seat == 0 || string(span(b, i, len(jsSeat))) != jsSeat || len(b)-j < run {
+		return false
+	}
+	r := (*[run]byte)(b[j:])
+	const c, p = len(jsCard), len(jsCard) + 2 + len(jsPhase) // where the card and the phase are
+	if string(r[:c]) != jsCard || string(r[c+2:p]) != jsPhase {
+		return false
+	}
+	var ph Phase
+	switch string(r[p:]) {
+	case jsDeal:
+		ph = PhaseDeal
+	case jsDraw:
+		ph = PhaseDraw
+	default:
+		return false
+	}
+	rank, suit := rankOf[r[c]], suitOf[r[c+1]]
+	if rank == 0 || suit == 0 {
+		return false
+	}
+	v.Seat, v.Card, v.Phase = seat, cards.New(cards.Rank(rank), cards.Suit(suit-1)), ph
+	l.i = j + run
+	return true
+}
+
 func (d *decoder) cardDealt(l *lexer) (Data, error) {
 	v := take(&d.dealt, d.pool)
-	// {"seat":N,"card":"Xy","phase":"…"}: half the events of a log
-	if b, i := l.b, l.i; string(span(b, i, len(jsSeat))) == jsSeat {
-		seat, j := fastSeat(b, i+len(jsSeat))
-		c, k := j+len(jsCard), j+len(jsCard)+2+len(jsPhase) // the card, the phase
-		if seat != 0 && string(span(b, j, len(jsCard))) == jsCard && string(span(b, c+2, len(jsPhase))) == jsPhase {
-			r, su := rankOf[b[c]], suitOf[b[c+1]]
-			var ph Phase
-			switch {
-			case string(span(b, k, len(jsDeal))) == jsDeal:
-				ph = PhaseDeal
-			case string(span(b, k, len(jsDraw))) == jsDraw:
-				ph = PhaseDraw
-			}
-			if r != 0 && su != 0 && ph != "" {
-				v.Seat, v.Card, v.Phase = seat, cards.New(cards.Rank(r), cards.Suit(su-1)), ph
-				l.i = k + len(jsDeal)
-				return v, nil
-			}
-		}
+	if d.fastCardDealt(l, v) {
+		return v, nil
 	}
 	v.Unknown = true
 	sp := &dataSpecs[tiCardDealt]
@@ -1400,21 +1607,29 @@ func (d *decoder) misdealDeclared(l *lexer) (Data, error) {
 	return v, err
 }
 
-func (d *decoder) playerActed(l *lexer) (Data, error) {
-	v := take(&d.acted, d.pool)
-	// {"seat":N,"round":"…","action":"…","amount":N}
+// fastPlayerActed reads an action as fechado writes it:
+// {"seat":N,"round":"…","action":"…","amount":N}.
+func (d *decoder) fastPlayerActed(l *lexer, v *PlayerActed) bool {
 	if b, i := l.b, l.i; string(span(b, i, len(jsSeat))) == jsSeat {
 		if seat, j := fastSeat(b, i+len(jsSeat)); seat != 0 && string(span(b, j, len(jsRound))) == jsRound {
-			if r, j := fastWord(b, j+len(jsRound), rounds); r != "" && string(span(b, j, len(jsAction))) == jsAction {
-				if a, j := fastWord(b, j+len(jsAction), actions); a != "" && string(span(b, j, len(jsActedAmount))) == jsActedAmount {
+			if r, j := fastRound(b, j+len(jsRound)); r != "" && string(span(b, j, len(jsAction))) == jsAction {
+				if a, j := fastAction(b, j+len(jsAction)); a != "" && string(span(b, j, len(jsActedAmount))) == jsActedAmount {
 					if n, k := fastUint(b, j+len(jsActedAmount)); n >= 0 && hasByte(b, k, '}') {
-						v.Seat, v.Round, v.Action, v.Amount = seat, Round(r), Action(a), Chips(n)
+						v.Seat, v.Round, v.Action, v.Amount = seat, r, a, Chips(n)
 						l.i = k + 1
-						return v, nil
+						return true
 					}
 				}
 			}
 		}
+	}
+	return false
+}
+
+func (d *decoder) playerActed(l *lexer) (Data, error) {
+	v := take(&d.acted, d.pool)
+	if d.fastPlayerActed(l, v) {
+		return v, nil
 	}
 	sp := &dataSpecs[tiPlayerActed]
 	var have uint32
@@ -1448,8 +1663,60 @@ func (d *decoder) playerActed(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastSeatCards reads the start of the payloads that show cards, as fechado writes them:
+// {"seat":N,"cards":["Xy",…] (at least one card), and returns the cards carved as cardList's; the
+// caller checks the scan's ok, and reads on.
+func (d *decoder) fastSeatCards(l *lexer) (sc scan, seat Seat, cs []cards.Card) {
+	sc = scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kSeat)
+	seat = sc.seat()
+	sc.lit(kCards)
+	var buf [cards.NumCards]cards.Card // as cardList's
+	n := 0
+	for more := true; more && sc.ok; more = sc.eat(',') {
+		if n == len(buf) {
+			sc.ok = false // a longer list is left to the general walk
+			break
+		}
+		buf[n] = sc.card()
+		n++
+	}
+	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+		return sc, 0, nil
+	}
+	return sc, seat, d.carveCards(buf[:n])
+}
+
+// carveCards returns a copy of cs as cardList does.
+func (d *decoder) carveCards(cs []cards.Card) []cards.Card {
+	return carve(&d.cardLists, 1024, cs, d.pool)
+}
+
+// fastCardsDiscarded reads a discard as fechado writes it: {"seat":N,"cards":[…]} or
+// {"seat":N,"cards":[…],"declared":N}.
+func (d *decoder) fastCardsDiscarded(l *lexer, v *CardsDiscarded) bool {
+	if sc, seat, cs := d.fastSeatCards(l); sc.ok {
+		if kDeclared.at(sc.b, sc.i) {
+			sc.i += len(kDeclared.s)
+			n := sc.uint()
+			v.Declared = take(&d.ints, d.pool)
+			*v.Declared = int(n)
+		}
+		if sc.eat('}') && sc.ok {
+			v.Seat, v.Cards = seat, cs
+			l.i = sc.i
+			return true
+		}
+		v.Declared = nil
+	}
+	return false
+}
+
 func (d *decoder) cardsDiscarded(l *lexer) (Data, error) {
 	v := take(&d.discarded, d.pool)
+	if d.fastCardsDiscarded(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiCardsDiscarded]
 	var have uint32
 	empty, err := l.open()
@@ -1480,8 +1747,21 @@ func (d *decoder) cardsDiscarded(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastOpenersShown reads shown openers as fechado writes them: {"seat":N,"cards":[…]}.
+func (d *decoder) fastOpenersShown(l *lexer, v *OpenersShown) bool {
+	if sc, seat, cs := d.fastSeatCards(l); sc.eat('}') && sc.ok {
+		v.Seat, v.Cards = seat, cs
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) openersShown(l *lexer) (Data, error) {
 	v := take(&d.openers, d.pool)
+	if d.fastOpenersShown(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiOpenersShown]
 	var have uint32
 	empty, err := l.open()
@@ -1507,8 +1787,21 @@ func (d *decoder) openersShown(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastHandShown reads a shown hand as fechado writes it: {"seat":N,"cards":[…]}.
+func (d *decoder) fastHandShown(l *lexer, v *HandShown) bool {
+	if sc, seat, cs := d.fastSeatCards(l); sc.eat('}') && sc.ok {
+		v.Seat, v.Cards = seat, cs
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) handShown(l *lexer) (Data, error) {
 	v := take(&d.shown, d.pool)
+	if d.fastHandShown(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiHandShown]
 	var have uint32
 	empty, err := l.open()
@@ -1555,8 +1848,26 @@ func (d *decoder) handMucked(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastBetReturned reads a returned bet as fechado writes it: {"seat":N,"amount":N}.
+func (d *decoder) fastBetReturned(l *lexer, v *BetReturned) bool {
+	sc := scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kSeat)
+	seat := sc.seat()
+	sc.lit(kAmount)
+	amount := sc.uint()
+	if sc.eat('}') && sc.ok {
+		v.Seat, v.Amount = seat, Chips(amount)
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) betReturned(l *lexer) (Data, error) {
 	v := take(&d.returned, d.pool)
+	if d.fastBetReturned(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiBetReturned]
 	var have uint32
 	empty, err := l.open()
@@ -1611,8 +1922,28 @@ func (d *decoder) potRaked(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastPotAwarded reads an awarded pot as fechado writes it: {"seat":N,"amount":N,"pot":N}.
+func (d *decoder) fastPotAwarded(l *lexer, v *PotAwarded) bool {
+	sc := scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kSeat)
+	seat := sc.seat()
+	sc.lit(kAmount)
+	amount := sc.uint()
+	sc.lit(kPot)
+	pot := sc.uint()
+	if sc.eat('}') && sc.ok {
+		v.Seat, v.Amount, v.Pot = seat, Chips(amount), int(pot)
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) potAwarded(l *lexer) (Data, error) {
 	v := take(&d.awarded, d.pool)
+	if d.fastPotAwarded(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiPotAwarded]
 	var have uint32
 	empty, err := l.open()
@@ -1652,8 +1983,27 @@ func (d *decoder) handPassed(l *lexer) (Data, error) {
 	return &HandPassed{}, err
 }
 
+// fastDeckRevealed reads a revealed seed as fechado writes it: {"shuffle":N,"seed":"…"}.
+func (d *decoder) fastDeckRevealed(l *lexer, v *DeckRevealed) bool {
+	sc := scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kShuffle)
+	shuffle := sc.uint()
+	sc.lit(kSeed)
+	seed := sc.fixed(64, isHex64)
+	if sc.eat('}') && sc.ok && shuffle >= 1 {
+		v.Shuffle = Seq(shuffle)
+		hex.Decode(v.Seed[:], seed) // 64 lowercase hex digits: cannot fail
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) deckRevealed(l *lexer) (Data, error) {
 	v := take(&d.revealed, d.pool)
+	if d.fastDeckRevealed(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiDeckRevealed]
 	var have uint32
 	empty, err := l.open()
@@ -1691,8 +2041,28 @@ func (d *decoder) deckRevealed(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastDeckCut reads a cut as fechado writes it: {"at":N,"by":N} (a cut nobody made, without
+// "by", is left to the general walk).
+func (d *decoder) fastDeckCut(l *lexer, v *DeckCut) bool {
+	sc := scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kCutAt)
+	cut := sc.uint()
+	sc.lit(kBy)
+	by := sc.seat()
+	if sc.eat('}') && sc.ok {
+		v.At, v.By = int(cut), take(&d.seats, d.pool)
+		*v.By = by
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) deckCut(l *lexer) (Data, error) {
 	v := take(&d.cuts, d.pool)
+	if d.fastDeckCut(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiDeckCut]
 	var have uint32
 	empty, err := l.open()
@@ -1721,8 +2091,27 @@ func (d *decoder) deckCut(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastDeckShuffled reads the first shuffle of a hand as fechado writes it:
+// {"method":"…","commitment":"…"} (a reshuffle, with more fields, is left to the general walk).
+func (d *decoder) fastDeckShuffled(l *lexer, v *DeckShuffled) bool {
+	sc := scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kMethod)
+	method := sc.word(shuffleMethods)
+	sc.lit(kCommitment)
+	commitment := sc.fixed(64, isHex64)
+	if sc.eat('}') && sc.ok {
+		v.Method, v.Commitment = method, d.own(commitment)
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) deckShuffled(l *lexer) (Data, error) {
 	v := take(&d.shuffled, d.pool)
+	if d.fastDeckShuffled(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiDeckShuffled]
 	var have uint32
 	empty, err := l.open()
@@ -1763,8 +2152,89 @@ func (d *decoder) deckShuffled(l *lexer) (Data, error) {
 	return v, err
 }
 
+// fastHandStarted decodes hand.started into v when it is written as fechado writes it:
+// {"rules":{"name":"…"},"number":N,"dealer":N,"seats":[{"seat":N,"player":"…","stack":N},…],
+// "stakes":{"ante":N,"min_bet":N,"max_bet":N},"carry":N,"passed_out":N} with "rebuy",
+// "tournament" and "previous" where they are set (and strings without escapes). It reports
+// false, having maybe written v, on any other shape.
+func (d *decoder) fastHandStarted(l *lexer, v *HandStarted) bool {
+	sc := scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kRules)
+	sc.lit(kName)
+	name := sc.str()
+	sc.lit(kNumber)
+	number := sc.uint()
+	sc.lit(kDealer)
+	v.Dealer = sc.seat()
+	sc.lit(kSeats)
+	var buf [MaxSeat]SeatStack
+	seats := buf[:0]
+	for more := true; more && sc.ok; more = sc.eat(',') {
+		if len(seats) == len(buf) {
+			sc.ok = false // a longer list is left to the general walk
+			break
+		}
+		var st SeatStack
+		sc.lit(kSeat)
+		st.Seat = sc.seat()
+		sc.lit(kPlayer)
+		player := sc.str()
+		sc.lit(kStack)
+		st.Stack = Chips(sc.uint())
+		if kRebuy.at(sc.b, sc.i) {
+			sc.i += len(kRebuy.s)
+			st.Rebuy = take(&d.chips, d.pool)
+			*st.Rebuy = Chips(sc.uint())
+		}
+		sc.ok = sc.eat('}') && len(player) > 0 && sc.ok
+		if sc.ok {
+			st.Player = d.nameAs(player, &d.players[st.Seat-1])
+		}
+		seats = append(seats, st)
+	}
+	sc.lit(kStakes)
+	sc.lit(kAnte)
+	v.Stakes.Ante = Chips(sc.uint())
+	sc.lit(kMinBet)
+	v.Stakes.MinBet = Chips(sc.uint())
+	sc.lit(kMaxBet)
+	v.Stakes.MaxBet = Chips(sc.uint())
+	sc.ok = sc.eat('}') && sc.ok
+	sc.lit(kCarry)
+	v.Carry = Chips(sc.uint())
+	sc.lit(kPassedOut)
+	v.PassedOut = int(sc.uint())
+	if kTournament.at(sc.b, sc.i) {
+		sc.i += len(kTournament.s)
+		if t := sc.str(); sc.ok {
+			v.Tournament = take(&d.strs, d.pool)
+			*v.Tournament = d.id(t)
+		}
+	}
+	if kPrevious.at(sc.b, sc.i) {
+		sc.i += len(kPrevious.s)
+		if p := sc.fixed(36, isUUID); sc.ok {
+			// Usually the hand read just before: share its id.
+			v.Previous = take(&d.strs, d.pool)
+			if *v.Previous = d.hand; string(p) != d.hand {
+				*v.Previous = d.id(p)
+			}
+		}
+	}
+	if !sc.eat('}') || !sc.ok || len(name) == 0 || number < 1 {
+		return false
+	}
+	v.Rules.Name, v.Number, v.Seats = d.nameAs(name, &d.preset), int(number), carve(&d.seatLists, slabLen, seats, d.pool)
+	l.i = sc.i
+	return true
+}
+
 func (d *decoder) handStarted(l *lexer) (Data, error) {
 	v := take(&d.started, d.pool)
+	if d.fastHandStarted(l, v) {
+		return v, nil
+	}
+	*v = HandStarted{} // what the fast path wrote
 	sp := &dataSpecs[tiHandStarted]
 	var have uint32
 	empty, err := l.open()
@@ -1960,8 +2430,39 @@ func (d *decoder) rules(l *lexer, r *Rules) error {
 	return err
 }
 
+// fastHandEnded reads the end of a hand as fechado writes it:
+// {"stacks":[{"seat":N,"stack":N},…],"carry":N}.
+func (d *decoder) fastHandEnded(l *lexer, v *HandEnded) bool {
+	sc := scan{b: l.b, i: l.i, ok: true}
+	sc.lit(kStacks)
+	var buf [MaxSeat]SeatChips
+	stacks := buf[:0]
+	for more := true; more && sc.ok; more = sc.eat(',') {
+		if len(stacks) == len(buf) {
+			sc.ok = false // a longer list is left to the general walk
+			break
+		}
+		sc.lit(kSeat)
+		seat := sc.seat()
+		sc.lit(kStack)
+		stacks = append(stacks, SeatChips{seat, Chips(sc.uint())})
+		sc.ok = sc.eat('}') && sc.ok
+	}
+	sc.lit(kStacksCarry)
+	carry := sc.uint()
+	if sc.eat('}') && sc.ok {
+		v.Stacks, v.Carry = carve(&d.stackLists, slabLen, stacks, d.pool), Chips(carry)
+		l.i = sc.i
+		return true
+	}
+	return false
+}
+
 func (d *decoder) handEnded(l *lexer) (Data, error) {
 	v := take(&d.ended, d.pool)
+	if d.fastHandEnded(l, v) {
+		return v, nil
+	}
 	sp := &dataSpecs[tiHandEnded]
 	var have uint32
 	empty, err := l.open()
@@ -2113,7 +2614,7 @@ func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
 			return nil, err
 		}
 	}
-	return carve(&d.cardLists, 1024, cs, d.pool), nil
+	return d.carveCards(cs), nil
 }
 
 // The values of the enumerated fields, as the messages list them.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/fechado/fechado/cards"
 )
 
 // lexer reads the JSON of one line. It is hand-written because the auditor decodes millions of
@@ -307,30 +309,45 @@ func (l *lexer) next() (more bool, err error) {
 	}
 }
 
-// literal is a short piece of JSON that the decoder expects at a given place, kept as two masked
-// little-endian words as well, so that looking for it there takes two loads (a comparison with
-// a string that is not a constant of the function would call memequal).
+// literal is a short piece of JSON (16 bytes at most) that the decoder expects at a given place,
+// kept as two little-endian words as well, so that looking for it there takes two loads and
+// compares (a comparison with a string that is not a constant of the function would call
+// memequal): its first 8 bytes and its last 8, which overlap when it is shorter than 16; or, when
+// it is shorter than 8, its bytes and those after it, masked.
 type literal struct {
-	s    string
-	w, m [2]uint64 // s's first 16 bytes, and the mask of those it has
+	s          string
+	need       int // the bytes read: len(s), or 8
+	back       int // where the last word starts
+	head, tail uint64
+	hm, tm     uint64 // the masks of the bytes of s in head and tail
 }
 
 func newLiteral(s string) *literal {
-	k := &literal{s: s}
-	for i := 0; i < len(s) && i < 16; i++ {
-		k.w[i/8] |= uint64(s[i]) << (8 * (i % 8))
-		k.m[i/8] |= 0xff << (8 * (i % 8))
+	if len(s) == 0 || len(s) > 16 {
+		panic("events: a literal has 1 to 16 bytes, not " + s)
+	}
+	k := &literal{s: s, need: max(len(s), 8), back: max(len(s)-8, 0)}
+	for i := range k.need {
+		if i < len(s) {
+			k.head |= uint64(s[i]) << (8 * i)
+			k.hm |= 0xff << (8 * i)
+		}
+		if j := k.back + i; j < len(s) {
+			k.tail |= uint64(s[j]) << (8 * i)
+			k.tm |= 0xff << (8 * i)
+		}
 	}
 	return k
 }
 
-// at reports whether b holds k at i.
+// at reports whether b holds k at i. A literal shorter than 8 bytes is found only where 8 bytes
+// are left (a caller that does not find it reads the text another way).
 func (k *literal) at(b []byte, i int) bool {
-	if i >= 0 && i+16 <= len(b) && len(k.s) <= 16 {
-		return (binary.LittleEndian.Uint64(b[i:])^k.w[0])&k.m[0]|
-			(binary.LittleEndian.Uint64(b[i+8:])^k.w[1])&k.m[1] == 0
+	if i < 0 || len(b)-i < k.need {
+		return false
 	}
-	return i >= 0 && len(b)-i >= len(k.s) && string(b[i:i+len(k.s)]) == k.s
+	le := binary.LittleEndian
+	return (le.Uint64(b[i:])^k.head)&k.hm|(le.Uint64(b[i+k.back:])^k.tail)&k.tm == 0
 }
 
 // fieldNames are the names of the fields of an object that the decoder knows, in the catalogue's
@@ -545,3 +562,101 @@ func (l *lexer) number() error {
 }
 
 func badNumber(start int) error { return fmt.Errorf("bad number at column %d", start+1) }
+
+// scan reads JSON as fechado writes it (Encode: no spaces, no escapes, the fields in the
+// catalogue's order), for the decoder's fast paths. Each step checks the next piece in place and
+// moves past it; a piece that is not there fails the scan (ok false), after which the steps read
+// nothing of use but stay in bounds, so that a fast path checks ok once, at its end. A failed
+// scan has decoded nothing for good: its caller decodes the value by the general walk, which
+// reports the fault.
+type scan struct {
+	b  []byte
+	i  int
+	ok bool
+}
+
+// lit steps past k.
+func (s *scan) lit(k *literal) {
+	s.ok = s.ok && k.at(s.b, s.i)
+	s.i += len(k.s)
+}
+
+// eat steps past c and reports whether it was there: a choice between pieces (the scan does not
+// fail without it).
+func (s *scan) eat(c byte) bool {
+	if hasByte(s.b, s.i, c) {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// uint reads a number of fastUint's form.
+func (s *scan) uint() int64 {
+	v, j := fastUint(s.b, s.i)
+	s.ok = s.ok && v >= 0
+	s.i = j
+	return v
+}
+
+// seat reads a seat, 1 to 10.
+func (s *scan) seat() Seat {
+	v, j := fastSeat(s.b, s.i)
+	s.ok = s.ok && v != 0
+	s.i = j
+	return v
+}
+
+// card reads a card, "Xy".
+func (s *scan) card() cards.Card {
+	b, i := s.b, s.i
+	s.i += 4
+	if i >= 0 && len(b)-i >= 4 && b[i] == '"' && b[i+3] == '"' {
+		if r, su := rankOf[b[i+1]], suitOf[b[i+2]]; r != 0 && su != 0 {
+			return cards.New(cards.Rank(r), cards.Suit(su-1))
+		}
+	}
+	s.ok = false
+	return 0
+}
+
+// str reads a string of bytes 0x20 to 0x7f without escapes, and returns it without its quotes
+// (aliasing the line). Such a string is one that lexer.str would return as it is, leaving the
+// lexer's wide unset.
+func (s *scan) str() []byte {
+	b, i := s.b, s.i
+	if hasByte(b, i, '"') {
+		for j := i + 1; j < len(b); j++ {
+			if strStop[b[j]] {
+				if b[j] != '"' {
+					break
+				}
+				s.i = j + 1
+				return b[i+1 : j]
+			}
+		}
+	}
+	s.ok = false
+	return nil
+}
+
+// word reads a string that is one of words, and returns the word (no allocation).
+func (s *scan) word(words []string) string {
+	if w := s.str(); s.ok {
+		for _, a := range words {
+			if string(w) == a {
+				return a
+			}
+		}
+	}
+	s.ok = false
+	return ""
+}
+
+// fixed reads a string of n bytes that passes valid (a UUID, a SHA-256), without its quotes.
+func (s *scan) fixed(n int, valid func([]byte) bool) []byte {
+	v := span(s.b, s.i+1, n)
+	s.ok = s.ok && hasByte(s.b, s.i, '"') && hasByte(s.b, s.i+n+1, '"') && valid(v)
+	s.i += n + 2
+	return v
+}

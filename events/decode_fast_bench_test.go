@@ -1,0 +1,85 @@
+package events
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"testing"
+)
+
+// benchLines returns the lines of FECHADO_BENCH_FILE (its first MiB), or the shared vectors when
+// it is unset.
+func benchLines(b *testing.B) [][]byte {
+	path := os.Getenv("FECHADO_BENCH_FILE")
+	if path == "" {
+		return vectorLines(b)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var lines [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	size := 0
+	for sc.Scan() && size < 1<<20 {
+		lines = append(lines, bytes.Clone(sc.Bytes()))
+		size += len(sc.Bytes())
+	}
+	return lines
+}
+
+// BenchmarkDecodeRecycled decodes lines held in memory as a recycling Reader does: one decoder
+// whose slabs are recycled after each pass, as the audit recycles between hands. Nothing is
+// allocated in the steady state, so this measures the decoder's work without the garbage
+// collector's (which BenchmarkDecodeLines includes).
+func BenchmarkDecodeRecycled(b *testing.B) {
+	lines := benchLines(b)
+	size := 0
+	for _, l := range lines {
+		size += len(l)
+	}
+	b.SetBytes(int64(size))
+	d := decoder{pool: true}
+	for b.Loop() {
+		for _, l := range lines {
+			if _, err := d.parseLine(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+		d.recycle(false)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(lines)*b.N), "ns/event")
+}
+
+// BenchmarkDecodeByType decodes the lines of each type of BenchmarkDecodeRecycled's that has at
+// least 50 of them, as it does: the cost of an event of each type (ns/event).
+func BenchmarkDecodeByType(b *testing.B) {
+	byType := map[Type][][]byte{}
+	for _, l := range benchLines(b) {
+		e, err := Parse(l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		byType[e.Type] = append(byType[e.Type], l)
+	}
+	for _, t := range Types {
+		lines := byType[t]
+		if len(lines) < 50 {
+			continue
+		}
+		b.Run(string(t), func(b *testing.B) {
+			d := decoder{pool: true}
+			for b.Loop() {
+				for _, l := range lines {
+					if _, err := d.parseLine(l); err != nil {
+						b.Fatal(err)
+					}
+				}
+				d.recycle(false)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(lines)*b.N), "ns/event")
+		})
+	}
+}

@@ -1,0 +1,414 @@
+package events
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/cards"
+)
+
+// The fast paths of the decoder (decoder.fast and the payloads' fastX) read lines as Encode writes
+// them. These tests give them every shape Encode writes (each optional field present and absent,
+// lists from empty to longer than the fast paths take), and check that they judge those lines, and
+// thousands of mutations of them, exactly as the former decoder did (sameAsRef), that they do take
+// the lines they were written for, and that what they remember from one line to the next (the
+// table, the hand, the minute of the time, the players) does not change what a Reader returns.
+
+const (
+	fastHand  = "83a3b53a-28d7-4272-b797-1272fe65ecfd"
+	fastOther = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+	fastPrev  = "a31875f3e181e11d7ca81f6a4d4dbbb96be05747298d38935c5a53911fc64f56"
+)
+
+// fastEvent returns an event of data with the usual envelope, sealed (Raw is Encode's line).
+func fastEvent(seq int, data Data) *Event {
+	e := &Event{
+		ID:    fmt.Sprintf("01a2272d-2d7e-7369-b3c8-%012x", seq),
+		Table: "bench-1", Hand: fastHand, Seq: Seq(seq),
+		At:   fmt.Sprintf("2026-11-29T12:00:%02d.%03dZ", seq%60, seq*37%1000),
+		Type: data.EventType(), Data: data,
+	}
+	prev := fastPrev
+	if seq == 1 {
+		prev = ""
+	}
+	Seal(e, prev)
+	return e
+}
+
+func seatPtr(s Seat) *Seat    { return &s }
+func intPtr(n int) *int       { return &n }
+func chipsPtr(c Chips) *Chips { return &c }
+func strPtr(s string) *string { return &s }
+
+// someCards returns n cards of a deck, in order.
+func someCards(n int) []cards.Card {
+	cs := make([]cards.Card, n)
+	for i := range cs {
+		cs[i] = cards.Card(i % cards.NumCards)
+	}
+	return cs
+}
+
+func seatStacks(n int) []SeatStack {
+	s := make([]SeatStack, n)
+	for i := range s {
+		s[i] = SeatStack{Seat: Seat(i%int(MaxSeat) + 1), Player: fmt.Sprintf("p%d", i+1), Stack: Chips(100 * i)}
+	}
+	return s
+}
+
+func seatChips(n int) []SeatChips {
+	s := make([]SeatChips, n)
+	for i := range s {
+		s[i] = SeatChips{Seat: Seat(i%int(MaxSeat) + 1), Stack: Chips(995 * i)}
+	}
+	return s
+}
+
+// fastPayloads are payloads of every type in every shape Encode writes.
+func fastPayloads() []Data {
+	stakes := Stakes{Ante: 5, MinBet: 10, MaxBet: 20}
+	started := func(f func(*HandStarted)) *HandStarted {
+		h := &HandStarted{Rules: Rules{Name: "std-draw"}, Number: 7, Dealer: 3, Seats: seatStacks(4), Stakes: stakes}
+		f(h)
+		return h
+	}
+	ds := []Data{
+		started(func(*HandStarted) {}),
+		started(func(h *HandStarted) { h.Seats = seatStacks(1) }),
+		started(func(h *HandStarted) { h.Seats = seatStacks(10) }),
+		started(func(h *HandStarted) { h.Seats = seatStacks(11) }), // more than the fast path's buffer
+		started(func(h *HandStarted) { h.Seats = nil }),
+		started(func(h *HandStarted) { h.Seats[1].Rebuy, h.Seats[3].Rebuy = chipsPtr(0), chipsPtr(250) }),
+		started(func(h *HandStarted) { h.Seats[2].Player = `an "escaped" name` }),
+		started(func(h *HandStarted) { h.Seats[2].Player = "João" }),
+		started(func(h *HandStarted) { h.Seats[2].Player = "" }),
+		started(func(h *HandStarted) { h.Rules.Name = "" }),
+		started(func(h *HandStarted) { h.Rules.Overrides = []Override{{Key: "ante", Value: []byte("10")}} }),
+		started(func(h *HandStarted) { h.Tournament = strPtr("t-1") }),
+		started(func(h *HandStarted) { h.Tournament = strPtr("") }),
+		started(func(h *HandStarted) { h.Previous = strPtr(fastHand) }),
+		started(func(h *HandStarted) { h.Previous = strPtr(fastOther) }),
+		started(func(h *HandStarted) { h.Tournament, h.Previous = strPtr("t-2"), strPtr(fastOther) }),
+		started(func(h *HandStarted) { h.Number, h.Carry, h.PassedOut = 123456789012, 35, 2 }),
+		started(func(h *HandStarted) { h.Number = 0 }),
+		&DeckShuffled{Method: cards.ShuffleMethod, Commitment: fastPrev},
+		&DeckShuffled{Method: cards.ShuffleMethod, Commitment: fastPrev, Count: intPtr(52), By: seatPtr(2)},
+		&DeckShuffled{Method: cards.PhysicalMethod, Count: intPtr(13), Cards: someCards(13)},
+		&DeckShuffled{Method: cards.PhysicalMethod},
+		&DeckCut{At: 3, By: seatPtr(2)},
+		&DeckCut{At: 0},
+		&DeckCut{At: 51, By: seatPtr(10)},
+		&AntePosted{Seat: 4, Amount: 5},
+		&AntePosted{Seat: 10, Amount: 0},
+		&BlindPosted{Seat: 1, Amount: 5, Blind: BlindSmall},
+		&CardDealt{Seat: 4, Card: cards.New(6, cards.Clubs), Phase: PhaseDeal},
+		&CardDealt{Seat: 10, Card: cards.New(14, cards.Spades), Phase: PhaseDraw},
+		&CardDealt{Seat: 2, Unknown: true, Phase: PhaseDeal},
+		&CardBurned{Card: cards.New(2, cards.Hearts)},
+		&CardExposed{Card: cards.New(13, cards.Diamonds), Phase: PhaseShowdown, Seat: seatPtr(2), Cause: CausePlayer},
+		&CardExposed{Card: cards.New(13, cards.Diamonds), Phase: PhaseCut},
+		&MisdealDeclared{Reason: "a card face up"},
+		&CardsDiscarded{Seat: 3, Cards: someCards(3)},
+		&CardsDiscarded{Seat: 3, Cards: someCards(1), Declared: intPtr(1)},
+		&CardsDiscarded{Seat: 3, Cards: []cards.Card{}},
+		&CardsDiscarded{Seat: 3, Cards: []cards.Card{}, Declared: intPtr(0)},
+		&CardsDiscarded{Seat: 3, Cards: someCards(52)},
+		&CardsDiscarded{Seat: 3, Cards: someCards(53)}, // more than the fast path's buffer
+		&OpenersShown{Seat: 1, Cards: someCards(2)},
+		&OpenersShown{Seat: 1, Cards: []cards.Card{}},
+		&HandShown{Seat: 10, Cards: someCards(5)},
+		&HandMucked{Seat: 1},
+		&BetReturned{Seat: 2, Amount: 10},
+		&PotRaked{Pot: 0, Amount: 3},
+		&PotAwarded{Seat: 2, Amount: 45, Pot: 0},
+		&PotAwarded{Seat: 9, Amount: 123456789012345678, Pot: 3},
+		&HandPassed{},
+		&DeckRevealed{Shuffle: 2, Seed: cards.Seed{0: 0xd0, 31: 0xa7}},
+		&DeckRevealed{Shuffle: 0},
+		&HandEnded{Stacks: seatChips(2), Carry: 0},
+		&HandEnded{Stacks: seatChips(1), Carry: 15},
+		&HandEnded{Stacks: seatChips(10)},
+		&HandEnded{Stacks: seatChips(11)}, // more than the fast path's buffer
+		&HandEnded{Stacks: []SeatChips{}},
+	}
+	for _, r := range rounds {
+		for _, a := range actions {
+			ds = append(ds, &PlayerActed{Seat: 4, Round: Round(r), Action: Action(a), Amount: 10})
+		}
+	}
+	return ds
+}
+
+// fastLines returns the lines of fastPayloads, and lines of other envelopes.
+func fastLines() [][]byte {
+	var lines [][]byte
+	for i, d := range fastPayloads() {
+		lines = append(lines, fastEvent(i+1, d).Raw)
+	}
+	ante := fastEvent(4, &AntePosted{Seat: 4, Amount: 5})
+	for _, f := range []func(e *Event){
+		func(e *Event) { e.At = "2026-11-29T12:00:05Z" },
+		func(e *Event) { e.At = "2026-11-29T12:00:05.5+01:00" },
+		func(e *Event) { e.At = "2026-11-29T12:00:60.000Z" },
+		func(e *Event) { e.At = "2026-11-29T12:00:61.000Z" },
+		func(e *Event) { e.At = "2026-11-29T24:00:05.000Z" },
+		func(e *Event) { e.At = "2026-13-29T12:00:05.000Z" },
+		func(e *Event) { e.At = "2026-11-29T12:00:05.0000" },
+		func(e *Event) { e.At = "2026-11-29 12:00:05.000Z" },
+		func(e *Event) { e.Table = strings.Repeat("t", 64) },
+		func(e *Event) { e.Table = strings.Repeat("t", 65) },
+		func(e *Event) { e.Seq = 123456789012345678 },
+		func(e *Event) { e.Seq = 0 },
+		func(e *Event) { e.Prev = "" },
+		func(e *Event) { e.Prev = strings.ToUpper(fastPrev) },
+		func(e *Event) { e.Hand = strings.ToUpper(fastHand) },
+		func(e *Event) { e.Type = "card.dealt" },
+		func(e *Event) { e.Type = "hand.startedx" },
+	} {
+		e := *ante
+		f(&e)
+		lines = append(lines, Encode(&e))
+	}
+	for _, t := range Types {
+		lines = append(lines, bytes.Replace(ante.Raw, []byte(`"ante.posted"`), []byte(`"`+t+`"`), 1))
+	}
+	return lines
+}
+
+// Parse judges the lines of every shape Encode writes, and their mutations, as the former decoder
+// did.
+func TestFastPathsSameAsReference(t *testing.T) {
+	n := 0
+	for _, line := range fastLines() {
+		sameAsRef(t, line)
+		for _, m := range mutations(line) {
+			sameAsRef(t, m)
+			n++
+		}
+		// a comma before the end of each list and object (a fast path that has read its fill of
+		// a list must not take the comma after it for the end)
+		for i, c := range line {
+			if c == ']' || c == '}' {
+				sameAsRef(t, slicesConcat(line[:i], []byte(","), line[i:]))
+				n++
+			}
+		}
+	}
+	t.Logf("%d mutations", n)
+}
+
+// The fast paths take the lines Encode writes: decoder.fast every line that Parse accepts and that
+// has no escape, and each payload's fast path its payloads (except the shapes it leaves to the
+// general walk), with the same result.
+func TestFastPathsTakeEncodedLines(t *testing.T) {
+	fastData := map[Type]func(d *decoder, l *lexer) (Data, bool){
+		HandStartedType: func(d *decoder, l *lexer) (Data, bool) {
+			v := &HandStarted{}
+			return v, d.fastHandStarted(l, v)
+		},
+		DeckShuffledType: func(d *decoder, l *lexer) (Data, bool) {
+			v := &DeckShuffled{}
+			return v, d.fastDeckShuffled(l, v)
+		},
+		DeckCutType:        func(d *decoder, l *lexer) (Data, bool) { v := &DeckCut{}; return v, d.fastDeckCut(l, v) },
+		AntePostedType:     func(d *decoder, l *lexer) (Data, bool) { v := &AntePosted{}; return v, d.fastAntePosted(l, v) },
+		CardDealtType:      func(d *decoder, l *lexer) (Data, bool) { v := &CardDealt{}; return v, d.fastCardDealt(l, v) },
+		PlayerActedType:    func(d *decoder, l *lexer) (Data, bool) { v := &PlayerActed{}; return v, d.fastPlayerActed(l, v) },
+		OpenersShownType:   func(d *decoder, l *lexer) (Data, bool) { v := &OpenersShown{}; return v, d.fastOpenersShown(l, v) },
+		HandShownType:      func(d *decoder, l *lexer) (Data, bool) { v := &HandShown{}; return v, d.fastHandShown(l, v) },
+		BetReturnedType:    func(d *decoder, l *lexer) (Data, bool) { v := &BetReturned{}; return v, d.fastBetReturned(l, v) },
+		PotAwardedType:     func(d *decoder, l *lexer) (Data, bool) { v := &PotAwarded{}; return v, d.fastPotAwarded(l, v) },
+		DeckRevealedType:   func(d *decoder, l *lexer) (Data, bool) { v := &DeckRevealed{}; return v, d.fastDeckRevealed(l, v) },
+		HandEndedType:      func(d *decoder, l *lexer) (Data, bool) { v := &HandEnded{}; return v, d.fastHandEnded(l, v) },
+		CardsDiscardedType: func(d *decoder, l *lexer) (Data, bool) { v := &CardsDiscarded{}; return v, d.fastCardsDiscarded(l, v) },
+	}
+	// The shapes left to the general walk: escapes, overrides, optional fields of rare events,
+	// and lists that are empty or longer than a fast path's buffer.
+	general := func(e *Event) bool {
+		switch v := e.Data.(type) {
+		case *HandStarted:
+			odd := func(p string) bool { return strings.ContainsFunc(p, func(r rune) bool { return r == '"' || r > 0x7f }) }
+			return len(v.Seats) == 0 || len(v.Seats) > int(MaxSeat) || v.Rules.Overrides != nil || slices.ContainsFunc(v.Seats, func(s SeatStack) bool { return odd(s.Player) })
+		case *DeckShuffled:
+			return v.Commitment == "" || v.Count != nil || v.By != nil || v.Cards != nil
+		case *DeckCut:
+			return v.By == nil
+		case *CardDealt:
+			return v.Unknown
+		case *CardsDiscarded:
+			return len(v.Cards) == 0 || len(v.Cards) > cards.NumCards
+		case *OpenersShown:
+			return len(v.Cards) == 0
+		case *HandEnded:
+			return len(v.Stacks) == 0 || len(v.Stacks) > int(MaxSeat)
+		}
+		return false
+	}
+	took := map[Type]int{}
+	for _, line := range fastLines() {
+		want, err := Parse(line)
+		if err != nil || bytes.IndexByte(line, '\\') >= 0 {
+			continue
+		}
+		d := decoder{pool: true}
+		l := lexer{b: line}
+		if e := (&Event{}); !d.fast(&l, e) {
+			t.Errorf("decoder.fast refuses %s", line)
+		} else if !reflect.DeepEqual(e.Data, want.Data) || e.ID != want.ID || e.At != want.At || e.Prev != want.Prev {
+			t.Errorf("decoder.fast reads %s as %+v %+v", line, *e, e.Data)
+		}
+		f := fastData[want.Type]
+		if f == nil {
+			continue
+		}
+		l = lexer{b: line, i: bytes.Index(line, []byte(`"data":`)) + len(`"data":`)}
+		got, ok := f(&decoder{pool: true}, &l)
+		if ok != !general(want) {
+			t.Errorf("the fast path of %s takes %s: %v, want %v", want.Type, line, ok, !ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		took[want.Type]++
+		if !reflect.DeepEqual(got, want.Data) || string(line[l.i:]) != "}" {
+			t.Errorf("the fast path of %s reads %s as %+v, up to %q", want.Type, line, got, line[l.i:])
+		}
+	}
+	for ty := range fastData {
+		if took[ty] == 0 {
+			t.Errorf("no line taken by the fast path of %s", ty)
+		}
+	}
+}
+
+// typeAt finds every type of the catalogue, and nothing else: not a type cut short or run on, nor
+// any other string with the first 8 bytes of a type.
+func TestTypeAt(t *testing.T) {
+	after := `","prev":"` + fastPrev
+	for i, ty := range Types {
+		if got, gi, n := typeAt([]byte(string(ty)+after), 0); got != ty || gi != i || n != len(ty) {
+			t.Errorf("typeAt(%s) = %s, %d, %d", ty, got, gi, n)
+		}
+		if _, gi, _ := typeAt([]byte(`"type":"`+string(ty)+after), len(`"type":"`)); gi != i {
+			t.Errorf("typeAt(%s) inside a line = %d", ty, gi)
+		}
+		for _, s := range []string{string(ty[:len(ty)-1]), string(ty) + "x", string(ty) + ".", "x" + string(ty[1:]), strings.ToUpper(string(ty))} {
+			if _, gi, _ := typeAt([]byte(s+after), 0); gi >= 0 {
+				t.Errorf("typeAt(%q) finds %s", s, Types[gi])
+			}
+		}
+		for j := range len(ty) {
+			for c := range 256 {
+				b := []byte(string(ty) + after)
+				b[j] = byte(c)
+				_, want := lookupType(b[:len(ty)])
+				if _, gi, _ := typeAt(b, 0); gi != want {
+					t.Errorf("typeAt(%q) = %d, want %d", b[:len(ty)], gi, want)
+				}
+			}
+		}
+		line := []byte(string(ty) + after)
+		for k := range len(line) { // cut short: the type, or nothing, and no read past the end
+			if _, gi, _ := typeAt(line[:k], 0); gi != -1 && gi != i {
+				t.Errorf("typeAt(%q) = %d", line[:k], gi)
+			}
+		}
+	}
+	for _, b := range []string{"", "card.dealt", `card.dealt"`, "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"} {
+		if _, gi, _ := typeAt([]byte(b), 0); gi >= 0 {
+			t.Errorf("typeAt(%q) = %d", b, gi)
+		}
+	}
+}
+
+// isMilliZ accepts exactly the times of its form that isTime accepts, and decoder.time judges
+// times as isTime does whatever time it read before.
+func TestTimeSameAsIsTime(t *testing.T) {
+	samples := []string{"2026-11-29T12:00:01.918Z", "2026-12-31T23:59:60.999Z", "2026-01-01T00:00:00.000Z", "0000-01-31T09:09:09.009Z"}
+	var d decoder
+	check := func(s []byte) {
+		t.Helper()
+		want := isTime(s)
+		if got := isMilliZ(s); got && !want || !got && want && len(s) == 24 && s[19] == '.' && s[23] == 'Z' {
+			t.Errorf("isMilliZ(%q) = %v, isTime %v", s, got, want)
+		}
+		if got := d.time(s); got != want {
+			t.Errorf("decoder.time(%q) after %x = %v, want %v", s, d.minute, got, want)
+		}
+	}
+	for _, v := range samples {
+		for _, last := range samples {
+			d = decoder{}
+			d.time([]byte(last)) // the minute remembered, or not (another minute)
+			check([]byte(v))
+			for i := range len(v) {
+				for c := range 256 {
+					b := []byte(v)
+					b[i] = byte(c)
+					check(b)
+				}
+			}
+		}
+	}
+	d = decoder{}
+	check(make([]byte, 24)) // zeros: the minute of no time read yet
+	check(append(make([]byte, 16), ":01.918Z"...))
+}
+
+// A Reader reads sequences of lines in which what the decoder remembers from the line before
+// changes or holds, as the former Reader did.
+func TestReaderFastStateSameAsReference(t *testing.T) {
+	ante := fastEvent(4, &AntePosted{Seat: 4, Amount: 5})
+	with := func(f func(e *Event)) string {
+		e := *ante
+		f(&e)
+		return string(Encode(&e))
+	}
+	hand := func(players ...string) string {
+		seats := seatStacks(len(players))
+		for i, p := range players {
+			seats[i].Player = p
+		}
+		return string(fastEvent(1, &HandStarted{Rules: Rules{Name: "std-draw"}, Number: 1, Dealer: 1, Seats: seats, Previous: strPtr(fastHand)}).Raw)
+	}
+	lines := []string{
+		string(ante.Raw),
+		with(func(e *Event) { e.At = "2026-11-29T12:00:61.000Z" }), // the same minute, bad seconds
+		with(func(e *Event) { e.At = "2026-11-29T12:00:60.000Z" }),
+		with(func(e *Event) { e.At = "2026-11-29T12:00:6x.000Z" }),
+		with(func(e *Event) { e.At = "2026-11-29T12:00:59.5Z" }),
+		with(func(e *Event) { e.At = "2026-11-29T12:00:59.000+" }),
+		with(func(e *Event) { e.At = "2026-11-29T12:01:00.000Z" }),
+		with(func(e *Event) { e.At = "2026-11-29T12:00:0\x80.000Z" }),
+		with(func(e *Event) { e.At = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00:01.918Z" }),
+		with(func(e *Event) { e.Table = "bench-2" }),
+		with(func(e *Event) { e.Table = "bench-2!" }),
+		with(func(e *Event) { e.Table = "bench-" }),
+		with(func(e *Event) { e.Hand = fastOther }),
+		with(func(e *Event) { e.Hand = fastOther[:35] + "g" }),
+		hand("ana", "bruno", "carla"),
+		hand("ana", "carla", "bruno"),
+		hand("ana", "bruno", "carla", "deniz"),
+		hand("an", "bruno", "carl", "deniz"),
+		with(func(e *Event) { e.Hand = fastHand }),
+		hand("ana", "bruno", "carla", "deniz"),
+	}
+	var b []byte
+	for i := range 3 { // from every line on, so that each starts a Reader once
+		for _, l := range lines[i:] {
+			b = append(append(b, l...), '\n')
+		}
+		sameReadAsRef(t, b)
+	}
+	for _, l := range fastLines() {
+		b = append(append(b, l...), '\n')
+	}
+	sameReadAsRef(t, b)
+}
