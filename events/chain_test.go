@@ -103,7 +103,9 @@ func (c *refChain) Forget(hand string) {
 	}
 }
 
-func refIDKey(id string) uint64 {
+// refIDDigits returns the first 32 hex digits of id as 16 bytes, skipping any other byte: the
+// plain reading of the id that idKey's fingerprint and its hi half come from.
+func refIDDigits(id string) [16]byte {
 	var k [16]byte
 	n := 0
 	for i := 0; i < len(id) && n < 32; i++ {
@@ -122,6 +124,11 @@ func refIDKey(id string) uint64 {
 		k[n/2] |= v << (4 * (1 - n%2))
 		n++
 	}
+	return k
+}
+
+func refIDKey(id string) uint64 {
+	k := refIDDigits(id)
 	return binary.BigEndian.Uint64(k[:8]) ^ binary.BigEndian.Uint64(k[8:])
 }
 

@@ -13,25 +13,8 @@ import (
 
 // refIDHi is the first half of the 32 hex digits refIDKey reads: what idKey returns as hi.
 func refIDHi(id string) uint64 {
-	var k [8]byte
-	n := 0
-	for i := 0; i < len(id) && n < 16; i++ {
-		c := id[i]
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			continue
-		}
-		k[n/2] |= v << (4 * (1 - n%2))
-		n++
-	}
-	return binary.BigEndian.Uint64(k[:])
+	k := refIDDigits(id)
+	return binary.BigEndian.Uint64(k[:8])
 }
 
 // uuidOf is the canonical UUID of the 128 bits hi, lo.
