@@ -349,25 +349,7 @@ func readEvents(t *testing.T, path string) []*events.Event {
 // The logs of every audit script case (see TestScripts), the shared vectors and the test logs
 // audit as refAuditor audits them, findings, messages and values alike.
 func TestAuditorMatchesReferenceOnScripts(t *testing.T) {
-	dir := t.TempDir()
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	for _, path := range files {
-		sub := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".txt"))
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		t.Setenv("SCRIPT_DUMP", sub)
-		for _, c := range readScript(t, path).cases {
-			runCase(t, c)
-		}
-	}
-	logs, _ := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
-	if len(logs) < 100 {
-		t.Fatalf("only %d script logs", len(logs))
-	}
-	vectors, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
-	own, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
-	for _, path := range append(append(logs, vectors...), own...) {
+	for _, path := range testLogs(t) {
 		auditBoth(t, path, readEvents(t, path))
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -133,26 +132,8 @@ func diffOutcomes(t *testing.T, name string, got, want outcome) {
 // The vectors, the logs of every audit script case and the test logs audit alike with and
 // without recycling.
 func TestRecycledAuditSameOnVectorsAndScripts(t *testing.T) {
-	dir := t.TempDir()
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	for _, path := range files {
-		sub := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".txt"))
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		t.Setenv("SCRIPT_DUMP", sub)
-		for _, c := range readScript(t, path).cases {
-			runCase(t, c)
-		}
-	}
-	logs, _ := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
-	if len(logs) < 100 {
-		t.Fatalf("only %d script logs", len(logs))
-	}
-	vectors, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
-	own, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
 	var all []byte
-	for _, path := range append(append(vectors, own...), logs...) {
+	for _, path := range testLogs(t) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -97,3 +97,29 @@ func TestVectors(t *testing.T) {
 		})
 	}
 }
+
+// testLogs returns the logs the differential tests audit: those of every audit script case
+// (written by the scripts under SCRIPT_DUMP into a temporary folder), the shared vectors and
+// testdata/logs.
+func testLogs(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	for _, path := range files {
+		sub := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".txt"))
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("SCRIPT_DUMP", sub)
+		for _, c := range readScript(t, path).cases {
+			runCase(t, c)
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
+	if len(logs) < 100 {
+		t.Fatalf("only %d script logs", len(logs))
+	}
+	vectors, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	own, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
+	return append(append(logs, vectors...), own...)
+}
