@@ -904,25 +904,15 @@ func idKeyDigits(id string) (k, hi uint64) {
 	return hi ^ binary.BigEndian.Uint64(b[8:]), hi
 }
 
-const (
-	idOnes = 0x0101010101010101
-	idHigh = 0x8080808080808080
-)
-
 // idNotHex has the high bit of each byte of x that is not a hex digit (either case) set, and is 0
-// when all eight are. A byte below 0x80 plus 0x80-c has its high bit set exactly when it is at
-// least c, without a carry into the next byte; a byte from 0x80 up is caught by its own high bit
-// (its carry may spoil the next byte's answer, but the word fails anyway).
-func idNotHex(x uint64) uint64 {
-	lower := x | idOnes*0x20 // A-F to a-f, and nothing else into a-f
-	digit := (x+idOnes*(0x80-'0'))&^(x+idOnes*(0x80-'9'-1)) | (lower+idOnes*(0x80-'a'))&^(lower+idOnes*(0x80-'f'-1))
-	return (x | ^digit) & idHigh
-}
+// when all eight are: the bytes from 0x80 up by their own high bit, the others by hexMask, the
+// decoder's test of hex digits.
+func idNotHex(x uint64) uint64 { return (x | ^hexMask(x, false)) & high }
 
 // idNibbles turns eight hex digits into their values, one a byte: a digit's value is its low 4
 // bits, plus 9 for a letter (bit 6 set: 'A' and 'a' end in 1).
 func idNibbles(x uint64) uint64 {
-	return x&(idOnes*0x0f) + x>>6&idOnes*9
+	return x&(ones*0x0f) + x>>6&ones*9
 }
 
 // idPack8 packs the eight nibbles of x (one a byte, the first in the low byte) into 32 bits, the
