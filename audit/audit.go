@@ -126,6 +126,15 @@ func (a *Auditor) AddSummed(e *events.Event, sum *[sha256.Size]byte) {
 	}
 }
 
+// AddRead feeds e, just read from r: with the sum of its line that r computed (LineSum), and
+// then, when no hand is open any more, r recycles the memory of what it has read (Idle).
+func (a *Auditor) AddRead(r *events.Reader, e *events.Event) {
+	a.AddSummed(e, r.LineSum())
+	if a.Idle() {
+		r.Recycle()
+	}
+}
+
 // Idle reports whether no hand is open: the Auditor then holds nothing of the events given to it
 // that it will read again (the chain, the table states and the findings keep their own copies of
 // ids and names; the rules state kept for the next hand is overwritten before it is read), so the
@@ -369,10 +378,7 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
 		e, err := r.Next()
 		if err == nil {
-			a.AddSummed(e, r.LineSum())
-			if a.Idle() {
-				r.Recycle()
-			}
+			a.AddRead(r, e)
 			continue
 		}
 		if err == io.EOF {

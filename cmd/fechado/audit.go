@@ -161,10 +161,7 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) (bad int, err error) 
 				fmt.Fprintf(m.Stderr, "fechado audit: %v\n", err)
 				continue
 			}
-			a.AddSummed(e, rd.LineSum())
-			if a.Idle() {
-				rd.Recycle()
-			}
+			a.AddRead(rd, e)
 		}
 	}
 	return bad, nil
