@@ -58,7 +58,7 @@ var Types = []Type{
 
 // Fields lists each type's data fields in catalogue order; a trailing "?" marks an optional one.
 var Fields = map[Type][]string{
-	HandStartedType:     {"rules", "number", "dealer", "seats", "stakes", "carry", "passed_out", "tournament?", "previous?"},
+	HandStartedType:     {"rules", "number", "dealer", "seats", "stakes", "carry", "passed_out", "tournament?", "previous?", "away?", "left?"},
 	DeckShuffledType:    {"method", "commitment?", "count?", "by?", "cards?"},
 	DeckCutType:         {"at", "by?"},
 	AntePostedType:      {"seat", "amount"},

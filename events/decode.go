@@ -843,6 +843,14 @@ var notTableID = func() (t [256]byte) {
 	return t
 }()
 
+// tableID checks a table id given in data (v1.1 from and to).
+func tableID(s []byte) error {
+	if !isTableID(s) {
+		return fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
+	}
+	return nil
+}
+
 func isTableID(s []byte) bool {
 	if len(s) < 1 || len(s) > 64 {
 		return false
@@ -2205,11 +2213,7 @@ func (d *decoder) fastHandStarted(l *lexer, v *HandStarted) bool {
 	sc.lit(kPassedOut)
 	v.PassedOut = int(sc.uint())
 	if kTournament.at(sc.b, sc.i) {
-		sc.i += len(kTournament.s)
-		if t := sc.str(); sc.ok {
-			v.Tournament = take(&d.strs, d.pool)
-			*v.Tournament = d.id(t)
-		}
+		return false // a tournament object (v1.1) is left to the general walk
 	}
 	if kPrevious.at(sc.b, sc.i) {
 		sc.i += len(kPrevious.s)
@@ -2265,11 +2269,7 @@ func (d *decoder) handStarted(l *lexer) (Data, error) {
 			n, err = nonNeg(l)
 			v.PassedOut = int(n)
 		case 7: // tournament
-			var s []byte
-			if s, err = l.str(); err == nil {
-				v.Tournament = take(&d.strs, d.pool)
-				*v.Tournament = d.id(s)
-			}
+			v.Tournament, err = d.tournament(l)
 		case 8: // previous
 			var s []byte
 			var ok bool
@@ -2281,6 +2281,10 @@ func (d *decoder) handStarted(l *lexer) (Data, error) {
 			if *v.Previous = d.hand; string(s) != d.hand {
 				*v.Previous = d.id(s)
 			}
+		case 9: // away
+			v.Away, err = d.awayList(l)
+		case 10: // left
+			v.Left, err = d.leftList(l)
 		}
 		if err != nil {
 			err = at(sp.names[f], err)
@@ -2297,7 +2301,7 @@ func (d *decoder) handStarted(l *lexer) (Data, error) {
 }
 
 // seatFields are the fields of a seat of hand.started; the first three are required.
-var seatFields = newFieldNames("seat", "player", "stack", "rebuy")
+var seatFields = newFieldNames("seat", "player", "stack", "rebuy", "joined", "from")
 
 // seatList reads the seats of hand.started.
 func (d *decoder) seatList(l *lexer) ([]SeatStack, error) {
@@ -2331,6 +2335,14 @@ func (d *decoder) seatList(l *lexer) ([]SeatStack, error) {
 			case 3:
 				s.Rebuy = take(&d.chips, d.pool)
 				err = chipsInto(l, s.Rebuy)
+			case 4:
+				s.Joined, err = l.boolean()
+			case 5:
+				var t []byte
+				if t, err = l.str(); err == nil {
+					err = tableID(t)
+				}
+				s.From = d.id(t)
 			default:
 				err = &fieldErr{string(k), errors.New("unknown field for a seat")}
 				f = -1
@@ -2357,6 +2369,192 @@ func (d *decoder) seatList(l *lexer) ([]SeatStack, error) {
 		return nil, nil
 	}
 	return carve(&d.seatLists, slabLen, seats, d.pool), nil
+}
+
+// tournamentFields are the fields of hand.started's tournament object (v1.1); the first two are
+// required.
+var tournamentFields = newFieldNames("id", "level", "entries", "stack")
+
+// tournament reads hand.started's tournament: the v1.1 object, or the bare id a v1 log may carry
+// (v1 gave the field no meaning; it is read as the tournament's id with no level).
+func (d *decoder) tournament(l *lexer) (*Tournament, error) {
+	t := &Tournament{}
+	if l.peek() == '"' {
+		s, err := l.str()
+		if err == nil && len(s) == 0 {
+			err = errors.New("empty tournament id")
+		}
+		t.ID = d.id(s)
+		return t, err
+	}
+	var have uint32
+	empty, err := l.open()
+	for more := !empty; err == nil && more; more, err = l.next() {
+		var f int
+		var k []byte
+		if f, k, err = l.field(tournamentFields, &have); err != nil {
+			break
+		}
+		switch f {
+		case 0:
+			var s []byte
+			if s, err = l.str(); err == nil && len(s) == 0 {
+				err = errors.New("empty tournament id")
+			}
+			t.ID = d.id(s)
+		case 1:
+			var n int64
+			if n, err = l.int(); err == nil && n < 1 {
+				err = fmt.Errorf("%d is below 1", n)
+			}
+			t.Level = int(n)
+		case 2:
+			var n int64
+			if n, err = l.int(); err == nil && n < 1 {
+				err = fmt.Errorf("%d is below 1", n)
+			}
+			t.Entries = &[]int{int(n)}[0]
+		case 3:
+			t.Stack = new(Chips)
+			err = chipsInto(l, t.Stack)
+		default:
+			err = &fieldErr{string(k), errors.New("unknown field for a tournament")}
+			f = -1
+		}
+		if err != nil {
+			if f >= 0 {
+				err = at(tournamentFields.names[f], err)
+			}
+			return nil, err
+		}
+	}
+	if m := 3 &^ have; err == nil && m != 0 {
+		err = &fieldErr{tournamentFields.names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return t, err
+}
+
+// awayFields are the fields of an entry of hand.started's away list (v1.1), all required.
+var awayFields = newFieldNames("seat", "player", "stack")
+
+// awayList reads hand.started's away list.
+func (d *decoder) awayList(l *lexer) ([]AwaySeat, error) {
+	var away []AwaySeat
+	empty, err := l.openArray()
+	if err != nil {
+		return nil, err
+	}
+	for i, more := 0, !empty; more; i++ {
+		var a AwaySeat
+		var have uint32
+		empty, err := l.open()
+		for more := !empty; err == nil && more; more, err = l.next() {
+			var f int
+			var k []byte
+			if f, k, err = l.field(awayFields, &have); err != nil {
+				break
+			}
+			switch f {
+			case 0:
+				err = seatInto(l, &a.Seat)
+			case 1:
+				var p []byte
+				if p, err = l.str(); err == nil && len(p) == 0 {
+					err = errors.New("empty player")
+				}
+				a.Player = d.name(p)
+			case 2:
+				err = chipsInto(l, &a.Stack)
+			default:
+				err = &fieldErr{string(k), errors.New("unknown field for an away seat")}
+				f = -1
+			}
+			if err != nil {
+				if f >= 0 {
+					err = at(awayFields.names[f], err)
+				}
+				break
+			}
+		}
+		if m := 7 &^ have; err == nil && m != 0 {
+			err = &fieldErr{awayFields.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		}
+		if err != nil {
+			return nil, atIndex("", i, err)
+		}
+		away = append(away, a)
+		if more, err = l.nextElem(); err != nil {
+			return nil, err
+		}
+	}
+	if away == nil {
+		away = []AwaySeat{}
+	}
+	return away, nil
+}
+
+// leftFields are the fields of an entry of hand.started's left list (v1.1); player and stack are
+// required.
+var leftFields = newFieldNames("player", "stack", "to")
+
+// leftList reads hand.started's left list.
+func (d *decoder) leftList(l *lexer) ([]LeftPlayer, error) {
+	var left []LeftPlayer
+	empty, err := l.openArray()
+	if err != nil {
+		return nil, err
+	}
+	for i, more := 0, !empty; more; i++ {
+		var p LeftPlayer
+		var have uint32
+		empty, err := l.open()
+		for more := !empty; err == nil && more; more, err = l.next() {
+			var f int
+			var k []byte
+			if f, k, err = l.field(leftFields, &have); err != nil {
+				break
+			}
+			switch f {
+			case 0:
+				var s []byte
+				if s, err = l.str(); err == nil && len(s) == 0 {
+					err = errors.New("empty player")
+				}
+				p.Player = d.name(s)
+			case 1:
+				err = chipsInto(l, &p.Stack)
+			case 2:
+				var t []byte
+				if t, err = l.str(); err == nil {
+					err = tableID(t)
+				}
+				p.To = d.id(t)
+			default:
+				err = &fieldErr{string(k), errors.New("unknown field for a player who left")}
+				f = -1
+			}
+			if err != nil {
+				if f >= 0 {
+					err = at(leftFields.names[f], err)
+				}
+				break
+			}
+		}
+		if m := 3 &^ have; err == nil && m != 0 {
+			err = &fieldErr{leftFields.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		}
+		if err != nil {
+			return nil, atIndex("", i, err)
+		}
+		left = append(left, p)
+		if more, err = l.nextElem(); err != nil {
+			return nil, err
+		}
+	}
+	if left == nil {
+		left = []LeftPlayer{}
+	}
+	return left, nil
 }
 
 var stakesFields = newFieldNames("ante", "min_bet", "max_bet")

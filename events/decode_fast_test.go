@@ -90,11 +90,18 @@ func fastPayloads() []Data {
 		started(func(h *HandStarted) { h.Seats[2].Player = "" }),
 		started(func(h *HandStarted) { h.Rules.Name = "" }),
 		started(func(h *HandStarted) { h.Rules.Overrides = []Override{{Key: "ante", Value: []byte("10")}} }),
-		started(func(h *HandStarted) { h.Tournament = strPtr("t-1") }),
-		started(func(h *HandStarted) { h.Tournament = strPtr("") }),
+		started(func(h *HandStarted) { h.Tournament = &Tournament{ID: "t-1", Level: 1} }),
+		started(func(h *HandStarted) {
+			h.Tournament = &Tournament{ID: "t-1", Level: 3, Entries: intPtr(60), Stack: chipsPtr(1500)}
+		}),
 		started(func(h *HandStarted) { h.Previous = strPtr(fastHand) }),
 		started(func(h *HandStarted) { h.Previous = strPtr(fastOther) }),
-		started(func(h *HandStarted) { h.Tournament, h.Previous = strPtr("t-2"), strPtr(fastOther) }),
+		started(func(h *HandStarted) { h.Tournament, h.Previous = &Tournament{ID: "t-2", Level: 2}, strPtr(fastOther) }),
+		started(func(h *HandStarted) { h.Seats[0].Joined, h.Seats[1].From = true, "table-7" }),
+		started(func(h *HandStarted) {
+			h.Away = []AwaySeat{{Seat: 9, Player: "Zeynep", Stack: 420}}
+			h.Left = []LeftPlayer{{Player: "Bruno", Stack: 0}, {Player: "Caio", Stack: 310, To: "t-3"}}
+		}),
 		started(func(h *HandStarted) { h.Number, h.Carry, h.PassedOut = 123456789012, 35, 2 }),
 		started(func(h *HandStarted) { h.Number = 0 }),
 		&DeckShuffled{Method: cards.ShuffleMethod, Commitment: fastPrev},

@@ -123,6 +123,13 @@ func appendData(b []byte, d Data) []byte {
 			if s.Rebuy != nil {
 				so.int("rebuy", int64(*s.Rebuy))
 			}
+			if s.Joined {
+				so.key("joined")
+				so.b = append(so.b, "true"...)
+			}
+			if s.From != "" {
+				so.str("from", s.From)
+			}
 			o.b = append(so.b, '}')
 		}
 		o.b = append(o.b, ']')
@@ -134,11 +141,53 @@ func appendData(b []byte, d Data) []byte {
 		o.b = append(so.b, '}')
 		o.int("carry", int64(v.Carry))
 		o.int("passed_out", int64(v.PassedOut))
-		if v.Tournament != nil {
-			o.str("tournament", *v.Tournament)
+		if t := v.Tournament; t != nil {
+			o.key("tournament")
+			to := obj{b: append(o.b, '{'), first: true}
+			to.str("id", t.ID)
+			to.int("level", int64(t.Level))
+			if t.Entries != nil {
+				to.int("entries", int64(*t.Entries))
+			}
+			if t.Stack != nil {
+				to.int("stack", int64(*t.Stack))
+			}
+			o.b = append(to.b, '}')
 		}
 		if v.Previous != nil {
 			o.str("previous", *v.Previous)
+		}
+		if v.Away != nil {
+			o.key("away")
+			o.b = append(o.b, '[')
+			for i, a := range v.Away {
+				if i > 0 {
+					o.b = append(o.b, ',')
+				}
+				ao := obj{b: append(o.b, '{'), first: true}
+				ao.int("seat", int64(a.Seat))
+				ao.str("player", a.Player)
+				ao.int("stack", int64(a.Stack))
+				o.b = append(ao.b, '}')
+			}
+			o.b = append(o.b, ']')
+		}
+		if v.Left != nil {
+			o.key("left")
+			o.b = append(o.b, '[')
+			for i, p := range v.Left {
+				if i > 0 {
+					o.b = append(o.b, ',')
+				}
+				po := obj{b: append(o.b, '{'), first: true}
+				po.str("player", p.Player)
+				po.int("stack", int64(p.Stack))
+				if p.To != "" {
+					po.str("to", p.To)
+				}
+				o.b = append(po.b, '}')
+			}
+			o.b = append(o.b, ']')
 		}
 	case *DeckShuffled:
 		o.str("method", v.Method)

@@ -449,6 +449,17 @@ func (l *lexer) nextElem() (more bool, err error) {
 	}
 }
 
+// boolean reads true or false.
+func (l *lexer) boolean() (bool, error) {
+	switch l.peek() {
+	case 't':
+		return true, l.lit("true")
+	case 'f':
+		return false, l.lit("false")
+	}
+	return false, &typeErr{"a boolean", l.kind()}
+}
+
 // skip consumes any value, checking that it is well formed, and returns its bytes.
 func (l *lexer) skip() ([]byte, error) {
 	c := l.peek()

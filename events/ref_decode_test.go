@@ -1160,7 +1160,17 @@ func refDecHandStarted(l *refLexer) (Data, error) {
 			v.PassedOut = int(n)
 			return err
 		case "tournament":
-			return refOptString(l, &v.Tournament)
+			// The frozen v1 reference reads only the bare id of a v1 log; the v1.1 object is
+			// checked by the tests of the v1.1 fields.
+			var id *string
+			if err := refOptString(l, &id); err != nil {
+				return err
+			}
+			if *id == "" {
+				return errors.New("empty tournament id")
+			}
+			v.Tournament = &Tournament{ID: *id}
+			return nil
 		case "previous":
 			s, err := l.str()
 			if err == nil && !refIsUUID(s) {

@@ -113,6 +113,42 @@ type SeatStack struct {
 	Stack  Chips
 	// Rebuy is the chips added since the previous hand (included in Stack); nil when absent.
 	Rebuy *Chips
+	// Joined (v1.1) says the player sat down at this table since its previous hand: Stack is his
+	// buy-in and there is nothing to continue from at this table.
+	Joined bool
+	// From (v1.1, tournaments) is the table the player was moved from; "" when absent. His Stack
+	// continues his final stack at that table.
+	From string
+}
+
+// AwaySeat (v1.1) is a player seated with chips who is not dealt in: sitting out, waiting for the
+// big blind, absent. His chips stay on the table untouched.
+type AwaySeat struct {
+	Seat   Seat
+	Player string
+	Stack  Chips // his current stack
+}
+
+// LeftPlayer (v1.1) is a player who was at the table's previous hand (dealt in or away) and is gone.
+type LeftPlayer struct {
+	Player string
+	// Stack is what he took: in a cash game his last stack; in a tournament 0 (knocked out) or, with
+	// To, all his chips.
+	Stack Chips
+	// To (tournaments) is the table he was moved to; "" when absent.
+	To string
+}
+
+// Tournament (v1.1) ties a hand to a tournament: every table of one tournament shares ID.
+type Tournament struct {
+	ID string
+	// Level is the blind/ante level (1, 2, …) whose amounts the hand's stakes carry; 0 when a v1
+	// log gave the tournament as a bare id.
+	Level int
+	// Entries is the number of players who entered; nil when absent.
+	Entries *int
+	// Stack is the starting stack of each entry; nil when absent.
+	Stack *Chips
 }
 
 // Stakes are the forced bet and the betting limits of a hand.
@@ -153,8 +189,12 @@ type HandStarted struct {
 	Stakes     Stakes
 	Carry      Chips
 	PassedOut  int
-	Tournament *string // optional
-	Previous   *string // optional: id of the previous hand at this table
+	Tournament *Tournament // optional (v1.1 object; a v1 bare string is read as its ID)
+	Previous   *string     // optional: id of the previous hand at this table
+	// Away (v1.1) lists the players seated with chips who are not dealt in; nil when absent.
+	Away []AwaySeat
+	// Left (v1.1) lists the players of the previous hand who are gone; nil when absent.
+	Left []LeftPlayer
 }
 
 // DeckShuffled records a shuffle: the first of the hand, or a reshuffle of gathered cards.

@@ -24,7 +24,7 @@ type draft struct {
 	at         string
 	structure  string // "fixed", "pot" or "no"
 	stakes     events.Stakes
-	tournament *string
+	tournament *events.Tournament
 	button     events.Seat
 	players    []player // dealt in, ascending seat
 	// dealt holds the known five-card deals, in the order the seat received them.

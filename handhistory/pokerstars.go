@@ -146,6 +146,7 @@ var (
 	reHeader  = regexp.MustCompile(`^PokerStars (?:Home Game |Zoom |Rush )?(?:Game|Hand) #(\d+): +(.*)$`)
 	reWhen    = regexp.MustCompile(`^(.*?) - (\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Za-z]+)(?: \[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Za-z]+)\])?\s*$`)
 	reTourney = regexp.MustCompile(`^Tournament #(\d+), (.*)$`)
+	reLevel   = regexp.MustCompile(`\bLevel ([IVXLC]+)\b`)
 	reGame    = regexp.MustCompile(`\b5 Card Draw (Pot Limit|No Limit|Limit)\b`)
 	reStakes  = regexp.MustCompile(`\((` + amt + `)/(` + amt + `)(?: [A-Z]{3})?\)`)
 	reTable   = regexp.MustCompile(`^Table '(.*)' (\d+)-max(?: \(Play Money\))? Seat #(\d+) is the button\s*$`)
@@ -251,8 +252,7 @@ func (p *psParser) parse() (*psHand, int, error) {
 	}
 	d.at = at
 	if t := reTourney.FindStringSubmatch(game); t != nil {
-		id := t[1]
-		d.tournament = &id
+		d.tournament = &events.Tournament{ID: t[1], Level: romanLevel(t[2])}
 		game = t[2]
 	}
 	g := reGame.FindStringSubmatch(game)
@@ -913,4 +913,24 @@ func clip(s string) string {
 		return s[:77] + "..."
 	}
 	return s
+}
+
+// romanLevel reads the blind level of a tournament header ("Level V (50/100)"); 1 when it names
+// none, since v1.1 requires a level of at least 1.
+func romanLevel(game string) int {
+	m := reLevel.FindStringSubmatch(game)
+	if m == nil {
+		return 1
+	}
+	val := map[byte]int{'I': 1, 'V': 5, 'X': 10, 'L': 50, 'C': 100}
+	n := 0
+	for i := 0; i < len(m[1]); i++ {
+		v := val[m[1][i]]
+		if i+1 < len(m[1]) && val[m[1][i+1]] > v {
+			n -= v
+		} else {
+			n += v
+		}
+	}
+	return max(n, 1)
 }

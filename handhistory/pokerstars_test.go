@@ -500,7 +500,7 @@ func TestTournament(t *testing.T) {
 	res := importFile(t, handhistory.PokerStars, "testdata/pokerstars/nl-tournament-antes.txt")
 	h := find(t, res, "27853373436")
 	s := h.Events[0].Data.(*events.HandStarted)
-	if s.Tournament == nil || *s.Tournament != "476454368" {
+	if s.Tournament == nil || s.Tournament.ID != "476454368" || s.Tournament.Level != 5 {
 		t.Errorf("tournament %v", s.Tournament)
 	}
 	if h.Events[0].At != "2009-11-25T14:12:43-05:00" {
