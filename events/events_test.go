@@ -167,3 +167,20 @@ func TestCodecEdgeCases(t *testing.T) {
 		t.Errorf("unpaired surrogate decoded as %q", p)
 	}
 }
+
+// A v1 log may carry tournament as a bare id (events-v1.md §7 reading R1 in docs/events.md): the
+// recorder re-encodes such a line to fill prev, and what it writes must decode to the same hand.
+func TestBareTournamentSurvivesEncoding(t *testing.T) {
+	line := `{"id":"908b5493-a4e9-4345-9095-d4d497820d56","table":"T","hand":"83a3b53a-28d7-4272-b797-1272fe65ecfd","seq":1,"at":"2026-11-02T21:00:01Z","type":"hand.started","data":{"rules":{"name":"br-fechado"},"number":1,"dealer":1,"seats":[{"seat":1,"player":"p","stack":1}],"stakes":{"ante":0,"min_bet":1,"max_bet":0},"carry":0,"passed_out":0,"tournament":"t1"}}`
+	e, err := Parse([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse(Encode(e))
+	if err != nil {
+		t.Fatalf("the re-encoded line does not decode: %v\n%s", err, Encode(e))
+	}
+	if got := again.Data.(*HandStarted).Tournament; got == nil || *got != (Tournament{ID: "t1"}) {
+		t.Errorf("tournament after a round trip: %+v", got)
+	}
+}
