@@ -15,6 +15,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/rules"
 )
 
@@ -346,7 +347,7 @@ func readEvents(t *testing.T, path string) []*events.Event {
 	return evs
 }
 
-// The logs of every audit script case (see TestScripts), the shared vectors and the test logs
+// The logs of every audit script case (see TestScripts), the example vectors and the test logs
 // audit as refAuditor audits them, findings, messages and values alike.
 func TestAuditorMatchesReferenceOnScripts(t *testing.T) {
 	for _, path := range testLogs(t) {
@@ -358,7 +359,7 @@ func TestAuditorMatchesReferenceOnScripts(t *testing.T) {
 // doubled, and tables renamed — audit as refAuditor audits them: the cache of the last hand, the
 // reuse of pendings and results and the table states rewritten in place change nothing.
 func TestAuditorMatchesReferenceOnShuffledLogs(t *testing.T) {
-	vectors, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "table-*.jsonl"))
+	vectors, _ := filepath.Glob(testfiles.Path("vectors", "table-*.jsonl"))
 	var base [][]*events.Event // hands, in file order
 	for _, path := range vectors {
 		idx := map[string]int{}

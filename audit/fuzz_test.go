@@ -11,6 +11,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // Bounds on the work of one fuzz input, so that no input can hang the fuzzer.
@@ -29,9 +30,9 @@ const (
 //
 // Either way the auditor must not panic or hang, must report only catalogued codes with their
 // catalogue severity, and must count what it reported. The seed corpus is the first hand of each
-// shared vector (whole files would make each run, and minimization, slow).
+// example vector (whole files would make each run, and minimization, slow).
 func FuzzAudit(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(f), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	logs, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
 	for _, p := range append(files, logs...) {
 		b, err := os.ReadFile(p)

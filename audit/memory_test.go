@@ -2,11 +2,11 @@ package audit
 
 import (
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // Auditing a long log streams: once the chain's window of closed hands is full, the heap stays
@@ -14,7 +14,7 @@ import (
 func TestAuditMemoryFlat(t *testing.T) {
 	var base []*events.Event
 	for _, name := range []string{"table-br-fechado.jsonl", "table-tr-kapali.jsonl", "table-std-draw.jsonl"} {
-		base = append(base, readLog(t, filepath.Join(sharedDir(t), "vectors", name), 0)...)
+		base = append(base, readLog(t, testfiles.Path("vectors", name), 0)...)
 	}
 	a := New(nil)
 	a.chain.Window = 256 // fill the windows early; the defaults are just a bigger plateau

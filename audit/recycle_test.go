@@ -13,6 +13,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // poisoned turns on rd's poisoning: the memory Recycle releases is overwritten at once, so that
@@ -147,7 +148,7 @@ func TestRecycledAuditSameOnVectorsAndScripts(t *testing.T) {
 
 // vectorHands returns the lines of the hands of the table vectors, each hand's in file order.
 func vectorHands(t *testing.T) [][][]byte {
-	vectors, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "table-*.jsonl"))
+	vectors, _ := filepath.Glob(testfiles.Path("vectors", "table-*.jsonl"))
 	var hands [][][]byte
 	for _, path := range vectors {
 		b, err := os.ReadFile(path)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // update rewrites the expected findings of the scripts: go test ./audit -run TestScripts -update
@@ -26,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite the expected findings of testda
 //	# rule: the rule the case tests (presets.md row or findings-v1.md line)
 //	raises CODE          (or: near CODE — a similar legal case that must not raise it)
 //	base FILE[#N[-M]]    hands N..M (1-based, in file order) of a log in testdata/logs or
-//	                     ../shared/vectors
+//	                     the repository's testdata/vectors
 //	set [H:]SEQ PATH JSON     set a field of the event with that seq in the base (hand H, default 1)
 //	del [H:]SEQ [PATH]        delete the event, or one of its fields
 //	after [H:]SEQ TYPE DATA   insert an event after it (before: before it); inserts at one place
@@ -413,7 +414,7 @@ func loadBase(t *testing.T, spec string) ([]*logEvent, int) {
 	}
 	b, err := os.ReadFile(filepath.Join("testdata", "logs", name))
 	if os.IsNotExist(err) {
-		b, err = os.ReadFile(filepath.Join(sharedDir(t), "vectors", name))
+		b, err = os.ReadFile(testfiles.Path("vectors", name))
 	}
 	if err != nil {
 		t.Fatal(err)

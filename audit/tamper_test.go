@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // tamperBase is an exported log with machine shuffles, cuts and reveals that audits clean.
@@ -18,7 +18,7 @@ const tamperBase = "table-br-fechado.jsonl"
 // tamperLines returns the lines of tamperBase and their decoded events.
 func tamperLines(t *testing.T) ([][]byte, []*events.Event) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "vectors", tamperBase))
+	b, err := os.ReadFile(testfiles.Path("vectors", tamperBase))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,16 +11,8 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/testfiles"
 )
-
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	d, _ := filepath.Abs(filepath.Join("..", "..", "shared"))
-	if _, err := os.Stat(filepath.Join(d, "vectors")); err != nil {
-		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
-	}
-	return d
-}
 
 // readLog decodes the events of a JSON Lines file, the first max of them when max > 0; a line
 // that does not decode fails the test.
@@ -65,7 +57,7 @@ func auditFile(t testing.TB, path string) []finding.Finding {
 // The vectors of an independent implementation: an exact auditor reports exactly what
 // vectors/README.md lists (the .expect.json files; none for the others).
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	for _, path := range files {
 		name := filepath.Base(path)
 		t.Run(strings.TrimSuffix(name, ".jsonl"), func(t *testing.T) {
@@ -99,7 +91,7 @@ func TestVectors(t *testing.T) {
 }
 
 // testLogs returns the logs the differential tests audit: those of every audit script case
-// (written by the scripts under SCRIPT_DUMP into a temporary folder), the shared vectors and
+// (written by the scripts under SCRIPT_DUMP into a temporary folder), the example vectors and
 // testdata/logs.
 func testLogs(t *testing.T) []string {
 	t.Helper()
@@ -119,7 +111,7 @@ func testLogs(t *testing.T) []string {
 	if len(logs) < 100 {
 		t.Fatalf("only %d script logs", len(logs))
 	}
-	vectors, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	vectors, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	own, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
 	return append(append(logs, vectors...), own...)
 }

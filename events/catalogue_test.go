@@ -4,18 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // specSection returns the lines of the section of events-v1.md whose heading starts with title,
 // up to the next "## " heading.
 func specSection(t *testing.T, file, title string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "spec", file))
+	b, err := os.ReadFile(testfiles.Path("contract", file))
 	if err != nil {
 		t.Fatal(err)
 	}

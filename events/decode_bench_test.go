@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // readAll reads every event of r and returns how many there were; a decoding error fails b.
@@ -50,9 +52,9 @@ func BenchmarkReaderFile(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(total), "ns/event")
 }
 
-// vectorLines returns the events of the shared vectors, one line each.
+// vectorLines returns the events of the example vectors, one line each.
 func vectorLines(b testing.TB) [][]byte {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(b), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	var lines [][]byte
 	for _, name := range files {
 		data, err := os.ReadFile(name)
@@ -73,7 +75,7 @@ func vectorLines(b testing.TB) [][]byte {
 	return lines
 }
 
-// BenchmarkReaderVectors reads the shared vectors from memory (every preset and event type), 20
+// BenchmarkReaderVectors reads the example vectors from memory (every preset and event type), 20
 // copies in a row so that the Reader's start-up is amortised. It needs no file.
 func BenchmarkReaderVectors(b *testing.B) {
 	lines := vectorLines(b)
@@ -94,7 +96,7 @@ func BenchmarkReaderVectors(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(total), "ns/event")
 }
 
-// BenchmarkParseVectors decodes each line of the shared vectors with Parse (strings copied).
+// BenchmarkParseVectors decodes each line of the example vectors with Parse (strings copied).
 func BenchmarkParseVectors(b *testing.B) {
 	lines := vectorLines(b)
 	size := 0
@@ -114,7 +116,7 @@ func BenchmarkParseVectors(b *testing.B) {
 
 // BenchmarkDecodeLines decodes lines held in memory as the Reader does (strings alias the lines,
 // structs from slabs), without reading: the lines of FECHADO_BENCH_FILE (its first MiB), or the
-// shared vectors when it is unset. 1 MiB of lines: they stay in the cache, so this measures the
+// example vectors when it is unset. 1 MiB of lines: they stay in the cache, so this measures the
 // decoder's own work.
 func BenchmarkDecodeLines(b *testing.B) {
 	var lines [][]byte

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // sameAsRef fails t unless Parse and the former decoder (refParseLine) judge line alike: the
@@ -38,10 +40,10 @@ func sameAsRef(t testing.TB, line []byte) {
 	}
 }
 
-// vectorSamples returns the lines of the shared vectors, one per event type and file, and the
+// vectorSamples returns the lines of the example vectors, one per event type and file, and the
 // lines of the tests of this package.
 func vectorSamples(t testing.TB) [][]byte {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	var out [][]byte
 	for _, name := range files {
 		b, err := os.ReadFile(name)
@@ -311,7 +313,7 @@ func sameReadAsRef(t testing.TB, b []byte) {
 // The Reader returns the events and errors the former Reader did, on the vectors and on lines
 // much longer than its buffers.
 func TestReaderSameAsReference(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	var all []byte
 	for _, name := range files {
 		b, err := os.ReadFile(name)

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// benchLines returns the lines of FECHADO_BENCH_FILE (its first MiB), or the shared vectors when
+// benchLines returns the lines of FECHADO_BENCH_FILE (its first MiB), or the example vectors when
 // it is unset.
 func benchLines(b *testing.B) [][]byte {
 	path := os.Getenv("FECHADO_BENCH_FILE")

@@ -8,24 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedDir is the contract folder beside the repository (../shared).
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.Abs(filepath.Join("..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(d, "spec", "events-v1.md")); err != nil {
-		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
-	}
-	return d
-}
+	"github.com/fechado/fechado/internal/testfiles"
+)
 
 // The vectors of an independent implementation decode, re-encode byte for byte, and chain.
 func TestVectorsRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	if len(files) == 0 {
 		t.Fatal("no vectors")
 	}

@@ -8,13 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
-// addVectorLines adds one line of each event type from each shared vector file to the corpus.
+// addVectorLines adds one line of each event type from each example vector file to the corpus.
 func addVectorLines(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(f), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	if len(files) == 0 {
-		f.Fatal("no vectors in ../shared/vectors")
+		f.Fatal("no vectors in testdata/vectors")
 	}
 	for _, name := range files {
 		b, err := os.ReadFile(name)

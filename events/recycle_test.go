@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // recycleInputs returns files to read with and without Recycle: the vectors; over 1 MiB of them
@@ -21,7 +23,7 @@ import (
 // fields sorted (the general walk, data before type), with spaces, and mutated (errors, escapes);
 // lines longer than a chunk; blank lines and a last line without its newline.
 func recycleInputs(t *testing.T) map[string][]byte {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	var all []byte
 	for _, name := range files {
 		b, err := os.ReadFile(name)

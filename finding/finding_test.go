@@ -1,24 +1,36 @@
 package finding
 
 import (
+	"bytes"
 	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // The catalogue matches findings-v1.md: the same codes, in the same order, with the same
-// severities (a code may be added there first, never renamed or removed).
+// severities (a code may be added there first, never renamed or removed). The codes of the
+// contract's version 1.1 section come in with the work that implements them (seats that change,
+// tournaments), so until then they may be missing from the catalogue; every other code may not.
 func TestCatalogueMatchesSpec(t *testing.T) {
-	path, _ := filepath.Abs(filepath.Join("..", "..", "shared", "spec", "findings-v1.md"))
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(testfiles.File(t, "contract", "findings-v1.md"))
 	if err != nil {
-		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
+		t.Fatal(err)
+	}
+	v11 := bytes.Index(b, []byte("\n## Version 1.1"))
+	if v11 < 0 {
+		t.Fatal("findings-v1.md has no version 1.1 section")
 	}
 	row := regexp.MustCompile("(?m)^\\| `([a-z.-]+)` \\| (error|warning|info) \\|")
 	var spec []struct{ code, sev string }
-	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
-		spec = append(spec, struct{ code, sev string }{m[1], m[2]})
+	for _, m := range row.FindAllSubmatchIndex(b, -1) {
+		code, sev := string(b[m[2]:m[3]]), string(b[m[4]:m[5]])
+		if m[0] > v11 && !Code(code).Known() {
+			t.Logf("%s: in version 1.1 of the contract, not yet in the catalogue", code)
+			continue
+		}
+		spec = append(spec, struct{ code, sev string }{code, sev})
 	}
 	if len(spec) != len(Catalogue) {
 		t.Fatalf("spec lists %d codes, catalogue %d", len(spec), len(Catalogue))

@@ -14,7 +14,7 @@ import (
 // hand it imports must be valid version 1 events, and the same bytes must give the same events.
 func FuzzPokerStars(f *testing.F) {
 	files, _ := filepath.Glob("testdata/pokerstars/*.txt")
-	real, _ := filepath.Glob(filepath.Join(sharedHH, "*.txt"))
+	real := realFiles(f)
 	for _, p := range append(files, real...) {
 		data, err := os.ReadFile(p)
 		if err != nil {

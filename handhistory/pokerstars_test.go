@@ -14,17 +14,15 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/internal/testfiles"
 )
-
-// sharedHH is where the four real PokerStars files live (the repository's shared folder).
-const sharedHH = "../../shared/hh"
 
 // realFiles returns the real PokerStars files; it fails the test if they are missing.
 func realFiles(t testing.TB) []string {
 	t.Helper()
-	fs, err := filepath.Glob(filepath.Join(sharedHH, "*.txt"))
-	if err != nil || len(fs) != 4 {
-		t.Fatalf("want the 4 real PokerStars files in %s (shared/hh next to the repository), found %d (%v)", sharedHH, len(fs), err)
+	fs := testfiles.Glob(t, "hh/*.txt")
+	if len(fs) != 4 {
+		t.Fatalf("want the 4 real PokerStars files in testdata/hh, found %d", len(fs))
 	}
 	return fs
 }
@@ -548,7 +546,7 @@ func TestSingleZoneDeadBlindSplitPot(t *testing.T) {
 // The real side-pot hand: the short all-in player mucks, so he is no longer live and, under the
 // pot layers of presets.md, PokerStars' main and side pot are one pot (0); the rake comes from it.
 func TestRealSidePot(t *testing.T) {
-	res := importFile(t, handhistory.PokerStars, filepath.Join(sharedHH, "5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt"))
+	res := importFile(t, handhistory.PokerStars, testfiles.File(t, "hh", "5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt"))
 	h := find(t, res, "64146221551")
 	if got, want := awards(h), []string{"rake pot 0: 2", "seat 4 pot 0: 53"}; !slices.Equal(got, want) {
 		t.Errorf("awards %v, want %v", got, want)

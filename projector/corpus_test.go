@@ -13,13 +13,12 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // vectorFiles are the example tables of four presets (24 hands) written by an independent
 // implementation of the contract.
 var vectorFiles = []string{"table-br-fechado", "table-br-online", "table-std-draw", "table-tr-kapali"}
-
-const vectorDir = "../../shared/vectors"
 
 // buildCorpus returns a stream of copies × the vector tables: each copy's tables get their own
 // table ids, hands and events fresh ids (derived, so the corpus is the same on every run), and
@@ -31,7 +30,7 @@ func buildCorpus(tb testing.TB, copies int) [][]byte {
 	var tables [][][]byte
 	for k := range copies {
 		for _, f := range vectorFiles {
-			b, err := os.ReadFile(filepath.Join(vectorDir, f+".jsonl"))
+			b, err := os.ReadFile(testfiles.File(tb, "vectors", f+".jsonl"))
 			if err != nil {
 				tb.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/fechado/fechado/roles"
@@ -23,7 +24,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// The table of the shared vector table-br-fechado.jsonl, and another one.
+// The table of the example vector table-br-fechado.jsonl, and another one.
 const (
 	tableA = "ex-br-fechado"
 	tableB = "tb"
@@ -138,11 +139,11 @@ func (c *client) appendAs(ctx context.Context, evs []*events.Event, last map[str
 	return nil
 }
 
-// vectorHands returns the events of the shared vector table-br-fechado.jsonl (six hands of
+// vectorHands returns the events of the example vector table-br-fechado.jsonl (six hands of
 // tableA, machine shuffles, cards dealt face down).
 func vectorHands(t *testing.T) []*events.Event {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "shared", "vectors", "table-br-fechado.jsonl"))
+	f, err := os.Open(testfiles.File(t, "vectors", "table-br-fechado.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

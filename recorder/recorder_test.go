@@ -10,24 +10,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// vectors returns the example logs of ../shared/vectors.
+// vectors returns the example logs of testdata/vectors.
 func vectors(t testing.TB) []string {
 	t.Helper()
-	d, err := filepath.Abs(filepath.Join("..", "..", "shared", "vectors"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob(filepath.Join(d, "*.jsonl"))
-	if len(files) == 0 {
-		t.Fatalf("no vectors in %s: the contract folder ../shared must sit beside the repository", d)
-	}
-	return files
+	return testfiles.Glob(t, "vectors/*.jsonl")
 }
 
 func ctx(t testing.TB) context.Context {

@@ -15,17 +15,15 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected states of testdata/*.txt")
 
+// vectors returns the folder of the example logs, testdata/vectors.
 func vectors(t testing.TB) string {
 	t.Helper()
-	d, _ := filepath.Abs(filepath.Join("..", "..", "shared", "vectors"))
-	if _, err := os.Stat(d); err != nil {
-		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
-	}
-	return d
+	return testfiles.File(t, "vectors")
 }
 
 func load(t testing.TB, name string) []*events.Event {

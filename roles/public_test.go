@@ -4,22 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/roles"
 )
 
-// vectorEvents reads every event of the shared vectors, in file order.
+// vectorEvents reads every event of the example vectors, in file order.
 func vectorEvents(t *testing.T) []*events.Event {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "vectors", "*.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no vectors in ../shared/vectors")
-	}
+	files := testfiles.Glob(t, "vectors/*.jsonl")
 	var out []*events.Event
 	for _, p := range files {
 		f, err := os.Open(p)

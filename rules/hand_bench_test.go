@@ -3,13 +3,13 @@ package rules_test
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/rules"
 )
 
@@ -123,18 +123,13 @@ func benchReplay(b *testing.B, hands []benchHand) {
 // BenchmarkHandReplay replays hands through the rules as the auditor does (NewHand, Apply of
 // every event, the violations, the deck re-derived from revealed seeds) and reports hands/s;
 // B/op and allocs/op are for the whole set of hands (divide by hands/op for a hand). The
-// "vectors" case runs on the shared table vectors; the "file" and "file-cached" cases on the
+// "vectors" case runs on the example table vectors; the "file" and "file-cached" cases on the
 // hands of FECHADO_BENCH_FILE, all of them or the first 200 (skipped when it is unset).
 //
 //	FECHADO_BENCH_FILE=/tmp/fd/t1.jsonl GOMAXPROCS=1 go test ./rules -run '^$' -bench HandReplay -benchmem
 func BenchmarkHandReplay(b *testing.B) {
 	b.Run("vectors", func(b *testing.B) {
-		// The contract folder ../shared beside the repository, as the audit tests find it.
-		paths, err := filepath.Glob(filepath.Join("..", "..", "shared", "vectors", "table-*.jsonl"))
-		if err != nil || len(paths) == 0 {
-			b.Skip("no shared table vectors in ../shared/vectors")
-		}
-		benchReplay(b, loadHands(b, paths...))
+		benchReplay(b, loadHands(b, testfiles.Glob(b, "vectors/table-*.jsonl")...))
 	})
 	var file []benchHand // decoded once for both cases
 	fileHands := func(b *testing.B) []benchHand {
@@ -160,10 +155,7 @@ func BenchmarkHandReplay(b *testing.B) {
 // Replaying a hand allocates a handful of objects: the Hand, its players, and at most a few
 // more (the expected pots at the first award, a longer list of awards, violations).
 func TestHandReplayAllocs(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "shared", "vectors", "table-*.jsonl"))
-	if err != nil || len(paths) == 0 {
-		t.Skip("no shared table vectors in ../shared/vectors")
-	}
+	paths := testfiles.Glob(t, "vectors/table-*.jsonl")
 	if raceEnabled() {
 		t.Skip("the race detector's instrumentation allocates")
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/fechado/fechado/events"
 )
 
-// presets.md "next hand", checked against the dealers of the shared vectors.
+// presets.md "next hand", checked against the dealers of the example vectors.
 func TestNextDealer(t *testing.T) {
 	br, _ := Lookup("br-fechado")
 	online, _ := Lookup("br-online")

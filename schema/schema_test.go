@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/schema"
 )
 
@@ -264,27 +265,10 @@ func TestSchemaDocumentedGaps(t *testing.T) {
 	}
 }
 
-// sharedDir is the contract folder beside the repository (../shared).
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.Abs(filepath.Join("..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(d, "spec", "events-v1.md")); err != nil {
-		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
-	}
-	return d
-}
-
-// vectorLines returns every line of the shared vectors, named file:line.
+// vectorLines returns every line of the example vectors, named file:line.
 func vectorLines(t *testing.T) (names []string, lines [][]byte) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "vectors", "*.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no vectors in ../shared/vectors")
-	}
-	for _, f := range files {
+	for _, f := range testfiles.Glob(t, "vectors/*.jsonl") {
 		fh, err := os.Open(f)
 		if err != nil {
 			t.Fatal(err)
@@ -308,7 +292,7 @@ func vectorLines(t *testing.T) (names []string, lines [][]byte) {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-// Every line of the shared vectors is valid under the schema.
+// Every line of the example vectors is valid under the schema.
 func TestVectorsValidate(t *testing.T) {
 	sch := compile(t)
 	names, lines := vectorLines(t)

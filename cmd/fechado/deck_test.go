@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // fechado runs one command line in-process with stdin and returns its exit code and output.
@@ -116,9 +116,9 @@ func TestDeckHelp(t *testing.T) {
 
 // The synopsis is the one of cli-v1.md.
 func TestDeckSynopsisIsTheContract(t *testing.T) {
-	spec, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "spec", "cli-v1.md"))
+	spec, err := os.ReadFile(testfiles.File(t, "contract", "cli-v1.md"))
 	if err != nil {
-		t.Fatalf("the contract folder ../shared is missing beside the repository: %v", err)
+		t.Fatal(err)
 	}
 	if want := "`fechado " + commands["deck"].usage + "`"; !bytes.Contains(spec, []byte(want)) {
 		t.Errorf("cli-v1.md has no %s", want)

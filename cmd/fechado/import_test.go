@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 )
@@ -58,9 +59,9 @@ func hands(evs []*events.Event) int {
 }
 
 func TestImportPokerStarsToFile(t *testing.T) {
-	real, _ := filepath.Glob("../../../shared/hh/*.txt")
+	real := testfiles.Glob(t, "hh/*.txt")
 	if len(real) != 4 {
-		t.Fatalf("want the 4 real PokerStars files in shared/hh, found %d", len(real))
+		t.Fatalf("want the 4 real PokerStars files in testdata/hh, found %d", len(real))
 	}
 	files := append([]string{
 		filepath.Join(importData, "pokerstars/fl-session-bom-crlf.txt"),

@@ -66,7 +66,7 @@ func TestProjectCatchesUpAndRebuilds(t *testing.T) {
 	files := []string{"table-std-draw.jsonl", "table-tr-kapali.jsonl", "table-br-online.jsonl"}
 	args := []string{"record", "--data", data}
 	for _, f := range files {
-		args = append(args, recVectorPath(t, f))
+		args = append(args, vector(t, f))
 	}
 	if code, stderr := projRun(t, args...); code != exitOK {
 		t.Fatalf("record: exit %d: %s", code, stderr)
@@ -120,14 +120,4 @@ func TestProjectUsageAndStoreErrors(t *testing.T) {
 	if code, stderr := projRun(t, "project", "--nats", "nats://127.0.0.1:1", "--db", filepath.Join(t.TempDir(), "x.db")); code != exitStore {
 		t.Errorf("unreachable server: exit %d, want 3: %s", code, stderr)
 	}
-}
-
-// recVectorPath returns the path of an example log of ../shared/vectors.
-func recVectorPath(t *testing.T, name string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "vectors", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

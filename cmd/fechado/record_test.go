@@ -27,19 +27,6 @@ func recRun(t *testing.T, stdin []byte, args ...string) (code int, stdout, stder
 	return code, out.String(), errb.String()
 }
 
-// recVector returns the path of an example log of ../shared/vectors.
-func recVector(t *testing.T, name string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "vectors", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("the contract folder ../shared must sit beside the repository: %v", err)
-	}
-	return p
-}
-
 func recRead(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -68,8 +55,8 @@ func recSummary(t *testing.T, stderr string) (appended, skipped, hands int) {
 // stores nothing new; verify finds the log whole.
 func TestRecordExportVerify(t *testing.T) {
 	data := t.TempDir()
-	files := []string{recVector(t, "table-br-fechado.jsonl"), recVector(t, "table-std-draw.jsonl")}
-	stdin := recRead(t, recVector(t, "table-tr-kapali.jsonl"))
+	files := []string{vector(t, "table-br-fechado.jsonl"), vector(t, "table-std-draw.jsonl")}
+	stdin := recRead(t, vector(t, "table-tr-kapali.jsonl"))
 	want := append(append(recRead(t, files[0]), recRead(t, files[1])...), stdin...)
 	n := bytes.Count(want, []byte("\n"))
 
@@ -122,7 +109,7 @@ func TestRecordExportVerify(t *testing.T) {
 // The recorder fills prev where the input left it out: the stored log is the producer's log with
 // prev.
 func TestRecordFillsPrev(t *testing.T) {
-	want := recRead(t, recVector(t, "table-br-online.jsonl"))
+	want := recRead(t, vector(t, "table-br-online.jsonl"))
 	in := regexp.MustCompile(`"prev":"[0-9a-f]*",`).ReplaceAll(want, nil)
 	data := t.TempDir()
 	if code, _, stderr := recRun(t, in, "record", "--data", data, "-"); code != 0 {

@@ -21,7 +21,7 @@ func TestReplayText(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
-	code, out, _ = fechado("", "replay", "--hand", "f76c1855-a514-472d-b510-4d512c4018b9", "--at", "31", vector(t, "table-br-fechado.jsonl"))
+	code, out, _ = fechado("", "replay", "--hand", "9085ef83-9ab5-5867-a7bc-face883e39db", "--at", "31", vector(t, "table-br-fechado.jsonl"))
 	if code != exitOK || !strings.Contains(out, "hand #2") || !strings.Contains(out, "after seq 31 of 52") ||
 		!strings.Contains(out, "turn seat 1") || !strings.Contains(out, "seed not revealed yet") || strings.Contains(out, "order:") {
 		t.Errorf("--hand --at 31: exit %d:\n%s", code, out)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // Each sample file exits as its name says, and every problem line names the file, the line and
@@ -83,10 +85,7 @@ func TestValidateNamesAuditCodes(t *testing.T) {
 
 // The logs of an independent implementation are valid, checked together in one run.
 func TestValidateVectors(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "vectors", "*.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no vectors: the contract folder ../shared is missing beside the repository")
-	}
+	files := testfiles.Glob(t, "vectors/*.jsonl")
 	code, out, errOut := fechado("", append([]string{"validate"}, files...)...)
 	if code != exitOK || out != "" {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
