@@ -2380,10 +2380,8 @@ var tournamentFields = newFieldNames("id", "level", "entries", "stack")
 func (d *decoder) tournament(l *lexer) (*Tournament, error) {
 	t := &Tournament{}
 	if l.peek() == '"' {
+		// v1 gave the bare string no constraint, so every string of a v1 log stays valid.
 		s, err := l.str()
-		if err == nil && len(s) == 0 {
-			err = errors.New("empty tournament id")
-		}
 		t.ID = d.id(s)
 		return t, err
 	}

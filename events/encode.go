@@ -141,7 +141,9 @@ func appendData(b []byte, d Data) []byte {
 		o.b = append(so.b, '}')
 		o.int("carry", int64(v.Carry))
 		o.int("passed_out", int64(v.PassedOut))
-		if t := v.Tournament; t != nil {
+		if t := v.Tournament; t != nil && t.Level == 0 {
+			o.str("tournament", t.ID) // a v1 log's bare id: written back as it was read
+		} else if t != nil {
 			o.key("tournament")
 			to := obj{b: append(o.b, '{'), first: true}
 			to.str("id", t.ID)
