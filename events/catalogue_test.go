@@ -87,26 +87,16 @@ func topFields(cell string) []string {
 	return fields
 }
 
-// The catalogue (Types and Fields) is the table of events-v1.md §4: the same types in the same
-// order, each with the same data fields in the same order, the same ones optional.
+// The catalogue (Types and Fields) is the table of events-v1.md §4 with §7's additions to
+// hand.started: the same types in the same order, each with the same data fields in the same
+// order, the same ones optional.
 func TestCatalogueMatchesSpec(t *testing.T) {
-	rows := tableRows(specSection(t, "events-v1.md", "4. Event types"))
-	if len(rows) == 0 {
-		t.Fatal("no rows in the table of events-v1.md §4")
-	}
-	var specTypes []Type
-	for _, r := range rows {
-		if len(r) < 2 {
-			t.Errorf("row %q has no fields cell", r)
-			continue
-		}
-		ty := Type(r[0])
-		specTypes = append(specTypes, ty)
-		want := topFields(r[1])
+	specTypes, spec, _ := specCatalogue(t)
+	for _, ty := range specTypes {
 		if got, ok := Fields[ty]; !ok {
 			t.Errorf("%s: in events-v1.md §4 but not in Fields", ty)
-		} else if !slices.Equal(got, want) {
-			t.Errorf("%s: Fields %q, events-v1.md §4 %q", ty, got, want)
+		} else if want := spec[ty]; !slices.Equal(got, want) {
+			t.Errorf("%s: Fields %q, events-v1.md %q", ty, got, want)
 		}
 	}
 	if !slices.Equal(Types, specTypes) {
@@ -118,6 +108,164 @@ func TestCatalogueMatchesSpec(t *testing.T) {
 	for _, ty := range Types {
 		if !ty.Known() {
 			t.Errorf("%s is in Types but not Known", ty)
+		}
+	}
+}
+
+// nestedFields returns the fields of the object that follows the `name` span in cell (the {…} or
+// [{…}] after it), each with a "?" when it is marked optional; nil when name has no object.
+func nestedFields(cell, name string) []string {
+	i := strings.Index(cell, "`"+name+"`")
+	if i < 0 {
+		return nil
+	}
+	rest := cell[i+len(name)+2:]
+	open := strings.IndexByte(rest, '{')
+	if open < 0 || strings.ContainsAny(strings.TrimLeft(rest[:open], "?[ "), "`,") {
+		return nil
+	}
+	depth := 0
+	for j := open; j < len(rest); j++ {
+		switch rest[j] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return topFields(rest[open+1 : j])
+			}
+		}
+	}
+	return nil
+}
+
+// v11Rows reads the table of events-v1.md §7: for each row, the field (a "seats[]." prefix for a
+// field of each seat) with its "?", and the fields of its object when it has one.
+func v11Rows(t *testing.T) (fields []string, nested map[string][]string) {
+	nested = map[string][]string{}
+	rows := tableRows(specSection(t, "events-v1.md", "7. Version 1.1"))
+	if len(rows) == 0 {
+		t.Fatal("no rows in the table of events-v1.md §7")
+	}
+	for _, r := range rows {
+		// tableRows trims the first cell's opening backquote (every §7 cell ends in "?", "]" or
+		// "}"); put it back to read the cell as §4's cells.
+		cell := "`" + r[0]
+		f := topFields(cell)
+		if len(f) != 1 {
+			t.Fatalf("§7 row %q: %d fields", r[0], len(f))
+		}
+		fields = append(fields, f[0])
+		name := strings.TrimSuffix(f[0], "?")
+		if n := nestedFields(cell, name); n != nil {
+			nested[name] = n
+		}
+	}
+	return fields, nested
+}
+
+// specCatalogue reads the data fields of each type: events-v1.md §4, with the fields that §7
+// (version 1.1) adds to hand.started after them; and the fields of each seat of hand.started
+// (§4's and §7's seats[] fields) and of §7's objects.
+func specCatalogue(t *testing.T) (types []Type, fields map[Type][]string, nested map[string][]string) {
+	rows := tableRows(specSection(t, "events-v1.md", "4. Event types"))
+	if len(rows) == 0 {
+		t.Fatal("no rows in the table of events-v1.md §4")
+	}
+	fields = map[Type][]string{}
+	var seat []string
+	for _, r := range rows {
+		if len(r) < 2 {
+			t.Errorf("row %q has no fields cell", r)
+			continue
+		}
+		ty := Type(r[0])
+		types = append(types, ty)
+		fields[ty] = topFields(r[1])
+		if ty == HandStartedType {
+			seat = nestedFields(r[1], "seats")
+		}
+	}
+	v11, nested := v11Rows(t)
+	for _, f := range v11 {
+		switch {
+		case strings.HasPrefix(f, "seats[]."):
+			seat = append(seat, strings.TrimPrefix(f, "seats[]."))
+		case !slices.Contains(fields[HandStartedType], f):
+			fields[HandStartedType] = append(fields[HandStartedType], f)
+		}
+	}
+	nested["seats"] = seat
+	return types, fields, nested
+}
+
+// The decoder knows the fields of each seat of hand.started and of §7's objects (away, left,
+// tournament) in the order of the contract, and calls missing exactly the required ones.
+func TestNestedFieldsMatchSpec(t *testing.T) {
+	_, _, nested := specCatalogue(t)
+	for _, tc := range []struct {
+		name string
+		got  *fieldNames
+	}{
+		{"seats", seatFields},
+		{"away", awayFields},
+		{"left", leftFields},
+		{"tournament", tournamentFields},
+	} {
+		want := nested[tc.name]
+		names := make([]string, len(want))
+		for i, f := range want {
+			names[i] = strings.TrimSuffix(f, "?")
+		}
+		if len(want) == 0 || !slices.Equal(tc.got.names, names) {
+			t.Errorf("hand.started %s: the decoder reads %q, events-v1.md %q", tc.name, tc.got.names, want)
+		}
+		checkRequired(t, tc.name, want)
+	}
+}
+
+// checkRequired drops each field of the first object of hand.started's field name (every seat
+// field for "seats") from a line that has them all, and checks that the decoder calls it missing
+// exactly when fields does not mark it optional.
+func checkRequired(t *testing.T, name string, fields []string) {
+	t.Helper()
+	full := `{"seat":2,"player":"ana","stack":100,"rebuy":0,"joined":true,"from":"t-9"}`
+	switch name {
+	case "away":
+		full = `{"seat":2,"player":"ana","stack":100}`
+	case "left":
+		full = `{"player":"ana","stack":100,"to":"t-9"}`
+	case "tournament":
+		full = `{"id":"cup","level":2,"entries":60,"stack":1500}`
+	}
+	line := func(obj string) []byte {
+		data := `"seats":[` + obj + `]`
+		if name != "seats" {
+			data = `"seats":[{"seat":1,"player":"bo","stack":5}],"` + name + `":` + obj
+			if name != "tournament" {
+				data = `"seats":[{"seat":1,"player":"bo","stack":5}],"` + name + `":[` + obj + `]`
+			}
+		}
+		return []byte(`{"id":"0190f1f6-8a2b-7c3d-9e4f-a1b2c3d4e5f6","table":"t-1","hand":"0190f1f6-0000-7000-8000-000000000001","seq":1,"at":"2026-11-29T13:05:00Z","type":"hand.started","data":{"rules":{"name":"std-draw"},"number":1,"dealer":1,` + data + `,"stakes":{"ante":1,"min_bet":2,"max_bet":4},"carry":0,"passed_out":0}}`)
+	}
+	if _, err := Parse(line(full)); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for _, f := range fields {
+		key := strings.TrimSuffix(f, "?")
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(full), &m); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m[key]; !ok {
+			t.Errorf("%s: the test's object has no %s", name, key)
+			continue
+		}
+		delete(m, key)
+		obj, _ := json.Marshal(m)
+		_, err := Parse(line(string(obj)))
+		missing := err != nil && strings.HasSuffix(err.Error(), "."+key+": missing")
+		if optional := strings.HasSuffix(f, "?"); optional == missing || (optional && err != nil) {
+			t.Errorf("%s without %s (optional %v): %v", name, key, optional, err)
 		}
 	}
 }

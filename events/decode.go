@@ -1064,10 +1064,16 @@ func (r *Reader) PoisonRecycled() { r.poison = true }
 // to decode returns an *Error; reading may go on with the next line after it. The event's Raw is
 // the line as ReadLine returns it, and its strings may share the line's bytes.
 func (r *Reader) Next() (*Event, error) {
+	e, _, err := r.nextLine()
+	return e, err
+}
+
+// nextLine is Next, and returns the line of a decoding error too.
+func (r *Reader) nextLine() (*Event, []byte, error) {
 	for {
 		line, err := r.ReadLine()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if (len(line) == 0 || line[0] != '{') && len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -1078,9 +1084,9 @@ func (r *Reader) Next() (*Event, error) {
 			if errors.As(err, &ee) {
 				ee.File, ee.Line = r.name, r.line
 			}
-			return nil, err
+			return nil, line, err
 		}
-		return e, nil
+		return e, line, nil
 	}
 }
 
@@ -2380,10 +2386,8 @@ var tournamentFields = newFieldNames("id", "level", "entries", "stack")
 func (d *decoder) tournament(l *lexer) (*Tournament, error) {
 	t := &Tournament{}
 	if l.peek() == '"' {
+		// v1 gave the bare string no constraint, so every string of a v1 log stays valid.
 		s, err := l.str()
-		if err == nil && len(s) == 0 {
-			err = errors.New("empty tournament id")
-		}
 		t.ID = d.id(s)
 		return t, err
 	}

@@ -94,6 +94,9 @@ func fastPayloads() []Data {
 		started(func(h *HandStarted) {
 			h.Tournament = &Tournament{ID: "t-1", Level: 3, Entries: intPtr(60), Stack: chipsPtr(1500)}
 		}),
+		started(func(h *HandStarted) { h.Tournament = &Tournament{ID: "t-1"} }), // a v1 bare id
+		started(func(h *HandStarted) { h.Tournament = &Tournament{} }),          // a v1 bare id, empty
+		started(func(h *HandStarted) { h.Away, h.Left = []AwaySeat{}, []LeftPlayer{} }),
 		started(func(h *HandStarted) { h.Previous = strPtr(fastHand) }),
 		started(func(h *HandStarted) { h.Previous = strPtr(fastOther) }),
 		started(func(h *HandStarted) { h.Tournament, h.Previous = &Tournament{ID: "t-2", Level: 2}, strPtr(fastOther) }),
@@ -241,7 +244,8 @@ func TestFastPathsTakeEncodedLines(t *testing.T) {
 		switch v := e.Data.(type) {
 		case *HandStarted:
 			odd := func(p string) bool { return strings.ContainsFunc(p, func(r rune) bool { return r == '"' || r > 0x7f }) }
-			return len(v.Seats) == 0 || len(v.Seats) > int(MaxSeat) || v.Rules.Overrides != nil || slices.ContainsFunc(v.Seats, func(s SeatStack) bool { return odd(s.Player) })
+			v11 := v.Tournament != nil || v.Away != nil || v.Left != nil || slices.ContainsFunc(v.Seats, func(s SeatStack) bool { return s.Joined || s.From != "" })
+			return v11 || len(v.Seats) == 0 || len(v.Seats) > int(MaxSeat) || v.Rules.Overrides != nil || slices.ContainsFunc(v.Seats, func(s SeatStack) bool { return odd(s.Player) })
 		case *DeckShuffled:
 			return v.Commitment == "" || v.Count != nil || v.By != nil || v.Cards != nil
 		case *DeckCut:
@@ -418,4 +422,31 @@ func TestReaderFastStateSameAsReference(t *testing.T) {
 		b = append(append(b, l...), '\n')
 	}
 	sameReadAsRef(t, b)
+}
+
+// Every shape Encode writes that the contract accepts decodes to the payload it was written from
+// and re-encodes byte for byte; a v1.1 tournament's level 0 (a v1 log's bare id) is written back
+// as the bare id.
+func TestEncodedShapesRoundTrip(t *testing.T) {
+	valid := 0
+	for i, d := range fastPayloads() {
+		line := fastEvent(i+1, d).Raw
+		e, err := Parse(line)
+		if err != nil {
+			continue // a shape the contract refuses (an empty player, hand number 0, …)
+		}
+		valid++
+		if !reflect.DeepEqual(e.Data, d) {
+			t.Errorf("%s reads back as %+v, want %+v", line, e.Data, d)
+		}
+		if got := Encode(e); !bytes.Equal(got, line) {
+			t.Errorf("re-encoding differs:\n got %s\nwant %s", got, line)
+		}
+	}
+	if valid < 60 {
+		t.Errorf("only %d valid shapes", valid)
+	}
+	if line := string(fastEvent(2, &HandStarted{Rules: Rules{Name: "std-draw"}, Number: 1, Dealer: 1, Seats: seatStacks(2), Tournament: &Tournament{ID: "cup"}}).Raw); !strings.Contains(line, `"tournament":"cup"`) {
+		t.Errorf("a v1 tournament id is not written back as a bare string: %s", line)
+	}
 }

@@ -141,10 +141,8 @@ func appendData(b []byte, d Data) []byte {
 		o.b = append(so.b, '}')
 		o.int("carry", int64(v.Carry))
 		o.int("passed_out", int64(v.PassedOut))
-		if t := v.Tournament; t != nil && t.Level == 0 && t.Entries == nil && t.Stack == nil {
-			// A v1 log's bare id (no level): written back as it came, so that a stored line
-			// the recorder re-encodes (to fill prev) still decodes.
-			o.str("tournament", t.ID)
+		if t := v.Tournament; t != nil && t.Level == 0 {
+			o.str("tournament", t.ID) // a v1 log's bare id: written back as it was read
 		} else if t != nil {
 			o.key("tournament")
 			to := obj{b: append(o.b, '{'), first: true}

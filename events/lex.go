@@ -457,7 +457,7 @@ func (l *lexer) boolean() (bool, error) {
 	case 'f':
 		return false, l.lit("false")
 	}
-	return false, &typeErr{"a boolean", l.kind()}
+	return false, &typeErr{"boolean", l.kind()}
 }
 
 // skip consumes any value, checking that it is well formed, and returns its bytes.

@@ -1054,16 +1054,6 @@ func refDecDeckShuffled(l *refLexer) (Data, error) {
 	return v, err
 }
 
-func refOptString(l *refLexer, dst **string) error {
-	s, err := l.str()
-	if err != nil {
-		return err
-	}
-	str := string(s)
-	*dst = &str
-	return nil
-}
-
 func refDecHandStarted(l *refLexer) (Data, error) {
 	v := &HandStarted{}
 	err := refFields(l, HandStartedType, func(k string) error {
@@ -1104,6 +1094,14 @@ func refDecHandStarted(l *refLexer) (Data, error) {
 						err := refChipsInto(l, &c)
 						s.Rebuy = &c
 						return refAt("rebuy", err)
+					case "joined": // v1.1
+						b, err := refBool(l)
+						s.Joined = b
+						return refAt("joined", err)
+					case "from": // v1.1
+						t, err := refTableID(l)
+						s.From = t
+						return refAt("from", err)
 					}
 					return &refFieldErr{string(kb), errors.New("unknown field for a seat")}
 				})
@@ -1160,17 +1158,9 @@ func refDecHandStarted(l *refLexer) (Data, error) {
 			v.PassedOut = int(n)
 			return err
 		case "tournament":
-			// The frozen v1 reference reads only the bare id of a v1 log; the v1.1 object is
-			// checked by the tests of the v1.1 fields.
-			var id *string
-			if err := refOptString(l, &id); err != nil {
-				return err
-			}
-			if *id == "" {
-				return errors.New("empty tournament id")
-			}
-			v.Tournament = &Tournament{ID: *id}
-			return nil
+			t, err := refDecTournament(l)
+			v.Tournament = t
+			return err
 		case "previous":
 			s, err := l.str()
 			if err == nil && !refIsUUID(s) {
@@ -1179,6 +1169,20 @@ func refDecHandStarted(l *refLexer) (Data, error) {
 			p := string(s)
 			v.Previous = &p
 			return err
+		case "away":
+			v.Away = []AwaySeat{}
+			return l.array(func(i int) error {
+				a, err := refDecAway(l)
+				v.Away = append(v.Away, a)
+				return refAtIndex("", i, err)
+			})
+		case "left":
+			v.Left = []LeftPlayer{}
+			return l.array(func(i int) error {
+				p, err := refDecLeft(l)
+				v.Left = append(v.Left, p)
+				return refAtIndex("", i, err)
+			})
 		}
 		return nil
 	})
@@ -1186,6 +1190,148 @@ func refDecHandStarted(l *refLexer) (Data, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// refBool reads true or false.
+func refBool(l *refLexer) (bool, error) {
+	switch l.peek() {
+	case 't':
+		return true, l.lit("true")
+	case 'f':
+		return false, l.lit("false")
+	}
+	return false, &refTypeErr{"boolean", l.kind()}
+}
+
+// refTableID reads a table id given in data (v1.1 from and to).
+func refTableID(l *refLexer) (string, error) {
+	s, err := l.str()
+	if err == nil && !refIsTableID(s) {
+		err = fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
+	}
+	return string(s), err
+}
+
+// refMissing names the first of names (in catalogue order) whose bit is not in have.
+func refMissing(have uint8, names ...string) error {
+	for i, n := range names {
+		if have&(1<<i) == 0 {
+			return &refFieldErr{n, errors.New("missing")}
+		}
+	}
+	return nil
+}
+
+// refDecTournament reads hand.started's tournament (events-v1.md §7): the v1.1 object, or a v1
+// log's bare string, read as the id with level 0.
+func refDecTournament(l *refLexer) (*Tournament, error) {
+	t := &Tournament{}
+	if l.peek() == '"' {
+		s, err := l.str()
+		t.ID = string(s)
+		return t, err
+	}
+	var have uint8
+	err := l.object(func(kb []byte) error {
+		switch string(kb) {
+		case "id":
+			have |= 1
+			s, err := l.str()
+			if err == nil && len(s) == 0 {
+				err = errors.New("empty tournament id")
+			}
+			t.ID = string(s)
+			return refAt("id", err)
+		case "level":
+			have |= 2
+			n, err := l.int()
+			if err == nil && n < 1 {
+				err = fmt.Errorf("%d is below 1", n)
+			}
+			t.Level = int(n)
+			return refAt("level", err)
+		case "entries":
+			n, err := l.int()
+			if err == nil && n < 1 {
+				err = fmt.Errorf("%d is below 1", n)
+			}
+			e := int(n)
+			t.Entries = &e
+			return refAt("entries", err)
+		case "stack":
+			var c Chips
+			err := refChipsInto(l, &c)
+			t.Stack = &c
+			return refAt("stack", err)
+		}
+		return &refFieldErr{string(kb), errors.New("unknown field for a tournament")}
+	})
+	if err == nil {
+		err = refMissing(have, "id", "level")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// refDecAway reads an entry of hand.started's away list (v1.1).
+func refDecAway(l *refLexer) (AwaySeat, error) {
+	var a AwaySeat
+	var have uint8
+	err := l.object(func(kb []byte) error {
+		switch string(kb) {
+		case "seat":
+			have |= 1
+			return refAt("seat", refSeatInto(l, &a.Seat))
+		case "player":
+			have |= 2
+			p, err := l.str()
+			if err == nil && len(p) == 0 {
+				err = errors.New("empty player")
+			}
+			a.Player = string(p)
+			return refAt("player", err)
+		case "stack":
+			have |= 4
+			return refAt("stack", refChipsInto(l, &a.Stack))
+		}
+		return &refFieldErr{string(kb), errors.New("unknown field for an away seat")}
+	})
+	if err == nil {
+		err = refMissing(have, "seat", "player", "stack")
+	}
+	return a, err
+}
+
+// refDecLeft reads an entry of hand.started's left list (v1.1).
+func refDecLeft(l *refLexer) (LeftPlayer, error) {
+	var p LeftPlayer
+	var have uint8
+	err := l.object(func(kb []byte) error {
+		switch string(kb) {
+		case "player":
+			have |= 1
+			s, err := l.str()
+			if err == nil && len(s) == 0 {
+				err = errors.New("empty player")
+			}
+			p.Player = string(s)
+			return refAt("player", err)
+		case "stack":
+			have |= 2
+			return refAt("stack", refChipsInto(l, &p.Stack))
+		case "to":
+			t, err := refTableID(l)
+			p.To = t
+			return refAt("to", err)
+		}
+		return &refFieldErr{string(kb), errors.New("unknown field for a player who left")}
+	})
+	if err == nil {
+		err = refMissing(have, "player", "stack")
+	}
+	return p, err
 }
 
 func refDecRules(l *refLexer, r *Rules) error {
