@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/projector"
 )
 
@@ -18,7 +17,8 @@ func init() {
 		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N]",
 		help: `Project reads the log from where the read models stopped (the checkpoint in the database)
 to its end, writes tables, hands, one row per player per hand, actions, draws, pots,
-awards and findings into the SQLite database --db (default DIR/fechado.db), and exits.
+awards and the auditor's findings (every hand audited, table continuity included) into the
+SQLite database --db (default DIR/fechado.db), and exits.
 Each batch of events is written with the stream sequence it reached in one transaction,
 so an interrupted run loses and repeats nothing: the next run resumes. An event that
 cannot be applied goes to the quarantine table with the reason, and projection goes on.
@@ -81,9 +81,6 @@ func runProject(m *Main, args []string) error {
 	}
 	defer rm.Close()
 	p := projector.New(rm, &projector.LogSource{Log: l})
-	// Each hand is audited on its own (audit.Hand): table.* continuity needs the hands before it
-	// and is left to `fechado audit --table`, so a rebuild and a resumed projection store the same rows.
-	p.Audit = audit.Hand
 	p.BatchSize = *batch
 	start := time.Now()
 	pr, err := p.CatchUp(ctx)
