@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,33 +32,64 @@ type env struct {
 	log *recorder.Log
 	srv *web.Server
 	ts  *httptest.Server
+	// stop stops the server (and is called at the end of the test if not before).
+	stop func()
 }
 
 func newEnv(t testing.TB, maxBody int64) *env {
 	t.Helper()
 	l := recordertest.Open(t)
-	ctx := context.Background()
-	db, err := projector.Open(ctx, filepath.Join(t.TempDir(), "read.db"))
+	db, err := projector.Open(context.Background(), filepath.Join(t.TempDir(), "read.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return startEnv(t, l, db, maxBody)
+}
+
+// startEnv runs a server over l and db.
+func startEnv(t testing.TB, l *recorder.Log, db *sql.DB, maxBody int64) *env {
+	t.Helper()
 	srv, err := web.New(web.Options{Log: l, DB: db, MaxBody: maxBody})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rctx, cancel := context.WithCancel(ctx)
+	rctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(rctx) }()
 	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+			ts.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return &env{t: t, db: db, log: l, srv: srv, ts: ts, stop: stop}
+}
+
+// metric returns the value of an unlabelled series of /metrics.
+func (e *env) metric(name string) float64 {
+	e.t.Helper()
+	code, b := e.do(http.MethodGet, "/metrics", nil)
+	if code != http.StatusOK {
+		e.t.Fatalf("GET /metrics: %d", code)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			var f float64
+			if _, err := fmt.Sscan(v, &f); err != nil {
+				e.t.Fatal(err)
+			}
+			return f
 		}
-		ts.Close()
-	})
-	return &env{t: t, db: db, log: l, srv: srv, ts: ts}
+	}
+	e.t.Fatalf("/metrics has no %s", name)
+	return 0
 }
 
 // simulated plays hands with the simulator and returns them.
@@ -876,5 +908,65 @@ func TestContinuityFindings(t *testing.T) {
 	}
 	if n != len(want) {
 		t.Errorf("%d table.* findings stored in the read models, want %d", n, len(want))
+	}
+}
+
+// TestEachHandAuditedOnce: the projector audits every hand once, and a server started again on
+// the same log and read models audits none of the hands already stored, only new ones; the
+// findings it shows, table.* included, are those stored before.
+func TestEachHandAuditedOnce(t *testing.T) {
+	e := newEnv(t, 0)
+	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 8, Seed: 71, Table: "t-once", ExposeRate: -1,
+		Inject: []finding.Code{finding.TableDealer}})
+	e.post(handsBody(hs[:5]), http.StatusOK, nil)
+	e.waitProjected()
+	if got := e.metric("fechado_hands_audited_total"); got != 5 {
+		t.Fatalf("fechado_hands_audited_total %v after 5 hands", got)
+	}
+	before := map[string][]finding1{}
+	for _, h := range hs[:5] {
+		var hand struct {
+			Findings []finding1 `json:"findings"`
+		}
+		e.get("/api/hands/"+h.Events[0].Hand, http.StatusOK, &hand)
+		before[h.Events[0].Hand] = hand.Findings
+	}
+	e.stop()
+
+	e2 := startEnv(t, e.log, e.db, 0)
+	e2.post(handsBody(hs[5:]), http.StatusOK, nil)
+	e2.waitProjected()
+	if got := e2.metric("fechado_hands_audited_total"); got != 3 {
+		t.Fatalf("fechado_hands_audited_total %v after a restart and 3 more hands, want 3", got)
+	}
+	continuity := 0
+	for id, want := range before {
+		var hand struct {
+			Findings []finding1 `json:"findings"`
+		}
+		e2.get("/api/hands/"+id, http.StatusOK, &hand)
+		if fmt.Sprint(hand.Findings) != fmt.Sprint(want) {
+			t.Errorf("hand %s: findings %+v after the restart, %+v before", id, hand.Findings, want)
+		}
+		for _, f := range want {
+			if strings.HasPrefix(f.Code, "table.") {
+				continuity++
+			}
+		}
+	}
+	if continuity == 0 {
+		t.Error("no table.* finding in the hands before the restart: the test proves nothing")
+	}
+	// The hands after the restart are checked against the last one before it.
+	var flagged handsAnswer
+	e2.get("/api/hands?findings=1&table=t-once", http.StatusOK, &flagged)
+	wantFlagged := 0
+	for _, h := range hs {
+		if h.Injected != "" {
+			wantFlagged++
+		}
+	}
+	if len(flagged.Hands) != wantFlagged {
+		t.Errorf("%d hands flagged, want the %d injected", len(flagged.Hands), wantFlagged)
 	}
 }
