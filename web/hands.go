@@ -159,14 +159,15 @@ func validHandID(id string) bool {
 	return true
 }
 
-// getHand is GET /api/hands/{id}: the hand's events (redacted while it is in progress) and its
-// findings.
+// getHand is GET /api/hands/{id}: the hand's events (its public views while it is in progress,
+// see handView) and its findings.
 func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
-	evs, ok := s.handOr404(w, r)
+	stored, ok := s.handOr404(w, r)
 	if !ok {
 		return
 	}
-	done := ended(evs)
+	evs, view := handView(stored)
+	done := view == viewStored
 	fs, err := s.findingsOf(r.Context(), r.PathValue("id"), done)
 	if err != nil {
 		storeError(w, err)
@@ -174,22 +175,23 @@ func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]json.RawMessage, len(evs))
 	for i, e := range evs {
-		out[i] = publicEvent(e, !done)
+		out[i] = eventJSON(e)
 	}
 	first := evs[0]
 	writeJSON(w, http.StatusOK, map[string]any{
-		"hand": first.Hand, "table": first.Table, "ended": done, "events": out, "findings": fs,
+		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "events": out, "findings": fs,
 	})
 }
 
 // getReplay is GET /api/hands/{id}/replay: the table after each event (?at=SEQ: after that one
 // event only), with the findings that show at each step.
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
-	evs, ok := s.handOr404(w, r)
+	stored, ok := s.handOr404(w, r)
 	if !ok {
 		return
 	}
-	done := ended(evs)
+	evs, view := handView(stored)
+	done := view == viewStored
 	at := 0
 	if v := r.URL.Query().Get("at"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -214,7 +216,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return stepOut{}, err
 		}
-		o := stepOut{Step: st, Event: publicEvent(evs[i], !done), Findings: []FindingView{}}
+		o := stepOut{Step: st, Event: eventJSON(evs[i]), Findings: []FindingView{}}
 		for _, f := range fs {
 			if f.Seq == int(evs[i].Seq) {
 				o.Findings = append(o.Findings, f)
@@ -248,6 +250,6 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	first := evs[0]
 	writeJSON(w, http.StatusOK, map[string]any{
-		"hand": first.Hand, "table": first.Table, "ended": done, "steps": out, "findings": fs,
+		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": fs,
 	})
 }

@@ -58,7 +58,7 @@ func cardStrings[T interface{ String() string }](cs []T) []string {
 
 func tableView(t projector.TableState) TableView {
 	v := TableView{Table: t.Table, Hand: t.Hand, Number: t.Number, Preset: t.Preset, Dealer: t.Dealer,
-		Stage: string(t.Stage), Round: string(t.Round), ToAct: t.ToAct, Pot: int64(t.Pot), Carry: int64(t.Carry),
+		Stage: t.Stage.String(), Round: string(t.Round), ToAct: t.ToAct, Pot: int64(t.Pot), Carry: int64(t.Carry),
 		Commitment: t.Commitment, Seq: int(t.Seq), At: t.At, Seats: []SeatView{}, Live: true}
 	for _, s := range t.Seats {
 		v.Seats = append(v.Seats, SeatView{Seat: s.Seat, Player: s.Player, Stack: int64(s.Stack),
