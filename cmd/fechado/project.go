@@ -40,6 +40,7 @@ func runProject(m *Main, args []string) error {
 	c := commands["project"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
+	lfmt := addLogFormat(fs)
 	db := fs.String("db", "", "SQLite read-model `FILE` (default DIR/fechado.db)")
 	rebuild := fs.Bool("rebuild", false, "delete the database and project the whole log again")
 	batch := fs.Int("batch", projector.DefaultBatchSize, "events per transaction")
@@ -52,6 +53,10 @@ func runProject(m *Main, args []string) error {
 	}
 	if *batch < 1 {
 		return usageErr("--batch must be at least 1")
+	}
+	log, err := lfmt.logger(m.Stderr, "project")
+	if err != nil {
+		return err
 	}
 	path := *db
 	if path == "" {
@@ -84,8 +89,11 @@ func runProject(m *Main, args []string) error {
 	p.BatchSize = *batch
 	start := time.Now()
 	pr, err := p.CatchUp(ctx)
-	fmt.Fprintf(m.Stderr, "fechado project: %d events projected, %d hands, %d quarantined in %.2f s (stream sequence %d) into %s\n",
-		pr.Events, pr.Hands, pr.Quarantined, time.Since(start).Seconds(), pr.Checkpoint, path)
+	took := time.Since(start).Seconds()
+	log.Info(fmt.Sprintf("fechado project: %d events projected, %d hands, %d quarantined in %.2f s (stream sequence %d) into %s",
+		pr.Events, pr.Hands, pr.Quarantined, took, pr.Checkpoint, path),
+		"events", pr.Events, "hands", pr.Hands, "quarantined", pr.Quarantined, "seconds", took,
+		"checkpoint", pr.Checkpoint, "db", path)
 	if err != nil {
 		if ctx.Err() != nil {
 			return withCode(exitStore, errors.New("interrupted: the next run resumes where this one committed"))
