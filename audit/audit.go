@@ -53,6 +53,8 @@ type Auditor struct {
 	// keeps the hand's state. It still points into the last hand's events, but is not read
 	// before rules.Renew overwrites it.
 	hand *rules.Hand
+	// continued counts the hands that left their table's state for the next (see HandAfter).
+	continued int
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -145,7 +147,7 @@ func (a *Auditor) Idle() bool { return len(a.open) == 0 }
 // Invalid reports a line that could not be decoded as a log.schema finding. The hand and table are
 // unknown when the line is not even JSON.
 func (a *Auditor) Invalid(err error, hand, table string, seq events.Seq) {
-	a.emit(mk(hand, table, seq, finding.LogSchema, 0, err.Error(), nil, nil))
+	a.emit(Unreadable(err, hand, table, seq))
 }
 
 // Close audits the hands that never ended (log.incomplete) and returns.
@@ -396,13 +398,8 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 }
 
 // Hand audits the events of one hand on its own: every finding but the table.* codes, which need
-// the hands before it. It is deterministic, so a projector can store its result exactly once.
+// the hands before it (HandAfter makes those too). It is deterministic.
 func Hand(evs []*events.Event) []finding.Finding {
-	var out []finding.Finding
-	a := New(func(f finding.Finding) { out = append(out, f) })
-	for _, e := range evs {
-		a.Add(e)
-	}
-	a.Close()
+	out, _ := HandAfter(evs, nil)
 	return out
 }

@@ -25,7 +25,6 @@ type tableState struct {
 	// Auditor.Idle): each is copied once, when its player joins. spare is the list before it,
 	// reused for the next.
 	players, spare []playerEnd
-	preset         rules.Preset
 }
 
 // playerEnd is a player as a hand leaves him: his seat and the stack he ended with.
@@ -111,6 +110,7 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 		}
 	}
 	// The previous state has been read: this hand's replaces it, in the same storage.
+	a.continued++
 	st := prev
 	if st == nil {
 		st = &tableState{}
@@ -118,7 +118,7 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 	}
 	last := st.players
 	*st = tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
-		misdeal: h.Misdeal, preset: p, seats: append(st.seats[:0], seats...), players: st.spare[:0]}
+		misdeal: h.Misdeal, seats: append(st.seats[:0], seats...), players: st.spare[:0]}
 	st.starter = rules.NextSeat(st.seats, hs.Dealer)
 	for _, pl := range h.Players {
 		if pe := st.player(pl.Name); pe != nil {

@@ -115,6 +115,35 @@ func (c Code) Severity() Severity { return severities[c] }
 // Known reports whether c is in the catalogue.
 func (c Code) Known() bool { _, ok := severities[c]; return ok }
 
+// Rank orders severities from the mildest: info 1, warning 2, error 3; 0 for "" (nothing found).
+// A severity this catalogue does not know ranks as an error: an unknown finding is not ignored.
+func (s Severity) Rank() int {
+	switch s {
+	case "":
+		return 0
+	case Info:
+		return 1
+	case Warning:
+		return 2
+	}
+	return 3
+}
+
+// Worst returns the gravest of the severities of fs ("" when fs is empty); an unknown severity
+// counts as Error.
+func Worst(fs []Finding) Severity {
+	var w Severity
+	for _, f := range fs {
+		if f.Severity.Rank() > w.Rank() {
+			w = f.Severity
+		}
+	}
+	if w.Rank() == 3 {
+		return Error
+	}
+	return w
+}
+
 // Finding is one irregularity, as the auditor writes it (events-v1.md §6).
 type Finding struct {
 	Hand     string      `json:"hand"`

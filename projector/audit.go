@@ -1,45 +1,159 @@
 package projector
 
 import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 )
 
-// AuditFunc audits the events of one hand, in seq order, from hand.started to hand.ended, and
-// returns its findings. The projector calls it once per hand when hand.ended arrives, inside the
+// AuditFunc audits the events of one hand, as they arrived, from hand.started to hand.ended,
+// against what the table's previous hand left (nil: none), and returns its findings and what
+// this hand leaves. The projector calls it once per hand when hand.ended arrives, inside the
 // transaction that stores the hand, so it must be deterministic and must not block.
-type AuditFunc func(hand []*events.Event) []finding.Finding
+// audit.HandAfter is the projector's auditor; tests may give another.
+type AuditFunc func(hand []*events.Event, prev *audit.TableMemory) ([]finding.Finding, *audit.TableMemory)
 
-// Audit statuses stored in hands.audit_status.
+// Audit statuses stored in hands.audit_status: AuditOK, or the gravest severity found.
 const (
 	AuditOK = "ok" // audited, no finding
 )
 
 // auditStatus is "ok" without findings, else the worst severity found.
 func auditStatus(fs []finding.Finding) string {
-	if len(fs) == 0 {
-		return AuditOK
+	if w := finding.Worst(fs); w != "" {
+		return string(w)
 	}
-	worst := fs[0].Severity
-	for _, f := range fs[1:] {
-		if rank(f.Severity) > rank(worst) {
-			worst = f.Severity
-		}
-	}
-	if rank(worst) == 3 {
-		return string(finding.Error)
-	}
-	return string(worst)
+	return AuditOK
 }
 
-// rank orders severities; an unknown one counts as an error.
-func rank(s finding.Severity) int {
-	switch s {
-	case finding.Info:
-		return 1
-	case finding.Warning:
-		return 2
-	default:
-		return 3
+// Audited is what the projector found in one stream message: a hand audited at its hand.ended,
+// or the finding of a stray event (Stray) that no hand's audit takes.
+type Audited struct {
+	Hand, Table string
+	Findings    []finding.Finding
+	Stray       bool
+	Took        time.Duration // the audit's time (0 for a stray)
+}
+
+func (p *Projector) auditFunc() AuditFunc {
+	if p.Audit != nil {
+		return p.Audit
 	}
+	return audit.HandAfter
+}
+
+// memory returns what the last audited hand of table left, from the projector's cache or the
+// database (in the batch's transaction); nil when none.
+func (p *Projector) memory(ctx context.Context, table string) (*audit.TableMemory, error) {
+	if m, ok := p.mem[table]; ok {
+		return m, nil
+	}
+	var b []byte
+	err := p.b.stmt(stMemory).QueryRowContext(ctx, table).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		p.mem[table] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("projector: table memory of %s: %w", table, err)
+	}
+	m := &audit.TableMemory{}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("projector: table memory of %s: %w", table, err)
+	}
+	p.mem[table] = m
+	return m, nil
+}
+
+// auditHand audits a hand that ended, stores what it leaves for its table, and returns its
+// findings: those of its stray lines first (h.faults), then the auditor's.
+func (p *Projector) auditHand(ctx context.Context, h *hand) ([]finding.Finding, error) {
+	prev, err := p.memory(ctx, h.table)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	fs, next := p.auditFunc()(h.all, prev)
+	took := time.Since(start)
+	if next != prev && next != nil {
+		b, err := json.Marshal(next)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.b.stmt(stPutMemory).ExecContext(ctx, h.table, next.Hand, b); err != nil {
+			return nil, err
+		}
+		p.mem[h.table] = next
+	}
+	fs = append(append([]finding.Finding{}, h.faults...), fs...)
+	p.b.audited = append(p.b.audited, Audited{Hand: h.id, Table: h.table, Findings: fs, Took: took})
+	return fs, nil
+}
+
+// insertFinding stores f as finding n of hand, shown by stream message m.
+func (p *Projector) insertFinding(ctx context.Context, m Message, hand string, n int, f finding.Finding) error {
+	var seat any
+	if f.Seat != 0 {
+		seat = int(f.Seat)
+	}
+	_, err := p.b.stmt(stInsertFinding).ExecContext(ctx, hand, n, f.Table, int(f.Seq), m.Seq, string(f.Code),
+		string(f.Severity), seat, f.Message, jsonValue(f.Expected), jsonValue(f.Actual))
+	return err
+}
+
+// jsonValue is v as JSON text, or NULL when v is nil (or cannot be written).
+func jsonValue(v any) any {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return string(b)
+}
+
+// stray records the finding of a message no open hand takes. While re-reading open hands after
+// a restart it is already stored: nothing is written. A finding of a hand that is open joins the
+// hand's own at its hand.ended; any other is stored now, after the findings its hand has, and a
+// hand that has ended counts it in hands.findings and hands.audit_status.
+func (p *Projector) stray(ctx context.Context, m Message, f finding.Finding) error {
+	if h := p.open[f.Hand]; h != nil {
+		h.faults = append(h.faults, f)
+		return nil
+	}
+	if p.replaying {
+		return nil
+	}
+	var n int
+	var status sql.NullString
+	if err := p.b.stmt(stFindingsOf).QueryRowContext(ctx, f.Hand).Scan(&n); err != nil {
+		return err
+	}
+	if err := p.insertFinding(ctx, m, f.Hand, n+1, f); err != nil {
+		return err
+	}
+	err := p.b.stmt(stAuditStatus).QueryRowContext(ctx, f.Hand).Scan(&status)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return err
+	case status.Valid:
+		all := []finding.Finding{f}
+		if status.String != AuditOK {
+			all = append(all, finding.Finding{Severity: finding.Severity(status.String)})
+		}
+		if _, err := p.b.stmt(stStrayFinding).ExecContext(ctx, auditStatus(all), f.Hand); err != nil {
+			return err
+		}
+	}
+	p.b.audited = append(p.b.audited, Audited{Hand: f.Hand, Table: f.Table, Findings: []finding.Finding{f}, Stray: true})
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 )
@@ -74,7 +75,7 @@ func TestAuditHookStoresFindings(t *testing.T) {
 	db := openDB(t)
 	p := New(db, &FileSource{Path: writeLines(t, t.TempDir(), lines)})
 	calls := 0
-	p.Audit = func(hand []*events.Event) []finding.Finding {
+	p.Audit = func(hand []*events.Event, prev *audit.TableMemory) ([]finding.Finding, *audit.TableMemory) {
 		calls++
 		if hand[0].Type != events.HandStartedType || hand[len(hand)-1].Type != events.HandEndedType {
 			t.Errorf("audit got %s..%s", hand[0].Type, hand[len(hand)-1].Type)
@@ -87,11 +88,11 @@ func TestAuditHookStoresFindings(t *testing.T) {
 		switch hand[0].Data.(*events.HandStarted).Number {
 		case 2:
 			return []finding.Finding{{Seq: 3, Code: "deck.unrevealed", Severity: finding.Warning, Message: "w"},
-				{Seq: 9, Code: "pot.split", Severity: finding.Error, Seat: 2, Message: "e"}}
+				{Seq: 9, Code: "pot.split", Severity: finding.Error, Seat: 2, Message: "e", Expected: 40, Actual: []int{20, 21}}}, prev
 		case 3:
-			return []finding.Finding{{Seq: 1, Code: "log.incomplete", Severity: finding.Info, Message: "i"}}
+			return []finding.Finding{{Seq: 1, Code: "log.incomplete", Severity: finding.Info, Message: "i"}}, prev
 		}
-		return nil
+		return nil, prev
 	}
 	if _, err := p.CatchUp(ctx); err != nil {
 		t.Fatal(err)
@@ -120,5 +121,10 @@ func TestAuditHookStoresFindings(t *testing.T) {
 	db.QueryRow(`SELECT COUNT(*), COUNT(seat) FROM findings`).Scan(&n, &seats)
 	if n != 12 || seats != 4 {
 		t.Errorf("%d findings (%d with a seat), want 12 (4)", n, seats)
+	}
+	var exp, act string
+	db.QueryRow(`SELECT expected, actual FROM findings WHERE code = 'pot.split' LIMIT 1`).Scan(&exp, &act)
+	if exp != "40" || act != "[20,21]" {
+		t.Errorf("pot.split stored expected %q, actual %q; want 40, [20,21]", exp, act)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
 )
 
 // hand is the projector's memory of a hand in progress: its accepted events, from hand.started
@@ -20,6 +21,11 @@ type hand struct {
 	lastSeq     events.Seq
 	evs         []*events.Event
 	quarantined int
+	// all holds every event of the hand that decoded, in the order of the stream, the ones
+	// quarantined included: the auditor judges the log as it is.
+	all []*events.Event
+	// faults holds the findings of lines naming the hand that did not decode.
+	faults []finding.Finding
 }
 
 // player returns the name of the player at seat s and whether s was dealt in.

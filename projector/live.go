@@ -8,22 +8,8 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-)
-
-// Stage says where a hand stands.
-type Stage string
-
-// The stages of a hand, as Live follows them.
-const (
-	StageStarted  Stage = "started"  // hand.started: shuffle, cut, antes, deal
-	StageBlind    Stage = "blind"    // betting round blind
-	StageFirst    Stage = "first"    // betting round first
-	StageDraw     Stage = "draw"     // the draw
-	StageSecond   Stage = "second"   // betting round second
-	StageShowdown Stage = "showdown" // hands shown or mucked, pots paid
-	StagePassed   Stage = "passed"   // nobody opened
-	StageMisdeal  Stage = "misdeal"  // the hand is void
-	StageEnded    Stage = "ended"    // hand.ended
+	"github.com/fechado/fechado/roles"
+	"github.com/fechado/fechado/rules"
 )
 
 // SeatState is a seat of a table in Live. It holds no face-down card: only how many cards the
@@ -50,9 +36,7 @@ type SeatState struct {
 	// Shown lists the five cards he showed at showdown.
 	Shown []cards.Card
 	// Won is what pots paid him.
-	Won    events.Chips
-	acted  bool // has acted since the last bet or raise of the round
-	played bool // was dealt in with chips
+	Won events.Chips
 }
 
 // TableState is a table in Live: the hand in progress (or the last one, once ended).
@@ -62,7 +46,11 @@ type TableState struct {
 	Number int
 	Preset string
 	Dealer events.Seat
-	Stage  Stage
+	// Stage is where the hand stands, as rules.Hand follows it; Passed and Misdeal say how a hand
+	// that ended without a showdown finished.
+	Stage   rules.Stage
+	Passed  bool
+	Misdeal bool
 	// Round is the betting round in progress or last played ("" before any).
 	Round events.Round
 	Seats []SeatState // in seat order
@@ -70,19 +58,22 @@ type TableState struct {
 	Pot events.Chips
 	// Carry is the chips the hand started with in the pot (from passed-out deals).
 	Carry events.Chips
-	// ToAct is the seat whose turn it is in a betting round, derived from the actions so far; 0
-	// when unknown (before the round's first action) or when the round is complete.
+	// ToAct is the seat whose turn it is in a betting round (rules.Hand.Turn); 0 outside one.
 	ToAct events.Seat
 	// Commitment is the published commitment of the hand's machine shuffle ("" if none).
 	Commitment string
 	Events     int        // events of the hand applied
 	Seq        events.Seq // seq of the last one
 	At         string     // its time
+
+	// hand follows the public views of the hand's events (nil when its rules cannot be followed).
+	hand *rules.Hand
 }
 
 // clone returns a deep copy.
 func (t *TableState) clone() TableState {
 	c := *t
+	c.hand = nil
 	c.Seats = make([]SeatState, len(t.Seats))
 	for i, s := range t.Seats {
 		s.Exposed = slices.Clone(s.Exposed)
@@ -95,7 +86,9 @@ func (t *TableState) clone() TableState {
 
 // Live is the state of every table as the stream shows it, for hands in progress. The projector
 // applies each event after committing it; readers may call Table, Tables and Subscribe from any
-// goroutine. Live never holds a face-down card or a seed: only card counts and exposed cards.
+// goroutine. Live never holds a face-down card or a seed: it follows each hand through
+// rules.Hand, fed the public view of each event (roles.PublicView), so it knows only card counts
+// and the cards seen face up, as a spectator does.
 type Live struct {
 	mu     sync.RWMutex
 	tables map[string]*TableState
@@ -149,22 +142,36 @@ func (l *Live) Apply(e *events.Event) {
 }
 
 func (l *Live) apply(e *events.Event) bool {
+	v, shown := roles.PublicView(e)
+	if !shown {
+		return false // a burn or a seed: nothing public until the hand ends
+	}
+	pe, err := v.Event()
+	if err != nil {
+		return false // not reachable: a public view is a valid event
+	}
 	t := l.tables[e.Table]
-	if hs, ok := e.Data.(*events.HandStarted); ok {
-		t = &TableState{Table: e.Table, Hand: e.Hand, Number: hs.Number, Preset: hs.Rules.Name,
-			Dealer: hs.Dealer, Stage: StageStarted, Pot: hs.Carry, Carry: hs.Carry}
+	if hs, ok := pe.Data.(*events.HandStarted); ok {
+		t = &TableState{Table: e.Table, Hand: e.Hand, Number: hs.Number, Preset: hs.Rules.Name, Dealer: hs.Dealer}
+		t.hand, _ = rules.NewHand(pe) // nil for rules it cannot follow: the seats still show
 		for _, s := range hs.Seats {
-			t.Seats = append(t.Seats, SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack,
-				Drawn: -1, played: s.Stack > 0})
+			t.Seats = append(t.Seats, SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, Drawn: -1})
 		}
 		sort.Slice(t.Seats, func(i, j int) bool { return t.Seats[i].Seat < t.Seats[j].Seat })
 		l.tables[e.Table] = t
-	}
-	if t == nil || t.Hand != e.Hand {
+	} else if t == nil || t.Hand != e.Hand {
 		return false
+	} else if t.hand != nil {
+		t.hand.Apply(pe)
 	}
 	t.Events++
 	t.Seq, t.At = e.Seq, e.At
+	t.follow(pe)
+	return true
+}
+
+// follow updates t with the state of its rules.Hand after e, and what e shows face up.
+func (t *TableState) follow(e *events.Event) {
 	seat := func(s events.Seat) *SeatState {
 		for i := range t.Seats {
 			if t.Seats[i].Seat == s {
@@ -173,31 +180,10 @@ func (l *Live) apply(e *events.Event) bool {
 		}
 		return nil
 	}
-	put := func(s *SeatState, n events.Chips) {
-		s.Stack -= n
-		s.InFront += n
-		s.InPot += n
-		t.Pot += n
-		if n > 0 && s.Stack <= 0 {
-			s.AllIn = true
-		}
-	}
 	switch d := e.Data.(type) {
 	case *events.DeckShuffled:
 		if d.Commitment != "" && t.Commitment == "" {
 			t.Commitment = d.Commitment
-		}
-	case *events.AntePosted:
-		if s := seat(d.Seat); s != nil {
-			put(s, d.Amount)
-		}
-	case *events.BlindPosted:
-		if s := seat(d.Seat); s != nil {
-			put(s, d.Amount)
-		}
-	case *events.CardDealt:
-		if s := seat(d.Seat); s != nil {
-			s.Cards++
 		}
 	case *events.CardExposed:
 		if d.Seat != nil && d.Phase != events.PhaseShowdown {
@@ -205,40 +191,6 @@ func (l *Live) apply(e *events.Event) bool {
 				s.Exposed = append(s.Exposed, d.Card)
 			}
 		}
-	case *events.PlayerActed:
-		s := seat(d.Seat)
-		if s == nil {
-			break
-		}
-		if t.Round != d.Round {
-			t.Round = d.Round
-			for i := range t.Seats {
-				t.Seats[i].InFront, t.Seats[i].acted = 0, false
-			}
-		}
-		t.Stage = Stage(d.Round)
-		put(s, d.Amount)
-		s.acted = true
-		switch d.Action {
-		case events.Fold:
-			s.Folded, s.Cards = true, 0
-		case events.Bet, events.Raise:
-			for i := range t.Seats {
-				if &t.Seats[i] != s {
-					t.Seats[i].acted = false
-				}
-			}
-		}
-		t.ToAct = t.nextToAct(d.Seat)
-	case *events.CardsDiscarded:
-		if s := seat(d.Seat); s != nil {
-			if s.Drawn < 0 {
-				s.Drawn = 0
-			}
-			s.Drawn += len(d.Cards)
-			s.Cards -= len(d.Cards)
-		}
-		t.Stage, t.ToAct = StageDraw, 0
 	case *events.OpenersShown:
 		if s := seat(d.Seat); s != nil {
 			s.Openers = slices.Clone(d.Cards)
@@ -247,68 +199,36 @@ func (l *Live) apply(e *events.Event) bool {
 		if s := seat(d.Seat); s != nil {
 			s.Shown = slices.Clone(d.Cards)
 		}
-		t.Stage, t.ToAct = StageShowdown, 0
-	case *events.HandMucked:
-		if s := seat(d.Seat); s != nil {
+	}
+	h := t.hand
+	if h == nil {
+		return
+	}
+	t.Stage, t.Round, t.ToAct, t.Passed, t.Misdeal = h.Stage, h.Round, h.Turn(), h.Passed, h.Misdeal
+	t.Carry = h.Carry
+	t.Pot = h.Pot()
+	for _, p := range h.Players {
+		s := seat(p.Seat)
+		if s == nil {
+			continue
+		}
+		s.Stack, s.InPot, s.InFront, s.Won = p.Stack, p.In, p.RoundIn, p.Won
+		s.Folded, s.AllIn = p.Folded, p.AllIn
+		s.Cards = len(p.Cards) + p.Hidden
+		if p.Folded || p.Mucked {
 			s.Cards = 0
 		}
-		t.Stage, t.ToAct = StageShowdown, 0
-	case *events.BetReturned:
-		if s := seat(d.Seat); s != nil {
-			s.Stack += d.Amount
-			s.InPot -= d.Amount
-			s.InFront -= d.Amount
-			t.Pot -= d.Amount
-		}
-	case *events.PotRaked:
-		t.Pot -= d.Amount
-	case *events.PotAwarded:
-		if s := seat(d.Seat); s != nil {
-			s.Stack += d.Amount
-			s.Won += d.Amount
-			t.Pot -= d.Amount
-		}
-		t.ToAct = 0
-	case *events.HandPassed:
-		t.Stage, t.ToAct = StagePassed, 0
-	case *events.MisdealDeclared:
-		t.Stage, t.ToAct = StageMisdeal, 0
-	case *events.HandEnded:
+		s.Drawn = p.Discards
+		t.Pot -= p.Won
+	}
+	if d, ok := e.Data.(*events.HandEnded); ok {
 		for _, st := range d.Stacks {
 			if s := seat(st.Seat); s != nil {
 				s.Stack = st.Stack
 			}
 		}
 		t.Pot = d.Carry
-		t.Stage, t.ToAct = StageEnded, 0
 	}
-	return true
-}
-
-// nextToAct returns the first seat clockwise after from that is in the hand with chips behind
-// and still has to act (has not acted since the last bet, or owes chips); 0 if none.
-func (t *TableState) nextToAct(from events.Seat) events.Seat {
-	var high events.Chips
-	for _, s := range t.Seats {
-		if s.InFront > high {
-			high = s.InFront
-		}
-	}
-	n := len(t.Seats)
-	start := 0
-	for start < n && t.Seats[start].Seat <= from {
-		start++
-	}
-	for k := range n {
-		s := &t.Seats[(start+k)%n]
-		if s.Folded || s.AllIn || !s.played {
-			continue
-		}
-		if !s.acted || s.InFront < high {
-			return s.Seat
-		}
-	}
-	return 0
 }
 
 // Subscription tells its reader which tables changed. Changes are coalesced: a slow reader

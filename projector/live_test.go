@@ -10,6 +10,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/rules"
 )
 
 func parseAll(t *testing.T, lines [][]byte) []*events.Event {
@@ -103,7 +104,7 @@ func TestLiveFollowsTheHand(t *testing.T) {
 			prevAction[e.Hand] = nil
 		}
 		if d, ok := e.Data.(*events.HandEnded); ok {
-			if st.Stage != StageEnded || st.Pot != d.Carry {
+			if st.Stage != rules.StageEnded || st.Pot != d.Carry {
 				t.Errorf("%s: stage %s pot %d at the end, want ended, %d", e.Hand, st.Stage, st.Pot, d.Carry)
 			}
 			for _, s := range d.Stacks {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/rules"
 )
 
 // openLog opens an embedded log in a temporary folder.
@@ -188,7 +189,7 @@ func TestRunFollowsTheLog(t *testing.T) {
 	}
 	// Every table's last hand has ended, and Live shows it.
 	for _, ts := range p.Live.Tables() {
-		if ts.Stage != StageEnded {
+		if ts.Stage != rules.StageEnded {
 			t.Errorf("table %s: stage %s, want ended", ts.Table, ts.Stage)
 		}
 	}

@@ -21,15 +21,15 @@ package projector
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/recorder"
 )
 
 // DefaultBatchSize is how many stream messages a projector writes per transaction.
@@ -58,15 +58,22 @@ type Projector struct {
 	BatchSize int
 	// Live, when set, receives every event the projector accepted, after its commit.
 	Live *Live
-	// Audit, when set, audits each hand at hand.ended; its findings go to the findings table
-	// and hands.audit_status. Without it, audit_status and findings stay NULL.
+	// Audit audits each hand at hand.ended; nil means audit.HandAfter, the auditor. Its
+	// findings go to the findings table and hands.audit_status, what it leaves for the table's
+	// next hand to table_memory, in the transaction of the hand.ended.
 	Audit AuditFunc
+	// OnAudit, when set, receives what each stream message gave the auditor to find (a hand
+	// audited, or a stray event's finding), after the commit that stored it: once, however
+	// often the projector restarts.
+	OnAudit func(Audited)
 
 	loaded     bool
 	checkpoint uint64
 	open       map[string]*hand
 	replay     map[string]uint64 // open hands being re-read after a restart: id → start stream seq
 	replaying  bool
+	// mem caches table_memory by table (nil: the table has none); dropped with the memory.
+	mem map[string]*audit.TableMemory
 
 	b *batch
 }
@@ -164,7 +171,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint = false, nil, nil, false, 0
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem = false, nil, nil, false, 0, nil
 }
 
 // errReplayDone stops the re-reading of open hands at the checkpoint.
@@ -177,6 +184,7 @@ func (p *Projector) load(ctx context.Context) error {
 		return nil
 	}
 	p.open = map[string]*hand{}
+	p.mem = map[string]*audit.TableMemory{}
 	var cp sql.NullInt64
 	err := p.DB.QueryRowContext(ctx, `SELECT stream_seq FROM checkpoint WHERE name = ?`, p.name()).Scan(&cp)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -236,18 +244,6 @@ func (p *Projector) load(ctx context.Context) error {
 	return nil
 }
 
-// hint extracts the table and hand of a line that did not decode, if it says.
-func hint(data []byte) (table, hand string) {
-	var v struct {
-		Table string `json:"table"`
-		Hand  string `json:"hand"`
-	}
-	if json.Unmarshal(data, &v) == nil {
-		return v.Table, v.Hand
-	}
-	return "", ""
-}
-
 // apply handles one message: it decides whether the event applies, updates the memory, and
 // (unless re-reading open hands after a restart) writes its rows.
 func (p *Projector) apply(ctx context.Context, m Message) error {
@@ -255,7 +251,10 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 	if e == nil {
 		var err error
 		if e, err = events.Parse(m.Data); err != nil {
-			_, handID := hint(m.Data)
+			table, handID := recorder.SniffTable(m.Data), recorder.SniffHand(m.Data)
+			if err := p.stray(ctx, m, audit.Unreadable(err, handID, table, 0)); err != nil {
+				return err
+			}
 			return p.quarantine(ctx, m, handID, "undecodable: "+err.Error())
 		}
 	}
@@ -270,21 +269,26 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 		return p.startHand(ctx, m, e)
 	}
 	if h == nil {
+		if p.replaying {
+			return nil // already quarantined and found
+		}
 		reason := "hand not started"
-		if !p.replaying {
-			var ended bool
-			err := p.b.stmt(stHandEnded).QueryRowContext(ctx, e.Hand).Scan(&ended)
-			switch {
-			case err == nil && ended:
-				reason = "event after hand.ended"
-			case err == nil:
-				reason = "hand not started" // not reachable: open hands are in memory
-			case !errors.Is(err, sql.ErrNoRows):
-				return err
-			}
+		var ended bool
+		err := p.b.stmt(stHandEnded).QueryRowContext(ctx, e.Hand).Scan(&ended)
+		switch {
+		case err == nil && ended:
+			reason = "event after hand.ended"
+		case err == nil:
+			reason = "hand not started" // not reachable: open hands are in memory
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if err := p.stray(ctx, m, audit.Stray(e, ended)); err != nil {
+			return err
 		}
 		return p.quarantine(ctx, m, e.Hand, reason)
 	}
+	h.all = append(h.all, e)
 	if reason := h.check(e); reason != "" {
 		return p.quarantine(ctx, m, e.Hand, reason)
 	}
@@ -335,6 +339,9 @@ func (p *Projector) quarantine(ctx context.Context, m Message, handID, reason st
 func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) error {
 	hs := e.Data.(*events.HandStarted)
 	if e.Seq != 1 {
+		if err := p.stray(ctx, m, audit.Stray(e, false)); err != nil {
+			return err
+		}
 		return p.quarantine(ctx, m, e.Hand, fmt.Sprintf("hand.started at seq %d, want 1", e.Seq))
 	}
 	if p.replaying {
@@ -344,6 +351,9 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 	} else {
 		ms, err := unixMilli(e.At)
 		if err != nil {
+			if err := p.stray(ctx, m, audit.Unreadable(err, e.Hand, e.Table, e.Seq)); err != nil {
+				return err
+			}
 			return p.quarantine(ctx, m, e.Hand, err.Error())
 		}
 		res, err := p.b.stmt(stInsertHand).ExecContext(ctx, e.Hand, m.Seq, e.Table, hs.Number, hs.Rules.Name,
@@ -355,6 +365,9 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
+			if err := p.stray(ctx, m, audit.Stray(e, true)); err != nil {
+				return err
+			}
 			return p.quarantine(ctx, m, e.Hand, "hand.started of a hand already projected")
 		}
 		if _, err := p.b.stmt(stUpsertTable).ExecContext(ctx, e.Table, hs.Rules.Name, e.At, e.Hand); err != nil {
@@ -362,7 +375,7 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 		}
 	}
 	h := &hand{id: e.Hand, table: e.Table, startSeq: m.Seq, start: hs, startedAt: e.At, lastSeq: 1,
-		evs: []*events.Event{e}}
+		evs: []*events.Event{e}, all: []*events.Event{e}}
 	p.open[e.Hand] = h
 	p.accepted(e)
 	return nil
@@ -402,12 +415,11 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	s := summarize(h)
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
-	var status, nFindings any
-	var findings []finding.Finding
-	if p.Audit != nil {
-		findings = p.Audit(h.evs)
-		status, nFindings = auditStatus(findings), len(findings)
+	findings, err := p.auditHand(ctx, h)
+	if err != nil {
+		return err
 	}
+	status, nFindings := auditStatus(findings), len(findings)
 	if _, err := p.b.stmt(stEndHand).ExecContext(ctx, m.Seq, s.endedAt, endMs, len(h.evs),
 		int64(s.potTotal), int64(s.awarded), int64(s.raked), int64(s.carryOut),
 		b2i(s.passed), b2i(s.misdeal), b2i(s.showdown), s.winners, status, nFindings, h.quarantined, h.id); err != nil {
@@ -433,15 +445,14 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 		}
 	}
 	for i, f := range findings {
-		var seat any
-		if f.Seat != 0 {
-			seat = int(f.Seat)
+		if f.Table == "" {
+			f.Table = h.table
 		}
-		if _, err := p.b.stmt(stInsertFinding).ExecContext(ctx, h.id, i+1, int(f.Seq), string(f.Code), string(f.Severity), seat, f.Message); err != nil {
+		if err := p.insertFinding(ctx, m, h.id, i+1, f); err != nil {
 			return err
 		}
 	}
-	_, err := p.b.stmt(stEndTable).ExecContext(ctx, h.table)
+	_, err = p.b.stmt(stEndTable).ExecContext(ctx, h.table)
 	return err
 }
 
@@ -459,6 +470,8 @@ type batch struct {
 	done  Progress        // what it holds (Checkpoint unused)
 	last  uint64          // stream sequence reached
 	live  []*events.Event // accepted events, for Live after the commit
+	// audited holds what the auditor found in the batch, for OnAudit after the commit.
+	audited []Audited
 }
 
 // stmt returns statement id, prepared in the transaction.
@@ -504,6 +517,11 @@ func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 	if p.Live != nil {
 		for _, e := range b.live {
 			p.Live.Apply(e)
+		}
+	}
+	if p.OnAudit != nil {
+		for _, a := range b.audited {
+			p.OnAudit(a)
 		}
 	}
 	return nil

@@ -17,6 +17,11 @@ const (
 	stInsertPot
 	stInsertFinding
 	stEndTable
+	stMemory
+	stPutMemory
+	stFindingsOf
+	stAuditStatus
+	stStrayFinding
 	numStmts
 )
 
@@ -47,7 +52,13 @@ var statements = [numStmts]string{
 		drew, cards_drawn, stood_pat, saw_second, went_to_showdown, won_at_showdown, aggressive_post, shown)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertPot: `INSERT INTO pots (hand_id, pot, awarded, raked, winners) VALUES (?, ?, ?, ?, ?)`,
-	stInsertFinding: `INSERT INTO findings (hand_id, n, seq, code, severity, seat, message)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	stInsertFinding: `INSERT INTO findings (hand_id, n, table_id, seq, stream_seq, code, severity, seat, message,
+		expected, actual) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stEndTable: `UPDATE tables SET hands_ended = hands_ended + 1 WHERE table_id = ?`,
+	stMemory:   `SELECT memory FROM table_memory WHERE table_id = ?`,
+	stPutMemory: `INSERT INTO table_memory (table_id, hand_id, memory) VALUES (?, ?, ?)
+		ON CONFLICT (table_id) DO UPDATE SET hand_id = excluded.hand_id, memory = excluded.memory`,
+	stFindingsOf:   `SELECT COALESCE(MAX(n), 0) FROM findings WHERE hand_id = ?`,
+	stAuditStatus:  `SELECT audit_status FROM hands WHERE hand_id = ?`,
+	stStrayFinding: `UPDATE hands SET findings = findings + 1, audit_status = ? WHERE hand_id = ?`,
 }

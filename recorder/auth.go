@@ -6,6 +6,7 @@ import (
 
 	"github.com/fechado/fechado/roles"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 )
 
 // ServerUsers returns the embedded server's users for an auth file: one per user, with the
@@ -49,7 +50,8 @@ func LoadAuth(path string) ([]*server.User, error) {
 // PublishPublic follows the log from stream sequence from (0 or 1 = the start) and publishes
 // what spectators may see on the public subjects, fechado.public.<table>.<hand> (core NATS, not
 // stored): the roles.PublicView of each event while its hand runs, and once the hand has ended
-// its redacted events in full (roles.Public). A spectator subscribed there never receives a
+// its redacted and withheld events in full (roles.Public); the header roles.ViewHeader of each
+// message says which view it is. A spectator subscribed there never receives a
 // face-down card or a seed of a hand in progress. It runs until ctx is done (then it returns
 // ctx's error) or publishing fails. The log's user must be allowed to publish to
 // fechado.public.> (AppUser is).
@@ -57,7 +59,9 @@ func (l *Log) PublishPublic(ctx context.Context, from uint64) error {
 	pub := roles.NewPublic()
 	return l.Follow(ctx, from, func(s Stored) error {
 		for _, v := range pub.Next(s.Event) {
-			if err := l.nc.Publish(roles.PublicSubject(v.Table, v.Hand), v.JSON()); err != nil {
+			m := &nats.Msg{Subject: roles.PublicSubject(v.Table, v.Hand), Data: v.JSON(),
+				Header: nats.Header{roles.ViewHeader: []string{v.Kind}}}
+			if err := l.nc.PublishMsg(m); err != nil {
 				return fmt.Errorf("recorder: publishing the public view of %s seq %d: %w", v.Hand, v.Seq, err)
 			}
 		}

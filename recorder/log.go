@@ -26,10 +26,11 @@ import (
 
 // The stream design of docs/stream.md.
 const (
-	// StreamName is the name of the stream that holds every hand.
-	StreamName = "FECHADO_HANDS"
+	// StreamName is the name of the stream that holds every hand (declared with the
+	// permissions that name it, in roles).
+	StreamName = roles.Stream
 	// SubjectPrefix starts every event's subject: SubjectPrefix + "<table>.<hand>".
-	SubjectPrefix = "fechado.hand."
+	SubjectPrefix = roles.HandPrefix
 	// StreamSubjects is the subject filter the stream captures.
 	StreamSubjects = SubjectPrefix + ">"
 	// DuplicateWindow is how long the server remembers a Nats-Msg-Id to store a retried append once.
@@ -377,4 +378,4 @@ func (l *Log) ClientURL() string {
 }
 
 // Subject returns the subject of a hand's events.
-func Subject(table, hand string) string { return SubjectPrefix + table + "." + hand }
+func Subject(table, hand string) string { return roles.HandSubject(table, hand) }

@@ -167,7 +167,7 @@ func (r *Recorder) AddLines(rd io.Reader, name string) error {
 		}
 		e, err := events.Parse(line)
 		if err != nil {
-			r.rejectLine(sniffHand(line), err, name, er.Line()) // the HandError names file and line
+			r.rejectLine(SniffHand(line), err, name, er.Line()) // the HandError names file and line
 			continue
 		}
 		if err := r.Add(e, name, er.Line()); err != nil {
@@ -176,13 +176,21 @@ func (r *Recorder) AddLines(rd io.Reader, name string) error {
 	}
 }
 
-// sniffHand finds the hand id of a line that did not decode, if it names one.
-func sniffHand(line []byte) string {
-	i := bytes.Index(line, []byte(`"hand"`))
+// SniffHand finds the hand a line that did not decode names, when it names one: the string value
+// of its first "hand" key, read from the bytes (so that a line that is not even JSON still tells
+// which hand it belongs to), up to 64 bytes.
+func SniffHand(line []byte) string { return sniffKey(line, `"hand"`) }
+
+// SniffTable is SniffHand for the line's "table".
+func SniffTable(line []byte) string { return sniffKey(line, `"table"`) }
+
+// sniffKey returns the string value of key (quoted) in line, or "".
+func sniffKey(line []byte, key string) string {
+	i := bytes.Index(line, []byte(key))
 	if i < 0 {
 		return ""
 	}
-	rest := bytes.TrimLeft(line[i+len(`"hand"`):], " \t\r")
+	rest := bytes.TrimLeft(line[i+len(key):], " \t\r")
 	if len(rest) == 0 || rest[0] != ':' {
 		return ""
 	}

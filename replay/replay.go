@@ -47,7 +47,7 @@ type State struct {
 	Type events.Type `json:"type"`
 	At   string      `json:"at"`
 	Last events.Seq  `json:"last"`
-	// Stage is one of setup, deal, betting, draw, showdown, settle, ended.
+	// Stage is rules.Stage's name: setup, deal, betting, draw, showdown, settle, ended.
 	Stage string       `json:"stage"`
 	Round events.Round `json:"round,omitempty"`
 	// Turn is the seat to act in the betting round (0: nobody's); Drawer the next seat to
@@ -112,8 +112,11 @@ type Seat struct {
 	// Seen lists his cards that were seen face up: exposed, shown as openers, or shown at
 	// showdown.
 	Seen []cards.Card `json:"seen"`
-	// Discarded lists the cards he threw in the draw; Drew is false until he has drawn.
+	// Discarded lists the cards he threw in the draw, as far as the log shows them; Drawn is how
+	// many he threw (the declared count where the log shows none); Drew is false until he has
+	// drawn.
 	Discarded []cards.Card `json:"discarded"`
+	Drawn     int          `json:"drawn"`
 	Drew      bool         `json:"drew"`
 	// Status is active, folded, all-in or mucked; Shown says his hand was shown.
 	Status string `json:"status"`
@@ -168,11 +171,6 @@ type Shuffle struct {
 	Seed     string       `json:"seed,omitempty"`
 	Verified bool         `json:"verified"`
 	Order    []cards.Card `json:"order,omitempty"`
-}
-
-var stageNames = map[rules.Stage]string{
-	rules.StageSetup: "setup", rules.StageDeal: "deal", rules.StageBetting: "betting", rules.StageDraw: "draw",
-	rules.StageShowdown: "showdown", rules.StageSettle: "settle", rules.StageEnded: "ended",
 }
 
 // At returns the state of the hand after its event seq (0: after the last event given). evs are
@@ -301,7 +299,7 @@ func At(evs []*events.Event, seq events.Seq) (*State, error) {
 	st.Deck = deck
 	last1 := evs[len(evs)-1]
 	st.Seq, st.Type, st.At = last1.Seq, last1.Type, last1.At
-	st.Stage = stageNames[h.Stage]
+	st.Stage = h.Stage.String()
 	if h.Stage >= rules.StageBetting {
 		st.Round = h.Round
 	}
@@ -326,7 +324,8 @@ func At(evs []*events.Event, seq events.Seq) (*State, error) {
 	for _, p := range h.Players {
 		s := Seat{Seat: p.Seat, Player: p.Name, Start: p.Start, Stack: p.Stack, In: p.In, Won: p.Won,
 			Cards: append([]cards.Card{}, p.Cards...), Hidden: p.Hidden, Seen: nonNilCards(seen[p.Seat]),
-			Discarded: nonNilCards(discarded[p.Seat]), Drew: p.Discards >= 0, Shown: p.Shown, Status: StatusActive}
+			Discarded: nonNilCards(discarded[p.Seat]), Drawn: max(p.Discards, 0), Drew: p.Discards >= 0, Shown: p.Shown,
+			Status: StatusActive}
 		for _, ss := range hs.Seats {
 			if ss.Seat == p.Seat && ss.Rebuy != nil {
 				s.Rebuy = *ss.Rebuy

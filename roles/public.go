@@ -7,9 +7,11 @@ import (
 	"github.com/fechado/fechado/events"
 )
 
-// View is what a spectator sees of one event: the envelope without prev and the data without
-// anything nobody at the table has seen face up. It is published as JSON on
-// PublicSubject(table, hand).
+// View is what a spectator sees of one event: a valid v1 event (events-v1.md §4), without prev.
+// While its hand is in progress (PublicView) the data holds nothing nobody at the table has seen
+// face up; once the hand has ended (FullView) it holds everything. It is published as JSON on
+// PublicSubject(table, hand), with the header ViewHeader saying which view it is: a view is not a
+// stored line (no prev, data taken out), and must not be taken for one.
 //
 // prev is always left out: it is the SHA-256 of the previous stored line, so with everything else
 // of that line public, trying the 52 possible cards against it would give a hidden card away.
@@ -21,46 +23,72 @@ type View struct {
 	At    string          `json:"at"`
 	Type  events.Type     `json:"type"`
 	Data  json.RawMessage `json:"data"`
-	// Redacted is set when fields were taken out of Data.
-	Redacted bool `json:"redacted,omitempty"`
+	// Redacted is set when the data was changed to hide cards (not part of the event's JSON).
+	Redacted bool `json:"-"`
+	// Kind is ViewPublic or ViewFull (not part of the event's JSON: see ViewHeader).
+	Kind string `json:"-"`
 }
 
-// hidden lists, per type, the data fields that may hold a card nobody saw face up or a seed.
-var hidden = map[events.Type][]string{
-	events.CardDealtType:      {"card"},  // face down to one player
-	events.CardBurnedType:     {"card"},  // face down out of play
-	events.CardsDiscardedType: {"cards"}, // face down; data.count says how many
-	events.DeckShuffledType:   {"cards"}, // the gathered cards of a reshuffle
-	events.DeckRevealedType:   {"seed"},  // the seed gives the whole deck away
-}
+// ViewHeader is the NATS header of a message on a public subject; its value is ViewPublic or
+// ViewFull.
+const ViewHeader = "Fechado-View"
+
+// The values of ViewHeader.
+const (
+	ViewPublic = "public" // PublicView: a hand in progress, face-down cards taken out
+	ViewFull   = "full"   // FullView: a hand that ended, everything but prev
+)
 
 // PublicView returns what a spectator may see of e while its hand is in progress, and false when
-// nothing of e can be shown (e has no decoded data or no valid line). It is a pure function of e:
-// card.dealt and card.burned lose their card, cards.discarded its cards (data.count keeps how
-// many), a reshuffle's deck.shuffled its gathered cards, deck.revealed its seed, and no event
-// keeps prev. Actions, antes and blinds, pots, stacks, the commitment, the cut, exposed cards,
-// openers and hands shown are public and stay. Once the hand has ended everything is public:
-// see FullView.
+// nothing of e can be shown until the hand ends. It is a pure function of e, and its JSON is a
+// valid v1 event, as the log holds for hands whose cards the recorder never saw (imported hand
+// histories), so that rules.Hand follows it:
+//   - card.dealt loses its card (card is optional: "absent where the recorder never saw it");
+//   - cards.discarded shows cards: [] with declared, the number of cards discarded;
+//   - a reshuffle's deck.shuffled loses its gathered cards (optional);
+//   - card.burned and deck.revealed, whose card and seed cannot be left out of a valid event,
+//     are not shown until the hand ends (Public releases them then);
+//   - no event keeps prev.
+//
+// Actions, antes and blinds, pots, stacks, the commitment, the cut, exposed cards, openers and
+// hands shown are public and stay. Once the hand has ended everything is public: see FullView.
 func PublicView(e *events.Event) (View, bool) {
 	v, data, ok := envelope(e)
 	if !ok {
 		return View{}, false
 	}
-	drop := hidden[e.Type]
-	if len(drop) == 0 {
-		v.Data = data
+	v.Kind = ViewPublic
+	var drop string
+	switch d := e.Data.(type) {
+	case *events.CardBurned, *events.DeckRevealed:
+		return View{}, false
+	case *events.CardDealt:
+		drop = "card"
+	case *events.DeckShuffled:
+		drop = "cards"
+	case *events.CardsDiscarded:
+		n := len(d.Cards)
+		if d.Declared != nil && len(d.Cards) == 0 {
+			n = *d.Declared // already a count only (an imported hand)
+		}
+		m := map[string]any{"seat": d.Seat, "cards": []string{}, "declared": n}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return View{}, false
+		}
+		v.Data, v.Redacted = b, true
 		return v, true
 	}
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return View{}, false
+	if drop == "" || json.Unmarshal(data, &m) != nil {
+		v.Data = data
+		return v, drop == ""
 	}
-	for _, k := range drop {
-		delete(m, k)
+	if _, ok := m[drop]; !ok {
+		v.Data = data
+		return v, true
 	}
-	if d, ok := e.Data.(*events.CardsDiscarded); ok {
-		m["count"], _ = json.Marshal(len(d.Cards))
-	}
+	delete(m, drop)
 	b, err := json.Marshal(m)
 	if err != nil {
 		return View{}, false
@@ -69,11 +97,14 @@ func PublicView(e *events.Event) (View, bool) {
 	return v, true
 }
 
+// Event returns the view as an event (decoded from its JSON), for rules.Hand and replay.
+func (v View) Event() (*events.Event, error) { return events.Parse(v.JSON()) }
+
 // FullView returns e with all its data (still without prev), for a hand that has ended: its
 // face-down cards and seeds are no secret any more.
 func FullView(e *events.Event) (View, bool) {
 	v, data, ok := envelope(e)
-	v.Data = data
+	v.Data, v.Kind = data, ViewFull
 	return v, ok
 }
 
@@ -106,8 +137,8 @@ func (v View) JSON() []byte {
 
 // Public follows a log in order and says what to publish on the public subjects: the PublicView
 // of each event of a hand in progress; at a hand's hand.ended, after its view, the FullView of
-// the events that were redacted, so the seed and the face-down cards come out once the hand is
-// over. It holds only the redacted events of hands still open. Not safe for concurrent use.
+// the events that were redacted or withheld, so the seed and the face-down cards come out once
+// the hand is over. It holds only those events of hands still open. Not safe for concurrent use.
 type Public struct {
 	withheld map[string][]*events.Event
 }
@@ -119,6 +150,9 @@ func NewPublic() *Public { return &Public{withheld: map[string][]*events.Event{}
 func (p *Public) Next(e *events.Event) []View {
 	v, ok := PublicView(e)
 	if !ok {
+		if _, full := FullView(e); full {
+			p.withheld[e.Hand] = append(p.withheld[e.Hand], e) // shown at hand.ended
+		}
 		return nil
 	}
 	out := []View{v}

@@ -83,13 +83,29 @@ func TestPublicViewHidesFaceDownCards(t *testing.T) {
 			commitments[d.Commitment] = true
 		}
 		v, ok := roles.PublicView(e)
-		if !ok {
-			t.Fatalf("no public view of %s", e.Raw)
-		}
 		if !bytes.Equal(e.Raw, raw) {
 			t.Fatal("PublicView changed the event")
 		}
+		if e.Type == events.CardBurnedType || e.Type == events.DeckRevealedType {
+			// Their card or seed cannot be left out of a valid event: shown once the hand ends.
+			if ok {
+				t.Fatalf("public view of %s: %s", e.Type, v.JSON())
+			}
+			redacted++
+			continue
+		}
+		if !ok {
+			t.Fatalf("no public view of %s", e.Raw)
+		}
 		line := v.JSON()
+		// The view is a valid v1 event (events-v1.md §4), which the strict decoder reads.
+		pe, err := v.Event()
+		if err != nil {
+			t.Fatalf("the view %s is not a valid event: %v", line, err)
+		}
+		if pe.Seq != e.Seq || pe.Type != e.Type || pe.Hand != e.Hand || pe.HasPrev || v.Kind != roles.ViewPublic {
+			t.Fatalf("view %s (kind %q) of %s", line, v.Kind, e.Raw)
+		}
 		var env map[string]json.RawMessage
 		if err := json.Unmarshal(line, &env); err != nil {
 			t.Fatalf("view %s: %v", line, err)
@@ -116,10 +132,13 @@ func TestPublicViewHidesFaceDownCards(t *testing.T) {
 			}
 		}
 		if d, ok := e.Data.(*events.CardsDiscarded); ok {
-			var got struct{ Count *int }
-			if err := json.Unmarshal(v.Data, &got); err != nil || got.Count == nil || *got.Count != len(d.Cards) {
-				t.Fatalf("discard view %s: want count %d", v.Data, len(d.Cards))
+			pd := pe.Data.(*events.CardsDiscarded)
+			if len(pd.Cards) != 0 || pd.Declared == nil || (len(d.Cards) > 0 && *pd.Declared != len(d.Cards)) {
+				t.Fatalf("discard view %s: want cards [] and declared %d", v.Data, len(d.Cards))
 			}
+		}
+		if d, ok := e.Data.(*events.CardDealt); ok && !pe.Data.(*events.CardDealt).Unknown {
+			t.Fatalf("dealt card %s shown: %s", d.Card, line)
 		}
 	}
 	if redacted < 100 {
@@ -135,20 +154,21 @@ func TestPublicReleasesAtHandEnded(t *testing.T) {
 	seeds, released := 0, 0
 	for _, e := range evs {
 		vs := p.Next(e)
-		if len(vs) == 0 || vs[0].Seq != e.Seq || vs[0].Type != e.Type {
-			t.Fatalf("first view of %s is not its own", e.Raw)
-		}
-		if e.Type == events.DeckRevealedType {
-			seeds++
-			if bytes.Contains(vs[0].Data, []byte(`"seed"`)) {
-				t.Fatalf("seed shown while the hand runs: %s", vs[0].JSON())
+		if e.Type == events.DeckRevealedType || e.Type == events.CardBurnedType {
+			seeds += b2i(e.Type == events.DeckRevealedType)
+			if len(vs) != 0 {
+				t.Fatalf("%s shown while the hand runs: %s", e.Type, vs[0].JSON())
 			}
+			continue
+		}
+		if len(vs) == 0 || vs[0].Seq != e.Seq || vs[0].Type != e.Type || vs[0].Kind != roles.ViewPublic {
+			t.Fatalf("first view of %s is not its own", e.Raw)
 		}
 		if e.Type != events.HandEndedType && len(vs) != 1 {
 			t.Fatalf("%d views for %s before the hand ended", len(vs), e.Type)
 		}
 		for _, v := range vs[1:] {
-			if v.Redacted || v.Hand != e.Hand {
+			if v.Redacted || v.Hand != e.Hand || v.Kind != roles.ViewFull {
 				t.Fatalf("released view %s", v.JSON())
 			}
 			if v.Type == events.DeckRevealedType {
@@ -178,7 +198,7 @@ func TestPublicViewOfNothing(t *testing.T) {
 	e := &events.Event{ID: "i", Table: "t", Hand: "h", Seq: 7, At: "2026-11-29T13:05:00Z", Type: events.CardDealtType,
 		Data: &events.CardDealt{Seat: 2, Card: cards.MustParse("Ah"), Phase: events.PhaseDeal}}
 	v, ok := roles.PublicView(e)
-	if !ok || !v.Redacted || string(v.Data) != `{"phase":"deal","seat":2}` {
+	if !ok || !v.Redacted || string(v.Data) != `{"phase":"deal","seat":2}` || string(v.JSON()) != `{"id":"i","table":"t","hand":"h","seq":7,"at":"2026-11-29T13:05:00Z","type":"card.dealt","data":{"phase":"deal","seat":2}}` {
 		t.Fatalf("view = %s, %v", v.JSON(), ok)
 	}
 }
@@ -214,4 +234,11 @@ func TestPrevGivesTheCardAway(t *testing.T) {
 		}
 	}
 	t.Fatalf("only %d dealt cards followed by an event of their hand", tried)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

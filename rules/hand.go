@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/fechado/fechado/cards"
@@ -95,6 +96,22 @@ const (
 	StageSettle                // returns and awards
 	StageEnded                 // hand.ended
 )
+
+// stageNames are the stages' names, the one vocabulary of a hand's stage in fechado (the replay
+// state, the live tables, the API).
+var stageNames = [...]string{StageSetup: "setup", StageDeal: "deal", StageBetting: "betting", StageDraw: "draw",
+	StageShowdown: "showdown", StageSettle: "settle", StageEnded: "ended"}
+
+// String returns the stage's name: setup, deal, betting, draw, showdown, settle or ended.
+func (s Stage) String() string {
+	if s < 0 || int(s) >= len(stageNames) {
+		return "stage(" + strconv.Itoa(int(s)) + ")"
+	}
+	return stageNames[s]
+}
+
+// MarshalText writes the stage as its name.
+func (s Stage) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 type where uint8
 

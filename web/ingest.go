@@ -64,7 +64,7 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		e, err := events.Parse(line)
 		if err != nil {
-			ae := &apiError{Line: rd.Line(), Hand: sniffHand(line)}
+			ae := &apiError{Line: rd.Line(), Hand: recorder.SniffHand(line)}
 			var ee *events.Error
 			if errors.As(err, &ee) {
 				ae.Field = ee.Field
@@ -125,17 +125,4 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, code, res)
-}
-
-// sniffHand finds the hand id a line that did not decode names, if any.
-func sniffHand(line []byte) string {
-	var v struct {
-		Hand any `json:"hand"`
-	}
-	if json.Unmarshal(line, &v) == nil {
-		if s, ok := v.Hand.(string); ok && len(s) <= 64 {
-			return s
-		}
-	}
-	return ""
 }

@@ -7,6 +7,12 @@ import (
 	"github.com/fechado/fechado/roles"
 )
 
+// The views of a hand the API answers with ("view" in the answer).
+const (
+	viewStored = "stored"         // the hand ended: the stored lines, byte for byte
+	viewPublic = roles.ViewPublic // in progress: the public views, not stored lines
+)
+
 // ended reports whether the events of a hand include its hand.ended.
 func ended(evs []*events.Event) bool {
 	for i := len(evs) - 1; i >= 0; i-- {
@@ -17,17 +23,29 @@ func ended(evs []*events.Event) bool {
 	return false
 }
 
-// publicEvent returns the JSON of e for a client. With hidden false (the hand ended) it is the
-// stored line byte for byte. With hidden true (the hand is in progress) it is roles.PublicView
-// of e: no card nobody has seen face up, no seed, and no prev on any event (the hash of the
-// previous line would give a face-down card away in 52 guesses).
-func publicEvent(e *events.Event, hidden bool) json.RawMessage {
-	if !hidden {
-		return json.RawMessage(e.Raw)
+// handView returns the events of a hand as a client may see them, and which view they are: the
+// stored events once the hand has ended; while it is in progress, the roles.PublicView of each
+// (no card nobody has seen face up, no seed, no prev: the hash of the previous line would give a
+// face-down card away in 52 guesses), leaving out the events that show nothing until the end.
+// The one redaction of a hand in progress is roles.PublicView.
+func handView(evs []*events.Event) ([]*events.Event, string) {
+	if ended(evs) {
+		return evs, viewStored
 	}
-	v, ok := roles.PublicView(e)
-	if !ok {
-		return nil // not reachable: the line decoded with events.Parse
+	out := make([]*events.Event, 0, len(evs))
+	for _, e := range evs {
+		v, ok := roles.PublicView(e)
+		if !ok {
+			continue
+		}
+		pe, err := v.Event()
+		if err != nil {
+			continue // not reachable: a public view is a valid event
+		}
+		out = append(out, pe)
 	}
-	return v.JSON()
+	return out, viewPublic
 }
+
+// eventJSON is the line of an event as handView gives it.
+func eventJSON(e *events.Event) json.RawMessage { return json.RawMessage(e.Raw) }

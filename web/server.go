@@ -1,5 +1,6 @@
 // Package web owns fechado's web interface: the HTTP server behind `fechado serve` and `fechado
-// demo`. It runs the projector over the log continuously with a live auditor, and serves the JSON
+// demo`. It runs the projector over the log continuously (the projector audits every hand and
+// stores the findings: web only reads them, through the projector's read API), and serves the JSON
 // API under /api/ (tables, hands, the hand replayer's states, player statistics, chip counts,
 // Server-Sent Events, and POST /api/events for table systems to append events), Prometheus
 // metrics at /metrics, and the pages of the dashboard, embedded from assets/ (plain HTML, CSS and
@@ -17,13 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
-	"time"
 
-	"github.com/fechado/fechado/audit"
-	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
 )
@@ -55,14 +51,6 @@ type Server struct {
 	metrics *metrics
 	hub     *hub
 	mux     *http.ServeMux
-
-	auditMu  sync.Mutex
-	auditors map[string]*tableAudit // by table
-	// expected keeps, for hands audited by this process, the findings with their expected
-	// and actual values (the findings table stores neither).
-	expected map[string][]finding.Finding
-	// continuity keeps the table.* findings of the live auditor, by hand (not stored).
-	continuity map[string][]finding.Finding
 }
 
 // New returns a Server over o.Log and o.DB.
@@ -72,8 +60,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		log: o.Log, db: o.DB, live: projector.NewLive(), maxBody: o.MaxBody,
-		hub: newHub(), expected: map[string][]finding.Finding{}, auditors: map[string]*tableAudit{},
-		continuity: map[string][]finding.Finding{},
+		hub: newHub(),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
@@ -82,7 +69,7 @@ func New(o Options) (*Server, error) {
 	// The checkpoint `fechado project` keeps too: both bring the same read models up to date.
 	s.proj.Name = projector.DefaultName
 	s.proj.Live = s.live
-	s.proj.Audit = s.auditHand
+	s.proj.OnAudit = s.audited
 	s.metrics = newMetrics(s)
 	s.routes()
 	return s, nil
@@ -91,8 +78,8 @@ func New(o Options) (*Server, error) {
 // Live returns the live state of the tables the server follows.
 func (s *Server) Live() *projector.Live { return s.live }
 
-// Run projects the log into the read models, audits each hand as it ends and feeds the live
-// updates of GET /api/events, until ctx is done (it then returns nil) or the projector fails.
+// Run projects the log into the read models (the projector audits each hand as it ends and
+// stores the findings) and feeds the live updates of GET /api/events, until ctx is done (it then returns nil) or the projector fails.
 func (s *Server) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -114,102 +101,17 @@ func (s *Server) Run(ctx context.Context) error {
 
 // Checkpoint returns the stream sequence the read models have reached.
 func (s *Server) Checkpoint(ctx context.Context) (uint64, error) {
-	var cp sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `SELECT stream_seq FROM checkpoint WHERE name = ?`, s.proj.Name).Scan(&cp)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, err
-	}
-	return uint64(cp.Int64), nil
+	return projector.ReadCheckpoint(ctx, s.db, s.proj.Name)
 }
 
-// tableAudit is the live auditor of one table, and the last hand it audited.
-type tableAudit struct {
-	a      *audit.Auditor
-	last   string
-	result *audit.HandResult
-}
-
-// auditHand is the projector's AuditFunc. What it returns, and the projector stores, is
-// audit.Hand's verdict on the hand alone, as `fechado project` stores it, so that the read
-// models are the same whoever wrote them. The table continuity checks (table.* codes), which
-// need the hands before, come from a live auditor per table that follows its hands in the order
-// they end; they are kept in memory and merged into the API's answers. A hand whose "previous"
-// names another hand than the last one audited (hands of one table appended concurrently end
-// out of order) starts its table's live auditor afresh: its continuity is not checked, rather
-// than checked against the wrong hand.
-func (s *Server) auditHand(hand []*events.Event) []finding.Finding {
-	start := time.Now()
-	if len(hand) == 0 {
-		return nil
+// audited counts what the projector's auditor found, once per hand, after the commit that
+// stored it: the web serves the stored findings and never audits a hand itself.
+func (s *Server) audited(a projector.Audited) {
+	if !a.Stray {
+		s.metrics.auditDuration.Observe(a.Took.Seconds())
+		s.metrics.handsAudited.Inc()
 	}
-	s.auditMu.Lock()
-	defer s.auditMu.Unlock()
-	table := hand[0].Table
-	ta := s.auditors[table]
-	if hs, ok := hand[0].Data.(*events.HandStarted); ta == nil || ok && hs.Previous != nil && *hs.Previous != ta.last {
-		ta = &tableAudit{a: audit.New(nil)}
-		ta.a.Hand = func(h *audit.HandResult) { ta.result = h }
-		s.auditors[table] = ta
-	}
-	ta.result = nil
-	for _, e := range hand {
-		ta.a.Add(e)
-	}
-	ta.last = hand[0].Hand
-	// The stored findings come from audit.Hand, which depends on this hand alone, so that a
-	// rebuild and a resumed projection store the same rows; the table's auditor (stateful) adds
-	// the table.* continuity findings, kept here in memory.
-	own := audit.Hand(hand)
-	var cont []finding.Finding
-	if ta.result != nil {
-		for _, f := range ta.result.Findings {
-			if isContinuity(f.Code) {
-				cont = append(cont, f)
-			}
-		}
-	}
-	s.metrics.auditDuration.Observe(time.Since(start).Seconds())
-	s.metrics.handsAudited.Inc()
-	for _, f := range own {
+	for _, f := range a.Findings {
 		s.metrics.findings.WithLabelValues(string(f.Code), string(f.Severity)).Inc()
 	}
-	for _, f := range cont {
-		s.metrics.findings.WithLabelValues(string(f.Code), string(f.Severity)).Inc()
-	}
-	if len(own) > 0 {
-		s.expected[hand[0].Hand] = own
-	}
-	if len(cont) > 0 {
-		s.continuity[hand[0].Hand] = cont
-	}
-	return own
-}
-
-// isContinuity reports whether code is one of the table continuity checks.
-func isContinuity(code finding.Code) bool { return strings.HasPrefix(string(code), "table.") }
-
-// continuityOf returns the table.* findings the live auditor found in hand.
-func (s *Server) continuityOf(hand string) []finding.Finding {
-	s.auditMu.Lock()
-	defer s.auditMu.Unlock()
-	return s.continuity[hand]
-}
-
-// continuityHands returns the hands with table.* findings.
-func (s *Server) continuityHands() []string {
-	s.auditMu.Lock()
-	defer s.auditMu.Unlock()
-	out := make([]string, 0, len(s.continuity))
-	for h := range s.continuity {
-		out = append(out, h)
-	}
-	return out
-}
-
-// knownFindings returns the findings with expected values that this process found in hand.
-func (s *Server) knownFindings(hand string) ([]finding.Finding, bool) {
-	s.auditMu.Lock()
-	defer s.auditMu.Unlock()
-	fs, ok := s.expected[hand]
-	return fs, ok
 }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/fechado/fechado/projector"
 )
 
 // sseMessage is one Server-Sent Event: its name and its JSON data.
@@ -86,8 +88,8 @@ const maxAnnounce = 50
 func (s *Server) feed(ctx context.Context) {
 	sub := s.live.Subscribe()
 	defer sub.Close()
-	var cursor int64 // stream sequence of the last hand.ended announced
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(end_seq), 0) FROM hands`).Scan(&cursor); err != nil {
+	cursor, err := projector.LastEnd(ctx, s.db) // stream sequence of the last hand.ended announced
+	if err != nil {
 		return
 	}
 	for {
@@ -109,24 +111,14 @@ func (s *Server) feed(ctx context.Context) {
 func (s *Server) announce(ctx context.Context, cursor int64) int64 {
 	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	rows, err := s.db.QueryContext(qctx, `SELECT hand_id, end_seq FROM hands WHERE end_seq > ? ORDER BY end_seq DESC LIMIT ?`,
-		cursor, maxAnnounce)
+	ended, err := projector.EndedAfter(qctx, s.db, cursor, maxAnnounce)
 	if err != nil {
 		return cursor
 	}
-	var ids []string
 	next := cursor
-	for rows.Next() {
-		var id string
-		var seq int64
-		if rows.Scan(&id, &seq) == nil {
-			ids = append(ids, id)
-			next = max(next, seq)
-		}
-	}
-	rows.Close()
-	for i := len(ids) - 1; i >= 0; i-- {
-		if h, err := s.handSummary(qctx, ids[i]); err == nil {
+	for _, e := range ended {
+		next = max(next, e.EndSeq)
+		if h, err := s.handSummary(qctx, e.Hand); err == nil {
 			s.hub.publish("hand", h)
 		}
 	}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/replay"
 )
@@ -13,56 +12,31 @@ type Step struct {
 	*replay.State
 	// Draws maps each seat that has drawn to the number of cards it discarded.
 	Draws map[events.Seat]int `json:"draws"`
-	// Redacted is set for a hand in progress: the state holds only what was seen face up.
+	// Redacted is set for a hand in progress: the state is that of the hand's public views, and
+	// holds only what was seen face up.
 	Redacted bool `json:"redacted,omitempty"`
 }
 
-// stateAt returns the step after event seq of a hand; with hidden set (the hand is in
-// progress) face-down cards, discards, burned cards, the stub and seeds are taken out.
-func stateAt(evs []*events.Event, seq events.Seq, hidden bool) (Step, error) {
+// stateAt returns the step after event seq of a hand. evs are the events as shown (handView):
+// for a hand in progress (public set) the public views, so that replay.At, through rules.Hand,
+// builds a state that never held a face-down card, a discard or a seed.
+func stateAt(evs []*events.Event, seq events.Seq, public bool) (Step, error) {
 	st, err := replay.At(evs, seq)
 	if err != nil {
 		return Step{}, err
 	}
-	s := Step{State: st, Draws: map[events.Seat]int{}}
+	s := Step{State: st, Draws: map[events.Seat]int{}, Redacted: public}
 	for _, seat := range st.Seats {
 		if seat.Drew {
-			s.Draws[seat.Seat] = len(seat.Discarded)
+			s.Draws[seat.Seat] = seat.Drawn
 		}
 	}
-	if hidden {
-		redactState(st)
-		s.Redacted = true
+	if public {
+		// Who may win a pot depends on cards nobody has seen yet (a false opener's hand is
+		// dead): the public views cannot tell, so the replayer does not guess.
+		for i := range st.Pots {
+			st.Pots[i].Eligible = []events.Seat{}
+		}
 	}
 	return s, nil
-}
-
-// redactState removes from st everything nobody has seen face up, and what would give it away.
-func redactState(st *replay.State) {
-	for i := range st.Seats {
-		seat := &st.Seats[i]
-		seen := cards.SetOf(seat.Seen...)
-		visible := []cards.Card{}
-		for _, c := range seat.Cards {
-			if seen.Has(c) {
-				visible = append(visible, c)
-			}
-		}
-		seat.Hidden += len(seat.Cards) - len(visible)
-		seat.Cards = visible
-		seat.Discarded = []cards.Card{}
-		if seat.Hidden > 0 {
-			seat.Hand = ""
-		}
-	}
-	// Who may win a pot depends on hidden cards too (a false opener's hand is dead): not shown.
-	for i := range st.Pots {
-		st.Pots[i].Eligible = []events.Seat{}
-	}
-	st.Deck.Stub = []cards.Card{}
-	st.Deck.Burned = []cards.Card{}
-	for i := range st.Deck.Shuffles {
-		sh := &st.Deck.Shuffles[i]
-		sh.Gathered, sh.Seed, sh.Order, sh.Verified = nil, "", nil, false
-	}
 }

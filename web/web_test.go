@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,33 +32,64 @@ type env struct {
 	log *recorder.Log
 	srv *web.Server
 	ts  *httptest.Server
+	// stop stops the server (and is called at the end of the test if not before).
+	stop func()
 }
 
 func newEnv(t testing.TB, maxBody int64) *env {
 	t.Helper()
 	l := recordertest.Open(t)
-	ctx := context.Background()
-	db, err := projector.Open(ctx, filepath.Join(t.TempDir(), "read.db"))
+	db, err := projector.Open(context.Background(), filepath.Join(t.TempDir(), "read.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return startEnv(t, l, db, maxBody)
+}
+
+// startEnv runs a server over l and db.
+func startEnv(t testing.TB, l *recorder.Log, db *sql.DB, maxBody int64) *env {
+	t.Helper()
 	srv, err := web.New(web.Options{Log: l, DB: db, MaxBody: maxBody})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rctx, cancel := context.WithCancel(ctx)
+	rctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(rctx) }()
 	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+			ts.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return &env{t: t, db: db, log: l, srv: srv, ts: ts, stop: stop}
+}
+
+// metric returns the value of an unlabelled series of /metrics.
+func (e *env) metric(name string) float64 {
+	e.t.Helper()
+	code, b := e.do(http.MethodGet, "/metrics", nil)
+	if code != http.StatusOK {
+		e.t.Fatalf("GET /metrics: %d", code)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			var f float64
+			if _, err := fmt.Sscan(v, &f); err != nil {
+				e.t.Fatal(err)
+			}
+			return f
 		}
-		ts.Close()
-	})
-	return &env{t: t, db: db, log: l, srv: srv, ts: ts}
+	}
+	e.t.Fatalf("/metrics has no %s", name)
+	return 0
 }
 
 // simulated plays hands with the simulator and returns them.
@@ -606,19 +638,25 @@ func TestInProgressHidden(t *testing.T) {
 		t.Fatalf("%d %s", code, b)
 	}
 	var hand struct {
-		Ended  bool `json:"ended"`
+		Ended  bool   `json:"ended"`
+		View   string `json:"view"`
 		Events []struct {
-			Type     string         `json:"type"`
-			Redacted bool           `json:"redacted"`
-			Prev     *string        `json:"prev"`
-			Data     map[string]any `json:"data"`
+			Type string         `json:"type"`
+			Prev *string        `json:"prev"`
+			Data map[string]any `json:"data"`
 		} `json:"events"`
 	}
 	if err := json.Unmarshal(b, &hand); err != nil {
 		t.Fatal(err)
 	}
-	if hand.Ended || len(hand.Events) != cut {
-		t.Fatalf("in progress: ended %v, %d events", hand.Ended, len(hand.Events))
+	burns := 0
+	for _, ev := range evs[:cut] {
+		if ev.Type == events.CardBurnedType || ev.Type == events.DeckRevealedType {
+			burns++
+		}
+	}
+	if hand.Ended || hand.View != "public" || len(hand.Events) != cut-burns {
+		t.Fatalf("in progress: ended %v, view %q, %d events; want the %d public views", hand.Ended, hand.View, len(hand.Events), cut-burns)
 	}
 	for _, ev := range hand.Events {
 		if ev.Prev != nil {
@@ -626,17 +664,29 @@ func TestInProgressHidden(t *testing.T) {
 			t.Errorf("%s of a hand in progress carries prev", ev.Type)
 		}
 		switch ev.Type {
-		case "card.dealt", "card.burned":
-			if _, ok := ev.Data["card"]; ok || !ev.Redacted {
+		case "card.dealt":
+			if _, ok := ev.Data["card"]; ok {
 				t.Errorf("%s shows its card: %v", ev.Type, ev.Data)
 			}
+		case "card.burned", "deck.revealed":
+			t.Errorf("%s shown while the hand runs: %v", ev.Type, ev.Data)
 		case "cards.discarded":
-			if _, ok := ev.Data["cards"]; ok {
+			if c, ok := ev.Data["cards"].([]any); !ok || len(c) != 0 {
 				t.Errorf("discards shown: %v", ev.Data)
 			}
-			if _, ok := ev.Data["count"]; !ok {
+			if _, ok := ev.Data["declared"]; !ok {
 				t.Errorf("discard count missing: %v", ev.Data)
 			}
+		}
+	}
+	// Each event shown is a valid v1 event (events-v1.md §4): the public view is one.
+	var lines struct {
+		Events []json.RawMessage `json:"events"`
+	}
+	json.Unmarshal(b, &lines)
+	for _, l := range lines.Events {
+		if _, err := events.Parse(l); err != nil {
+			t.Errorf("the view %s is not a valid event: %v", l, err)
 		}
 	}
 	// No card of any seat anywhere in the replay (none was exposed: ExposeRate -1).
@@ -763,7 +813,16 @@ func TestNATSPublish(t *testing.T) {
 
 func TestMetricsAndPages(t *testing.T) {
 	e := newEnv(t, 0)
-	_, bad := fixture(t, e)
+	clean, bad := fixture(t, e)
+	// The auditor's counters move once the projector's commit is done, just after the checkpoint
+	// the fixture waits for: each hand audited once.
+	deadline := time.Now().Add(5 * time.Second)
+	for e.metric("fechado_hands_audited_total") != float64(len(clean)+len(bad)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("fechado_hands_audited_total %v, want the %d hands", e.metric("fechado_hands_audited_total"), len(clean)+len(bad))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	code, b := e.do(http.MethodGet, "/metrics", nil)
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d", code)
@@ -836,9 +895,8 @@ func TestConcurrentHands(t *testing.T) {
 	}
 }
 
-// TestContinuityFindings: the table.* findings come from the live auditor, are listed and shown
-// with the hand, and are not stored (the read models hold what `fechado project` stores: each
-// hand audited on its own).
+// TestContinuityFindings: the table.* findings come from the projector's auditor, are stored in
+// the read models with their expected and actual values, listed and shown with the hand.
 func TestContinuityFindings(t *testing.T) {
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 4, Seed: 71, Table: "t-cont", ExposeRate: -1,
@@ -875,7 +933,67 @@ func TestContinuityFindings(t *testing.T) {
 	if err := e.db.QueryRow(`SELECT COUNT(*) FROM findings WHERE code LIKE 'table.%'`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	if n != 0 {
-		t.Errorf("%d table.* findings stored in the read models", n)
+	if n != len(want) {
+		t.Errorf("%d table.* findings stored in the read models, want %d", n, len(want))
+	}
+}
+
+// TestEachHandAuditedOnce: the projector audits every hand once, and a server started again on
+// the same log and read models audits none of the hands already stored, only new ones; the
+// findings it shows, table.* included, are those stored before.
+func TestEachHandAuditedOnce(t *testing.T) {
+	e := newEnv(t, 0)
+	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 8, Seed: 71, Table: "t-once", ExposeRate: -1,
+		Inject: []finding.Code{finding.TableDealer}})
+	e.post(handsBody(hs[:5]), http.StatusOK, nil)
+	e.waitProjected()
+	if got := e.metric("fechado_hands_audited_total"); got != 5 {
+		t.Fatalf("fechado_hands_audited_total %v after 5 hands", got)
+	}
+	before := map[string][]finding1{}
+	for _, h := range hs[:5] {
+		var hand struct {
+			Findings []finding1 `json:"findings"`
+		}
+		e.get("/api/hands/"+h.Events[0].Hand, http.StatusOK, &hand)
+		before[h.Events[0].Hand] = hand.Findings
+	}
+	e.stop()
+
+	e2 := startEnv(t, e.log, e.db, 0)
+	e2.post(handsBody(hs[5:]), http.StatusOK, nil)
+	e2.waitProjected()
+	if got := e2.metric("fechado_hands_audited_total"); got != 3 {
+		t.Fatalf("fechado_hands_audited_total %v after a restart and 3 more hands, want 3", got)
+	}
+	continuity := 0
+	for id, want := range before {
+		var hand struct {
+			Findings []finding1 `json:"findings"`
+		}
+		e2.get("/api/hands/"+id, http.StatusOK, &hand)
+		if fmt.Sprint(hand.Findings) != fmt.Sprint(want) {
+			t.Errorf("hand %s: findings %+v after the restart, %+v before", id, hand.Findings, want)
+		}
+		for _, f := range want {
+			if strings.HasPrefix(f.Code, "table.") {
+				continuity++
+			}
+		}
+	}
+	if continuity == 0 {
+		t.Error("no table.* finding in the hands before the restart: the test proves nothing")
+	}
+	// The hands after the restart are checked against the last one before it.
+	var flagged handsAnswer
+	e2.get("/api/hands?findings=1&table=t-once", http.StatusOK, &flagged)
+	wantFlagged := 0
+	for _, h := range hs {
+		if h.Injected != "" {
+			wantFlagged++
+		}
+	}
+	if len(flagged.Hands) != wantFlagged {
+		t.Errorf("%d hands flagged, want the %d injected", len(flagged.Hands), wantFlagged)
 	}
 }

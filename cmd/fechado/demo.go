@@ -116,7 +116,8 @@ func runDemo(m *Main, args []string) error {
 	var failed error
 	var mu sync.Mutex
 	err = serveRun(ctx, m, &f, func(ctx context.Context, l *recorder.Log, url string) {
-		fmt.Fprintf(m.Stderr, "fechado demo: %d tables playing; data in %s\n", len(tables), f.log.data)
+		f.logger.Info(fmt.Sprintf("fechado demo: %d tables playing; data in %s", len(tables), f.log.data),
+			"tables", len(tables), "data", f.log.data)
 		var wg sync.WaitGroup
 		for i, t := range tables {
 			wg.Add(1)
@@ -129,7 +130,7 @@ func runDemo(m *Main, args []string) error {
 						failed = err
 					}
 					mu.Unlock()
-					fmt.Fprintf(m.Stderr, "fechado demo: table %s stopped: %v\n", t.id, err)
+					f.logger.Error(fmt.Sprintf("fechado demo: table %s stopped: %v", t.id, err), "table", t.id, "error", err)
 				}
 			}()
 		}

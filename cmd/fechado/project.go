@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/projector"
 )
 
@@ -18,7 +17,8 @@ func init() {
 		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N]",
 		help: `Project reads the log from where the read models stopped (the checkpoint in the database)
 to its end, writes tables, hands, one row per player per hand, actions, draws, pots,
-awards and findings into the SQLite database --db (default DIR/fechado.db), and exits.
+awards and the auditor's findings (every hand audited, table continuity included) into the
+SQLite database --db (default DIR/fechado.db), and exits.
 Each batch of events is written with the stream sequence it reached in one transaction,
 so an interrupted run loses and repeats nothing: the next run resumes. An event that
 cannot be applied goes to the quarantine table with the reason, and projection goes on.
@@ -40,6 +40,7 @@ func runProject(m *Main, args []string) error {
 	c := commands["project"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
+	lfmt := addLogFormat(fs)
 	db := fs.String("db", "", "SQLite read-model `FILE` (default DIR/fechado.db)")
 	rebuild := fs.Bool("rebuild", false, "delete the database and project the whole log again")
 	batch := fs.Int("batch", projector.DefaultBatchSize, "events per transaction")
@@ -52,6 +53,10 @@ func runProject(m *Main, args []string) error {
 	}
 	if *batch < 1 {
 		return usageErr("--batch must be at least 1")
+	}
+	log, err := lfmt.logger(m.Stderr, "project")
+	if err != nil {
+		return err
 	}
 	path := *db
 	if path == "" {
@@ -81,14 +86,14 @@ func runProject(m *Main, args []string) error {
 	}
 	defer rm.Close()
 	p := projector.New(rm, &projector.LogSource{Log: l})
-	// Each hand is audited on its own (audit.Hand): table.* continuity needs the hands before it
-	// and is left to `fechado audit --table`, so a rebuild and a resumed projection store the same rows.
-	p.Audit = audit.Hand
 	p.BatchSize = *batch
 	start := time.Now()
 	pr, err := p.CatchUp(ctx)
-	fmt.Fprintf(m.Stderr, "fechado project: %d events projected, %d hands, %d quarantined in %.2f s (stream sequence %d) into %s\n",
-		pr.Events, pr.Hands, pr.Quarantined, time.Since(start).Seconds(), pr.Checkpoint, path)
+	took := time.Since(start).Seconds()
+	log.Info(fmt.Sprintf("fechado project: %d events projected, %d hands, %d quarantined in %.2f s (stream sequence %d) into %s",
+		pr.Events, pr.Hands, pr.Quarantined, took, pr.Checkpoint, path),
+		"events", pr.Events, "hands", pr.Hands, "quarantined", pr.Quarantined, "seconds", took,
+		"checkpoint", pr.Checkpoint, "db", path)
 	if err != nil {
 		if ctx.Err() != nil {
 			return withCode(exitStore, errors.New("interrupted: the next run resumes where this one committed"))

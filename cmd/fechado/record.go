@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fechado/fechado/events"
@@ -39,6 +38,7 @@ func runRecord(m *Main, args []string) error {
 	c := commands["record"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
+	lfmt := addLogFormat(fs)
 	window := fs.Int("window", recorder.DefaultWindow, "hands appended at once")
 	progress := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
 	files, err := m.parse(fs, args)
@@ -52,6 +52,10 @@ func runRecord(m *Main, args []string) error {
 		return usageErr("--window must be at least 1")
 	}
 	if _, err := lf.options(); err != nil {
+		return err
+	}
+	log, err := lfmt.logger(m.Stderr, "record")
+	if err != nil {
 		return err
 	}
 	every := *progress
@@ -77,18 +81,14 @@ func runRecord(m *Main, args []string) error {
 	}
 	defer l.Close()
 
-	var mu sync.Mutex // stderr is written by the recorder's goroutines and the progress ticker
-	say := func(format string, a ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(m.Stderr, "fechado record: "+format+"\n", a...)
-	}
+	// The recorder's goroutines and the progress ticker log at once: slog's handlers serialize
+	// the lines.
 	rec := l.NewRecorder(ctx, recorder.RecordOptions{Window: *window, OnReject: func(he *recorder.HandError) {
-		what := "rejected"
 		if errors.Is(he, recorder.ErrSequenceConflict) {
-			what = "refused"
+			log.Error(fmt.Sprintf("fechado record: refused: %v", he), "hand", he.Hand, "reason", "sequence conflict")
+			return
 		}
-		say("%s: %v", what, he)
+		log.Error(fmt.Sprintf("fechado record: rejected: %v", he), "hand", he.Hand)
 	}})
 	start := time.Now()
 	if every > 0 {
@@ -101,8 +101,9 @@ func runRecord(m *Main, args []string) error {
 				select {
 				case <-t.C:
 					st := rec.Stats()
-					secs := time.Since(start).Seconds()
-					say("%d events read, %d appended, %d skipped (%.0f events/s)", st.Read, st.Appended, st.Skipped, float64(st.Read)/secs)
+					rate := float64(st.Read) / time.Since(start).Seconds()
+					log.Info(fmt.Sprintf("fechado record: %d events read, %d appended, %d skipped (%.0f events/s)", st.Read, st.Appended, st.Skipped, rate),
+						"read", st.Read, "appended", st.Appended, "skipped", st.Skipped, "events_per_second", rate)
 				case <-done:
 					return
 				}
@@ -111,7 +112,8 @@ func runRecord(m *Main, args []string) error {
 	}
 	readErr := recordFiles(m, rec, files)
 	st, storeErr := rec.Close()
-	say("%s", recordSummary(st))
+	log.Info("fechado record: "+recordSummary(st), "appended", st.Appended, "skipped", st.Skipped, "hands", st.Hands,
+		"rejected", st.Rejected, "conflicts", st.Conflicts, "bad_lines", st.BadLines)
 	switch {
 	case storeErr != nil && ctx.Err() != nil && !errors.Is(storeErr, context.DeadlineExceeded):
 		return withCode(exitStore, errors.New("interrupted; what was acknowledged is stored, record the input again to finish"))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -52,7 +53,11 @@ Exit status: 0 after a clean shutdown; 2 on bad usage or an address it cannot li
 // serveFlags are the flags serve and demo share: where the log lives (log.go's flags), the
 // read models, the web address and the embedded server's NATS listener.
 type serveFlags struct {
-	log        *logFlags
+	log     *logFlags
+	format  *logFormat
+	command string       // serve or demo
+	logger  *slog.Logger // made by serveRun
+
 	http       string
 	db         string
 	natsListen string
@@ -61,6 +66,8 @@ type serveFlags struct {
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
 	f.log = addLogFlags(fs)
+	f.format = addLogFormat(fs)
+	f.command = fs.Name()
 	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "`ADDR`ess of the web interface")
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
@@ -127,6 +134,10 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	if err != nil {
 		return err
 	}
+	if f.logger, err = f.format.logger(m.Stderr, f.command); err != nil {
+		return err
+	}
+	log := f.logger
 	ln, err := net.Listen("tcp", f.http)
 	if err != nil {
 		return usageErr("--http %s: %v", f.http, err)
@@ -151,6 +162,7 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(m.Stdout, "fechado: web interface on %s\n", url)
+	log.Info("fechado: serving the web interface", "url", url, "db", f.dbPath())
 	if u := l.ClientURL(); u != "" && len(lo.URLs) == 0 {
 		fmt.Fprintf(m.Stdout, "fechado: NATS clients may connect to %s\n", u)
 		if f.auth == "" {
@@ -199,8 +211,9 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	select {
 	case <-ctx.Done():
 	case runErr = <-errs:
+		log.Error("fechado: stopping after an error", "error", runErr)
 	}
-	fmt.Fprintln(m.Stderr, "fechado: shutting down")
+	log.Info("fechado: shutting down")
 	// Cancelling runCtx ends the projector and closes the live streams (SSE), so that Shutdown
 	// does not wait for them.
 	cancelRun()

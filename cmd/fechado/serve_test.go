@@ -197,7 +197,7 @@ func TestDemo(t *testing.T) {
 	if code := stop(); code != exitOK {
 		t.Fatalf("demo exited %d: %s", code, stderr)
 	}
-	m := regexp.MustCompile(`data in (\S+)`).FindStringSubmatch(stderr.String())
+	m := regexp.MustCompile(` data=(\S+)`).FindStringSubmatch(stderr.String())
 	if m == nil {
 		t.Fatalf("stderr names no data folder: %s", stderr)
 	}

@@ -174,7 +174,7 @@ function describe(e) {
   const parts = [`seq ${e.seq}`, e.type];
   if (d.seat) parts.push(`seat ${d.seat}`);
   if (e.type === "player.acted") parts.push(`${d.action}${d.amount ? " " + d.amount : ""} (${d.round})`);
-  else if (e.type === "cards.discarded") parts.push(d.cards ? (d.cards.length ? `discards ${d.cards.join(" ")}` : "stands pat") : `discards ${d.count}`);
+  else if (e.type === "cards.discarded") parts.push(d.cards.length ? `discards ${d.cards.join(" ")}` : d.declared ? `discards ${d.declared}` : "stands pat");
   else if (e.type === "card.dealt" || e.type === "card.burned" || e.type === "card.exposed") parts.push(d.card ? d.card : "face down");
   else if (e.type === "hand.shown" || e.type === "openers.shown") parts.push(d.cards.join(" "));
   else if (e.type === "pot.awarded") parts.push(`wins ${d.amount} from pot ${d.pot}`);

@@ -1,0 +1,109 @@
+package audit
+
+import (
+	"fmt"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+)
+
+// TableMemory is what the last audited hand of a table leaves for the table.* checks of the
+// next one: the dealer and starter, the seats dealt in, the carry, the passed-out count and how
+// each player ended. It is plain data (JSON), so that a projector can store it with the hand's
+// rows and resume after a restart with the findings an uninterrupted run finds.
+type TableMemory struct {
+	// Hand is the hand that left it.
+	Hand      string         `json:"hand"`
+	Dealer    events.Seat    `json:"dealer"`
+	Starter   events.Seat    `json:"starter"`
+	Seats     []events.Seat  `json:"seats"`
+	Carry     events.Chips   `json:"carry"`
+	PassedOut int            `json:"passed_out"`
+	Passed    bool           `json:"passed,omitempty"`
+	Misdeal   bool           `json:"misdeal,omitempty"`
+	Players   []PlayerMemory `json:"players"`
+}
+
+// PlayerMemory is a player as a hand leaves him: his seat and the stack he ended with.
+type PlayerMemory struct {
+	Name  string       `json:"name"`
+	Seat  events.Seat  `json:"seat"`
+	Stack events.Chips `json:"stack"`
+}
+
+// memory returns the table's state as a TableMemory left by hand.
+func (st *tableState) memory(hand string) *TableMemory {
+	m := &TableMemory{Hand: hand, Dealer: st.dealer, Starter: st.starter, Seats: append([]events.Seat{}, st.seats...),
+		Carry: st.carry, PassedOut: st.passedOut, Passed: st.passed, Misdeal: st.misdeal,
+		Players: make([]PlayerMemory, len(st.players))}
+	for i, p := range st.players {
+		m.Players[i] = PlayerMemory{Name: p.name, Seat: p.seat, Stack: p.stack}
+	}
+	return m
+}
+
+// state returns m as the Auditor's table state.
+func (m *TableMemory) state() *tableState {
+	st := &tableState{dealer: m.Dealer, starter: m.Starter, seats: append([]events.Seat{}, m.Seats...),
+		carry: m.Carry, passedOut: m.PassedOut, passed: m.Passed, misdeal: m.Misdeal,
+		players: make([]playerEnd, len(m.Players))}
+	for i, p := range m.Players {
+		st.players[i] = playerEnd{name: p.Name, seat: p.Seat, stack: p.Stack}
+	}
+	return st
+}
+
+// HandAfter audits the events of one hand, as they arrived, on their own and against prev, what
+// the table's previous hand left (nil: none known), and returns its findings and what the hand
+// leaves for the next one (prev again when the hand could not be followed to its end).
+//
+// The table.* checks are made only when prev is the hand before this one: when hand.started
+// names a previous hand other than prev.Hand (hands of one table appended concurrently end out of
+// order in the stream), the hand is not compared with the wrong one. Nothing else is kept from
+// hand to hand, so the result is a function of the hand and prev alone: a projector that stores
+// the findings and the memory with the hand's rows finds the same after a restart.
+func HandAfter(evs []*events.Event, prev *TableMemory) ([]finding.Finding, *TableMemory) {
+	if len(evs) == 0 {
+		return nil, prev
+	}
+	var out []finding.Finding
+	a := New(func(f finding.Finding) { out = append(out, f) })
+	table, hand := evs[0].Table, evs[0].Hand
+	if prev != nil && follows(evs, prev.Hand) {
+		a.tables[table] = prev.state()
+	}
+	for _, e := range evs {
+		a.Add(e)
+	}
+	a.Close()
+	if a.continued == 0 {
+		return out, prev
+	}
+	return out, a.tables[table].memory(hand)
+}
+
+// follows reports whether the hand of evs may follow the hand called prev: its hand.started
+// names no previous hand, or names prev.
+func follows(evs []*events.Event, prev string) bool {
+	for _, e := range evs {
+		if hs, ok := e.Data.(*events.HandStarted); ok {
+			return hs.Previous == nil || *hs.Previous == prev
+		}
+	}
+	return true
+}
+
+// Stray returns the finding of an event no hand's audit takes: one that comes after its hand's
+// hand.ended (log.sequence), or one of a hand whose hand.started was never seen (log.schema).
+func Stray(e *events.Event, ended bool) finding.Finding {
+	if ended {
+		return mk(e.Hand, e.Table, e.Seq, finding.LogSequence, 0, fmt.Sprintf("event seq %d comes after hand.ended", e.Seq), nil, e.Seq)
+	}
+	return mk(e.Hand, e.Table, e.Seq, finding.LogSchema, 0, "the hand does not begin with hand.started", events.HandStartedType, e.Type)
+}
+
+// Unreadable returns the log.schema finding of a line that is not a valid event: err says why;
+// the hand and table are those the line names, when known.
+func Unreadable(err error, hand, table string, seq events.Seq) finding.Finding {
+	return mk(hand, table, seq, finding.LogSchema, 0, err.Error(), nil, nil)
+}

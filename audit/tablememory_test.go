@@ -1,0 +1,102 @@
+package audit_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/sim"
+)
+
+// HandAfter, hand by hand with each hand's TableMemory passed on through JSON (as the projector
+// stores it), finds what one Auditor finds over the whole table log, table.* findings
+// (findings-v1.md "table continuity") included.
+func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
+	for _, preset := range []string{"br-fechado", "std-draw", "br-online"} {
+		s, err := sim.New(sim.Config{Rules: preset, Players: 4, Hands: 12, Seed: 9, Table: "t-" + preset,
+			Inject: []finding.Code{finding.TableDealer, finding.StackFinal}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole []finding.Finding
+		a := audit.New(func(f finding.Finding) { whole = append(whole, f) })
+		var byHand []finding.Finding
+		var mem *audit.TableMemory
+		continuity := 0
+		for {
+			h, err := s.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range h.Events {
+				a.Add(e)
+			}
+			fs, next := audit.HandAfter(h.Events, mem)
+			byHand = append(byHand, fs...)
+			b, err := json.Marshal(next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem = &audit.TableMemory{}
+			if err := json.Unmarshal(b, mem); err != nil {
+				t.Fatal(err)
+			}
+			if mem.Hand != h.Events[0].Hand {
+				t.Fatalf("%s: the memory after hand %s names hand %s", preset, h.Events[0].Hand, mem.Hand)
+			}
+		}
+		a.Close()
+		for _, f := range whole {
+			if strings.HasPrefix(string(f.Code), "table.") {
+				continuity++
+			}
+		}
+		if continuity == 0 {
+			t.Fatalf("%s: no table.* finding in the log: the test proves nothing", preset)
+		}
+		if fmt.Sprint(whole) != fmt.Sprint(byHand) {
+			t.Errorf("%s: hand by hand\n%v\none auditor\n%v", preset, byHand, whole)
+		}
+	}
+}
+
+// A hand whose hand.started names another previous hand than the memory's is not compared with
+// it (hands of one table appended concurrently end out of order): no table.* finding.
+func TestHandAfterSkipsAnotherPreviousHand(t *testing.T) {
+	s, err := sim.New(sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 9, Table: "t", ExposeRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hands [][]*events.Event
+	for {
+		h, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		hands = append(hands, h.Events)
+	}
+	_, m1 := audit.HandAfter(hands[0], nil)
+	// Hand 3 after hand 1's memory: it names hand 2 as its previous one.
+	if hands[2][0].Data.(*events.HandStarted).Previous == nil {
+		t.Fatal("the simulator writes no previous hand: the test proves nothing")
+	}
+	fs, m3 := audit.HandAfter(hands[2], m1)
+	for _, f := range fs {
+		t.Errorf("hand 3 checked against hand 1: %s %s", f.Code, f.Message)
+	}
+	if m3 == nil || m3.Hand != hands[2][0].Hand {
+		t.Errorf("the memory after hand 3: %+v", m3)
+	}
+}

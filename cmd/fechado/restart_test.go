@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/sim"
+)
+
+// shownHand is an ended hand as the API shows it: its row in the list (audit badge, codes) and
+// its findings.
+type shownHand struct {
+	Row      json.RawMessage
+	Findings []json.RawMessage
+}
+
+// endedHands returns every ended hand the server at url lists, with its findings, by hand id.
+func endedHands(t *testing.T, url string) map[string]shownHand {
+	t.Helper()
+	var list struct {
+		Hands []json.RawMessage `json:"hands"`
+	}
+	getJSON(t, url+"api/hands?limit=1000", &list)
+	out := map[string]shownHand{}
+	for _, row := range list.Hands {
+		var h struct {
+			Hand  string `json:"hand"`
+			Ended bool   `json:"ended"`
+		}
+		if err := json.Unmarshal(row, &h); err != nil {
+			t.Fatal(err)
+		}
+		if !h.Ended {
+			continue
+		}
+		var one struct {
+			Findings []json.RawMessage `json:"findings"`
+		}
+		getJSON(t, url+"api/hands/"+h.Hand, &one)
+		out[h.Hand] = shownHand{Row: row, Findings: one.Findings}
+	}
+	return out
+}
+
+// metric returns the value of a counter or gauge without labels at url's /metrics.
+func metric(t *testing.T, url, name string) int {
+	t.Helper()
+	resp, err := http.Get(url + "metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("/metrics has no %s", name)
+	}
+	v, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(v)
+}
+
+// caughtUp waits until the server at url has projected everything its log holds.
+func caughtUp(t *testing.T, url string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for metric(t, url, "fechado_projector_lag_events") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the projector did not catch up within 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// endedInDB counts the hands the read models at path hold as ended.
+func endedInDB(t *testing.T, path string) int {
+	t.Helper()
+	db, err := projector.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM hands WHERE end_seq IS NOT NULL`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestServeRestartKeepsFindings stops the demo mid-play and starts serve again on its data: every
+// hand shows the same findings, table.* included, and the auditor of the new process audits only
+// the hands that ended after the old one's last commit, each once (fechado_hands_audited_total).
+func TestServeRestartKeepsFindings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays the demo for a few seconds")
+	}
+	dir := t.TempDir()
+	url, stop, _, stderr := startServer(t, "demo", "--http", "127.0.0.1:0", "--data", dir,
+		"--min-delay", "1ms", "--max-delay", "3ms", "--seed", "5")
+	// A table whose dealer does not move as the preset says: table.* findings, which need the
+	// hand before, besides the demo's irregular table.
+	hs, err := sim.New(sim.Config{Rules: "br-fechado", Players: 4, Hands: 6, Seed: 71, Table: "restart-dealer",
+		ExposeRate: -1, Inject: []finding.Code{finding.TableDealer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	for {
+		h, err := hs.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range h.Events {
+			body.Write(e.Raw)
+			body.WriteByte('\n')
+		}
+	}
+	resp, err := http.Post(url+"api/events", "application/x-ndjson", &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /api/events: %d", resp.StatusCode)
+	}
+	deadline := time.Now().Add(40 * time.Second)
+	var before map[string]shownHand
+	for {
+		before = endedHands(t, url)
+		codes := map[string]bool{}
+		for _, h := range before {
+			for _, f := range h.Findings {
+				var c struct {
+					Code string `json:"code"`
+				}
+				json.Unmarshal(f, &c)
+				codes[c.Code] = true
+			}
+		}
+		if codes[string(finding.TableDealer)] && len(codes) >= 3 && len(before) >= 30 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 40 s: %d hands ended, codes found %v; stderr %s", len(before), codes, stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code := stop(); code != exitOK {
+		t.Fatalf("demo exited %d: %s", code, stderr)
+	}
+	dbPath := filepath.Join(dir, "fechado.db")
+	endedBefore := endedInDB(t, dbPath)
+
+	url2, stop2, _, stderr2 := startServer(t, "serve", "--http", "127.0.0.1:0", "--data", dir)
+	caughtUp(t, url2)
+	after := endedHands(t, url2)
+	for id, h := range before {
+		if !reflect.DeepEqual(h, after[id]) {
+			t.Errorf("hand %s: findings before the restart %s, after %s", id, h.Findings, after[id].Findings)
+		}
+	}
+	if got, want := metric(t, url2, "fechado_hands_audited_total"), len(after)-endedBefore; got != want {
+		t.Errorf("the restarted server audited %d hands; %d ended after the last commit before the restart (%d in all)",
+			got, want, len(after))
+	}
+	if code := stop2(); code != exitOK {
+		t.Fatalf("serve exited %d: %s", code, stderr2)
+	}
+}

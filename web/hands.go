@@ -1,0 +1,255 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/recorder"
+)
+
+// HandRow is a hand in the hands list.
+type HandRow = projector.HandRow
+
+// FindingView is a finding in the API: findings-v1 fields, plus expected and actual where the
+// auditor gave them.
+type FindingView = projector.StoredFinding
+
+// DefaultLimit and MaxLimit bound the hands one GET /api/hands returns.
+const (
+	DefaultLimit = 100
+	MaxLimit     = 1000
+)
+
+// parseTime reads a from/to bound: RFC 3339, or a date (midnight UTC).
+func parseTime(v string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t, nil
+	}
+	return time.Parse("2006-01-02", v)
+}
+
+// getHands is GET /api/hands: hands newest first, filtered by table, player, preset, findings
+// (1: only hands with findings), from/to (start time), limit.
+func (s *Server) getHands(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	hq := projector.HandQuery{Table: q.Get("table"), Preset: q.Get("preset"), Player: q.Get("player"), Limit: DefaultLimit}
+	switch q.Get("findings") {
+	case "", "0":
+	case "1":
+		hq.WithFindings = true
+	default:
+		writeError(w, http.StatusBadRequest, "findings must be 0 or 1", &apiError{Field: "findings"})
+		return
+	}
+	for _, b := range []struct {
+		key string
+		dst *time.Time
+	}{{"from", &hq.From}, {"to", &hq.To}} {
+		v := q.Get(b.key)
+		if v == "" {
+			continue
+		}
+		t, err := parseTime(v)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, b.key+" must be an RFC 3339 time or a date YYYY-MM-DD", &apiError{Field: b.key})
+			return
+		}
+		*b.dst = t
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxLimit {
+			writeError(w, http.StatusBadRequest, "limit must be 1.."+strconv.Itoa(MaxLimit), &apiError{Field: "limit"})
+			return
+		}
+		hq.Limit = n
+	}
+	out, err := projector.Hands(r.Context(), s.db, hq)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"hands": out})
+}
+
+// handSummary is the hands-list row of a hand with its findings: the "hand" SSE event.
+func (s *Server) handSummary(ctx context.Context, hand string) (map[string]any, error) {
+	row, err := projector.Hand(ctx, s.db, hand)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := s.findingsOf(ctx, hand, row.Ended)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"hand": row, "findings": fs}, nil
+}
+
+// findingsOf returns the findings the projector stored for a hand. A hand in progress has none
+// shown: the auditor judges a hand when it ends, and a finding (say, an open without openers)
+// would give hidden cards away.
+func (s *Server) findingsOf(ctx context.Context, hand string, done bool) ([]FindingView, error) {
+	if !done {
+		return []FindingView{}, nil
+	}
+	return projector.Findings(ctx, s.db, hand)
+}
+
+// readHand reads a hand's events from the log, in seq order.
+func (s *Server) readHand(ctx context.Context, hand string) ([]*events.Event, error) {
+	table, err := projector.HandTable(ctx, s.db, hand)
+	if err != nil {
+		return nil, err
+	}
+	var evs []*events.Event
+	err = s.log.ReadHand(ctx, table, hand, func(st recorder.Stored) error {
+		evs = append(evs, st.Event)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Seq < evs[j].Seq })
+	return evs, nil
+}
+
+// handOr404 reads the hand of the request's {id}, answering the error itself when it fails.
+func (s *Server) handOr404(w http.ResponseWriter, r *http.Request) ([]*events.Event, bool) {
+	id := r.PathValue("id")
+	if !validHandID(id) {
+		writeError(w, http.StatusBadRequest, "hand id must be a UUID", &apiError{Field: "id"})
+		return nil, false
+	}
+	evs, err := s.readHand(r.Context(), id)
+	switch {
+	case errors.Is(err, recorder.ErrHandNotFound):
+		writeError(w, http.StatusNotFound, "no hand "+id, &apiError{Hand: id})
+		return nil, false
+	case err != nil:
+		storeError(w, err)
+		return nil, false
+	}
+	return evs, true
+}
+
+// validHandID reports whether id can be a hand's UUID (so that it is also a safe subject token).
+func validHandID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// getHand is GET /api/hands/{id}: the hand's events (its public views while it is in progress,
+// see handView) and its findings.
+func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
+	stored, ok := s.handOr404(w, r)
+	if !ok {
+		return
+	}
+	evs, view := handView(stored)
+	done := view == viewStored
+	fs, err := s.findingsOf(r.Context(), r.PathValue("id"), done)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	out := make([]json.RawMessage, len(evs))
+	for i, e := range evs {
+		out[i] = eventJSON(e)
+	}
+	first := evs[0]
+	writeJSON(w, http.StatusOK, map[string]any{
+		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "events": out, "findings": fs,
+	})
+}
+
+// getReplay is GET /api/hands/{id}/replay: the table after each event (?at=SEQ: after that one
+// event only), with the findings that show at each step.
+func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
+	stored, ok := s.handOr404(w, r)
+	if !ok {
+		return
+	}
+	evs, view := handView(stored)
+	done := view == viewStored
+	at := 0
+	if v := r.URL.Query().Get("at"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			writeError(w, http.StatusBadRequest, "at must be a seq of the hand (1 or more)", &apiError{Field: "at"})
+			return
+		}
+		at = n
+	}
+	fs, err := s.findingsOf(r.Context(), r.PathValue("id"), done)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	type stepOut struct {
+		Step
+		Event    json.RawMessage `json:"event"`
+		Findings []FindingView   `json:"findings"`
+	}
+	one := func(i int) (stepOut, error) {
+		st, err := stateAt(evs, evs[i].Seq, !done)
+		if err != nil {
+			return stepOut{}, err
+		}
+		o := stepOut{Step: st, Event: eventJSON(evs[i]), Findings: []FindingView{}}
+		for _, f := range fs {
+			if f.Seq == int(evs[i].Seq) {
+				o.Findings = append(o.Findings, f)
+			}
+		}
+		return o, nil
+	}
+	if at > 0 {
+		for i, e := range evs {
+			if int(e.Seq) == at {
+				o, err := one(i)
+				if err != nil {
+					writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: e.Hand, Seq: at})
+					return
+				}
+				writeJSON(w, http.StatusOK, o)
+				return
+			}
+		}
+		writeError(w, http.StatusNotFound, "the hand has no event at seq "+strconv.Itoa(at), &apiError{Field: "at", Seq: at})
+		return
+	}
+	out := make([]stepOut, 0, len(evs))
+	for i := range evs {
+		o, err := one(i)
+		if err != nil {
+			writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: evs[i].Hand, Seq: int(evs[i].Seq)})
+			return
+		}
+		out = append(out, o)
+	}
+	first := evs[0]
+	writeJSON(w, http.StatusOK, map[string]any{
+		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": fs,
+	})
+}

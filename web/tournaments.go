@@ -1,0 +1,90 @@
+package web
+
+// The tournaments page: a table's chip counts hand by hand and the players knocked out.
+
+import (
+	"net/http"
+	"sort"
+
+	"github.com/fechado/fechado/projector"
+)
+
+// ChipPoint is a player's stack after one hand of a table.
+type ChipPoint = projector.ChipPoint
+
+// Elimination is a player who lost his last chip at a table.
+type Elimination struct {
+	Player string `json:"player"`
+	Hand   string `json:"hand"`
+	Number int    `json:"number"`
+	// Place is his finishing place: players still with chips, plus one, when he went out.
+	Place int `json:"place"`
+}
+
+// getChips is GET /api/tables/{id}/chips: every player's stack after each ended hand of the
+// table, and the players eliminated (stack 0 after a hand and no chips again later).
+func (s *Server) getChips(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	points, err := projector.ChipCounts(r.Context(), s.db, id)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	var players []string
+	seen := map[string]bool{}
+	for _, p := range points {
+		if !seen[p.Player] {
+			seen[p.Player] = true
+			players = append(players, p.Player)
+		}
+	}
+	if len(points) == 0 {
+		known, err := projector.TableKnown(r.Context(), s.db, id)
+		if err != nil {
+			storeError(w, err)
+			return
+		}
+		if !known {
+			writeError(w, http.StatusNotFound, "no table "+id, nil)
+			return
+		}
+	}
+	// A player is out when his last row at the table ends with no chips.
+	last := map[string]ChipPoint{}
+	for _, p := range points {
+		last[p.Player] = p
+	}
+	outs := []Elimination{}
+	for _, p := range players {
+		if lp := last[p]; lp.End == 0 {
+			outs = append(outs, Elimination{Player: p, Hand: lp.Hand, Number: lp.Number})
+		}
+	}
+	order := map[string]int{}
+	for i, p := range points {
+		if _, ok := order[p.Hand]; !ok {
+			order[p.Hand] = i
+		}
+	}
+	sort.SliceStable(outs, func(i, j int) bool { return order[outs[i].Hand] < order[outs[j].Hand] })
+	remaining := len(players)
+	for i := range outs {
+		// Players out in the same hand share the place.
+		if i > 0 && outs[i].Hand == outs[i-1].Hand {
+			outs[i].Place = outs[i-1].Place
+		} else {
+			same := 0
+			for _, o := range outs[i:] {
+				if o.Hand == outs[i].Hand {
+					same++
+				}
+			}
+			outs[i].Place = remaining - same + 1
+			remaining -= same
+		}
+	}
+	if players == nil {
+		players = []string{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"table": id, "players": players, "points": points, "eliminations": outs})
+}
