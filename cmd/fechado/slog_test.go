@@ -10,7 +10,7 @@ import (
 // the figures of the summary; a format it does not know is bad usage.
 func TestLogFormatJSON(t *testing.T) {
 	data := t.TempDir()
-	if code, stderr := projRun(t, "record", "--log-format", "json", "--data", data, recVectorPath(t, "table-std-draw.jsonl")); code != exitOK {
+	if code, stderr := projRun(t, "record", "--log-format", "json", "--data", data, vector(t, "table-std-draw.jsonl")); code != exitOK {
 		t.Fatalf("record: exit %d: %s", code, stderr)
 	}
 	code, stderr := projRun(t, "project", "--log-format", "json", "--data", data)
