@@ -1,0 +1,223 @@
+package rules_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
+	"github.com/google/uuid"
+	"pgregory.net/rapid"
+)
+
+// driver records a hand by following rules.Advise at every step, as the table console does, with
+// a machine shuffle for the cards and rapid's random choices for the players.
+type driver struct {
+	t     *rapid.T
+	evs   []*events.Event
+	prev  string
+	stub  []cards.Card
+	seeds map[events.Seq]cards.Seed
+	h     *rules.Hand
+}
+
+func (d *driver) emit(data events.Data) {
+	seq := events.Seq(len(d.evs) + 1)
+	e := &events.Event{ID: uuid.NewString(), Table: "t1", Hand: "0190a000-0000-7000-8000-000000000001", Seq: seq,
+		At: time.Date(2026, 12, 1, 20, 0, int(seq), 0, time.UTC).Format(time.RFC3339), Type: data.EventType(), Data: data}
+	events.Seal(e, d.prev)
+	d.prev = events.Hash(e.Raw)
+	d.evs = append(d.evs, e)
+	if d.h == nil {
+		h, err := rules.NewHand(e)
+		if err != nil {
+			d.t.Fatalf("hand.started: %v", err)
+		}
+		d.h = h
+		return
+	}
+	for _, v := range d.h.Apply(e) {
+		d.t.Fatalf("seq %d %s: the engine reports %s: %s", seq, e.Type, v.Code, v.Message)
+	}
+}
+
+func (d *driver) shuffle(in []cards.Card, all bool) {
+	var seed cards.Seed
+	copy(seed[:], rapid.SliceOfN(rapid.Byte(), 32, 32).Draw(d.t, "seed"))
+	d.seeds[events.Seq(len(d.evs)+1)] = seed
+	sh := &events.DeckShuffled{Method: cards.ShuffleMethod, Commitment: seed.Commitment()}
+	if all {
+		in = cards.Deck(d.h.Low)
+	} else {
+		sh.Cards = in
+	}
+	d.stub = cards.Shuffle(seed, in)
+	d.emit(sh)
+}
+
+func (d *driver) top() cards.Card {
+	if len(d.stub) == 0 {
+		d.t.Fatalf("the stub is empty")
+	}
+	c := d.stub[0]
+	d.stub = d.stub[1:]
+	return c
+}
+
+// play follows the advice to the hand's end and returns the steps taken.
+func (d *driver) play() []rules.Step {
+	var steps []rules.Step
+	for range 1000 {
+		a, err := rules.Advise(d.evs)
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		steps = append(steps, a.Step)
+		switch a.Step {
+		case rules.StepDone:
+			return steps
+		case rules.StepShuffle:
+			d.shuffle(nil, true)
+		case rules.StepReshuffle:
+			d.shuffle(a.Cards, false)
+		case rules.StepCut:
+			k := 0
+			if len(d.stub) >= 2 {
+				k = rapid.IntRange(0, len(d.stub)-1).Draw(d.t, "cut")
+			}
+			if k > 0 {
+				d.stub, _ = cards.Cut(d.stub, k)
+			}
+			d.emit(&events.DeckCut{At: k})
+		case rules.StepAnte:
+			d.emit(&events.AntePosted{Seat: a.Seat, Amount: a.Amount})
+		case rules.StepDeal:
+			d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDeal})
+		case rules.StepAction:
+			d.emit(pick(d.t, a.Options))
+		case rules.StepPass:
+			d.emit(&events.HandPassed{})
+		case rules.StepDiscard:
+			held := d.h.Player(a.Seat).Cards
+			n := rapid.IntRange(0, min(a.MaxDraw, len(held))).Draw(d.t, "discards")
+			perm := rapid.Permutation(held).Draw(d.t, "which")
+			d.emit(&events.CardsDiscarded{Seat: a.Seat, Cards: append([]cards.Card{}, perm[:n]...)})
+		case rules.StepBurn:
+			d.emit(&events.CardBurned{Card: d.top()})
+		case rules.StepDraw:
+			d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDraw})
+		case rules.StepShow:
+			d.emit(&events.HandShown{Seat: a.Seat, Cards: a.Cards})
+		case rules.StepOpeners:
+			d.emit(&events.OpenersShown{Seat: a.Seat, Cards: a.Cards})
+		case rules.StepReturn:
+			d.emit(&events.BetReturned{Seat: a.Seat, Amount: a.Amount})
+		case rules.StepAward:
+			d.emit(&events.PotAwarded{Seat: a.Seat, Amount: a.Amount, Pot: a.Pot})
+		case rules.StepReveal:
+			d.emit(&events.DeckRevealed{Shuffle: a.Shuffle, Seed: d.seeds[a.Shuffle]})
+		case rules.StepEnd:
+			d.emit(&events.HandEnded{Stacks: a.Stacks, Carry: a.Carry})
+		default:
+			d.t.Fatalf("unexpected step %q", a.Step)
+		}
+	}
+	d.t.Fatalf("the hand did not end in 1000 steps")
+	return nil
+}
+
+// pick chooses one of the offered actions, with an amount in the offered range.
+func pick(t *rapid.T, o rules.Options) *events.PlayerActed {
+	acts := []events.Action{events.Fold}
+	if o.Check {
+		acts = append(acts, events.Check)
+	}
+	if o.Call > 0 {
+		acts = append(acts, events.Call)
+	}
+	if o.Bet {
+		acts = append(acts, events.Bet, events.Bet)
+	}
+	if o.Raise {
+		acts = append(acts, events.Raise)
+	}
+	a := &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: rapid.SampledFrom(acts).Draw(t, "action")}
+	switch a.Action {
+	case events.Call:
+		a.Amount = o.Call
+	case events.Bet:
+		a.Amount = events.Chips(rapid.Int64Range(int64(o.MinBet), int64(o.MaxBet)).Draw(t, "bet"))
+	case events.Raise:
+		a.Amount = events.Chips(rapid.Int64Range(int64(o.MinRaise), int64(o.MaxRaise)).Draw(t, "raise"))
+	}
+	return a
+}
+
+// consolePresets are the presets whose whole hand the advice covers: the ante games (the blind
+// games, br-online and online-draw, are not offered yet).
+var consolePresets = []string{"br-fechado", "tr-kapali", "std-draw"}
+
+// TestAdviseNeverIllegal is the console's promise (issue 22): recording only what Advise offers,
+// with random choices among the offered actions, amounts and discards, gives a hand the engine
+// and the auditor find no fault with, under each preset, from the shuffle to hand.ended.
+func TestAdviseNeverIllegal(t *testing.T) {
+	for _, name := range consolePresets {
+		t.Run(name, func(t *testing.T) {
+			p, err := rules.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[rules.Step]int{}
+			rapid.Check(t, func(t *rapid.T) {
+				n := rapid.IntRange(p.MinPlayers, min(p.MaxPlayers, 7)).Draw(t, "players")
+				hs := &events.HandStarted{Rules: events.Rules{Name: name}, Number: 1,
+					Stakes:    events.Stakes{Ante: events.Chips(rapid.IntRange(1, 5).Draw(t, "ante")), MinBet: 10, MaxBet: 40},
+					PassedOut: rapid.IntRange(0, 5).Draw(t, "passed_out")}
+				if !p.PassedOutAllowed {
+					hs.PassedOut = 0
+				}
+				for i := 1; i <= n; i++ {
+					hs.Seats = append(hs.Seats, events.SeatStack{Seat: events.Seat(i), Player: fmt.Sprintf("p%d", i),
+						Stack: events.Chips(rapid.IntRange(0, 300).Draw(t, "stack"))})
+				}
+				if !p.BrokeDealtIn {
+					for i := range hs.Seats {
+						hs.Seats[i].Stack = max(hs.Seats[i].Stack, 1)
+					}
+				}
+				hs.Dealer = events.Seat(rapid.IntRange(1, n).Draw(t, "dealer"))
+				d := &driver{t: t, seeds: map[events.Seq]cards.Seed{}}
+				d.emit(hs)
+				for _, s := range d.play() {
+					seen[s]++
+				}
+				for _, f := range audit.Hand(d.evs) {
+					if f.Severity != finding.Info {
+						t.Fatalf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
+					}
+				}
+			})
+			// The random hands must reach the steps the preset has, or the property proves little.
+			want := []rules.Step{rules.StepAction, rules.StepDiscard, rules.StepDraw, rules.StepShow, rules.StepAward, rules.StepReturn, rules.StepReveal}
+			if p.PassedOutAllowed {
+				want = append(want, rules.StepPass)
+			}
+			if p.BurnBeforeFourth || p.DelayedFifth {
+				want = append(want, rules.StepBurn)
+			}
+			if p.DrawSource == rules.DrawReshuffle {
+				want = append(want, rules.StepReshuffle)
+			}
+			for _, s := range want {
+				if seen[s] == 0 {
+					t.Errorf("no random hand of %s reached the step %s", name, s)
+				}
+			}
+			t.Logf("%s: steps reached %v", name, seen)
+		})
+	}
+}
