@@ -58,7 +58,9 @@ type Advice struct {
 	// Stacks and Carry are hand.ended's fields (StepEnd).
 	Stacks []events.SeatChips
 	Carry  events.Chips
-	// Stage and Round place the hand; Pot is every chip in the middle.
+	// MisdealDue is set when an exposed card calls for a misdeal (presets.md, exposed cards).
+	MisdealDue bool
+	// Stage and Round place the hand; PotTotal is every chip in the middle.
 	Stage    Stage
 	Round    events.Round
 	PotTotal events.Chips
@@ -72,13 +74,22 @@ var ErrNoHand = errors.New("rules: a hand begins with hand.started")
 // within the advice raises no violation. The replay is private to the call: Advise may move it
 // into the next betting round to learn who speaks first and for how much.
 func Advise(evs []*events.Event) (Advice, error) {
+	a, _, err := AdviseSeeds(evs, nil)
+	return a, err
+}
+
+// AdviseSeeds is Advise for a hand whose machine shuffles' seeds the caller knows (by the seq of
+// their deck.shuffled): the replay then knows the stub's order (Hand.Stub). It also returns the
+// replay, to be read only: it may stand in the next betting round already.
+func AdviseSeeds(evs []*events.Event, seeds map[events.Seq]cards.Seed) (Advice, *Hand, error) {
 	if len(evs) == 0 {
-		return Advice{}, ErrNoHand
+		return Advice{}, nil, ErrNoHand
 	}
 	h, err := NewHand(evs[0])
 	if err != nil {
-		return Advice{}, err
+		return Advice{}, nil, err
 	}
+	h.Seeds = seeds
 	var c counts
 	for _, e := range evs[1:] {
 		h.Apply(e)
@@ -86,7 +97,8 @@ func Advise(evs []*events.Event) (Advice, error) {
 	}
 	a := h.advise(&c, evs[len(evs)-1].Seq+1)
 	a.Stage, a.Round, a.PotTotal = h.Stage, h.Round, h.Pot()
-	return a, nil
+	a.MisdealDue = h.misdealDue != 0
+	return a, h, nil
 }
 
 // counts are what Advise learns of a hand from its event types rather than its state.

@@ -1,0 +1,418 @@
+// Package console owns the table console: the page of `fechado serve` at /console that a dealer's
+// tablet or phone uses to record a live hand, and its API. The console logs in as the table's
+// device (a table user of the roles auth file) and may append to its own table only; every event
+// goes through the recorder's validated append (sequence, chain, de-duplication by id), and what
+// it offers at each step comes from rules.Advise, so that it never offers an illegal action.
+//
+// Machine shuffles (hmac-sha256-fy-v1) are made by the console's server: it keeps each seed in
+// memory until the hand reveals it, tells the page the commitment before the deal and the card on
+// top at each deal, burn and draw, and gives the seed to the page for deck.revealed at the end.
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/roles"
+	"github.com/fechado/fechado/rules"
+	"golang.org/x/crypto/bcrypt"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// maxEvent bounds the body of one posted event.
+const maxEvent = 64 << 10
+
+// Options configure a console.
+type Options struct {
+	// Log is the hand log the console appends to.
+	Log *recorder.Log
+	// Auth names the table devices that may log in (users of role table); nil lets nobody in.
+	Auth *roles.Auth
+}
+
+// Console is the table console's HTTP handler, to be mounted at /console/.
+type Console struct {
+	log   *recorder.Log
+	users map[string]roles.User
+	mux   *http.ServeMux
+
+	mu    sync.Mutex
+	seeds map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
+}
+
+// New returns the console over o.Log.
+func New(o Options) *Console {
+	c := &Console{log: o.Log, users: map[string]roles.User{}, seeds: map[string]map[events.Seq]cards.Seed{}}
+	if o.Auth != nil {
+		for _, u := range o.Auth.Users {
+			if u.Role == roles.Table {
+				c.users[u.Name] = u
+			}
+		}
+	}
+	m := http.NewServeMux()
+	sub, _ := fs.Sub(assets, "assets")
+	files := http.StripPrefix("/console/", http.FileServerFS(sub))
+	m.HandleFunc("GET /console/{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, sub, "console.html")
+	})
+	m.Handle("GET /console/assets/", http.StripPrefix("/console/assets/", http.FileServerFS(sub)))
+	m.HandleFunc("GET /console/api/messages", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, Messages)
+	})
+	m.HandleFunc("GET /console/api/presets", c.device(c.getPresets))
+	m.HandleFunc("GET /console/api/device", c.device(c.getDevice))
+	m.HandleFunc("GET /console/api/hands/{hand}", c.device(c.getHand))
+	m.HandleFunc("GET /console/api/hands/{hand}/next", c.device(c.getNext))
+	m.HandleFunc("POST /console/api/hands/{hand}/events", c.device(c.postEvent))
+	m.HandleFunc("POST /console/api/hands/{hand}/shuffle", c.device(c.postShuffle))
+	m.Handle("/console/", files)
+	c.mux = m
+	return c
+}
+
+// ServeHTTP implements http.Handler.
+func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.mux.ServeHTTP(w, r) }
+
+// answer is the body of an error: a message key of Messages and the detail (the recorder's
+// reason, in its words).
+type answer struct {
+	Error  string `json:"error"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func fail(w http.ResponseWriter, code int, key, detail string) {
+	writeJSON(w, code, answer{Error: key, Detail: detail})
+}
+
+// device checks the request's credentials (HTTP basic, a table device of the auth file) and
+// passes the device on.
+func (c *Console) device(fn func(http.ResponseWriter, *http.Request, roles.User)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name, pass, ok := r.BasicAuth()
+		u, known := c.users[name]
+		if !ok || !known || !passwordOK(u.Password, pass) {
+			// No WWW-Authenticate challenge: the page asks for the device's name and password
+			// itself rather than the browser's dialog.
+			fail(w, http.StatusUnauthorized, "err.login", "")
+			return
+		}
+		fn(w, r, u)
+	}
+}
+
+// passwordOK compares a password with the auth file's, clear or bcrypt (as the NATS server does).
+func passwordOK(want, got string) bool {
+	if strings.HasPrefix(want, "$2") {
+		return bcrypt.CompareHashAndPassword([]byte(want), []byte(got)) == nil
+	}
+	return subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
+}
+
+func (c *Console) getDevice(w http.ResponseWriter, _ *http.Request, u roles.User) {
+	writeJSON(w, http.StatusOK, map[string]string{"device": u.Name, "table": u.Table})
+}
+
+// presetInfo is what the page shows of a preset: its limits and its remedies for exposed cards.
+type presetInfo struct {
+	Name        string       `json:"name"`
+	MinPlayers  int          `json:"min_players"`
+	MaxPlayers  int          `json:"max_players"`
+	Ante        bool         `json:"ante"`
+	MaxDraw     int          `json:"max_draw"`
+	Structure   string       `json:"structure"`
+	ExposedCut  rules.Remedy `json:"exposed_cut"`
+	ExposedDeal rules.Remedy `json:"exposed_deal"`
+	ExposedDraw rules.Remedy `json:"exposed_draw"`
+	BrokeDealt  bool         `json:"broke_dealt_in"`
+}
+
+// consolePresets are the presets the console records: those rules.Advise follows from the
+// shuffle to the end (the blind games are not offered yet).
+var consolePresets = []string{"br-fechado", "tr-kapali", "std-draw"}
+
+func (c *Console) getPresets(w http.ResponseWriter, _ *http.Request, _ roles.User) {
+	var out []presetInfo
+	for _, n := range consolePresets {
+		p, err := rules.Lookup(n)
+		if err != nil {
+			continue
+		}
+		out = append(out, presetInfo{Name: p.Name, MinPlayers: p.MinPlayers, MaxPlayers: p.MaxPlayers, Ante: p.Ante,
+			MaxDraw: p.MaxDraw, Structure: string(p.Structure), ExposedCut: p.ExposedCut, ExposedDeal: p.ExposedDeal,
+			ExposedDraw: p.ExposedDraw, BrokeDealt: p.BrokeDealtIn})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// readHand returns the stored events of a hand of table, nil when none is stored.
+func (c *Console) readHand(ctx context.Context, table, hand string) ([]*events.Event, error) {
+	var evs []*events.Event
+	err := c.log.ReadHand(ctx, table, hand, func(s recorder.Stored) error {
+		evs = append(evs, s.Event)
+		return nil
+	})
+	if errors.Is(err, recorder.ErrHandNotFound) {
+		return nil, nil
+	}
+	return evs, err
+}
+
+// state is the console's view of a hand: its stored events and the advice for the next one.
+type state struct {
+	Events  []json.RawMessage `json:"events"`
+	Advice  *advice           `json:"advice,omitempty"`
+	Warning []string          `json:"warnings,omitempty"`
+}
+
+// advice is rules.Advice with what the console's machine shuffle adds: the card on top of the
+// stub and the seed to reveal.
+type advice struct {
+	rules.Advice
+	// Top is the card the next deal, burn or draw takes, when the console made the shuffle.
+	Top *cards.Card `json:"Top,omitempty"`
+	// StubLen is the number of cards in the stub (for the cut).
+	StubLen int `json:"StubLen"`
+	// Seed is the seed to reveal (StepReveal), when the console made the shuffle.
+	Seed string `json:"Seed,omitempty"`
+	// Commitments are the commitments of the hand's machine shuffles, shown before the deal.
+	Commitments []string `json:"Commitments,omitempty"`
+}
+
+func (c *Console) stateOf(hand string, evs []*events.Event) (state, error) {
+	st := state{Events: make([]json.RawMessage, 0, len(evs))}
+	for _, e := range evs {
+		st.Events = append(st.Events, json.RawMessage(e.Raw))
+	}
+	if len(evs) == 0 {
+		return st, nil
+	}
+	c.mu.Lock()
+	seeds := c.seeds[hand]
+	c.mu.Unlock()
+	a, h, err := rules.AdviseSeeds(evs, seeds)
+	if err != nil {
+		return st, err
+	}
+	ad := &advice{Advice: a, StubLen: h.StubSet().Len()}
+	if stub := h.Stub(); len(stub) > 0 {
+		switch a.Step {
+		case rules.StepDeal, rules.StepDraw, rules.StepBurn:
+			top := stub[0]
+			ad.Top = &top
+		}
+	}
+	if a.Step == rules.StepReveal {
+		if s, ok := seeds[a.Shuffle]; ok {
+			ad.Seed = s.String()
+		}
+	}
+	for _, e := range evs {
+		if d, ok := e.Data.(*events.DeckShuffled); ok && d.Commitment != "" {
+			ad.Commitments = append(ad.Commitments, d.Commitment)
+		}
+	}
+	for _, v := range h.Violations {
+		st.Warning = append(st.Warning, string(v.Code)+": "+v.Message)
+	}
+	st.Advice = ad
+	return st, nil
+}
+
+func (c *Console) getHand(w http.ResponseWriter, r *http.Request, u roles.User) {
+	hand := r.PathValue("hand")
+	evs, err := c.readHand(r.Context(), u.Table, hand)
+	if err != nil {
+		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
+		return
+	}
+	st, err := c.stateOf(hand, evs)
+	if err != nil {
+		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// postEvent is POST /console/api/hands/{hand}/events: one event, appended as `fechado record`
+// appends it. The device may append to its own table only (403). An event the recorder refuses
+// is answered with its reason (422 invalid, 409 another event holds its place) and nothing is
+// written; an event already stored (the page resending after a lost connection) is skipped.
+func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User) {
+	hand := r.PathValue("hand")
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxEvent))
+	if err != nil {
+		fail(w, http.StatusRequestEntityTooLarge, "err.body", err.Error())
+		return
+	}
+	e, err := events.Parse(body)
+	if err != nil {
+		fail(w, http.StatusUnprocessableEntity, "err.invalid", err.Error())
+		return
+	}
+	if e.Table != u.Table {
+		fail(w, http.StatusForbidden, "err.other-table", "")
+		return
+	}
+	if e.Hand != hand {
+		fail(w, http.StatusUnprocessableEntity, "err.invalid", "the event names hand "+e.Hand)
+		return
+	}
+	ack, err := c.log.Append(r.Context(), e)
+	var he *recorder.HandError
+	switch {
+	case errors.As(err, &he) && errors.Is(err, recorder.ErrSequenceConflict):
+		fail(w, http.StatusConflict, "err.conflict", he.Err.Error())
+		return
+	case errors.As(err, &he):
+		fail(w, http.StatusUnprocessableEntity, "err.invalid", he.Err.Error())
+		return
+	case err != nil:
+		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
+		return
+	}
+	evs, err := c.readHand(r.Context(), u.Table, hand)
+	if err != nil {
+		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
+		return
+	}
+	st, err := c.stateOf(hand, evs)
+	if err != nil {
+		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Skipped bool `json:"skipped"`
+		state
+	}{ack.Skipped, st})
+}
+
+// shuffleRequest asks for a machine shuffle at seq, of the whole deck or of the gathered cards.
+type shuffleRequest struct {
+	Seq   events.Seq   `json:"seq"`
+	Cards []cards.Card `json:"cards"`
+}
+
+// postShuffle is POST /console/api/hands/{hand}/shuffle: the console's server draws a seed for
+// the shuffle the page is about to record at seq and answers its commitment. Asked again for the
+// same seq (a resend), it answers the same commitment.
+func (c *Console) postShuffle(w http.ResponseWriter, r *http.Request, _ roles.User) {
+	hand := r.PathValue("hand")
+	var req shuffleRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxEvent)).Decode(&req); err != nil || req.Seq < 1 {
+		fail(w, http.StatusBadRequest, "err.body", "")
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.seeds[hand]
+	if m == nil {
+		m = map[events.Seq]cards.Seed{}
+		c.seeds[hand] = m
+	}
+	seed, ok := m[req.Seq]
+	if !ok {
+		if _, err := rand.Read(seed[:]); err != nil {
+			fail(w, http.StatusInternalServerError, "err.store", err.Error())
+			return
+		}
+		m[req.Seq] = seed
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"method": cards.ShuffleMethod, "commitment": seed.Commitment()})
+}
+
+// nextStart is the hand.started data of the hand after one, as the page fills its form.
+type nextStart struct {
+	Rules     map[string]string `json:"rules"`
+	Number    int               `json:"number"`
+	Dealer    events.Seat       `json:"dealer"`
+	Seats     []nextSeat        `json:"seats"`
+	Stakes    map[string]int64  `json:"stakes"`
+	Carry     events.Chips      `json:"carry"`
+	PassedOut int               `json:"passed_out"`
+	Previous  string            `json:"previous"`
+}
+
+type nextSeat struct {
+	Seat   events.Seat  `json:"seat"`
+	Player string       `json:"player"`
+	Stack  events.Chips `json:"stack"`
+}
+
+// getNext is GET /console/api/hands/{hand}/next: the next hand's start as presets.md "next hand"
+// gives it after hand: the same preset and stakes, the dealer passed left (the same after a
+// misdeal), the stacks and carry hand.ended left, one more passed-out deal after a passed hand.
+func (c *Console) getNext(w http.ResponseWriter, r *http.Request, u roles.User) {
+	hand := r.PathValue("hand")
+	evs, err := c.readHand(r.Context(), u.Table, hand)
+	if err != nil {
+		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
+		return
+	}
+	if len(evs) == 0 {
+		fail(w, http.StatusNotFound, "err.no-hand", hand)
+		return
+	}
+	hs, ok := evs[0].Data.(*events.HandStarted)
+	end, ended := evs[len(evs)-1].Data.(*events.HandEnded)
+	if !ok || !ended {
+		fail(w, http.StatusConflict, "err.not-ended", hand)
+		return
+	}
+	p, err := rules.ForHand(hs.Rules)
+	if err != nil {
+		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
+		return
+	}
+	passed, misdeal := false, false
+	for _, e := range evs {
+		switch e.Type {
+		case events.HandPassedType:
+			passed = true
+		case events.MisdealDeclaredType:
+			misdeal = true
+		}
+	}
+	n := nextStart{Rules: map[string]string{"name": hs.Rules.Name}, Number: hs.Number + 1, Carry: end.Carry, Previous: hand,
+		Stakes: map[string]int64{"ante": int64(hs.Stakes.Ante), "min_bet": int64(hs.Stakes.MinBet), "max_bet": int64(hs.Stakes.MaxBet)}}
+	switch {
+	case passed:
+		n.PassedOut = hs.PassedOut + 1
+	case misdeal:
+		n.PassedOut = hs.PassedOut
+	}
+	var seats []events.Seat
+	names := map[events.Seat]string{}
+	for _, s := range hs.Seats {
+		names[s.Seat] = s.Player
+	}
+	for _, s := range end.Stacks {
+		if s.Stack == 0 && !p.BrokeDealtIn {
+			continue // busted: not dealt in again
+		}
+		seats = append(seats, s.Seat)
+		n.Seats = append(n.Seats, nextSeat{Seat: s.Seat, Player: names[s.Seat], Stack: s.Stack})
+	}
+	n.Dealer = p.NextDealer(seats, hs.Dealer, 0, misdeal)
+	writeJSON(w, http.StatusOK, n)
+}

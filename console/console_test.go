@@ -1,0 +1,246 @@
+package console_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/console"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/recorder/recordertest"
+	"github.com/fechado/fechado/roles"
+	"github.com/fechado/fechado/rules"
+	"github.com/google/uuid"
+)
+
+// devices are two tables' devices: the console must keep each to its own table.
+var devices = &roles.Auth{Users: []roles.User{
+	{Name: "mesa1", Password: "senha1", Role: roles.Table, Table: "mesa-1"},
+	{Name: "mesa2", Password: "senha2", Role: roles.Table, Table: "mesa-2"},
+	{Name: "auditor", Password: "x", Role: roles.Auditor},
+}}
+
+type env struct {
+	t  *testing.T
+	ts *httptest.Server
+}
+
+func newEnv(t *testing.T) *env {
+	l := recordertest.Open(t)
+	ts := httptest.NewServer(console.New(console.Options{Log: l, Auth: devices}))
+	t.Cleanup(ts.Close)
+	return &env{t: t, ts: ts}
+}
+
+// call sends a request as a device and decodes the answer into out; it returns the status.
+func (e *env) call(user, pass, method, path string, body []byte, out any) int {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.ts.URL+path, bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.SetBasicAuth(user, pass)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			e.t.Fatalf("%s %s: %v in %s", method, path, err, b)
+		}
+	}
+	return res.StatusCode
+}
+
+// answer is the console's answer to a posted event.
+type answer struct {
+	Skipped bool              `json:"skipped"`
+	Events  []json.RawMessage `json:"events"`
+	Advice  struct {
+		rules.Advice
+		Top  *cards.Card
+		Seed string
+	} `json:"advice"`
+	Error  string `json:"error"`
+	Detail string `json:"detail"`
+}
+
+// hand builds events of one hand of table as the page does: no prev (the recorder fills it).
+type hand struct {
+	table, id string
+	seq       events.Seq
+}
+
+func (h *hand) event(d events.Data) []byte {
+	h.seq++
+	e := &events.Event{ID: uuid.NewString(), Table: h.table, Hand: h.id, Seq: h.seq,
+		At: time.Date(2026, 12, 1, 21, 0, int(h.seq), 0, time.UTC).Format(time.RFC3339), Type: d.EventType(), Data: d}
+	// The page leaves prev out: the recorder fills it from what it holds.
+	return bytes.Replace(events.Encode(e), []byte(`"prev":"",`), nil, 1)
+}
+
+func start(table string) (*hand, []byte) {
+	h := &hand{table: table, id: uuid.NewString()}
+	return h, h.event(&events.HandStarted{Rules: events.Rules{Name: "br-fechado"}, Number: 1, Dealer: 1,
+		Stakes: events.Stakes{Ante: 1, MinBet: 2, MaxBet: 10},
+		Seats:  []events.SeatStack{{Seat: 1, Player: "Ana", Stack: 100}, {Seat: 2, Player: "Beto", Stack: 100}, {Seat: 3, Player: "Caio", Stack: 100}}})
+}
+
+// TestAppendOnce: an event posted twice (a resend after a lost connection) is stored once; an
+// event the recorder refuses is answered with its reason and nothing is written.
+func TestAppendOnce(t *testing.T) {
+	e := newEnv(t)
+	h, first := start("mesa-1")
+	path := "/console/api/hands/" + h.id + "/events"
+	var a answer
+	if code := e.call("mesa1", "senha1", "POST", path, first, &a); code != http.StatusOK || a.Skipped {
+		t.Fatalf("first post: %d %+v", code, a)
+	}
+	if code := e.call("mesa1", "senha1", "POST", path, first, &a); code != http.StatusOK || !a.Skipped || len(a.Events) != 1 {
+		t.Fatalf("the same event again: %d skipped=%v with %d events stored, want 200, skipped, 1", code, a.Skipped, len(a.Events))
+	}
+	if a.Advice.Step != rules.StepShuffle {
+		t.Errorf("after hand.started the console offers %q, want the shuffle", a.Advice.Step)
+	}
+	// A gap in seq: refused, with the recorder's reason.
+	h.seq++
+	gap := h.event(&events.DeckShuffled{Method: cards.PhysicalMethod})
+	a = answer{}
+	if code := e.call("mesa1", "senha1", "POST", path, gap, &a); code != http.StatusUnprocessableEntity || a.Error != "err.invalid" || a.Detail == "" {
+		t.Fatalf("an event out of sequence: %d %+v, want 422 err.invalid with the reason", code, a)
+	}
+	var st answer
+	e.call("mesa1", "senha1", "GET", "/console/api/hands/"+h.id, nil, &st)
+	if len(st.Events) != 1 {
+		t.Fatalf("after the refused event the hand holds %d events, want 1", len(st.Events))
+	}
+}
+
+// TestOtherTableRefused: a device of another table, with its own good credentials, cannot append
+// to the first table; wrong credentials and non-device users cannot log in.
+func TestOtherTableRefused(t *testing.T) {
+	e := newEnv(t)
+	h, first := start("mesa-1")
+	path := "/console/api/hands/" + h.id + "/events"
+	var a answer
+	if code := e.call("mesa2", "senha2", "POST", path, first, &a); code != http.StatusForbidden || a.Error != "err.other-table" {
+		t.Fatalf("mesa2 appending to mesa-1: %d %+v, want 403 err.other-table", code, a)
+	}
+	for _, c := range [][2]string{{"mesa1", "wrong"}, {"auditor", "x"}, {"nobody", ""}} {
+		if code := e.call(c[0], c[1], "POST", path, first, &a); code != http.StatusUnauthorized {
+			t.Errorf("user %q password %q: %d, want 401", c[0], c[1], code)
+		}
+	}
+	var st answer
+	if code := e.call("mesa1", "senha1", "GET", "/console/api/hands/"+h.id, nil, &st); code != http.StatusOK || len(st.Events) != 0 {
+		t.Fatalf("mesa-1 holds %d events after the refusals (status %d), want none", len(st.Events), code)
+	}
+}
+
+// TestRecordHand records a whole br-fechado hand through the API with the console's machine
+// shuffle, taking every step and card from the advice; the stored hand audits clean.
+func TestRecordHand(t *testing.T) {
+	e := newEnv(t)
+	h, first := start("mesa-1")
+	path := "/console/api/hands/" + h.id
+	var a answer
+	e.call("mesa1", "senha1", "POST", path+"/events", first, &a)
+	for i := 0; a.Advice.Step != rules.StepDone; i++ {
+		if i > 200 {
+			t.Fatal("the hand did not end")
+		}
+		ad := a.Advice
+		var d events.Data
+		switch ad.Step {
+		case rules.StepShuffle, rules.StepReshuffle:
+			var sh map[string]string
+			body, _ := json.Marshal(map[string]any{"seq": h.seq + 1})
+			e.call("mesa1", "senha1", "POST", path+"/shuffle", body, &sh)
+			ds := &events.DeckShuffled{Method: sh["method"], Commitment: sh["commitment"]}
+			if ad.Step == rules.StepReshuffle {
+				ds.Cards = ad.Cards
+			}
+			d = ds
+		case rules.StepCut:
+			d = &events.DeckCut{At: 5}
+		case rules.StepAnte:
+			d = &events.AntePosted{Seat: ad.Seat, Amount: ad.Amount}
+		case rules.StepDeal, rules.StepDraw:
+			if ad.Top == nil {
+				t.Fatalf("step %s: the console's own shuffle gives no card", ad.Step)
+			}
+			ph := events.PhaseDeal
+			if ad.Step == rules.StepDraw {
+				ph = events.PhaseDraw
+			}
+			d = &events.CardDealt{Seat: ad.Seat, Card: *ad.Top, Phase: ph}
+		case rules.StepBurn:
+			d = &events.CardBurned{Card: *ad.Top}
+		case rules.StepAction:
+			o := ad.Options
+			switch {
+			case o.Bet:
+				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Bet, Amount: o.MinBet}
+			case o.Call > 0:
+				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Call, Amount: o.Call}
+			case o.Check:
+				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Check}
+			default:
+				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold}
+			}
+		case rules.StepPass:
+			d = &events.HandPassed{}
+		case rules.StepDiscard:
+			d = &events.CardsDiscarded{Seat: ad.Seat, Cards: []cards.Card{}}
+		case rules.StepShow:
+			d = &events.HandShown{Seat: ad.Seat, Cards: ad.Cards}
+		case rules.StepOpeners:
+			d = &events.OpenersShown{Seat: ad.Seat, Cards: ad.Cards}
+		case rules.StepReturn:
+			d = &events.BetReturned{Seat: ad.Seat, Amount: ad.Amount}
+		case rules.StepAward:
+			d = &events.PotAwarded{Seat: ad.Seat, Amount: ad.Amount, Pot: ad.Pot}
+		case rules.StepReveal:
+			seed, err := cards.ParseSeed(ad.Seed)
+			if err != nil {
+				t.Fatalf("the seed to reveal: %v", err)
+			}
+			d = &events.DeckRevealed{Shuffle: ad.Shuffle, Seed: seed}
+		case rules.StepEnd:
+			d = &events.HandEnded{Stacks: ad.Stacks, Carry: ad.Carry}
+		default:
+			t.Fatalf("unexpected step %q", ad.Step)
+		}
+		a = answer{}
+		if code := e.call("mesa1", "senha1", "POST", path+"/events", h.event(d), &a); code != http.StatusOK {
+			t.Fatalf("step %s: %d %s %s", ad.Step, code, a.Error, a.Detail)
+		}
+	}
+	var evs []*events.Event
+	for _, raw := range a.Events {
+		ev, err := events.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	for _, f := range audit.Hand(evs) {
+		t.Errorf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
+	}
+	if evs[len(evs)-1].Type != events.HandEndedType {
+		t.Fatalf("the stored hand ends with %s", evs[len(evs)-1].Type)
+	}
+	var next map[string]any
+	if code := e.call("mesa1", "senha1", "GET", path+"/next", nil, &next); code != http.StatusOK || fmt.Sprint(next["dealer"]) != "2" {
+		t.Errorf("the next hand: %d %v, want the dealer passed left to seat 2", code, next)
+	}
+}
