@@ -47,7 +47,8 @@ type Advice struct {
 	// MaxDraw is the most cards Seat may discard (StepDiscard); Draw the replacements he is
 	// still owed (StepDraw).
 	MaxDraw, Draw int
-	// Cards are the gathered cards of a reshuffle, or the opener's cards (StepOpeners).
+	// Cards are the gathered cards of a reshuffle, the opener's cards (StepOpeners), or the
+	// cards Seat holds as far as the log says (StepDiscard, StepShow).
 	Cards []cards.Card
 	// Pot is the pot of an award (StepAward).
 	Pot int
@@ -294,7 +295,7 @@ func (h *Hand) adviseDraw(c *counts) (Advice, bool) {
 		return give(p.Seat, burn, p.Pending)
 	}
 	if s := h.NextToDraw(); s != 0 {
-		return Advice{Step: StepDiscard, Seat: s, MaxDraw: h.Preset.MaxDraw}, true
+		return Advice{Step: StepDiscard, Seat: s, MaxDraw: h.Preset.MaxDraw, Cards: append([]cards.Card(nil), h.Player(s).Cards...)}, true
 	}
 	order, n := h.drawSeats()
 	for _, o := range order[:n] {

@@ -15,8 +15,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fechado/fechado/console"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/roles"
 	"github.com/fechado/fechado/web"
 )
 
@@ -172,7 +174,11 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
+	handler, err := withConsole(srv.Handler(), l, f.auth)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return runCtx }}
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
@@ -224,4 +230,21 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	}
 	wg.Wait()
 	return runErr
+}
+
+// withConsole mounts the table console (package console) at /console/ beside the web interface;
+// its devices are the table users of the --auth file (none without it).
+func withConsole(web http.Handler, l *recorder.Log, authFile string) (http.Handler, error) {
+	var auth *roles.Auth
+	if authFile != "" {
+		a, err := roles.Load(authFile)
+		if err != nil {
+			return nil, usageErr("--auth %s: %v", authFile, err)
+		}
+		auth = a
+	}
+	m := http.NewServeMux()
+	m.Handle("/console/", console.New(console.Options{Log: l, Auth: auth}))
+	m.Handle("/", web)
+	return m, nil
 }

@@ -1,0 +1,523 @@
+// The table console: records a live hand one event at a time. What it offers at each step is the
+// server's advice (rules.Advise); events wait in a queue kept in the browser's storage until the
+// server has stored them, and are sent again, with the same ids, after a lost connection.
+"use strict";
+
+const S = {
+  msgs: {}, auth: null, device: null, table: null, presets: [],
+  hand: null,      // {id, events: [], advice, warnings}
+  queue: JSON.parse(localStorage.getItem("console.queue") || "[]"),
+  offline: false, error: "", sending: false, machine: true,
+  amount: null, chosen: [],
+};
+
+const $ = (sel) => document.querySelector(sel);
+
+// t returns the message of key with its {places} filled.
+function t(key, params) {
+  let s = S.msgs[key] || key;
+  for (const [k, v] of Object.entries(params || {})) s = s.split("{" + k + "}").join(String(v));
+  return s;
+}
+
+function uuid() {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
+  return e;
+}
+
+function btn(label, act, onclick, cls) {
+  return el("button", { type: "button", "data-act": act, class: cls || null, onclick }, label);
+}
+
+// api calls the console's API as the device; a network failure throws.
+async function api(method, path, body) {
+  const headers = { "Authorization": "Basic " + btoa(S.auth.user + ":" + S.auth.pass) };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch("/console/api/" + path, { method, headers, body });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  return { status: res.status, data };
+}
+
+function saveQueue() { localStorage.setItem("console.queue", JSON.stringify(S.queue)); }
+
+// ---- the hand as the log holds it -----------------------------------------------------------
+
+function started() { return S.hand && S.hand.events.length ? S.hand.events[0].data : null; }
+
+function playerName(seat) {
+  const hs = started();
+  const s = hs && hs.seats.find((x) => x.seat === seat);
+  return s ? s.player : "";
+}
+
+function nextSeq() {
+  return S.hand.events.length + S.queue.filter((q) => q.hand === S.hand.id).length + 1;
+}
+
+// emit queues the next event of the hand and sends the queue.
+function emit(type, data) {
+  const ev = { id: uuid(), table: S.table, hand: S.hand.id, seq: nextSeq(), at: new Date().toISOString(), type, data };
+  S.queue.push({ hand: S.hand.id, seq: ev.seq, body: JSON.stringify(ev) });
+  saveQueue();
+  S.error = "";
+  render();
+  send();
+}
+
+// send posts the queued events in order; a refused event is dropped with its reason shown, a lost
+// connection leaves the queue as it is and tries again.
+async function send() {
+  if (S.sending) return;
+  S.sending = true;
+  try {
+    while (S.queue.length) {
+      const q = S.queue[0];
+      let r;
+      try {
+        r = await api("POST", "hands/" + q.hand + "/events", q.body);
+      } catch (e) {
+        S.offline = true;
+        render();
+        setTimeout(send, 2000);
+        return;
+      }
+      S.offline = false;
+      if (r.status === 200) {
+        S.queue.shift();
+        saveQueue();
+        if (S.hand && S.hand.id === q.hand) applyState(r.data);
+      } else if (r.status === 401 || r.status >= 500) {
+        S.error = t((r.data && r.data.error) || "err.store", { detail: (r.data && r.data.detail) || r.status });
+        render();
+        setTimeout(send, 3000);
+        return;
+      } else {
+        // Refused: nothing of it was written. The events queued after it cannot follow it.
+        S.queue = S.queue.filter((x) => x.hand !== q.hand);
+        saveQueue();
+        S.error = t((r.data && r.data.error) || "err.invalid", { detail: (r.data && r.data.detail) || r.status });
+        await loadHand(q.hand);
+      }
+      render();
+    }
+  } finally {
+    S.sending = false;
+  }
+}
+
+function applyState(st) {
+  S.hand.events = (st.events || []);
+  S.hand.advice = st.advice || null;
+  S.hand.warnings = st.warnings || [];
+  S.amount = null;
+  S.chosen = [];
+  localStorage.setItem("console.hand", S.hand.id);
+}
+
+async function loadHand(id) {
+  const r = await api("GET", "hands/" + id);
+  if (r.status === 200) {
+    S.hand = { id, events: [], advice: null, warnings: [] };
+    applyState(r.data);
+  }
+}
+
+function undo() {
+  const mine = S.queue.filter((q) => q.hand === S.hand.id);
+  if (!mine.length) return;
+  S.queue.splice(S.queue.lastIndexOf(mine[mine.length - 1]), 1);
+  saveQueue();
+  render();
+}
+
+// ---- the card picker ------------------------------------------------------------------------
+
+const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+const SUITS = [["s", "♠"], ["h", "♥"], ["d", "♦"], ["c", "♣"]];
+
+function cardLabel(c) {
+  const s = SUITS.find((x) => x[0] === c[1]);
+  return c[0].replace("T", "10") + (s ? s[1] : c[1]);
+}
+
+function cardButton(c, act, onclick, selected) {
+  const red = c[1] === "h" || c[1] === "d";
+  return el("button", { type: "button", class: "card" + (red ? " red" : "") + (selected ? " sel" : ""), "data-act": act, "data-card": c, onclick }, cardLabel(c));
+}
+
+// pick asks for one card: its rank, then its suit.
+function pick(title, done) {
+  const p = $("#picker");
+  let rank = null;
+  const draw = () => {
+    p.replaceChildren(el("div", { class: "box" },
+      el("p", { class: "prompt" }, title),
+      el("div", { class: "ranks" }, RANKS.map((r) => el("button", { type: "button", "data-rank": r, class: r === rank ? "sel" : null, onclick: () => { rank = r; draw(); } }, r.replace("T", "10")))),
+      el("div", { class: "suits" }, SUITS.map(([s, sym]) => el("button", { type: "button", "data-suit": s, disabled: !rank, class: (s === "h" || s === "d") ? "red" : null,
+        onclick: () => { p.hidden = true; done(rank + s); } }, sym))),
+      el("div", { class: "row" }, btn(t("setup.remove"), "pick-cancel", () => { p.hidden = true; }, "danger"))));
+  };
+  draw();
+  p.hidden = false;
+}
+
+// ---- views ------------------------------------------------------------------------------------
+
+function render() {
+  const m = $("#main");
+  m.replaceChildren();
+  $("#bar-net").hidden = !S.offline && !S.queue.length;
+  $("#bar-net").textContent = S.offline ? t("hand.offline") + " " + t("hand.queue", { count: S.queue.length }) : t("hand.queue", { count: S.queue.length });
+  if (!S.device) return loginView(m);
+  $("#bar-title").textContent = t("title") + " · " + S.table;
+  if (!S.hand || !S.hand.events.length && !S.queue.some((q) => S.hand && q.hand === S.hand.id)) return setupView(m);
+  handView(m);
+}
+
+function loginView(m) {
+  $("#bar-title").textContent = t("title");
+  const f = el("form", { id: "login" },
+    el("h1", {}, t("login.title")),
+    el("label", {}, t("login.device"), el("input", { name: "user", autocomplete: "username", required: true })),
+    el("label", {}, t("login.password"), el("input", { name: "pass", type: "password", autocomplete: "current-password", required: true })),
+    S.error ? el("p", { class: "error" }, S.error) : null,
+    el("div", { class: "row" }, el("button", { type: "submit", class: "main", "data-act": "login" }, t("login.submit"))));
+  f.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    S.auth = { user: f.user.value, pass: f.pass.value };
+    await login();
+  });
+  m.append(f);
+}
+
+async function login() {
+  const r = await api("GET", "device");
+  if (r.status !== 200) {
+    S.error = t("err.login");
+    S.device = null;
+    return render();
+  }
+  sessionStorage.setItem("console.auth", JSON.stringify(S.auth));
+  S.device = r.data.device;
+  S.table = r.data.table;
+  S.error = "";
+  S.presets = (await api("GET", "presets")).data || [];
+  const last = localStorage.getItem("console.hand");
+  if (last) await loadHand(last);
+  send();
+  render();
+}
+
+// setupView opens the table or the next hand: the preset, the stakes and the players, filled
+// from the previous hand when there is one.
+async function setupView(m) {
+  let d = S.next;
+  if (!d) {
+    d = { rules: { name: "br-fechado" }, number: 1, dealer: 1, carry: 0, passed_out: 0,
+      stakes: { ante: 1, min_bet: 2, max_bet: 10 },
+      seats: [1, 2, 3].map((i) => ({ seat: i, player: "", stack: 100 })) };
+    S.next = d;
+  }
+  const rows = el("tbody", {});
+  const addRow = (s) => rows.append(el("tr", {},
+    el("td", {}, el("input", { name: "seat", type: "number", min: 1, max: 10, value: s.seat, inputmode: "numeric" })),
+    el("td", {}, el("input", { name: "player", value: s.player, placeholder: t("setup.player") })),
+    el("td", {}, el("input", { name: "stack", type: "number", min: 0, value: s.stack, inputmode: "numeric" })),
+    el("td", {}, el("button", { type: "button", class: "danger", "data-act": "remove-seat", onclick: (e) => e.target.closest("tr").remove() }, "×"))));
+  d.seats.forEach(addRow);
+  const num = (name, v) => el("input", { name, type: "number", min: 0, value: v, inputmode: "numeric" });
+  const f = el("form", { id: "setup" },
+    el("h1", {}, t("setup.title", { table: S.table })),
+    el("label", {}, t("setup.preset"), el("select", { name: "preset" }, S.presets.map((p) => el("option", { value: p.name, selected: p.name === d.rules.name }, p.name)))),
+    el("div", { class: "grid2" },
+      el("label", {}, t("setup.ante"), num("ante", d.stakes.ante)),
+      el("label", {}, t("setup.min_bet"), num("min_bet", d.stakes.min_bet)),
+      el("label", {}, t("setup.max_bet"), num("max_bet", d.stakes.max_bet)),
+      el("label", {}, t("setup.dealer"), num("dealer", d.dealer)),
+      el("label", {}, t("setup.carry"), num("carry", d.carry)),
+      el("label", {}, t("setup.passed_out"), num("passed_out", d.passed_out))),
+    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("setup.seat")), el("th", {}, t("setup.player")), el("th", {}, t("setup.stack")), el("th", {}))), rows),
+    el("div", { class: "row" },
+      btn(t("setup.add"), "add-seat", () => addRow({ seat: rows.children.length + 1, player: "", stack: 100 })),
+      el("button", { type: "submit", class: "main", "data-act": "start" }, t("setup.start"))));
+  f.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const seats = [...rows.children].map((tr) => ({
+      seat: +tr.querySelector("[name=seat]").value, player: tr.querySelector("[name=player]").value.trim(),
+      stack: +tr.querySelector("[name=stack]").value })).filter((s) => s.player).sort((a, b) => a.seat - b.seat);
+    const data = { rules: { name: f.preset.value }, number: d.number, dealer: +f.dealer.value, seats,
+      stakes: { ante: +f.ante.value, min_bet: +f.min_bet.value, max_bet: +f.max_bet.value },
+      carry: +f.carry.value, passed_out: +f.passed_out.value };
+    if (d.previous) data.previous = d.previous;
+    S.hand = { id: uuid(), events: [], advice: null, warnings: [] };
+    S.next = null;
+    emit("hand.started", data);
+  });
+  m.append(f);
+}
+
+function stateOfPlayers() {
+  // Chips and folds as the stored events leave them, for the players' tiles.
+  const hs = started();
+  const p = {};
+  for (const s of hs.seats) p[s.seat] = { seat: s.seat, player: s.player, stack: s.stack, folded: false };
+  for (const e of S.hand.events) {
+    const d = e.data;
+    if (e.type === "ante.posted" || e.type === "blind.posted") p[d.seat].stack -= d.amount;
+    if (e.type === "player.acted") { p[d.seat].stack -= d.amount || 0; if (d.action === "fold") p[d.seat].folded = true; }
+    if (e.type === "bet.returned" || e.type === "pot.awarded") p[d.seat].stack += d.amount;
+  }
+  return Object.values(p);
+}
+
+function handView(m) {
+  const hs = started();
+  const a = S.hand.advice;
+  const pending = S.queue.filter((q) => q.hand === S.hand.id).length;
+  $("#bar-title").textContent = hs ? t("hand.title", { number: hs.number, table: S.table }) : t("title");
+  $("#bar-pot").textContent = a ? t("hand.pot", { amount: a.PotTotal }) : "";
+  if (S.error) m.append(el("p", { class: "error", id: "error" }, S.error));
+  if (!hs || !a || pending) {
+    // Waiting for the server: nothing new may be recorded before the advice comes back.
+    m.append(el("p", { class: "note" }, t("hand.queue", { count: pending })));
+    if (pending) m.append(el("div", { class: "row" }, btn(t("hand.undo"), "undo", undo, "danger")));
+    return;
+  }
+  m.append(el("div", { class: "players" }, stateOfPlayers().map((p) =>
+    el("div", { class: "player" + (p.seat === a.Seat ? " turn" : "") + (p.folded ? " out" : "") },
+      el("b", {}, p.seat + " · " + p.player), el("br"), String(p.stack)))));
+  const box = el("section", { id: "step", "data-step": a.Step, "data-seq": S.hand.events.length });
+  m.append(box);
+  stepView(box, a);
+  for (const w of S.hand.warnings) m.append(el("p", { class: "warn" }, t("hand.warnings", { text: w })));
+  if (a.Commitments && a.Commitments.length) m.append(el("p", { class: "note mono", id: "commitment" }, t("hand.commitment", { commitment: a.Commitments[a.Commitments.length - 1] })));
+  if (a.Step !== "done") toolsView(m, a);
+}
+
+function who(a) { return { player: playerName(a.Seat), seat: a.Seat }; }
+
+function prompt(box, text) { box.append(el("p", { class: "prompt" }, text)); }
+
+function dealButtons(box, a, phase) {
+  const row = el("div", { class: "row" });
+  if (a.Top) row.append(btn(t("step.deal.machine", { card: cardLabel(a.Top) }), "deal", () => emit("card.dealt", { seat: a.Seat, card: a.Top, phase }), "main"));
+  else {
+    row.append(btn("🂠 …", "pick", () => pick(t(phase === "deal" ? "step.deal" : "step.draw", who(a)), (c) => emit("card.dealt", { seat: a.Seat, card: c, phase }))));
+    row.append(btn(t("step.unknown"), "unknown", () => emit("card.dealt", { seat: a.Seat, phase })));
+  }
+  box.append(row);
+}
+
+function stepView(box, a) {
+  switch (a.Step) {
+    case "shuffle":
+    case "reshuffle": {
+      prompt(box, a.Step === "shuffle" ? t("step.shuffle") : t("step.reshuffle", { count: (a.Cards || []).length }));
+      const row = el("div", { class: "row" });
+      row.append(btn(t("step.shuffle.machine"), "machine-shuffle", async () => {
+        const seq = nextSeq();
+        const r = await api("POST", "hands/" + S.hand.id + "/shuffle", JSON.stringify({ seq }));
+        if (r.status !== 200) { S.error = t(r.data.error, { detail: r.data.detail }); return render(); }
+        const d = { method: r.data.method, commitment: r.data.commitment };
+        if (a.Step === "reshuffle") d.cards = a.Cards;
+        emit("deck.shuffled", d);
+      }, "main"));
+      if (a.Step === "shuffle") row.append(btn(t("step.shuffle.physical"), "physical-shuffle", () => emit("deck.shuffled", { method: "physical", count: 3 })));
+      else row.append(btn(t("step.shuffle.physical"), "physical-shuffle", () => emit("deck.shuffled", { method: "physical", cards: a.Cards })));
+      box.append(row);
+      break;
+    }
+    case "cut": {
+      prompt(box, t("step.cut"));
+      const n = a.StubLen || 0;
+      if (S.amount === null) S.amount = Math.floor(n / 2);
+      box.append(amountInput(1, Math.max(1, n - 1), 1));
+      box.append(el("div", { class: "row" },
+        btn(t("step.cut.record"), "cut", () => emit("deck.cut", { at: S.amount }), "main"),
+        btn(t("step.cut.none"), "no-cut", () => emit("deck.cut", { at: 0 }))));
+      break;
+    }
+    case "ante":
+      prompt(box, t("step.ante", { ...who(a), amount: a.Amount }));
+      box.append(el("div", { class: "row" }, btn(t("step.ante.record"), "ante", () => emit("ante.posted", { seat: a.Seat, amount: a.Amount }), "main")));
+      break;
+    case "deal":
+      prompt(box, t("step.deal", who(a)));
+      dealButtons(box, a, "deal");
+      break;
+    case "draw":
+      prompt(box, t("step.draw", who(a)));
+      dealButtons(box, a, "draw");
+      break;
+    case "burn": {
+      prompt(box, t("step.burn"));
+      const row = el("div", { class: "row" });
+      if (a.Top) row.append(btn(t("step.burn.machine", { card: cardLabel(a.Top) }), "burn", () => emit("card.burned", { card: a.Top }), "main"));
+      else row.append(btn("🂠 …", "pick", () => pick(t("step.burn"), (c) => emit("card.burned", { card: c }))));
+      box.append(row);
+      break;
+    }
+    case "action":
+      actionView(box, a);
+      break;
+    case "pass":
+      prompt(box, t("step.pass"));
+      box.append(el("div", { class: "row" }, btn(t("step.pass.record"), "pass", () => emit("hand.passed", {}), "main")));
+      break;
+    case "discard":
+      discardView(box, a);
+      break;
+    case "show": {
+      prompt(box, t("step.show", who(a)));
+      const cs = a.Cards || [];
+      box.append(el("div", { class: "cards" }, cs.map((c) => cardButton(c, "shown", null))));
+      const row = el("div", { class: "row" });
+      if (cs.length === 5) row.append(btn(t("step.show.record"), "show", () => emit("hand.shown", { seat: a.Seat, cards: cs }), "main"));
+      row.append(btn(t("step.muck"), "muck", () => emit("hand.mucked", { seat: a.Seat })));
+      box.append(row);
+      break;
+    }
+    case "openers":
+      prompt(box, t("step.openers", who(a)));
+      box.append(el("div", { class: "cards" }, (a.Cards || []).map((c) => cardButton(c, "opener", null))));
+      box.append(el("div", { class: "row" }, btn(t("step.openers.record"), "openers", () => emit("openers.shown", { seat: a.Seat, cards: a.Cards }), "main")));
+      break;
+    case "return":
+      prompt(box, t("step.return", { ...who(a), amount: a.Amount }));
+      box.append(el("div", { class: "row" }, btn(t("step.return.record"), "return", () => emit("bet.returned", { seat: a.Seat, amount: a.Amount }), "main")));
+      break;
+    case "award":
+      prompt(box, t("step.award", { ...who(a), amount: a.Amount, pot: a.Pot }));
+      box.append(el("div", { class: "row" }, btn(t("step.award.record"), "award", () => emit("pot.awarded", { seat: a.Seat, amount: a.Amount, pot: a.Pot }), "main")));
+      break;
+    case "reveal":
+      prompt(box, t("step.reveal"));
+      if (a.Seed) {
+        box.append(el("p", { class: "note mono" }, t("hand.seed", { seed: a.Seed })));
+        box.append(el("div", { class: "row" }, btn(t("step.reveal.record"), "reveal", () => emit("deck.revealed", { shuffle: a.Shuffle, seed: a.Seed }), "main")));
+      }
+      break;
+    case "end":
+      prompt(box, t("step.end"));
+      box.append(el("div", { class: "players" }, a.Stacks.map((s) => el("div", { class: "player" }, el("b", {}, s.Seat + " · " + playerName(s.Seat)), el("br"), String(s.Stack)))));
+      box.append(el("div", { class: "row" }, btn(t("step.end.record"), "end", () => emit("hand.ended", { stacks: a.Stacks.map((s) => ({ seat: s.Seat, stack: s.Stack })), carry: a.Carry }), "main")));
+      break;
+    case "done":
+      prompt(box, t("step.done"));
+      box.append(el("div", { class: "row" }, btn(t("hand.next"), "next-hand", async () => {
+        const r = await api("GET", "hands/" + S.hand.id + "/next");
+        if (r.status === 200) S.next = r.data;
+        S.hand = null;
+        localStorage.removeItem("console.hand");
+        render();
+      }, "main")));
+      break;
+  }
+}
+
+// amountInput is a number between lo and hi with big minus and plus buttons; S.amount holds it.
+function amountInput(lo, hi, step) {
+  const input = el("input", { id: "amount", type: "number", min: lo, max: hi, value: S.amount, inputmode: "numeric",
+    oninput: (e) => { S.amount = Math.min(hi, Math.max(lo, +e.target.value || lo)); relabel(); } });
+  const set = (v) => { S.amount = Math.min(hi, Math.max(lo, v)); input.value = S.amount; relabel(); };
+  return el("div", { class: "amount" },
+    btn("−", "minus", () => set(S.amount - step)), input, btn("+", "plus", () => set(S.amount + step)));
+}
+
+function relabel() {
+  for (const b of document.querySelectorAll("[data-label]")) b.textContent = t(b.getAttribute("data-label"), { amount: S.amount });
+}
+
+function actionView(box, a) {
+  const o = a.Options;
+  prompt(box, t("step.action", who(a)));
+  if (a.MinOpen) box.append(el("p", { class: "note" }, t("step.action.minopen", { text: a.MinOpen })));
+  const act = (action, amount) => emit("player.acted", { seat: o.Seat, round: o.Round, action, amount });
+  const lo = o.Bet ? o.MinBet : o.MinRaise, hi = o.Bet ? o.MaxBet : o.MaxRaise;
+  if ((o.Bet || o.Raise) && S.amount === null) S.amount = lo;
+  if ((o.Bet || o.Raise) && hi > lo) box.append(amountInput(lo, hi, 1));
+  const grid = el("div", { class: "acts" });
+  grid.append(btn(t("act.fold"), "fold", () => act("fold", 0), "danger"));
+  if (o.Check) grid.append(btn(t("act.check"), "check", () => act("check", 0)));
+  if (o.Call > 0) grid.append(btn(t("act.call", { amount: o.Call }), "call", () => act("call", o.Call)));
+  if (o.Bet) {
+    const b = btn(t("act.bet", { amount: S.amount }), "bet", () => act("bet", S.amount), "main");
+    b.setAttribute("data-label", "act.bet");
+    grid.append(b);
+  }
+  if (o.Raise) {
+    const b = btn(t("act.raise", { amount: S.amount }), "raise", () => act("raise", S.amount), "main");
+    b.setAttribute("data-label", "act.raise");
+    grid.append(b);
+  }
+  box.append(grid);
+}
+
+function discardView(box, a) {
+  prompt(box, t("step.discard", { ...who(a), max: a.MaxDraw }));
+  const cs = a.Cards || [];
+  if (cs.length) {
+    box.append(el("div", { class: "cards" }, cs.map((c) => cardButton(c, "discard-card", () => {
+      const i = S.chosen.indexOf(c);
+      if (i >= 0) S.chosen.splice(i, 1);
+      else if (S.chosen.length < a.MaxDraw) S.chosen.push(c);
+      render();
+    }, S.chosen.includes(c)))));
+    box.append(el("div", { class: "row" },
+      btn(t("step.discard.pat"), "pat", () => emit("cards.discarded", { seat: a.Seat, cards: [] })),
+      btn(t("step.discard.record", { count: S.chosen.length }), "discard", () => emit("cards.discarded", { seat: a.Seat, cards: S.chosen.slice() }), "main")));
+    return;
+  }
+  // The player's cards are not recorded: the number he throws.
+  const row = el("div", { class: "row" });
+  for (let n = 0; n <= a.MaxDraw; n++) row.append(btn(String(n), "discard-" + n, () => emit("cards.discarded", n ? { seat: a.Seat, cards: [], declared: n } : { seat: a.Seat, cards: [] })));
+  box.append(row);
+}
+
+// toolsView offers what can happen at any time: a card exposed (with the preset's remedy), a
+// misdeal, and undo of the last unsent event.
+function toolsView(m, a) {
+  const hs = started();
+  const preset = S.presets.find((p) => p.name === hs.rules.name) || {};
+  const phase = ["shuffle", "cut", "ante"].includes(a.Step) ? "cut" : (a.Stage === 3 || ["reshuffle", "discard", "burn", "draw"].includes(a.Step)) ? "draw" : "deal";
+  const remedy = phase === "cut" ? preset.exposed_cut : phase === "deal" ? preset.exposed_deal : preset.exposed_draw;
+  const tools = el("div", { class: "tools" });
+  if (a.MisdealDue) tools.append(el("p", { class: "warn" }, t("remedy.misdeal")));
+  else if (remedy) tools.append(el("p", { class: "note" }, t("remedy." + remedy)));
+  tools.append(el("div", { class: "row" },
+    btn(t("hand.exposed"), "exposed", () => pick(t("hand.exposed.pick"), (c) => {
+      const d = { card: c, phase, cause: "dealer" };
+      if (a.Seat) d.seat = a.Seat;
+      if (phase === "draw" && (remedy === "burn-next" || remedy === "replace-last")) emit("card.burned", { card: c });
+      emit("card.exposed", d);
+    })),
+    btn(t("hand.misdeal"), "misdeal", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
+  m.append(tools);
+}
+
+async function init() {
+  try { S.msgs = await (await fetch("/console/api/messages")).json(); } catch (e) { S.msgs = {}; }
+  const saved = sessionStorage.getItem("console.auth");
+  if (saved) {
+    S.auth = JSON.parse(saved);
+    try { await login(); return; } catch (e) { S.offline = true; }
+  }
+  render();
+}
+
+window.addEventListener("online", send);
+init();

@@ -1,0 +1,298 @@
+package console_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+)
+
+// chromium is Debian's browser, which the browser test drives.
+const chromium = "/usr/bin/chromium"
+
+// tapper drives the console page in chromium and counts the events the page has stored.
+type tapper struct {
+	t   *testing.T
+	ctx context.Context
+	n   int // events stored of the hand in progress
+}
+
+func (p *tapper) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// tap taps the button of act in the step and waits until the server has stored one more event.
+func (p *tapper) tap(act string) {
+	p.t.Helper()
+	p.do("tap "+act, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-act=%q]`, act))))
+	p.stored(1)
+}
+
+// stored waits until k more events of the hand are stored.
+func (p *tapper) stored(k int) {
+	p.t.Helper()
+	p.n += k
+	p.do(fmt.Sprintf("waiting for event %d", p.n), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step[data-seq="%d"]`, p.n))))
+}
+
+// card picks a card with the picker (rank, then suit) after tapping act.
+func (p *tapper) card(act, c string) {
+	p.t.Helper()
+	p.do("pick "+c,
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#step [data-act=%q]`, act))),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#picker [data-rank=%q]`, c[:1]))),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#picker [data-suit=%q]`, c[1:]))))
+	p.stored(1)
+}
+
+func (p *tapper) step() string {
+	r, err := chromedp.Run(p.ctx, chromedp.AttributeValue(chromedp.CSS(`#step`), "data-step"))
+	if err != nil {
+		p.t.Fatalf("the step: %v", err)
+	}
+	return r.Value
+}
+
+func (p *tapper) shot(name string, width, height int64) {
+	p.t.Helper()
+	p.do("viewport", chromedp.EmulateViewport(width, height), chromedp.Sleep(200*time.Millisecond))
+	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(90))
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	path := filepath.Join(p.t.ArtifactDir(), name)
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Logf("screenshot: %s", path)
+}
+
+// want is an expected event: its type and data as JSON.
+type want struct {
+	typ  string
+	data string
+}
+
+// TestBrowserBrFechado taps through the console in chromium: it opens table mesa-1 for
+// br-fechado, records a deal nobody opens with cards not recorded (a physical deck), then the next
+// hand, filled from the first (dealer passed left, one passed-out deal, the carry), with cards
+// entered in the card picker: seat 3 opens with kings (queens or better after one passed deal),
+// seat 2 folds, the stub and the folded hand are reshuffled, both draw three, check, show, and the
+// engine's award goes to seat 1's aces. The stored logs audit clean and equal, event for event,
+// the logs the test expects.
+func TestBrowserBrFechado(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
+	}
+	e := newEnv(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1024, 900),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
+	defer cancelT()
+	p := &tapper{t: t, ctx: ctx}
+
+	p.do("login",
+		chromedp.Navigate(e.ts.URL+"/console/"),
+		chromedp.WaitVisible(chromedp.CSS(`#login`)),
+		chromedp.SendKeys(chromedp.CSS(`#login [name=user]`), "mesa1"),
+		chromedp.SendKeys(chromedp.CSS(`#login [name=pass]`), "senha1"),
+		chromedp.Click(chromedp.CSS(`[data-act=login]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#setup`)))
+	p.shot("setup-390.jpg", 390, 844)
+	p.do("players",
+		chromedp.EmulateViewport(1024, 900),
+		chromedp.SendKeys(chromedp.CSS(`#setup tbody tr:nth-child(1) [name=player]`), "Ana"),
+		chromedp.SendKeys(chromedp.CSS(`#setup tbody tr:nth-child(2) [name=player]`), "Beto"),
+		chromedp.SendKeys(chromedp.CSS(`#setup tbody tr:nth-child(3) [name=player]`), "Caio"))
+	p.tap("start")
+
+	// Hand 1: dealer seat 1, the deal from seat 2; nobody opens.
+	first := []want{{"hand.started", `{"rules":{"name":"br-fechado"},"number":1,"dealer":1,"seats":[{"seat":1,"player":"Ana","stack":100},{"seat":2,"player":"Beto","stack":100},{"seat":3,"player":"Caio","stack":100}],"stakes":{"ante":1,"min_bet":2,"max_bet":10},"carry":0,"passed_out":0}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`},
+		{"ante.posted", `{"seat":2,"amount":1}`}, {"ante.posted", `{"seat":3,"amount":1}`}, {"ante.posted", `{"seat":1,"amount":1}`}}
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	for range 3 {
+		p.tap("ante")
+	}
+	for i := range 15 {
+		p.tap("unknown")
+		first = append(first, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"phase":"deal"}`, []int{2, 3, 1}[i%3])})
+	}
+	for _, s := range []int{2, 3, 1} {
+		p.tap("check")
+		first = append(first, want{"player.acted", fmt.Sprintf(`{"seat":%d,"round":"first","action":"check","amount":0}`, s)})
+	}
+	p.tap("pass")
+	p.tap("end")
+	first = append(first, want{"hand.passed", `{}`},
+		want{"hand.ended", `{"stacks":[{"seat":1,"stack":99},{"seat":2,"stack":99},{"seat":3,"stack":99}],"carry":3}`})
+	firstID := handID(p)
+
+	// Hand 2, from the form the console fills after hand 1.
+	p.do("next hand", chromedp.Click(chromedp.CSS(`[data-act=next-hand]`)), chromedp.WaitVisible(chromedp.CSS(`#setup`)))
+	p.n = 0
+	p.tap("start")
+	second := []want{{"hand.started", `{"rules":{"name":"br-fechado"},"number":2,"dealer":2,"seats":[{"seat":1,"player":"Ana","stack":99},{"seat":2,"player":"Beto","stack":99},{"seat":3,"player":"Caio","stack":99}],"stakes":{"ante":1,"min_bet":2,"max_bet":10},"carry":3,"passed_out":1,"previous":"` + firstID + `"}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`},
+		{"ante.posted", `{"seat":3,"amount":1}`}, {"ante.posted", `{"seat":1,"amount":1}`}, {"ante.posted", `{"seat":2,"amount":1}`}}
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	for range 3 {
+		p.tap("ante")
+	}
+	hands := map[int][]string{3: {"Ks", "Kh", "9c", "8d", "7s"}, 1: {"Ah", "Ad", "Qc", "Jd", "Ts"}, 2: {"7h", "8h", "9h", "Jh", "7c"}}
+	for i := range 15 {
+		s := []int{3, 1, 2}[i%3]
+		c := hands[s][i/3]
+		p.card("pick", c)
+		second = append(second, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"deal"}`, s, c)})
+	}
+	p.shot("action-390.jpg", 390, 844)
+	p.shot("action-1024.jpg", 1024, 768)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
+	p.tap("bet") // seat 3 opens with kings for the least, 2
+	p.tap("call")
+	p.tap("fold")
+	second = append(second,
+		want{"player.acted", `{"seat":3,"round":"first","action":"bet","amount":2}`},
+		want{"player.acted", `{"seat":1,"round":"first","action":"call","amount":2}`},
+		want{"player.acted", `{"seat":2,"round":"first","action":"fold","amount":0}`})
+	// The reshuffle gathers the stub and Beto's folded cards: the deck but the live hands.
+	live := cards.SetOf(parse(t, hands[3])...) | cards.SetOf(parse(t, hands[1])...)
+	gathered := cards.DeckSet(cards.Seven) &^ live
+	gj, _ := json.Marshal(gathered.Cards())
+	if s := p.step(); s != "reshuffle" {
+		t.Fatalf("after the first round the console offers %q, want the reshuffle", s)
+	}
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	second = append(second, want{"deck.shuffled", `{"method":"physical","cards":` + string(gj) + `}`}, want{"deck.cut", `{"at":0}`})
+	draw := func(seat int, throw, get []string) {
+		for _, c := range throw {
+			p.do("choose "+c, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#step [data-card=%q]`, c))),
+				chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step .sel[data-card=%q]`, c))))
+		}
+		if seat == 3 {
+			p.shot("discard-390.jpg", 390, 844)
+			p.do("viewport", chromedp.EmulateViewport(1024, 900))
+		}
+		p.tap("discard")
+		tj, _ := json.Marshal(throw)
+		second = append(second, want{"cards.discarded", fmt.Sprintf(`{"seat":%d,"cards":%s}`, seat, tj)})
+		for _, c := range get {
+			p.card("pick", c)
+			second = append(second, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"draw"}`, seat, c)})
+		}
+	}
+	draw(3, []string{"9c", "8d", "7s"}, []string{"Kd", "9s", "8s"})
+	draw(1, []string{"Qc", "Jd", "Ts"}, []string{"As", "Qh", "Jc"})
+	// br-fechado: the last raiser of the first round, else the opener, speaks first after the draw.
+	p.tap("check")
+	p.tap("check")
+	p.tap("show")
+	p.tap("show")
+	p.shot("award-390.jpg", 390, 844)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
+	p.tap("award")
+	p.tap("end")
+	second = append(second,
+		want{"player.acted", `{"seat":3,"round":"second","action":"check","amount":0}`},
+		want{"player.acted", `{"seat":1,"round":"second","action":"check","amount":0}`},
+		want{"hand.shown", `{"seat":3,"cards":["Ks","Kh","Kd","9s","8s"]}`},
+		want{"hand.shown", `{"seat":1,"cards":["Ah","Ad","As","Qh","Jc"]}`},
+		want{"pot.awarded", `{"seat":1,"amount":10,"pot":0}`},
+		want{"hand.ended", `{"stacks":[{"seat":1,"stack":106},{"seat":2,"stack":98},{"seat":3,"stack":96}],"carry":0}`})
+	secondID := handID(p)
+	if s := p.step(); s != "done" {
+		t.Fatalf("after hand.ended the console shows %q", s)
+	}
+
+	// The stored logs: equal to the expected ones event for event, and clean to the auditor.
+	var all []*events.Event
+	for _, h := range []struct {
+		id   string
+		want []want
+	}{{firstID, first}, {secondID, second}} {
+		var st answer
+		e.call("mesa1", "senha1", "GET", "/console/api/hands/"+h.id, nil, &st)
+		if len(st.Events) != len(h.want) {
+			t.Errorf("hand %s: %d events stored, want %d", h.id, len(st.Events), len(h.want))
+		}
+		for i, raw := range st.Events {
+			ev, err := events.Parse(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, ev)
+			if i >= len(h.want) {
+				continue
+			}
+			var got struct {
+				Seq  int             `json:"seq"`
+				Type string          `json:"type"`
+				Data json.RawMessage `json:"data"`
+			}
+			_ = json.Unmarshal(raw, &got)
+			var g, w any
+			_ = json.Unmarshal(got.Data, &g)
+			if err := json.Unmarshal([]byte(h.want[i].data), &w); err != nil {
+				t.Fatalf("the test's event %d: %v", i+1, err)
+			}
+			if got.Seq != i+1 || got.Type != h.want[i].typ || !reflect.DeepEqual(g, w) {
+				t.Errorf("hand %s event %d: stored seq %d %s %s, want %s %s", h.id, i+1, got.Seq, got.Type, got.Data, h.want[i].typ, h.want[i].data)
+			}
+		}
+	}
+	a := audit.New(func(f finding.Finding) { t.Errorf("the audit finds %s", f.JSON()) })
+	for _, ev := range all {
+		a.Add(ev)
+	}
+	a.Close()
+}
+
+func handID(p *tapper) string {
+	id, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`S.hand.id`))
+	if err != nil {
+		p.t.Fatalf("hand id: %v", err)
+	}
+	return id
+}
+
+func parse(t *testing.T, cs []string) []cards.Card {
+	var out []cards.Card
+	for _, s := range cs {
+		c, err := cards.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
