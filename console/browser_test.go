@@ -70,7 +70,7 @@ func (p *tapper) step() string {
 func (p *tapper) shot(name string, width, height int64) {
 	p.t.Helper()
 	p.do("viewport", chromedp.EmulateViewport(width, height), chromedp.Sleep(200*time.Millisecond))
-	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(90))
+	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
 	}
@@ -124,7 +124,7 @@ func TestBrowserBrFechado(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#login [name=pass]`), "senha1"),
 		chromedp.Click(chromedp.CSS(`[data-act=login]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#setup`)))
-	p.shot("setup-390.jpg", 390, 844)
+	p.shot("setup-390.png", 390, 844)
 	p.do("players",
 		chromedp.EmulateViewport(1024, 900),
 		chromedp.SendKeys(chromedp.CSS(`#setup tbody tr:nth-child(1) [name=player]`), "Ana"),
@@ -174,8 +174,8 @@ func TestBrowserBrFechado(t *testing.T) {
 		p.card("pick", c)
 		second = append(second, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"deal"}`, s, c)})
 	}
-	p.shot("action-390.jpg", 390, 844)
-	p.shot("action-1024.jpg", 1024, 768)
+	p.shot("action-390.png", 390, 844)
+	p.shot("action-1024.png", 1024, 768)
 	p.do("viewport", chromedp.EmulateViewport(1024, 900))
 	p.tap("bet") // seat 3 opens with kings for the least, 2
 	p.tap("call")
@@ -200,7 +200,7 @@ func TestBrowserBrFechado(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step .sel[data-card=%q]`, c))))
 		}
 		if seat == 3 {
-			p.shot("discard-390.jpg", 390, 844)
+			p.shot("discard-390.png", 390, 844)
 			p.do("viewport", chromedp.EmulateViewport(1024, 900))
 		}
 		p.tap("discard")
@@ -218,7 +218,7 @@ func TestBrowserBrFechado(t *testing.T) {
 	p.tap("check")
 	p.tap("show")
 	p.tap("show")
-	p.shot("award-390.jpg", 390, 844)
+	p.shot("award-390.png", 390, 844)
 	p.do("viewport", chromedp.EmulateViewport(1024, 900))
 	p.tap("award")
 	p.tap("end")
