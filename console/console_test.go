@@ -67,8 +67,9 @@ type answer struct {
 	Events  []json.RawMessage `json:"events"`
 	Advice  struct {
 		rules.Advice
-		Top  *cards.Card
-		Seed string
+		Stage string // the stage's name (rules.Stage encodes as text)
+		Top   *cards.Card
+		Seed  string
 	} `json:"advice"`
 	Error  string `json:"error"`
 	Detail string `json:"detail"`

@@ -493,7 +493,7 @@ function discardView(box, a) {
 function toolsView(m, a) {
   const hs = started();
   const preset = S.presets.find((p) => p.name === hs.rules.name) || {};
-  const phase = ["shuffle", "cut", "ante"].includes(a.Step) ? "cut" : (a.Stage === 3 || ["reshuffle", "discard", "burn", "draw"].includes(a.Step)) ? "draw" : "deal";
+  const phase = ["shuffle", "cut", "ante"].includes(a.Step) ? "cut" : (a.Stage === "draw" || ["reshuffle", "discard", "burn", "draw"].includes(a.Step)) ? "draw" : "deal";
   const remedy = phase === "cut" ? preset.exposed_cut : phase === "deal" ? preset.exposed_deal : preset.exposed_draw;
   const tools = el("div", { class: "tools" });
   if (a.MisdealDue) tools.append(el("p", { class: "warn" }, t("remedy.misdeal")));
