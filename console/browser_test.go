@@ -87,14 +87,8 @@ type want struct {
 	data string
 }
 
-// TestBrowserBrFechado taps through the console in chromium: it opens table mesa-1 for
-// br-fechado, records a deal nobody opens with cards not recorded (a physical deck), then the next
-// hand, filled from the first (dealer passed left, one passed-out deal, the carry), with cards
-// entered in the card picker: seat 3 opens with kings (queens or better after one passed deal),
-// seat 2 folds, the stub and the folded hand are reshuffled, both draw three, check, show, and the
-// engine's award goes to seat 1's aces. The stored logs audit clean and equal, event for event,
-// the logs the test expects.
-func TestBrowserBrFechado(t *testing.T) {
+// newBrowser starts chromium on the console of a fresh log, logged in as mesa1, at the setup form.
+func newBrowser(t *testing.T) (*env, *tapper) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
 	}
@@ -110,13 +104,12 @@ func TestBrowserBrFechado(t *testing.T) {
 		chromedp.WindowSize(1024, 900),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
+	t.Cleanup(cancelA)
 	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
-	defer cancelT()
+	t.Cleanup(cancelT)
 	p := &tapper{t: t, ctx: ctx}
-
 	p.do("login",
 		chromedp.Navigate(e.ts.URL+"/console/"),
 		chromedp.WaitVisible(chromedp.CSS(`#login`)),
@@ -124,6 +117,125 @@ func TestBrowserBrFechado(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#login [name=pass]`), "senha1"),
 		chromedp.Click(chromedp.CSS(`[data-act=login]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#setup`)))
+	return e, p
+}
+
+// setup fills the form: the preset, ante, smallest and largest bet, dealer, and the three
+// players' names and stacks, then starts the hand.
+func (p *tapper) setup(preset string, ante, minBet, maxBet, dealer int, names []string, stacks []int) {
+	p.t.Helper()
+	acts := []chromedp.Action[chromedp.Void]{
+		chromedp.SetValue(chromedp.CSS(`#setup [name=preset]`), preset),
+		chromedp.SetValue(chromedp.CSS(`#setup [name=ante]`), fmt.Sprint(ante)),
+		chromedp.SetValue(chromedp.CSS(`#setup [name=min_bet]`), fmt.Sprint(minBet)),
+		chromedp.SetValue(chromedp.CSS(`#setup [name=max_bet]`), fmt.Sprint(maxBet)),
+		chromedp.SetValue(chromedp.CSS(`#setup [name=dealer]`), fmt.Sprint(dealer)),
+	}
+	for i, n := range names {
+		acts = append(acts,
+			chromedp.SetValue(chromedp.CSS(fmt.Sprintf(`#setup tbody tr:nth-child(%d) [name=player]`, i+1)), n),
+			chromedp.SetValue(chromedp.CSS(fmt.Sprintf(`#setup tbody tr:nth-child(%d) [name=stack]`, i+1)), fmt.Sprint(stacks[i])))
+	}
+	p.do("setup", acts...)
+	p.tap("start")
+}
+
+// deal picks the cards of the deal in the picker, one round at a time in order (the seats from
+// the dealer's left), and returns the expected card.dealt events.
+func (p *tapper) deal(order []int, hands map[int][]string) []want {
+	p.t.Helper()
+	var out []want
+	for i := range 5 * len(order) {
+		s := order[i%len(order)]
+		c := hands[s][i/len(order)]
+		p.card("pick", c)
+		out = append(out, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"deal"}`, s, c)})
+	}
+	return out
+}
+
+// draw chooses the discards of seat on the cards shown, then picks the replacements; burnAt is
+// the replacement (from 0) a burned card comes before, or -1.
+func (p *tapper) draw(seat int, throw, get []string, burnAt int, burn string) []want {
+	p.t.Helper()
+	var out []want
+	for _, c := range throw {
+		p.do("choose "+c, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#step [data-card=%q]`, c))),
+			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step .sel[data-card=%q]`, c))))
+	}
+	if len(throw) == 0 {
+		p.tap("pat")
+	} else {
+		p.tap("discard")
+	}
+	tj, _ := json.Marshal(append([]string{}, throw...))
+	out = append(out, want{"cards.discarded", fmt.Sprintf(`{"seat":%d,"cards":%s}`, seat, tj)})
+	for i, c := range get {
+		if i == burnAt {
+			if s := p.step(); s != "burn" {
+				p.t.Fatalf("before replacement %d of seat %d the console offers %q, want the burn", i+1, seat, s)
+			}
+			p.card("pick", burn)
+			out = append(out, want{"card.burned", fmt.Sprintf(`{"card":%q}`, burn)})
+		}
+		p.card("pick", c)
+		out = append(out, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"draw"}`, seat, c)})
+	}
+	return out
+}
+
+// check compares the stored hands with the expected events and audits them together.
+func (e *env) check(t *testing.T, hands map[string][]want, order []string) {
+	t.Helper()
+	var all []*events.Event
+	for _, id := range order {
+		want := hands[id]
+		var st answer
+		e.call("mesa1", "senha1", "GET", "/console/api/hands/"+id, nil, &st)
+		if len(st.Events) != len(want) {
+			t.Errorf("hand %s: %d events stored, want %d", id, len(st.Events), len(want))
+		}
+		for i, raw := range st.Events {
+			ev, err := events.Parse(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, ev)
+			if i >= len(want) {
+				continue
+			}
+			var got struct {
+				Seq  int             `json:"seq"`
+				Type string          `json:"type"`
+				Data json.RawMessage `json:"data"`
+			}
+			_ = json.Unmarshal(raw, &got)
+			var g, w any
+			_ = json.Unmarshal(got.Data, &g)
+			if err := json.Unmarshal([]byte(want[i].data), &w); err != nil {
+				t.Fatalf("the test's event %d: %v", i+1, err)
+			}
+			if got.Seq != i+1 || got.Type != want[i].typ || !reflect.DeepEqual(g, w) {
+				t.Errorf("hand %s event %d: stored seq %d %s %s, want %s %s", id, i+1, got.Seq, got.Type, got.Data, want[i].typ, want[i].data)
+			}
+		}
+	}
+	a := audit.New(func(f finding.Finding) { t.Errorf("the audit finds %s", f.JSON()) })
+	for _, ev := range all {
+		a.Add(ev)
+	}
+	a.Close()
+}
+
+// TestBrowserBrFechado taps through the console in chromium: it opens table mesa-1 for
+// br-fechado, records a deal nobody opens with cards not recorded (a physical deck), then the next
+// hand, filled from the first (dealer passed left, one passed-out deal, the carry), with cards
+// entered in the card picker: seat 3 opens with kings (queens or better after one passed deal),
+// seat 2 folds, the stub and the folded hand are reshuffled, both draw three, check, show, and the
+// engine's award goes to seat 1's aces. The stored logs audit clean and equal, event for event,
+// the logs the test expects.
+func TestBrowserBrFechado(t *testing.T) {
+	e, p := newBrowser(t)
 	p.shot("setup-390.png", 390, 844)
 	p.do("players",
 		chromedp.EmulateViewport(1024, 900),
@@ -168,12 +280,7 @@ func TestBrowserBrFechado(t *testing.T) {
 		p.tap("ante")
 	}
 	hands := map[int][]string{3: {"Ks", "Kh", "9c", "8d", "7s"}, 1: {"Ah", "Ad", "Qc", "Jd", "Ts"}, 2: {"7h", "8h", "9h", "Jh", "7c"}}
-	for i := range 15 {
-		s := []int{3, 1, 2}[i%3]
-		c := hands[s][i/3]
-		p.card("pick", c)
-		second = append(second, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"deal"}`, s, c)})
-	}
+	second = append(second, p.deal([]int{3, 1, 2}, hands)...)
 	p.shot("action-390.png", 390, 844)
 	p.shot("action-1024.png", 1024, 768)
 	p.do("viewport", chromedp.EmulateViewport(1024, 900))
@@ -194,25 +301,10 @@ func TestBrowserBrFechado(t *testing.T) {
 	p.tap("physical-shuffle")
 	p.tap("no-cut")
 	second = append(second, want{"deck.shuffled", `{"method":"physical","cards":` + string(gj) + `}`}, want{"deck.cut", `{"at":0}`})
-	draw := func(seat int, throw, get []string) {
-		for _, c := range throw {
-			p.do("choose "+c, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#step [data-card=%q]`, c))),
-				chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step .sel[data-card=%q]`, c))))
-		}
-		if seat == 3 {
-			p.shot("discard-390.png", 390, 844)
-			p.do("viewport", chromedp.EmulateViewport(1024, 900))
-		}
-		p.tap("discard")
-		tj, _ := json.Marshal(throw)
-		second = append(second, want{"cards.discarded", fmt.Sprintf(`{"seat":%d,"cards":%s}`, seat, tj)})
-		for _, c := range get {
-			p.card("pick", c)
-			second = append(second, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"draw"}`, seat, c)})
-		}
-	}
-	draw(3, []string{"9c", "8d", "7s"}, []string{"Kd", "9s", "8s"})
-	draw(1, []string{"Qc", "Jd", "Ts"}, []string{"As", "Qh", "Jc"})
+	p.shot("discard-390.png", 390, 844)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
+	second = append(second, p.draw(3, []string{"9c", "8d", "7s"}, []string{"Kd", "9s", "8s"}, -1, "")...)
+	second = append(second, p.draw(1, []string{"Qc", "Jd", "Ts"}, []string{"As", "Qh", "Jc"}, -1, "")...)
 	// br-fechado: the last raiser of the first round, else the opener, speaks first after the draw.
 	p.tap("check")
 	p.tap("check")
@@ -235,46 +327,7 @@ func TestBrowserBrFechado(t *testing.T) {
 	}
 
 	// The stored logs: equal to the expected ones event for event, and clean to the auditor.
-	var all []*events.Event
-	for _, h := range []struct {
-		id   string
-		want []want
-	}{{firstID, first}, {secondID, second}} {
-		var st answer
-		e.call("mesa1", "senha1", "GET", "/console/api/hands/"+h.id, nil, &st)
-		if len(st.Events) != len(h.want) {
-			t.Errorf("hand %s: %d events stored, want %d", h.id, len(st.Events), len(h.want))
-		}
-		for i, raw := range st.Events {
-			ev, err := events.Parse(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			all = append(all, ev)
-			if i >= len(h.want) {
-				continue
-			}
-			var got struct {
-				Seq  int             `json:"seq"`
-				Type string          `json:"type"`
-				Data json.RawMessage `json:"data"`
-			}
-			_ = json.Unmarshal(raw, &got)
-			var g, w any
-			_ = json.Unmarshal(got.Data, &g)
-			if err := json.Unmarshal([]byte(h.want[i].data), &w); err != nil {
-				t.Fatalf("the test's event %d: %v", i+1, err)
-			}
-			if got.Seq != i+1 || got.Type != h.want[i].typ || !reflect.DeepEqual(g, w) {
-				t.Errorf("hand %s event %d: stored seq %d %s %s, want %s %s", h.id, i+1, got.Seq, got.Type, got.Data, h.want[i].typ, h.want[i].data)
-			}
-		}
-	}
-	a := audit.New(func(f finding.Finding) { t.Errorf("the audit finds %s", f.JSON()) })
-	for _, ev := range all {
-		a.Add(ev)
-	}
-	a.Close()
+	e.check(t, map[string][]want{firstID: first, secondID: second}, []string{firstID, secondID})
 }
 
 func handID(p *tapper) string {
@@ -295,4 +348,102 @@ func parse(t *testing.T, cs []string) []cards.Card {
 		out = append(out, c)
 	}
 	return out
+}
+
+// TestBrowserTrKapali records a tr-kapali hand with a tapi player (Ali, dealt in with no chips:
+// no ante, cannot open, plays for the antes' pot) and a burn before a fourth drawn card
+// (presets.md tr-kapali "most cards drawn"). Banu opens with kings for the pot, Cem calls; Cem
+// draws four and wins both pots with two pair.
+func TestBrowserTrKapali(t *testing.T) {
+	e, p := newBrowser(t)
+	p.setup("tr-kapali", 5, 10, 0, 1, []string{"Ali", "Banu", "Cem"}, []int{0, 100, 100})
+	hand := []want{{"hand.started", `{"rules":{"name":"tr-kapali"},"number":1,"dealer":1,"seats":[{"seat":1,"player":"Ali","stack":0},{"seat":2,"player":"Banu","stack":100},{"seat":3,"player":"Cem","stack":100}],"stakes":{"ante":5,"min_bet":10,"max_bet":0},"carry":0,"passed_out":0}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`},
+		{"ante.posted", `{"seat":2,"amount":5}`}, {"ante.posted", `{"seat":3,"amount":5}`}}
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	p.tap("ante")
+	p.tap("ante")
+	if s := p.step(); s != "deal" {
+		t.Fatalf("after two antes the console offers %q: the tapi player posts none", s)
+	}
+	hand = append(hand, p.deal([]int{2, 3, 1}, map[int][]string{
+		2: {"Ks", "Kh", "Qd", "9c", "8s"}, 3: {"Qs", "Qh", "Td", "9d", "8h"}, 1: {"Ac", "Ad", "Jh", "Th", "7c"}})...)
+	p.tap("bet") // at least the pot: 10
+	p.tap("call")
+	hand = append(hand,
+		want{"player.acted", `{"seat":2,"round":"first","action":"bet","amount":10}`},
+		want{"player.acted", `{"seat":3,"round":"first","action":"call","amount":10}`})
+	hand = append(hand, p.draw(2, []string{"Qd", "9c", "8s"}, []string{"Jc", "Ts", "9h"}, -1, "")...)
+	hand = append(hand, p.draw(3, []string{"Qh", "Td", "9d", "8h"}, []string{"8c", "8d", "7h", "7d"}, 3, "9s")...)
+	hand = append(hand, p.draw(1, nil, nil, -1, "")...)
+	p.tap("check")
+	p.tap("check")
+	p.tap("show")
+	p.tap("show")
+	p.tap("show")
+	p.tap("award")
+	p.tap("award")
+	p.tap("end")
+	hand = append(hand,
+		want{"player.acted", `{"seat":2,"round":"second","action":"check","amount":0}`},
+		want{"player.acted", `{"seat":3,"round":"second","action":"check","amount":0}`},
+		want{"hand.shown", `{"seat":2,"cards":["Ks","Kh","Jc","Ts","9h"]}`},
+		want{"hand.shown", `{"seat":3,"cards":["Qs","8c","8d","7h","7d"]}`},
+		want{"hand.shown", `{"seat":1,"cards":["Ac","Ad","Jh","Th","7c"]}`},
+		want{"pot.awarded", `{"seat":3,"amount":10,"pot":0}`},
+		want{"pot.awarded", `{"seat":3,"amount":20,"pot":1}`},
+		want{"hand.ended", `{"stacks":[{"seat":1,"stack":0},{"seat":2,"stack":85},{"seat":3,"stack":115}],"carry":0}`})
+	id := handID(p)
+	e.check(t, map[string][]want{id: hand}, []string{id})
+}
+
+// TestBrowserStdDraw records a std-draw hand with a side pot: Fay, short-stacked, calls all-in
+// for less than the raise; the engine gives her the main pot and Dana the side pot.
+func TestBrowserStdDraw(t *testing.T) {
+	e, p := newBrowser(t)
+	p.setup("std-draw", 1, 10, 20, 3, []string{"Dana", "Eli", "Fay"}, []int{100, 100, 12})
+	hand := []want{{"hand.started", `{"rules":{"name":"std-draw"},"number":1,"dealer":3,"seats":[{"seat":1,"player":"Dana","stack":100},{"seat":2,"player":"Eli","stack":100},{"seat":3,"player":"Fay","stack":12}],"stakes":{"ante":1,"min_bet":10,"max_bet":20},"carry":0,"passed_out":0}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`},
+		{"ante.posted", `{"seat":1,"amount":1}`}, {"ante.posted", `{"seat":2,"amount":1}`}, {"ante.posted", `{"seat":3,"amount":1}`}}
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	for range 3 {
+		p.tap("ante")
+	}
+	hand = append(hand, p.deal([]int{1, 2, 3}, map[int][]string{
+		1: {"Js", "Jh", "4c", "5d", "9s"}, 2: {"Qs", "Qh", "3c", "6d", "8s"}, 3: {"As", "Ad", "2c", "7d", "Ts"}})...)
+	p.tap("bet")   // Dana opens with jacks: 10, fixed limit
+	p.tap("raise") // Eli puts in 20
+	p.tap("call")  // Fay: all-in for her 11
+	p.tap("call")  // Dana: 10 more
+	hand = append(hand,
+		want{"player.acted", `{"seat":1,"round":"first","action":"bet","amount":10}`},
+		want{"player.acted", `{"seat":2,"round":"first","action":"raise","amount":20}`},
+		want{"player.acted", `{"seat":3,"round":"first","action":"call","amount":11}`},
+		want{"player.acted", `{"seat":1,"round":"first","action":"call","amount":10}`})
+	hand = append(hand, p.draw(1, []string{"4c", "5d", "9s"}, []string{"Jd", "2h", "3h"}, -1, "")...)
+	hand = append(hand, p.draw(2, []string{"3c", "6d", "8s"}, []string{"Kc", "4h", "5h"}, -1, "")...)
+	hand = append(hand, p.draw(3, []string{"2c", "7d", "Ts"}, []string{"Ac", "Kd", "Qd"}, -1, "")...)
+	p.tap("check")
+	p.tap("check")
+	for range 3 {
+		p.tap("show")
+	}
+	p.shot("side-pot-390.png", 390, 844)
+	p.shot("side-pot-1024.png", 1024, 768)
+	p.tap("award")
+	p.tap("award")
+	p.tap("end")
+	hand = append(hand,
+		want{"player.acted", `{"seat":1,"round":"second","action":"check","amount":0}`},
+		want{"player.acted", `{"seat":2,"round":"second","action":"check","amount":0}`},
+		want{"hand.shown", `{"seat":2,"cards":["Qs","Qh","Kc","4h","5h"]}`},
+		want{"hand.shown", `{"seat":3,"cards":["As","Ad","Ac","Kd","Qd"]}`},
+		want{"hand.shown", `{"seat":1,"cards":["Js","Jh","Jd","2h","3h"]}`},
+		want{"pot.awarded", `{"seat":3,"amount":36,"pot":0}`},
+		want{"pot.awarded", `{"seat":1,"amount":18,"pot":1}`},
+		want{"hand.ended", `{"stacks":[{"seat":1,"stack":97},{"seat":2,"stack":79},{"seat":3,"stack":36}],"carry":0}`})
+	id := handID(p)
+	e.check(t, map[string][]want{id: hand}, []string{id})
 }
