@@ -280,6 +280,9 @@ func TestBrowserBrFechado(t *testing.T) {
 		p.tap("ante")
 	}
 	hands := map[int][]string{3: {"Ks", "Kh", "9c", "8d", "7s"}, 1: {"Ah", "Ad", "Qc", "Jd", "Ts"}, 2: {"7h", "8h", "9h", "Jh", "7c"}}
+	p.do("the picker", chromedp.Click(chromedp.CSS(`#step [data-act="pick"]`)), chromedp.Click(chromedp.CSS(`#picker [data-rank="K"]`)))
+	p.shot("picker-390.png", 390, 844)
+	p.do("close the picker", chromedp.Click(chromedp.CSS(`#picker [data-act="pick-cancel"]`)), chromedp.EmulateViewport(1024, 900))
 	second = append(second, p.deal([]int{3, 1, 2}, hands)...)
 	p.shot("action-390.png", 390, 844)
 	p.shot("action-1024.png", 1024, 768)

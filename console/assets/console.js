@@ -169,7 +169,7 @@ function pick(title, done) {
       el("div", { class: "ranks" }, RANKS.map((r) => el("button", { type: "button", "data-rank": r, class: r === rank ? "sel" : null, onclick: () => { rank = r; draw(); } }, r.replace("T", "10")))),
       el("div", { class: "suits" }, SUITS.map(([s, sym]) => el("button", { type: "button", "data-suit": s, disabled: !rank, class: (s === "h" || s === "d") ? "red" : null,
         onclick: () => { p.hidden = true; done(rank + s); } }, sym))),
-      el("div", { class: "row" }, btn(t("setup.remove"), "pick-cancel", () => { p.hidden = true; }, "danger"))));
+      el("div", { class: "row" }, btn(t("picker.cancel"), "pick-cancel", () => { p.hidden = true; }, "danger"))));
   };
   draw();
   p.hidden = false;
@@ -305,7 +305,8 @@ function handView(m) {
   stepView(box, a);
   for (const w of S.hand.warnings) m.append(el("p", { class: "warn" }, t("hand.warnings", { text: w })));
   if (a.Commitments && a.Commitments.length) m.append(el("p", { class: "note mono", id: "commitment" }, t("hand.commitment", { commitment: a.Commitments[a.Commitments.length - 1] })));
-  if (a.Step !== "done") toolsView(m, a);
+  // Exposed cards and misdeals belong to the cut, the deal, the first round and the draw.
+  if (["setup", "deal", "draw"].includes(a.Stage) || (a.Stage === "betting" && a.Round === "first")) toolsView(m, a);
 }
 
 function who(a) { return { player: playerName(a.Seat), seat: a.Seat }; }
@@ -402,6 +403,7 @@ function stepView(box, a) {
       break;
     case "award":
       prompt(box, t("step.award", { ...who(a), amount: a.Amount, pot: a.Pot }));
+      potsView(box, a);
       box.append(el("div", { class: "row" }, btn(t("step.award.record"), "award", () => emit("pot.awarded", { seat: a.Seat, amount: a.Amount, pot: a.Pot }), "main")));
       break;
     case "reveal":
@@ -427,6 +429,16 @@ function stepView(box, a) {
       }, "main")));
       break;
   }
+}
+
+// potsView lists the pots the engine computed: each one's chips, who may win it and the shares.
+function potsView(box, a) {
+  const list = el("ul", { id: "pots", class: "note" });
+  for (const p of a.Pots || []) {
+    const shares = Object.entries(p.Shares || {}).map(([seat, amount]) => t("pot.share", { player: playerName(+seat), seat, amount }));
+    list.append(el("li", {}, t("pot.line", { pot: p.Index, amount: p.Amount, seats: (p.Eligible || []).join(", ") }), shares.length ? " " + shares.join(" ") : ""));
+  }
+  box.append(list);
 }
 
 // amountInput is a number between lo and hi with big minus and plus buttons; S.amount holds it.
