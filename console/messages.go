@@ -55,7 +55,6 @@ var Messages = map[string]string{
 	"act.call":              "Call {amount}",
 	"act.bet":               "Bet {amount}",
 	"act.raise":             "Raise to put in {amount}",
-	"act.amount":            "Amount, from {min} to {max}",
 	"step.pass":             "Nobody opened: the deal passes.",
 	"step.pass.record":      "Pass the deal",
 	"step.reshuffle":        "Reshuffle the {count} gathered cards.",

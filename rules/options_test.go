@@ -41,6 +41,9 @@ func (d *driver) emit(data events.Data) {
 		return
 	}
 	for _, v := range d.h.Apply(e) {
+		if v.Code == finding.CardExposed {
+			continue // the exposure itself is recorded on purpose: a warning, not the console's fault
+		}
 		d.t.Fatalf("seq %d %s: the engine reports %s: %s", seq, e.Type, v.Code, v.Message)
 	}
 }
@@ -77,57 +80,63 @@ func (d *driver) play() []rules.Step {
 			d.t.Fatal(err)
 		}
 		steps = append(steps, a.Step)
-		switch a.Step {
-		case rules.StepDone:
+		if a.Step == rules.StepDone {
 			return steps
-		case rules.StepShuffle:
-			d.shuffle(nil, true)
-		case rules.StepReshuffle:
-			d.shuffle(a.Cards, false)
-		case rules.StepCut:
-			k := 0
-			if len(d.stub) >= 2 {
-				k = rapid.IntRange(0, len(d.stub)-1).Draw(d.t, "cut")
-			}
-			if k > 0 {
-				d.stub, _ = cards.Cut(d.stub, k)
-			}
-			d.emit(&events.DeckCut{At: k})
-		case rules.StepAnte:
-			d.emit(&events.AntePosted{Seat: a.Seat, Amount: a.Amount})
-		case rules.StepDeal:
-			d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDeal})
-		case rules.StepAction:
-			d.emit(pick(d.t, a.Options))
-		case rules.StepPass:
-			d.emit(&events.HandPassed{})
-		case rules.StepDiscard:
-			held := d.h.Player(a.Seat).Cards
-			n := rapid.IntRange(0, min(a.MaxDraw, len(held))).Draw(d.t, "discards")
-			perm := rapid.Permutation(held).Draw(d.t, "which")
-			d.emit(&events.CardsDiscarded{Seat: a.Seat, Cards: append([]cards.Card{}, perm[:n]...)})
-		case rules.StepBurn:
-			d.emit(&events.CardBurned{Card: d.top()})
-		case rules.StepDraw:
-			d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDraw})
-		case rules.StepShow:
-			d.emit(&events.HandShown{Seat: a.Seat, Cards: a.Cards})
-		case rules.StepOpeners:
-			d.emit(&events.OpenersShown{Seat: a.Seat, Cards: a.Cards})
-		case rules.StepReturn:
-			d.emit(&events.BetReturned{Seat: a.Seat, Amount: a.Amount})
-		case rules.StepAward:
-			d.emit(&events.PotAwarded{Seat: a.Seat, Amount: a.Amount, Pot: a.Pot})
-		case rules.StepReveal:
-			d.emit(&events.DeckRevealed{Shuffle: a.Shuffle, Seed: d.seeds[a.Shuffle]})
-		case rules.StepEnd:
-			d.emit(&events.HandEnded{Stacks: a.Stacks, Carry: a.Carry})
-		default:
-			d.t.Fatalf("unexpected step %q", a.Step)
 		}
+		d.playOne(a)
 	}
 	d.t.Fatalf("the hand did not end in 1000 steps")
 	return nil
+}
+
+// playOne records the step the advice asks for.
+func (d *driver) playOne(a rules.Advice) {
+	switch a.Step {
+	case rules.StepShuffle:
+		d.shuffle(nil, true)
+	case rules.StepReshuffle:
+		d.shuffle(a.Cards, false)
+	case rules.StepCut:
+		k := 0
+		if len(d.stub) >= 2 {
+			k = rapid.IntRange(0, len(d.stub)-1).Draw(d.t, "cut")
+		}
+		if k > 0 {
+			d.stub, _ = cards.Cut(d.stub, k)
+		}
+		d.emit(&events.DeckCut{At: k})
+	case rules.StepAnte:
+		d.emit(&events.AntePosted{Seat: a.Seat, Amount: a.Amount})
+	case rules.StepDeal:
+		d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDeal})
+	case rules.StepAction:
+		d.emit(pick(d.t, a.Options))
+	case rules.StepPass:
+		d.emit(&events.HandPassed{})
+	case rules.StepDiscard:
+		held := d.h.Player(a.Seat).Cards
+		n := rapid.IntRange(0, min(a.MaxDraw, len(held))).Draw(d.t, "discards")
+		perm := rapid.Permutation(held).Draw(d.t, "which")
+		d.emit(&events.CardsDiscarded{Seat: a.Seat, Cards: append([]cards.Card{}, perm[:n]...)})
+	case rules.StepBurn:
+		d.emit(&events.CardBurned{Card: d.top()})
+	case rules.StepDraw:
+		d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDraw})
+	case rules.StepShow:
+		d.emit(&events.HandShown{Seat: a.Seat, Cards: a.Cards})
+	case rules.StepOpeners:
+		d.emit(&events.OpenersShown{Seat: a.Seat, Cards: a.Cards})
+	case rules.StepReturn:
+		d.emit(&events.BetReturned{Seat: a.Seat, Amount: a.Amount})
+	case rules.StepAward:
+		d.emit(&events.PotAwarded{Seat: a.Seat, Amount: a.Amount, Pot: a.Pot})
+	case rules.StepReveal:
+		d.emit(&events.DeckRevealed{Shuffle: a.Shuffle, Seed: d.seeds[a.Shuffle]})
+	case rules.StepEnd:
+		d.emit(&events.HandEnded{Stacks: a.Stacks, Carry: a.Carry})
+	default:
+		d.t.Fatalf("unexpected step %q", a.Step)
+	}
 }
 
 // pick chooses one of the offered actions, with an amount in the offered range.
@@ -218,6 +227,59 @@ func TestAdviseNeverIllegal(t *testing.T) {
 				}
 			}
 			t.Logf("%s: steps reached %v", name, seen)
+		})
+	}
+}
+
+// TestAdviseMisdeal: a card exposed among the first two of the deal calls for a misdeal
+// (presets.md, exposed cards: "keep", except the first two cards or a second exposure); the
+// advice says so, and after misdeal.declared it returns every chip put in, reveals the shuffle
+// and ends the hand with the carry unchanged. The auditor finds nothing but the exposure.
+func TestAdviseMisdeal(t *testing.T) {
+	for _, name := range consolePresets {
+		t.Run(name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				hs := &events.HandStarted{Rules: events.Rules{Name: name}, Number: 1, Dealer: 1, Carry: 7,
+					Stakes: events.Stakes{Ante: 2, MinBet: 10, MaxBet: 20}}
+				for i := 1; i <= 3; i++ {
+					hs.Seats = append(hs.Seats, events.SeatStack{Seat: events.Seat(i), Player: fmt.Sprintf("p%d", i), Stack: 100})
+				}
+				d := &driver{t: t, seeds: map[events.Seq]cards.Seed{}}
+				d.emit(hs)
+				for {
+					a, err := rules.Advise(d.evs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if a.Step == rules.StepDeal {
+						break
+					}
+					d.playOne(a)
+				}
+				c := d.top()
+				d.emit(&events.CardDealt{Seat: 2, Card: c, Phase: events.PhaseDeal})
+				seat := events.Seat(2)
+				d.emit(&events.CardExposed{Card: c, Phase: events.PhaseDeal, Seat: &seat, Cause: events.CauseDealer})
+				a, _ := rules.Advise(d.evs)
+				if !a.MisdealDue {
+					t.Fatalf("the first card of the deal was exposed, yet the advice calls for no misdeal")
+				}
+				d.emit(&events.MisdealDeclared{Reason: "exposed"})
+				steps := d.play()
+				want := []rules.Step{rules.StepReturn, rules.StepReturn, rules.StepReturn, rules.StepReveal, rules.StepEnd, rules.StepDone}
+				if fmt.Sprint(steps) != fmt.Sprint(want) {
+					t.Fatalf("after the misdeal the advice goes %v, want %v", steps, want)
+				}
+				end := d.evs[len(d.evs)-1].Data.(*events.HandEnded)
+				if end.Carry != 7 {
+					t.Fatalf("the misdealt hand carries %d, want the 7 it started with", end.Carry)
+				}
+				for _, f := range audit.Hand(d.evs) {
+					if f.Code != finding.CardExposed {
+						t.Fatalf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
+					}
+				}
+			})
 		})
 	}
 }

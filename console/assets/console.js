@@ -237,7 +237,7 @@ async function setupView(m) {
     el("td", {}, el("input", { name: "seat", type: "number", min: 1, max: 10, value: s.seat, inputmode: "numeric" })),
     el("td", {}, el("input", { name: "player", value: s.player, placeholder: t("setup.player") })),
     el("td", {}, el("input", { name: "stack", type: "number", min: 0, value: s.stack, inputmode: "numeric" })),
-    el("td", {}, el("button", { type: "button", class: "danger", "data-act": "remove-seat", onclick: (e) => e.target.closest("tr").remove() }, "×"))));
+    el("td", {}, el("button", { type: "button", class: "danger", "data-act": "remove-seat", "aria-label": t("setup.remove"), onclick: (e) => e.target.closest("tr").remove() }, "×"))));
   d.seats.forEach(addRow);
   const num = (name, v) => el("input", { name, type: "number", min: 0, value: v, inputmode: "numeric" });
   const f = el("form", { id: "setup" },

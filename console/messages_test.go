@@ -1,0 +1,54 @@
+package console
+
+import (
+	"os"
+	"regexp"
+	"sort"
+	"testing"
+)
+
+// TestMessagesComplete: every key the page asks for (t("key") in console.js, "remedy." plus each
+// preset's remedy) and every error key the API answers is in Messages, and every message is used,
+// so that the catalogue moved into the four languages is the page's whole text.
+func TestMessagesComplete(t *testing.T) {
+	js, err := os.ReadFile("assets/console.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goSrc, err := os.ReadFile("console.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\bt\("([a-z_.-]+[a-z])"`).FindAllSubmatch(js, -1) {
+		used[string(m[1])] = true
+	}
+	for _, m := range regexp.MustCompile(`"(err\.[a-z-]+)"`).FindAllSubmatch(goSrc, -1) {
+		used[string(m[1])] = true
+	}
+	for _, m := range regexp.MustCompile(`"(act\.[a-z]+)"`).FindAllSubmatch(js, -1) {
+		used[string(m[1])] = true // button labels relabelled by key
+	}
+	for _, r := range []string{"reshuffle", "keep", "burn-next", "replace-last", "error"} {
+		used["remedy."+r] = true // t("remedy." + remedy)
+	}
+	var missing, unused []string
+	for k := range used {
+		if _, ok := Messages[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	for k := range Messages {
+		if !used[k] {
+			unused = append(unused, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(unused)
+	if len(missing) > 0 {
+		t.Errorf("keys the console uses without a message: %v", missing)
+	}
+	if len(unused) > 0 {
+		t.Errorf("messages nothing uses: %v", unused)
+	}
+}
