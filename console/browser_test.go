@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,6 +188,17 @@ func (p *tapper) draw(seat int, throw, get []string, burnAt int, burn string) []
 // check compares the stored hands with the expected events and audits them together.
 func (e *env) check(t *testing.T, hands map[string][]want, order []string) {
 	t.Helper()
+	a := audit.New(func(f finding.Finding) { t.Errorf("the audit finds %s", f.JSON()) })
+	for _, ev := range e.compare(t, hands, order) {
+		a.Add(ev)
+	}
+	a.Close()
+}
+
+// compare compares the stored hands with the expected events, event for event, and returns the
+// stored events.
+func (e *env) compare(t *testing.T, hands map[string][]want, order []string) []*events.Event {
+	t.Helper()
 	var all []*events.Event
 	for _, id := range order {
 		want := hands[id]
@@ -220,11 +232,7 @@ func (e *env) check(t *testing.T, hands map[string][]want, order []string) {
 			}
 		}
 	}
-	a := audit.New(func(f finding.Finding) { t.Errorf("the audit finds %s", f.JSON()) })
-	for _, ev := range all {
-		a.Add(ev)
-	}
-	a.Close()
+	return all
 }
 
 // TestBrowserBrFechado taps through the console in chromium: it opens table mesa-1 for
@@ -449,4 +457,36 @@ func TestBrowserStdDraw(t *testing.T) {
 		want{"hand.ended", `{"stacks":[{"seat":1,"stack":97},{"seat":2,"stack":79},{"seat":3,"stack":36}],"carry":0}`})
 	id := handID(p)
 	e.check(t, map[string][]want{id: hand}, []string{id})
+}
+
+// TestBrowserLostConnection: the answer to a stored event is lost, so the page sends the event
+// again with the same id: the recorder skips it and nothing is doubled. Then the connection is
+// down: the page keeps the event in its queue, says so, and undoes it on a tap before it is ever
+// stored; back online, the next tap is stored once.
+func TestBrowserLostConnection(t *testing.T) {
+	e, p := newBrowser(t)
+	p.setup("br-fechado", 1, 2, 10, 1, []string{"Ana", "Beto", "Caio"}, []int{100, 100, 100})
+	p.tap("physical-shuffle")
+	e.lose.Store(loseAnswer)
+	p.tap("no-cut") // stored, its answer lost, sent again, skipped
+	if s := p.step(); s != "ante" {
+		t.Fatalf("after the resent cut the console offers %q, want the first ante", s)
+	}
+	e.lose.Store(loseAll)
+	p.do("ante while offline", chromedp.Click(chromedp.CSS(`[data-act="ante"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-act="undo"]`)), chromedp.WaitVisible(chromedp.CSS(`#bar-net`)))
+	net, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(`#bar-net`)))
+	if err != nil || !strings.Contains(net, "One event is waiting") {
+		t.Errorf("offline, the bar says %q (%v), want the one event waiting", net, err)
+	}
+	p.shot("offline-390.png", 390, 844)
+	p.do("undo", chromedp.EmulateViewport(1024, 900), chromedp.Click(chromedp.CSS(`[data-act="undo"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#step[data-step="ante"]`)))
+	e.lose.Store(loseNothing)
+	p.tap("ante")
+	id := handID(p)
+	e.compare(t, map[string][]want{id: {
+		{"hand.started", `{"rules":{"name":"br-fechado"},"number":1,"dealer":1,"seats":[{"seat":1,"player":"Ana","stack":100},{"seat":2,"player":"Beto","stack":100},{"seat":3,"player":"Caio","stack":100}],"stakes":{"ante":1,"min_bet":2,"max_bet":10},"carry":0,"passed_out":0}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`}, {"ante.posted", `{"seat":2,"amount":1}`},
+	}}, []string{id})
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,13 +32,45 @@ var devices = &roles.Auth{Users: []roles.User{
 type env struct {
 	t  *testing.T
 	ts *httptest.Server
+	// lose makes the connection fail on posted events: loseAnswer stores the next one and
+	// loses the answer, loseAll loses every one unstored.
+	lose atomic.Int32
 }
+
+const (
+	loseNothing = iota
+	loseAnswer
+	loseAll
+)
 
 func newEnv(t *testing.T) *env {
 	l := recordertest.Open(t)
-	ts := httptest.NewServer(console.New(console.Options{Log: l, Auth: devices}))
-	t.Cleanup(ts.Close)
-	return &env{t: t, ts: ts}
+	e := &env{t: t}
+	c := console.New(console.Options{Log: l, Auth: devices})
+	e.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/events") {
+			switch e.lose.Load() {
+			case loseAnswer:
+				c.ServeHTTP(httptest.NewRecorder(), r)
+				e.lose.Store(loseNothing)
+				hangUp(w)
+				return
+			case loseAll:
+				hangUp(w)
+				return
+			}
+		}
+		c.ServeHTTP(w, r)
+	}))
+	t.Cleanup(e.ts.Close)
+	return e
+}
+
+// hangUp closes the connection without an answer, as a lost network does.
+func hangUp(w http.ResponseWriter) {
+	if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+		conn.Close()
+	}
 }
 
 // call sends a request as a device and decodes the answer into out; it returns the status.

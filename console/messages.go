@@ -26,6 +26,7 @@ var Messages = map[string]string{
 	"setup.start":           "Start the hand",
 	"hand.title":            "Hand {number} at table {table}",
 	"hand.pot":              "Pot: {amount}",
+	"hand.queue.one":        "One event is waiting to be sent.",
 	"hand.queue":            "{count} events waiting to be sent.",
 	"hand.offline":          "The connection is lost. The events wait here and are sent again when it comes back.",
 	"hand.undo":             "Undo the last unsent event",

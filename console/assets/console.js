@@ -54,6 +54,9 @@ async function api(method, path, body) {
 
 function saveQueue() { localStorage.setItem("console.queue", JSON.stringify(S.queue)); }
 
+// queued says how many events wait to be sent, in a whole sentence for one or for several.
+function queued(count) { return count === 1 ? t("hand.queue.one") : t("hand.queue", { count }); }
+
 // ---- the hand as the log holds it -----------------------------------------------------------
 
 function started() { return S.hand && S.hand.events.length ? S.hand.events[0].data : null; }
@@ -181,7 +184,7 @@ function render() {
   const m = $("#main");
   m.replaceChildren();
   $("#bar-net").hidden = !S.offline && !S.queue.length;
-  $("#bar-net").textContent = S.offline ? t("hand.offline") + " " + t("hand.queue", { count: S.queue.length }) : t("hand.queue", { count: S.queue.length });
+  $("#bar-net").textContent = S.offline ? t("hand.offline") + " " + queued(S.queue.length) : queued(S.queue.length);
   if (!S.device) return loginView(m);
   $("#bar-title").textContent = t("title") + " · " + S.table;
   if (!S.hand || !S.hand.events.length && !S.queue.some((q) => S.hand && q.hand === S.hand.id)) return setupView(m);
@@ -293,7 +296,7 @@ function handView(m) {
   if (S.error) m.append(el("p", { class: "error", id: "error" }, S.error));
   if (!hs || !a || pending) {
     // Waiting for the server: nothing new may be recorded before the advice comes back.
-    m.append(el("p", { class: "note" }, t("hand.queue", { count: pending })));
+    m.append(el("p", { class: "note" }, queued(pending)));
     if (pending) m.append(el("div", { class: "row" }, btn(t("hand.undo"), "undo", undo, "danger")));
     return;
   }
