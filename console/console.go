@@ -239,19 +239,25 @@ func (c *Console) stateOf(hand string, evs []*events.Event) (state, error) {
 	return st, nil
 }
 
-func (c *Console) getHand(w http.ResponseWriter, r *http.Request, u roles.User) {
-	hand := r.PathValue("hand")
-	evs, err := c.readHand(r.Context(), u.Table, hand)
+// load reads a hand of table and its state, or answers the error and returns false.
+func (c *Console) load(w http.ResponseWriter, r *http.Request, table, hand string) (state, bool) {
+	evs, err := c.readHand(r.Context(), table, hand)
 	if err != nil {
 		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
-		return
+		return state{}, false
 	}
 	st, err := c.stateOf(hand, evs)
 	if err != nil {
 		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
-		return
+		return state{}, false
 	}
-	writeJSON(w, http.StatusOK, st)
+	return st, true
+}
+
+func (c *Console) getHand(w http.ResponseWriter, r *http.Request, u roles.User) {
+	if st, ok := c.load(w, r, u.Table, r.PathValue("hand")); ok {
+		writeJSON(w, http.StatusOK, st)
+	}
 }
 
 // postEvent is POST /console/api/hands/{hand}/events: one event, appended as `fechado record`
@@ -291,14 +297,8 @@ func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User
 		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
 		return
 	}
-	evs, err := c.readHand(r.Context(), u.Table, hand)
-	if err != nil {
-		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
-		return
-	}
-	st, err := c.stateOf(hand, evs)
-	if err != nil {
-		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
+	st, ok := c.load(w, r, u.Table, hand)
+	if !ok {
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
