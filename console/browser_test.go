@@ -490,3 +490,69 @@ func TestBrowserLostConnection(t *testing.T) {
 		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`}, {"ante.posted", `{"seat":2,"amount":1}`},
 	}}, []string{id})
 }
+
+// TestBrowserMachineShuffle: the console shuffles with hmac-sha256-fy-v1 itself. The page shows
+// the commitment before the deal, deals the cards the shuffle and the cut give, and reveals the
+// seed after the hand; the seed opens the commitment shown and gives every card dealt.
+func TestBrowserMachineShuffle(t *testing.T) {
+	e, p := newBrowser(t)
+	p.setup("br-fechado", 1, 2, 10, 1, []string{"Ana", "Beto", "Caio"}, []int{100, 100, 100})
+	p.tap("machine-shuffle")
+	shown, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(`#commitment`)))
+	if err != nil {
+		t.Fatalf("no commitment on screen before the deal: %v", err)
+	}
+	p.tap("cut") // the amount the page proposes: half the deck, 16
+	for range 3 {
+		p.tap("ante")
+	}
+	for range 15 {
+		p.tap("deal")
+	}
+	for range 3 {
+		p.tap("check")
+	}
+	p.tap("pass")
+	if s := p.step(); s != "reveal" {
+		t.Fatalf("after the passed deal the console offers %q, want the seed's reveal", s)
+	}
+	p.tap("reveal")
+	p.tap("end")
+	id := handID(p)
+
+	var st answer
+	e.call("mesa1", "senha1", "GET", "/console/api/hands/"+id, nil, &st)
+	var commitment string
+	var seed cards.Seed
+	for _, raw := range st.Events {
+		ev, err := events.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch d := ev.Data.(type) {
+		case *events.DeckShuffled:
+			commitment = d.Commitment
+		case *events.DeckRevealed:
+			seed = d.Seed
+		}
+	}
+	if !strings.Contains(shown, commitment) || !seed.Opens(commitment) {
+		t.Fatalf("the page showed %q; stored commitment %s, revealed seed %s", shown, commitment, seed)
+	}
+	stub, err := cards.Cut(cards.Shuffle(seed, cards.Deck(cards.Seven)), 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := []want{{"hand.started", `{"rules":{"name":"br-fechado"},"number":1,"dealer":1,"seats":[{"seat":1,"player":"Ana","stack":100},{"seat":2,"player":"Beto","stack":100},{"seat":3,"player":"Caio","stack":100}],"stakes":{"ante":1,"min_bet":2,"max_bet":10},"carry":0,"passed_out":0}`},
+		{"deck.shuffled", fmt.Sprintf(`{"method":"hmac-sha256-fy-v1","commitment":%q}`, commitment)}, {"deck.cut", `{"at":16}`},
+		{"ante.posted", `{"seat":2,"amount":1}`}, {"ante.posted", `{"seat":3,"amount":1}`}, {"ante.posted", `{"seat":1,"amount":1}`}}
+	for i := range 15 {
+		hand = append(hand, want{"card.dealt", fmt.Sprintf(`{"seat":%d,"card":%q,"phase":"deal"}`, []int{2, 3, 1}[i%3], stub[i])})
+	}
+	for _, s := range []int{2, 3, 1} {
+		hand = append(hand, want{"player.acted", fmt.Sprintf(`{"seat":%d,"round":"first","action":"check","amount":0}`, s)})
+	}
+	hand = append(hand, want{"hand.passed", `{}`}, want{"deck.revealed", fmt.Sprintf(`{"shuffle":2,"seed":%q}`, seed)},
+		want{"hand.ended", `{"stacks":[{"seat":1,"stack":99},{"seat":2,"stack":99},{"seat":3,"stack":99}],"carry":3}`})
+	e.check(t, map[string][]want{id: hand}, []string{id})
+}
