@@ -42,6 +42,9 @@ validated by fechado before they are stored: the projector quarantines what it c
 and the auditor reports the rest. With the embedded server, --nats-listen makes it accept
 NATS clients on a loopback address.
 
+The table console at /console/ records a live hand from a tablet or phone at the table: it
+logs in as a table device of the --auth file and appends to that table only.
+
 Hands in progress are shown with public information only; their face-down cards and seeds
 appear once the hand has ended. Serve runs until SIGINT or SIGTERM, then stops accepting
 requests, finishes those in progress and closes the log.
