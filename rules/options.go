@@ -17,6 +17,7 @@ const (
 	StepAnte      Step = "ante"      // ante.posted by Seat, Amount
 	StepBlind     Step = "blind"     // blind.posted by Seat, Amount, Blind
 	StepDeal      Step = "deal"      // card.dealt of the deal to Seat
+	StepMisdeal   Step = "misdeal"   // misdeal.declared: an exposed card calls for it
 	StepAction    Step = "action"    // player.acted by Seat within Options
 	StepPass      Step = "pass"      // hand.passed: nobody opened
 	StepReshuffle Step = "reshuffle" // deck.shuffled of the gathered Cards
@@ -179,6 +180,9 @@ func (h *Hand) advise(c *counts, next events.Seq) Advice {
 		return h.finish(c, h.Carry)
 	case c.passed:
 		return h.finish(c, h.Pot())
+	case h.misdealDue != 0:
+		// presets.md exposed cards: one of the first two cards of the deal, or a second one.
+		return Advice{Step: StepMisdeal}
 	case c.shuffles == 0:
 		return Advice{Step: StepShuffle}
 	case c.cuts == 0:

@@ -108,7 +108,14 @@ func (d *driver) playOne(a rules.Advice) {
 	case rules.StepAnte:
 		d.emit(&events.AntePosted{Seat: a.Seat, Amount: a.Amount})
 	case rules.StepDeal:
-		d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDeal})
+		c := d.top()
+		d.emit(&events.CardDealt{Seat: a.Seat, Card: c, Phase: events.PhaseDeal})
+		if d.h.Preset.ExposedDeal == rules.RemedyKeep && rapid.IntRange(1, 60).Draw(d.t, "expose in the deal") == 30 {
+			seat := a.Seat
+			d.emit(&events.CardExposed{Card: c, Phase: events.PhaseDeal, Seat: &seat, Cause: events.CauseDealer})
+		}
+	case rules.StepMisdeal:
+		d.emit(&events.MisdealDeclared{Reason: "exposed card"})
 	case rules.StepAction:
 		d.emit(pick(d.t, a.Options))
 	case rules.StepPass:
@@ -121,6 +128,14 @@ func (d *driver) playOne(a rules.Advice) {
 	case rules.StepBurn:
 		d.emit(&events.CardBurned{Card: d.top()})
 	case rules.StepDraw:
+		if r := d.h.Preset.ExposedDraw; (r == rules.RemedyBurnNext || r == rules.RemedyReplaceEnd) && len(d.stub) > 2 &&
+			rapid.IntRange(1, 8).Draw(d.t, "expose in the draw") == 4 {
+			// The card turned over is burned; the player gets another (now or after the others).
+			c, seat := d.top(), a.Seat
+			d.emit(&events.CardBurned{Card: c})
+			d.emit(&events.CardExposed{Card: c, Phase: events.PhaseDraw, Seat: &seat, Cause: events.CauseDealer})
+			return
+		}
 		d.emit(&events.CardDealt{Seat: a.Seat, Card: d.top(), Phase: events.PhaseDraw})
 	case rules.StepShow:
 		d.emit(&events.HandShown{Seat: a.Seat, Cards: a.Cards})
@@ -204,20 +219,26 @@ func TestAdviseNeverIllegal(t *testing.T) {
 				for _, s := range d.play() {
 					seen[s]++
 				}
+				for _, e := range d.evs {
+					if x, ok := e.Data.(*events.CardExposed); ok {
+						seen[rules.Step("exposed in the "+string(x.Phase))]++
+					}
+				}
 				for _, f := range audit.Hand(d.evs) {
-					if f.Severity != finding.Info {
+					if f.Severity != finding.Info && f.Code != finding.CardExposed {
 						t.Fatalf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
 					}
 				}
 			})
 			// The random hands must reach the steps the preset has, or the property proves little.
-			want := []rules.Step{rules.StepAction, rules.StepDiscard, rules.StepDraw, rules.StepShow, rules.StepAward, rules.StepReturn, rules.StepReveal}
+			want := []rules.Step{rules.StepMisdeal, rules.StepAction, rules.StepDiscard, rules.StepDraw, rules.StepShow, rules.StepAward, rules.StepReturn, rules.StepReveal}
 			if p.PassedOutAllowed {
 				want = append(want, rules.StepPass)
 			}
 			if p.BurnBeforeFourth || p.DelayedFifth {
 				want = append(want, rules.StepBurn)
 			}
+			want = append(want, "exposed in the deal", "exposed in the draw")
 			if p.DrawSource == rules.DrawReshuffle {
 				want = append(want, rules.StepReshuffle)
 			}

@@ -378,6 +378,10 @@ function stepView(box, a) {
     case "action":
       actionView(box, a);
       break;
+    case "misdeal":
+      prompt(box, t("remedy.misdeal"));
+      box.append(el("div", { class: "row" }, btn(t("hand.misdeal"), "misdeal-now", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
+      break;
     case "pass":
       prompt(box, t("step.pass"));
       box.append(el("div", { class: "row" }, btn(t("step.pass.record"), "pass", () => emit("hand.passed", {}), "main")));
