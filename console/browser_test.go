@@ -556,3 +556,47 @@ func TestBrowserMachineShuffle(t *testing.T) {
 		want{"hand.ended", `{"stacks":[{"seat":1,"stack":99},{"seat":2,"stack":99},{"seat":3,"stack":99}],"carry":3}`})
 	e.check(t, map[string][]want{id: hand}, []string{id})
 }
+
+// TestBrowserExposedMisdeal: the first card of the deal is exposed; br-fechado keeps an exposed
+// card except among the first two of the deal (presets.md, exposed cards), so the console asks
+// for the misdeal, then returns every ante and ends the hand with nothing carried. The auditor
+// finds only the exposure itself.
+func TestBrowserExposedMisdeal(t *testing.T) {
+	e, p := newBrowser(t)
+	p.setup("br-fechado", 1, 2, 10, 1, []string{"Ana", "Beto", "Caio"}, []int{100, 100, 100})
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	for range 3 {
+		p.tap("ante")
+	}
+	p.card("pick", "Ah")
+	p.do("expose", chromedp.Click(chromedp.CSS(`[data-act="exposed"]`)),
+		chromedp.Click(chromedp.CSS(`#picker [data-rank="A"]`)), chromedp.Click(chromedp.CSS(`#picker [data-suit="h"]`)))
+	p.stored(1)
+	if s := p.step(); s != "misdeal" {
+		t.Fatalf("after the first card was exposed the console offers %q, want the misdeal", s)
+	}
+	p.shot("misdeal-390.png", 390, 844)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
+	p.tap("misdeal-now")
+	for range 3 {
+		p.tap("return")
+	}
+	p.tap("end")
+	id := handID(p)
+	evs := e.compare(t, map[string][]want{id: {
+		{"hand.started", `{"rules":{"name":"br-fechado"},"number":1,"dealer":1,"seats":[{"seat":1,"player":"Ana","stack":100},{"seat":2,"player":"Beto","stack":100},{"seat":3,"player":"Caio","stack":100}],"stakes":{"ante":1,"min_bet":2,"max_bet":10},"carry":0,"passed_out":0}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`},
+		{"ante.posted", `{"seat":2,"amount":1}`}, {"ante.posted", `{"seat":3,"amount":1}`}, {"ante.posted", `{"seat":1,"amount":1}`},
+		{"card.dealt", `{"seat":2,"card":"Ah","phase":"deal"}`},
+		{"card.exposed", `{"card":"Ah","phase":"deal","seat":2,"cause":"dealer"}`},
+		{"misdeal.declared", `{"reason":"The dealer declared a misdeal."}`},
+		{"bet.returned", `{"seat":1,"amount":1}`}, {"bet.returned", `{"seat":2,"amount":1}`}, {"bet.returned", `{"seat":3,"amount":1}`},
+		{"hand.ended", `{"stacks":[{"seat":1,"stack":100},{"seat":2,"stack":100},{"seat":3,"stack":100}],"carry":0}`},
+	}}, []string{id})
+	for _, f := range audit.Hand(evs) {
+		if f.Code != finding.CardExposed {
+			t.Errorf("the audit finds %s", f.JSON())
+		}
+	}
+}

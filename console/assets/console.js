@@ -312,6 +312,13 @@ function handView(m) {
   if (["setup", "deal", "draw"].includes(a.Stage) || (a.Stage === "betting" && a.Round === "first")) toolsView(m, a);
 }
 
+// holderOf returns the seat the stored events last dealt card c to (0 when none).
+function holderOf(c) {
+  let seat = 0;
+  for (const e of S.hand.events) if (e.type === "card.dealt" && e.data.card === c) seat = e.data.seat;
+  return seat;
+}
+
 function who(a) { return { player: playerName(a.Seat), seat: a.Seat }; }
 
 function prompt(box, text) { box.append(el("p", { class: "prompt" }, text)); }
@@ -519,8 +526,10 @@ function toolsView(m, a) {
   else if (remedy) tools.append(el("p", { class: "note" }, t("remedy." + remedy)));
   tools.append(el("div", { class: "row" },
     btn(t("hand.exposed"), "exposed", () => pick(t("hand.exposed.pick"), (c) => {
+      // The seat is the player the card was dealt to, or in the draw the one it was meant for.
       const d = { card: c, phase, cause: "dealer" };
-      if (a.Seat) d.seat = a.Seat;
+      const holder = phase === "draw" ? a.Seat : holderOf(c);
+      if (holder) d.seat = holder;
       if (phase === "draw" && (remedy === "burn-next" || remedy === "replace-last")) emit("card.burned", { card: c });
       emit("card.exposed", d);
     })),
