@@ -309,7 +309,7 @@ function handView(m) {
   for (const w of S.hand.warnings) m.append(el("p", { class: "warn" }, t("hand.warnings", { text: w })));
   if (a.Commitments && a.Commitments.length) m.append(el("p", { class: "note mono", id: "commitment" }, t("hand.commitment", { commitment: a.Commitments[a.Commitments.length - 1] })));
   // Exposed cards and misdeals belong to the cut, the deal, the first round and the draw.
-  if (["setup", "deal", "draw"].includes(a.Stage) || (a.Stage === "betting" && a.Round === "first")) toolsView(m, a);
+  if (a.Step !== "misdeal" && (["setup", "deal", "draw"].includes(a.Stage) || (a.Stage === "betting" && a.Round === "first"))) toolsView(m, a);
 }
 
 // holderOf returns the seat the stored events last dealt card c to (0 when none).
