@@ -16,9 +16,12 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 
@@ -42,6 +45,9 @@ type Options struct {
 	Log *recorder.Log
 	// Auth names the table devices that may log in (users of role table); nil lets nobody in.
 	Auth *roles.Auth
+	// SeedFile is where the console keeps the seeds of its machine shuffles until their hand
+	// has ended, so that a restart of serve loses no hand's shuffle; "" keeps them in memory.
+	SeedFile string
 }
 
 // Console is the table console's HTTP handler, to be mounted at /console/.
@@ -50,13 +56,27 @@ type Console struct {
 	users map[string]roles.User
 	mux   *http.ServeMux
 
-	mu    sync.Mutex
-	seeds map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
+	mu       sync.Mutex
+	seeds    map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
+	seedFile string
 }
 
-// New returns the console over o.Log.
-func New(o Options) *Console {
-	c := &Console{log: o.Log, users: map[string]roles.User{}, seeds: map[string]map[events.Seq]cards.Seed{}}
+// New returns the console over o.Log. An unreadable o.SeedFile is an error: the seeds of the
+// hands in progress would be lost.
+func New(o Options) (*Console, error) {
+	c := &Console{log: o.Log, users: map[string]roles.User{}, seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile}
+	if o.SeedFile != "" {
+		b, err := os.ReadFile(o.SeedFile)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("console: %w", err)
+		default:
+			if err := json.Unmarshal(b, &c.seeds); err != nil {
+				return nil, fmt.Errorf("console: the seeds in %s: %w", o.SeedFile, err)
+			}
+		}
+	}
 	if o.Auth != nil {
 		for _, u := range o.Auth.Users {
 			if u.Role == roles.Table {
@@ -82,7 +102,24 @@ func New(o Options) *Console {
 	m.HandleFunc("POST /console/api/hands/{hand}/shuffle", c.device(c.postShuffle))
 	m.Handle("/console/", files)
 	c.mux = m
-	return c
+	return c, nil
+}
+
+// saveSeeds writes the seeds to the seed file (c.mu held): a new file renamed over the old one,
+// readable by its owner only, as the seeds of hands in progress are secret.
+func (c *Console) saveSeeds() error {
+	if c.seedFile == "" {
+		return nil
+	}
+	b, err := json.Marshal(c.seeds)
+	if err != nil {
+		return err
+	}
+	tmp := c.seedFile + ".new"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, c.seedFile)
 }
 
 // ServeHTTP implements http.Handler.
@@ -208,7 +245,7 @@ func (c *Console) stateOf(hand string, evs []*events.Event) (state, error) {
 		return st, nil
 	}
 	c.mu.Lock()
-	seeds := c.seeds[hand]
+	seeds := maps.Clone(c.seeds[hand])
 	c.mu.Unlock()
 	a, h, err := rules.AdviseSeeds(evs, seeds)
 	if err != nil {
@@ -230,6 +267,16 @@ func (c *Console) stateOf(hand string, evs []*events.Event) (state, error) {
 	for _, e := range evs {
 		if d, ok := e.Data.(*events.DeckShuffled); ok && d.Commitment != "" {
 			ad.Commitments = append(ad.Commitments, d.Commitment)
+		}
+	}
+	if a.Step == rules.StepDone && seeds != nil {
+		// The hand has ended and revealed its seeds: the console forgets them.
+		c.mu.Lock()
+		delete(c.seeds, hand)
+		err := c.saveSeeds()
+		c.mu.Unlock()
+		if err != nil {
+			return st, err
 		}
 	}
 	for _, v := range h.Violations {
@@ -337,6 +384,11 @@ func (c *Console) postShuffle(w http.ResponseWriter, r *http.Request, _ roles.Us
 			return
 		}
 		m[req.Seq] = seed
+		if err := c.saveSeeds(); err != nil {
+			delete(m, req.Seq)
+			fail(w, http.StatusInternalServerError, "err.store", err.Error())
+			return
+		}
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"method": cards.ShuffleMethod, "commitment": seed.Commitment()})
 }

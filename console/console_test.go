@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/console"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/fechado/fechado/roles"
 	"github.com/fechado/fechado/rules"
@@ -44,9 +47,16 @@ const (
 )
 
 func newEnv(t *testing.T) *env {
-	l := recordertest.Open(t)
+	return newEnvSeeds(t, recordertest.Open(t), "")
+}
+
+// newEnvSeeds is newEnv on log l, the console keeping its seeds in seedFile.
+func newEnvSeeds(t *testing.T, l *recorder.Log, seedFile string) *env {
 	e := &env{t: t}
-	c := console.New(console.Options{Log: l, Auth: devices})
+	c, err := console.New(console.Options{Log: l, Auth: devices, SeedFile: seedFile})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/events") {
 			switch e.lose.Load() {
@@ -189,6 +199,34 @@ func TestRecordHand(t *testing.T) {
 	path := "/console/api/hands/" + h.id
 	var a answer
 	e.call("mesa1", "senha1", "POST", path+"/events", first, &a)
+	a = e.play(h, a)
+	var evs []*events.Event
+	for _, raw := range a.Events {
+		ev, err := events.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	for _, f := range audit.Hand(evs) {
+		t.Errorf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
+	}
+	if evs[len(evs)-1].Type != events.HandEndedType {
+		t.Fatalf("the stored hand ends with %s", evs[len(evs)-1].Type)
+	}
+	var next map[string]any
+	if code := e.call("mesa1", "senha1", "GET", path+"/next", nil, &next); code != http.StatusOK || fmt.Sprint(next["dealer"]) != "2" {
+		t.Errorf("the next hand: %d %v, want the dealer passed left to seat 2", code, next)
+	}
+}
+
+// play records the rest of hand h through the API from the answer a, taking every step and card
+// from the advice (a policy that bets when it may, else calls or checks, and stands pat), and
+// returns the last answer.
+func (e *env) play(h *hand, a answer) answer {
+	t := e.t
+	t.Helper()
+	path := "/console/api/hands/" + h.id
 	for i := 0; a.Advice.Step != rules.StepDone; i++ {
 		if i > 200 {
 			t.Fatal("the hand did not end")
@@ -260,22 +298,46 @@ func TestRecordHand(t *testing.T) {
 			t.Fatalf("step %s: %d %s %s", ad.Step, code, a.Error, a.Detail)
 		}
 	}
-	var evs []*events.Event
-	for _, raw := range a.Events {
-		ev, err := events.Parse(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev)
+	return a
+}
+
+// TestSeedsSurviveRestart: a console started again on the same seed file still knows the seed of
+// a hand's machine shuffle (it deals the same top card and can reveal it), and forgets it once
+// the hand has ended.
+func TestSeedsSurviveRestart(t *testing.T) {
+	l := recordertest.Open(t)
+	file := filepath.Join(t.TempDir(), "seeds.json")
+	e := newEnvSeeds(t, l, file)
+	h, first := start("mesa-1")
+	path := "/console/api/hands/" + h.id
+	var a answer
+	e.call("mesa1", "senha1", "POST", path+"/events", first, &a)
+	var sh map[string]string
+	e.call("mesa1", "senha1", "POST", path+"/shuffle", []byte(`{"seq":2}`), &sh)
+	e.call("mesa1", "senha1", "POST", path+"/events", h.event(&events.DeckShuffled{Method: sh["method"], Commitment: sh["commitment"]}), &a)
+	e.call("mesa1", "senha1", "POST", path+"/events", h.event(&events.DeckCut{At: 3}), &a)
+	for a.Advice.Step == rules.StepAnte {
+		e.call("mesa1", "senha1", "POST", path+"/events", h.event(&events.AntePosted{Seat: a.Advice.Seat, Amount: a.Advice.Amount}), &a)
 	}
-	for _, f := range audit.Hand(evs) {
-		t.Errorf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
+	if a.Advice.Step != rules.StepDeal || a.Advice.Top == nil {
+		t.Fatalf("before the restart the console offers %s with top card %v", a.Advice.Step, a.Advice.Top)
 	}
-	if evs[len(evs)-1].Type != events.HandEndedType {
-		t.Fatalf("the stored hand ends with %s", evs[len(evs)-1].Type)
+	top := *a.Advice.Top
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var next map[string]any
-	if code := e.call("mesa1", "senha1", "GET", path+"/next", nil, &next); code != http.StatusOK || fmt.Sprint(next["dealer"]) != "2" {
-		t.Errorf("the next hand: %d %v, want the dealer passed left to seat 2", code, next)
+	if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
+		t.Errorf("the seed file is readable by others: %v", info.Mode())
+	}
+	e2 := newEnvSeeds(t, l, file)
+	var again answer
+	e2.call("mesa1", "senha1", "GET", path, nil, &again)
+	if again.Advice.Top == nil || *again.Advice.Top != top {
+		t.Fatalf("after the restart the top card is %v, want %v (seed file %s)", again.Advice.Top, top, b)
+	}
+	e2.play(h, again)
+	if b, err := os.ReadFile(file); err != nil || string(b) != "{}" {
+		t.Errorf("after the hand ended the seed file holds %q (%v), want no seed", b, err)
 	}
 }

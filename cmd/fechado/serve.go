@@ -177,7 +177,7 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
-	handler, err := withConsole(srv.Handler(), l, f.auth)
+	handler, err := withConsole(srv.Handler(), l, f.auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"))
 	if err != nil {
 		return err
 	}
@@ -236,8 +236,9 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 }
 
 // withConsole mounts the table console (package console) at /console/ beside the web interface;
-// its devices are the table users of the --auth file (none without it).
-func withConsole(web http.Handler, l *recorder.Log, authFile string) (http.Handler, error) {
+// its devices are the table users of the --auth file (none without it); it keeps the seeds of its
+// machine shuffles in seedFile, beside the read models, until their hands end.
+func withConsole(web http.Handler, l *recorder.Log, authFile, seedFile string) (http.Handler, error) {
 	var auth *roles.Auth
 	if authFile != "" {
 		a, err := roles.Load(authFile)
@@ -246,8 +247,12 @@ func withConsole(web http.Handler, l *recorder.Log, authFile string) (http.Handl
 		}
 		auth = a
 	}
+	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile})
+	if err != nil {
+		return nil, withCode(exitStore, err)
+	}
 	m := http.NewServeMux()
-	m.Handle("/console/", console.New(console.Options{Log: l, Auth: auth}))
+	m.Handle("/console/", c)
 	m.Handle("/", web)
 	return m, nil
 }
