@@ -2,9 +2,7 @@ package audit_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -19,7 +17,7 @@ import (
 // (findings-v1.md "table continuity") included.
 func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 	for _, preset := range []string{"br-fechado", "std-draw", "br-online"} {
-		s, err := sim.New(sim.Config{Rules: preset, Players: 4, Hands: 12, Seed: 9, Table: "t-" + preset,
+		hs, err := sim.All(sim.Config{Rules: preset, Players: 4, Hands: 12, Seed: 9, Table: "t-" + preset,
 			Inject: []finding.Code{finding.TableDealer, finding.StackFinal}})
 		if err != nil {
 			t.Fatal(err)
@@ -29,14 +27,7 @@ func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 		var byHand []finding.Finding
 		var mem *audit.TableMemory
 		continuity := 0
-		for {
-			h, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, h := range hs {
 			for _, e := range h.Events {
 				a.Add(e)
 			}
@@ -72,19 +63,12 @@ func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 // A hand whose hand.started names another previous hand than the memory's is not compared with
 // it (hands of one table appended concurrently end out of order): no table.* finding.
 func TestHandAfterSkipsAnotherPreviousHand(t *testing.T) {
-	s, err := sim.New(sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 9, Table: "t", ExposeRate: -1})
+	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 9, Table: "t", ExposeRate: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var hands [][]*events.Event
-	for {
-		h, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, h := range hs {
 		hands = append(hands, h.Events)
 	}
 	_, m1 := audit.HandAfter(hands[0], nil)

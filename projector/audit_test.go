@@ -3,7 +3,6 @@ package projector
 import (
 	"context"
 	"errors"
-	"io"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -23,19 +22,12 @@ func auditCorpus(t *testing.T) [][]byte {
 		{Rules: "br-fechado", Players: 4, Hands: 8, Seed: 71, Table: "t-dealer", ExposeRate: -1, Inject: []finding.Code{finding.TableDealer}},
 		{Rules: "std-draw", Players: 3, Hands: 8, Seed: 5, Table: "t-bad", ExposeRate: -1, Inject: []finding.Code{finding.StackFinal}},
 	} {
-		s, err := sim.New(cfg)
+		hs, err := sim.All(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var evs []*events.Event
-		for {
-			h, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, h := range hs {
 			evs = append(evs, h.Events...)
 		}
 		tables = append(tables, evs)

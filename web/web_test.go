@@ -92,24 +92,27 @@ func (e *env) metric(name string) float64 {
 	return 0
 }
 
+// waitMetric polls until the unlabelled series name of /metrics is want: the auditor's counters
+// move once the projector's commit is done, just after the checkpoint waitProjected waits for.
+func (e *env) waitMetric(name string, want float64) {
+	e.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.metric(name) != want {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s is %v after 5 s, want %v", name, e.metric(name), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // simulated plays hands with the simulator and returns them.
 func simulated(t *testing.T, cfg sim.Config) []*sim.Hand {
 	t.Helper()
-	s, err := sim.New(cfg)
+	hs, err := sim.All(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*sim.Hand
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, h)
-	}
+	return hs
 }
 
 func jsonl(evs []*events.Event) []byte {
@@ -814,15 +817,7 @@ func TestNATSPublish(t *testing.T) {
 func TestMetricsAndPages(t *testing.T) {
 	e := newEnv(t, 0)
 	clean, bad := fixture(t, e)
-	// The auditor's counters move once the projector's commit is done, just after the checkpoint
-	// the fixture waits for: each hand audited once.
-	deadline := time.Now().Add(5 * time.Second)
-	for e.metric("fechado_hands_audited_total") != float64(len(clean)+len(bad)) {
-		if time.Now().After(deadline) {
-			t.Fatalf("fechado_hands_audited_total %v, want the %d hands", e.metric("fechado_hands_audited_total"), len(clean)+len(bad))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	e.waitMetric("fechado_hands_audited_total", float64(len(clean)+len(bad))) // each hand once
 	code, b := e.do(http.MethodGet, "/metrics", nil)
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d", code)
@@ -947,9 +942,7 @@ func TestEachHandAuditedOnce(t *testing.T) {
 		Inject: []finding.Code{finding.TableDealer}})
 	e.post(handsBody(hs[:5]), http.StatusOK, nil)
 	e.waitProjected()
-	if got := e.metric("fechado_hands_audited_total"); got != 5 {
-		t.Fatalf("fechado_hands_audited_total %v after 5 hands", got)
-	}
+	e.waitMetric("fechado_hands_audited_total", 5)
 	before := map[string][]finding1{}
 	for _, h := range hs[:5] {
 		var hand struct {
@@ -963,6 +956,8 @@ func TestEachHandAuditedOnce(t *testing.T) {
 	e2 := startEnv(t, e.log, e.db, 0)
 	e2.post(handsBody(hs[5:]), http.StatusOK, nil)
 	e2.waitProjected()
+	e2.waitMetric("fechado_hands_audited_total", 3) // the 3 new hands, none of those before
+	time.Sleep(100 * time.Millisecond)
 	if got := e2.metric("fechado_hands_audited_total"); got != 3 {
 		t.Fatalf("fechado_hands_audited_total %v after a restart and 3 more hands, want 3", got)
 	}
