@@ -2,7 +2,6 @@ package projector
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -111,12 +110,8 @@ func TestAuditorStoresEveryFindingExactlyOnce(t *testing.T) {
 	for cut := 1; cut < len(lines); cut += 37 {
 		db := openDB(t)
 		src := &FileSource{Path: path}
-		p := New(db, &failingSource{Source: src, n: cut})
-		p.BatchSize = 16
-		if _, err := p.CatchUp(ctx); !errors.Is(err, errInjected) {
-			t.Fatalf("cut %d: %v, want the injected failure", cut, err)
-		}
-		p = New(db, src)
+		failAfter(t, db, src, cut, 16)
+		p := New(db, src)
 		p.BatchSize = 5
 		if _, err := p.CatchUp(ctx); err != nil {
 			t.Fatalf("cut %d: resume: %v", cut, err)

@@ -251,6 +251,17 @@ func fixture(t *testing.T, e *env) (clean, bad []*sim.Hand) {
 	return clean, bad
 }
 
+// injectedCount counts the hands of hs with an irregularity injected.
+func injectedCount(hs []*sim.Hand) int {
+	n := 0
+	for _, h := range hs {
+		if h.Injected != "" {
+			n++
+		}
+	}
+	return n
+}
+
 func injected(t *testing.T, hs []*sim.Hand) *sim.Hand {
 	t.Helper()
 	for _, h := range hs {
@@ -272,12 +283,7 @@ func TestHandsAndFilters(t *testing.T) {
 	}
 	var flagged handsAnswer
 	e.get("/api/hands?findings=1", http.StatusOK, &flagged)
-	inj := 0
-	for _, h := range bad {
-		if h.Injected != "" {
-			inj++
-		}
-	}
+	inj := injectedCount(bad)
 	if len(flagged.Hands) != inj {
 		t.Fatalf("findings=1 lists %d hands, want the %d injected ones: %+v", len(flagged.Hands), inj, flagged.Hands)
 	}
@@ -982,13 +988,7 @@ func TestEachHandAuditedOnce(t *testing.T) {
 	// The hands after the restart are checked against the last one before it.
 	var flagged handsAnswer
 	e2.get("/api/hands?findings=1&table=t-once", http.StatusOK, &flagged)
-	wantFlagged := 0
-	for _, h := range hs {
-		if h.Injected != "" {
-			wantFlagged++
-		}
-	}
-	if len(flagged.Hands) != wantFlagged {
+	if wantFlagged := injectedCount(hs); len(flagged.Hands) != wantFlagged {
 		t.Errorf("%d hands flagged, want the %d injected", len(flagged.Hands), wantFlagged)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/finding"
-	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -88,11 +86,8 @@ func caughtUp(t *testing.T, url string) {
 // endedInDB counts the hands the read models at path hold as ended.
 func endedInDB(t *testing.T, path string) int {
 	t.Helper()
-	db, err := projector.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openReadModels(t, path)
+	defer db.Close() // before serve opens it again
 	var n int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM hands WHERE end_seq IS NOT NULL`).Scan(&n); err != nil {
 		t.Fatal(err)
