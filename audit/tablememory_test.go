@@ -84,3 +84,36 @@ func TestHandAfterSkipsAnotherPreviousHand(t *testing.T) {
 		t.Errorf("the memory after hand 3: %+v", m3)
 	}
 }
+
+// Hands of a clean table audited out of order (appended concurrently, they end out of order in
+// the stream), with and without previous: no table.* finding, and the memory left is the newest
+// hand's, so that the next hand in order is checked against it.
+func TestHandAfterOutOfOrder(t *testing.T) {
+	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 5, Seed: 9, Table: "t", ExposeRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withPrevious := range []bool{true, false} {
+		var mem *audit.TableMemory
+		for _, i := range []int{1, 0, 3, 2, 4} {
+			evs := hs[i].Events
+			if !withPrevious {
+				c := *evs[0]
+				st := *c.Data.(*events.HandStarted)
+				st.Previous = nil
+				c.Data = &st
+				evs = append([]*events.Event{&c}, evs[1:]...)
+			}
+			fs, next := audit.HandAfter(evs, mem)
+			for _, f := range fs {
+				if strings.HasPrefix(string(f.Code), "table.") {
+					t.Errorf("previous %v: hand %d after hand %s: %s %s", withPrevious, i+1, mem.Hand, f.Code, f.Message)
+				}
+			}
+			mem = next
+		}
+		if mem.Hand != hs[4].Events[0].Hand || mem.Number != 5 {
+			t.Errorf("previous %v: the memory left is hand %d's, want the last hand's", withPrevious, mem.Number)
+		}
+	}
+}
