@@ -12,8 +12,9 @@ import (
 // each player ended. It is plain data (JSON), so that a projector can store it with the hand's
 // rows and resume after a restart with the findings an uninterrupted run finds.
 type TableMemory struct {
-	// Hand is the hand that left it.
+	// Hand is the hand that left it, Number that hand's number.
 	Hand      string         `json:"hand"`
+	Number    int            `json:"number"`
 	Dealer    events.Seat    `json:"dealer"`
 	Starter   events.Seat    `json:"starter"`
 	Seats     []events.Seat  `json:"seats"`
@@ -54,14 +55,16 @@ func (m *TableMemory) state() *tableState {
 }
 
 // HandAfter audits the events of one hand, as they arrived, on their own and against prev, what
-// the table's previous hand left (nil: none known), and returns its findings and what the hand
-// leaves for the next one (prev again when the hand could not be followed to its end).
+// the table's previous hand left (nil: none known), and returns its findings and what the table
+// leaves for its next hand: this hand's memory, or prev again when this hand could not be
+// followed to its end or is older than prev's.
 //
-// The table.* checks are made only when prev is the hand before this one: when hand.started
-// names a previous hand other than prev.Hand (hands of one table appended concurrently end out of
-// order in the stream), the hand is not compared with the wrong one. Nothing else is kept from
-// hand to hand, so the result is a function of the hand and prev alone: a projector that stores
-// the findings and the memory with the hand's rows finds the same after a restart.
+// Hands of one table appended concurrently end out of order in the stream. So the table.*
+// checks are made only when the hand follows prev's: its hand.started names prev's hand as its
+// previous one, or, naming none, has the next number; and an older hand (a smaller number) does
+// not take the place of a newer one's memory. Nothing else is kept from hand to hand, so the
+// result is a function of the hand and prev alone: a projector that stores the findings and the
+// memory with the hand's rows finds the same after a restart.
 func HandAfter(evs []*events.Event, prev *TableMemory) ([]finding.Finding, *TableMemory) {
 	if len(evs) == 0 {
 		return nil, prev
@@ -69,28 +72,40 @@ func HandAfter(evs []*events.Event, prev *TableMemory) ([]finding.Finding, *Tabl
 	var out []finding.Finding
 	a := New(func(f finding.Finding) { out = append(out, f) })
 	table, hand := evs[0].Table, evs[0].Hand
-	if prev != nil && follows(evs, prev.Hand) {
+	hs := started(evs)
+	if prev != nil && hs != nil && follows(hs, prev) {
 		a.tables[table] = prev.state()
 	}
 	for _, e := range evs {
 		a.Add(e)
 	}
 	a.Close()
-	if a.continued == 0 {
+	if a.continued == 0 || (prev != nil && !follows(hs, prev) && hs.Number < prev.Number) {
 		return out, prev
 	}
-	return out, a.tables[table].memory(hand)
+	m := a.tables[table].memory(hand)
+	m.Number = hs.Number
+	return out, m
 }
 
-// follows reports whether the hand of evs may follow the hand called prev: its hand.started
-// names no previous hand, or names prev.
-func follows(evs []*events.Event, prev string) bool {
+// started returns the hand.started of a hand's events, or nil.
+func started(evs []*events.Event) *events.HandStarted {
 	for _, e := range evs {
 		if hs, ok := e.Data.(*events.HandStarted); ok {
-			return hs.Previous == nil || *hs.Previous == prev
+			return hs
 		}
 	}
-	return true
+	return nil
+}
+
+// follows reports whether the hand hs starts comes right after the hand that left prev: it names
+// prev's hand as its previous one, or, naming none, has the next number (a greater one could
+// follow a hand still to come).
+func follows(hs *events.HandStarted, prev *TableMemory) bool {
+	if hs.Previous != nil {
+		return *hs.Previous == prev.Hand
+	}
+	return hs.Number == prev.Number+1
 }
 
 // Stray returns the finding of an event no hand's audit takes: one that comes after its hand's

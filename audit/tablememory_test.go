@@ -2,9 +2,7 @@ package audit_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -19,7 +17,7 @@ import (
 // (findings-v1.md "table continuity") included.
 func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 	for _, preset := range []string{"br-fechado", "std-draw", "br-online"} {
-		s, err := sim.New(sim.Config{Rules: preset, Players: 4, Hands: 12, Seed: 9, Table: "t-" + preset,
+		hs, err := sim.All(sim.Config{Rules: preset, Players: 4, Hands: 12, Seed: 9, Table: "t-" + preset,
 			Inject: []finding.Code{finding.TableDealer, finding.StackFinal}})
 		if err != nil {
 			t.Fatal(err)
@@ -29,14 +27,7 @@ func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 		var byHand []finding.Finding
 		var mem *audit.TableMemory
 		continuity := 0
-		for {
-			h, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, h := range hs {
 			for _, e := range h.Events {
 				a.Add(e)
 			}
@@ -72,19 +63,12 @@ func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 // A hand whose hand.started names another previous hand than the memory's is not compared with
 // it (hands of one table appended concurrently end out of order): no table.* finding.
 func TestHandAfterSkipsAnotherPreviousHand(t *testing.T) {
-	s, err := sim.New(sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 9, Table: "t", ExposeRate: -1})
+	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 9, Table: "t", ExposeRate: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var hands [][]*events.Event
-	for {
-		h, err := s.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, h := range hs {
 		hands = append(hands, h.Events)
 	}
 	_, m1 := audit.HandAfter(hands[0], nil)
@@ -98,5 +82,38 @@ func TestHandAfterSkipsAnotherPreviousHand(t *testing.T) {
 	}
 	if m3 == nil || m3.Hand != hands[2][0].Hand {
 		t.Errorf("the memory after hand 3: %+v", m3)
+	}
+}
+
+// Hands of a clean table audited out of order (appended concurrently, they end out of order in
+// the stream), with and without previous: no table.* finding, and the memory left is the newest
+// hand's, so that the next hand in order is checked against it.
+func TestHandAfterOutOfOrder(t *testing.T) {
+	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 5, Seed: 9, Table: "t", ExposeRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withPrevious := range []bool{true, false} {
+		var mem *audit.TableMemory
+		for _, i := range []int{1, 0, 3, 2, 4} {
+			evs := hs[i].Events
+			if !withPrevious {
+				c := *evs[0]
+				st := *c.Data.(*events.HandStarted)
+				st.Previous = nil
+				c.Data = &st
+				evs = append([]*events.Event{&c}, evs[1:]...)
+			}
+			fs, next := audit.HandAfter(evs, mem)
+			for _, f := range fs {
+				if strings.HasPrefix(string(f.Code), "table.") {
+					t.Errorf("previous %v: hand %d after hand %s: %s %s", withPrevious, i+1, mem.Hand, f.Code, f.Message)
+				}
+			}
+			mem = next
+		}
+		if mem.Hand != hs[4].Events[0].Hand || mem.Number != 5 {
+			t.Errorf("previous %v: the memory left is hand %d's, want the last hand's", withPrevious, mem.Number)
+		}
 	}
 }

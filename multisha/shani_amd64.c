@@ -4,21 +4,13 @@
 // thread.
 //
 // Why: sha256rnds2 does two of the 64 rounds of a block, and each depends on the one before, so
-// one stream waits on its latency: on this project's EPYC (Zen 5 class, 3.3 GHz) a block of one
-// stream takes ≈40 ns (132 cycles for 32 sha256rnds2), ≈1.6 GB/s. Independent streams whose
-// instructions are interleaved fill those waits. Measured per block, in one thread, by
-// testdata/shani_bench.c:
-//
-//	streams   ns per block per stream   ns per block, all streams   aggregate
-//	1         40                        40                          1.6 GB/s
-//	2         52                        26                          2.4 GB/s
-//	3         68                        23                          2.8 GB/s
-//	4         88                        22                          2.9 GB/s
-//
-// Four lanes are about all that pays: from three on, the unit's throughput rather than its
-// latency is the limit (and four lanes' registers already spill). (Sixteen lanes of AVX-512 without the SHA extensions reached 24 ns per block, and
-// sixteen of AVX-512 with two SHA-NI streams mixed in 22 ns: no better, and they need sixteen
-// messages of equal length.)
+// one stream waits on its latency. Independent streams whose instructions are interleaved fill
+// those waits: the time per block of each stream grows with the lanes, but far less than the
+// number of lanes, so the aggregate rate rises (testdata/shani_bench.c measures it per number of
+// streams; BENCHMARKS.md has the package's figures). Four lanes are about all that pays: from
+// three on, the unit's throughput rather than its latency is the limit, and four lanes' registers
+// already spill. Sixteen lanes of AVX-512, with or without SHA-NI streams mixed in, did no better,
+// and they need sixteen messages of equal length.
 //
 // Every function that uses the extensions is compiled for them with a target attribute, so no
 // other code needs the flags, and multisha_have_shani says at run time whether they may be

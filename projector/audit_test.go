@@ -2,8 +2,6 @@ package projector
 
 import (
 	"context"
-	"errors"
-	"io"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -23,19 +21,12 @@ func auditCorpus(t *testing.T) [][]byte {
 		{Rules: "br-fechado", Players: 4, Hands: 8, Seed: 71, Table: "t-dealer", ExposeRate: -1, Inject: []finding.Code{finding.TableDealer}},
 		{Rules: "std-draw", Players: 3, Hands: 8, Seed: 5, Table: "t-bad", ExposeRate: -1, Inject: []finding.Code{finding.StackFinal}},
 	} {
-		s, err := sim.New(cfg)
+		hs, err := sim.All(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var evs []*events.Event
-		for {
-			h, err := s.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, h := range hs {
 			evs = append(evs, h.Events...)
 		}
 		tables = append(tables, evs)
@@ -119,12 +110,8 @@ func TestAuditorStoresEveryFindingExactlyOnce(t *testing.T) {
 	for cut := 1; cut < len(lines); cut += 37 {
 		db := openDB(t)
 		src := &FileSource{Path: path}
-		p := New(db, &failingSource{Source: src, n: cut})
-		p.BatchSize = 16
-		if _, err := p.CatchUp(ctx); !errors.Is(err, errInjected) {
-			t.Fatalf("cut %d: %v, want the injected failure", cut, err)
-		}
-		p = New(db, src)
+		failAfter(t, db, src, cut, 16)
+		p := New(db, src)
 		p.BatchSize = 5
 		if _, err := p.CatchUp(ctx); err != nil {
 			t.Fatalf("cut %d: resume: %v", cut, err)

@@ -1,8 +1,10 @@
 // Package projector owns fechado's SQLite read models: it reads the event log from a Source and
-// keeps tables, hands, per-player hand rows, actions, draws, pots, awards, findings and a
-// quarantine of events it could not apply, so that the dashboard and sqlite3 can query them; it
-// computes the draw-poker statistics over them (PlayerStats, OpenByPosition); and it keeps Live,
-// the state of hands in progress, for the web.
+// keeps tables, hands, per-player hand rows, actions, draws, pots, awards and a quarantine of
+// events it could not apply, so that the dashboard and sqlite3 can query them; it is the one
+// auditor of a running system: every hand is audited once, at its hand.ended, against what its
+// table's last hand left (table_memory), and every finding is stored with expected and actual;
+// it computes the draw-poker statistics over them (PlayerStats, OpenByPosition), answers the read
+// API the web renders (read.go), and keeps Live, the public state of hands in progress.
 //
 // Exactly once. Each batch of events (DefaultBatchSize per transaction) is written with the
 // stream sequence it reached, in one SQLite transaction: a crash at any point leaves the rows and

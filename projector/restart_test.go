@@ -2,6 +2,7 @@ package projector
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"testing"
 )
@@ -24,6 +25,18 @@ func (s *failingSource) Read(ctx context.Context, from uint64, fn func(Message) 
 	})
 }
 
+// failAfter runs a projector of src into db, BatchSize batch, that fails after n messages (a
+// crash before a commit), and returns it.
+func failAfter(t *testing.T, db *sql.DB, src Source, n, batch int) *Projector {
+	t.Helper()
+	p := New(db, &failingSource{Source: src, n: n})
+	p.BatchSize = batch
+	if _, err := p.CatchUp(context.Background()); !errors.Is(err, errInjected) {
+		t.Fatalf("cut %d: %v, want the injected failure", n, err)
+	}
+	return p
+}
+
 // A projection cut at any point and resumed by a new projector (memory lost, as after a crash)
 // gives the rows of an uninterrupted one; so does the same projector resuming after its error.
 func TestResumeAfterFailureAtAnyPoint(t *testing.T) {
@@ -38,11 +51,7 @@ func TestResumeAfterFailureAtAnyPoint(t *testing.T) {
 		for _, sameProjector := range []bool{false, true} {
 			db := openDB(t)
 			src := &FileSource{Path: path}
-			p := New(db, &failingSource{Source: src, n: cut})
-			p.BatchSize = 16
-			if _, err := p.CatchUp(ctx); !errors.Is(err, errInjected) {
-				t.Fatalf("cut %d: %v, want the injected failure", cut, err)
-			}
+			p := failAfter(t, db, src, cut, 16)
 			if cp := p.Checkpoint(); cp != 0 {
 				t.Fatalf("cut %d: checkpoint %d kept in memory after a failure", cut, cp)
 			}

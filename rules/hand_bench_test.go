@@ -126,7 +126,7 @@ func benchReplay(b *testing.B, hands []benchHand) {
 // "vectors" case runs on the example table vectors; the "file" and "file-cached" cases on the
 // hands of FECHADO_BENCH_FILE, all of them or the first 200 (skipped when it is unset).
 //
-//	FECHADO_BENCH_FILE=/tmp/fd/t1.jsonl GOMAXPROCS=1 go test ./rules -run '^$' -bench HandReplay -benchmem
+//	FECHADO_BENCH_FILE=table.jsonl GOMAXPROCS=1 go test ./rules -run '^$' -bench HandReplay -benchmem
 func BenchmarkHandReplay(b *testing.B) {
 	b.Run("vectors", func(b *testing.B) {
 		benchReplay(b, loadHands(b, testfiles.Glob(b, "vectors/table-*.jsonl")...))

@@ -309,6 +309,21 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 
 // Run plays every hand of cfg and writes the events to w as JSON Lines.
 func Run(cfg Config, w io.Writer) error {
+	return each(cfg, func(h *Hand) error { return WriteHand(w, h) })
+}
+
+// All plays every hand of cfg and returns them.
+func All(cfg Config) ([]*Hand, error) {
+	var out []*Hand
+	err := each(cfg, func(h *Hand) error {
+		out = append(out, h)
+		return nil
+	})
+	return out, err
+}
+
+// each plays every hand of cfg, passing each to fn, until fn fails.
+func each(cfg Config, fn func(*Hand) error) error {
 	s, err := New(cfg)
 	if err != nil {
 		return err
@@ -321,7 +336,7 @@ func Run(cfg Config, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := WriteHand(w, h); err != nil {
+		if err := fn(h); err != nil {
 			return err
 		}
 	}

@@ -159,20 +159,30 @@ func validHandID(id string) bool {
 	return true
 }
 
+// shownHand reads the hand of the request's {id} as a client may see it (handView) and its
+// findings, answering the error itself when it fails.
+func (s *Server) shownHand(w http.ResponseWriter, r *http.Request) (evs []*events.Event, view string, fs []FindingView, ok bool) {
+	stored, ok := s.handOr404(w, r)
+	if !ok {
+		return nil, "", nil, false
+	}
+	evs, view = handView(stored)
+	fs, err := s.findingsOf(r.Context(), r.PathValue("id"), view == viewStored)
+	if err != nil {
+		storeError(w, err)
+		return nil, "", nil, false
+	}
+	return evs, view, fs, true
+}
+
 // getHand is GET /api/hands/{id}: the hand's events (its public views while it is in progress,
 // see handView) and its findings.
 func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
-	stored, ok := s.handOr404(w, r)
+	evs, view, fs, ok := s.shownHand(w, r)
 	if !ok {
 		return
 	}
-	evs, view := handView(stored)
 	done := view == viewStored
-	fs, err := s.findingsOf(r.Context(), r.PathValue("id"), done)
-	if err != nil {
-		storeError(w, err)
-		return
-	}
 	out := make([]json.RawMessage, len(evs))
 	for i, e := range evs {
 		out[i] = eventJSON(e)
@@ -186,12 +196,6 @@ func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
 // getReplay is GET /api/hands/{id}/replay: the table after each event (?at=SEQ: after that one
 // event only), with the findings that show at each step.
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
-	stored, ok := s.handOr404(w, r)
-	if !ok {
-		return
-	}
-	evs, view := handView(stored)
-	done := view == viewStored
 	at := 0
 	if v := r.URL.Query().Get("at"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -201,11 +205,11 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		}
 		at = n
 	}
-	fs, err := s.findingsOf(r.Context(), r.PathValue("id"), done)
-	if err != nil {
-		storeError(w, err)
+	evs, view, fs, ok := s.shownHand(w, r)
+	if !ok {
 		return
 	}
+	done := view == viewStored
 	type stepOut struct {
 		Step
 		Event    json.RawMessage `json:"event"`

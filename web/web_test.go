@@ -92,24 +92,27 @@ func (e *env) metric(name string) float64 {
 	return 0
 }
 
+// waitMetric polls until the unlabelled series name of /metrics is want: the auditor's counters
+// move once the projector's commit is done, just after the checkpoint waitProjected waits for.
+func (e *env) waitMetric(name string, want float64) {
+	e.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.metric(name) != want {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s is %v after 5 s, want %v", name, e.metric(name), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // simulated plays hands with the simulator and returns them.
 func simulated(t *testing.T, cfg sim.Config) []*sim.Hand {
 	t.Helper()
-	s, err := sim.New(cfg)
+	hs, err := sim.All(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*sim.Hand
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, h)
-	}
+	return hs
 }
 
 func jsonl(evs []*events.Event) []byte {
@@ -248,6 +251,17 @@ func fixture(t *testing.T, e *env) (clean, bad []*sim.Hand) {
 	return clean, bad
 }
 
+// injectedCount counts the hands of hs with an irregularity injected.
+func injectedCount(hs []*sim.Hand) int {
+	n := 0
+	for _, h := range hs {
+		if h.Injected != "" {
+			n++
+		}
+	}
+	return n
+}
+
 func injected(t *testing.T, hs []*sim.Hand) *sim.Hand {
 	t.Helper()
 	for _, h := range hs {
@@ -269,12 +283,7 @@ func TestHandsAndFilters(t *testing.T) {
 	}
 	var flagged handsAnswer
 	e.get("/api/hands?findings=1", http.StatusOK, &flagged)
-	inj := 0
-	for _, h := range bad {
-		if h.Injected != "" {
-			inj++
-		}
-	}
+	inj := injectedCount(bad)
 	if len(flagged.Hands) != inj {
 		t.Fatalf("findings=1 lists %d hands, want the %d injected ones: %+v", len(flagged.Hands), inj, flagged.Hands)
 	}
@@ -814,15 +823,7 @@ func TestNATSPublish(t *testing.T) {
 func TestMetricsAndPages(t *testing.T) {
 	e := newEnv(t, 0)
 	clean, bad := fixture(t, e)
-	// The auditor's counters move once the projector's commit is done, just after the checkpoint
-	// the fixture waits for: each hand audited once.
-	deadline := time.Now().Add(5 * time.Second)
-	for e.metric("fechado_hands_audited_total") != float64(len(clean)+len(bad)) {
-		if time.Now().After(deadline) {
-			t.Fatalf("fechado_hands_audited_total %v, want the %d hands", e.metric("fechado_hands_audited_total"), len(clean)+len(bad))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	e.waitMetric("fechado_hands_audited_total", float64(len(clean)+len(bad))) // each hand once
 	code, b := e.do(http.MethodGet, "/metrics", nil)
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d", code)
@@ -947,9 +948,7 @@ func TestEachHandAuditedOnce(t *testing.T) {
 		Inject: []finding.Code{finding.TableDealer}})
 	e.post(handsBody(hs[:5]), http.StatusOK, nil)
 	e.waitProjected()
-	if got := e.metric("fechado_hands_audited_total"); got != 5 {
-		t.Fatalf("fechado_hands_audited_total %v after 5 hands", got)
-	}
+	e.waitMetric("fechado_hands_audited_total", 5)
 	before := map[string][]finding1{}
 	for _, h := range hs[:5] {
 		var hand struct {
@@ -963,6 +962,8 @@ func TestEachHandAuditedOnce(t *testing.T) {
 	e2 := startEnv(t, e.log, e.db, 0)
 	e2.post(handsBody(hs[5:]), http.StatusOK, nil)
 	e2.waitProjected()
+	e2.waitMetric("fechado_hands_audited_total", 3) // the 3 new hands, none of those before
+	time.Sleep(100 * time.Millisecond)
 	if got := e2.metric("fechado_hands_audited_total"); got != 3 {
 		t.Fatalf("fechado_hands_audited_total %v after a restart and 3 more hands, want 3", got)
 	}
@@ -987,13 +988,7 @@ func TestEachHandAuditedOnce(t *testing.T) {
 	// The hands after the restart are checked against the last one before it.
 	var flagged handsAnswer
 	e2.get("/api/hands?findings=1&table=t-once", http.StatusOK, &flagged)
-	wantFlagged := 0
-	for _, h := range hs {
-		if h.Injected != "" {
-			wantFlagged++
-		}
-	}
-	if len(flagged.Hands) != wantFlagged {
+	if wantFlagged := injectedCount(hs); len(flagged.Hands) != wantFlagged {
 		t.Errorf("%d hands flagged, want the %d injected", len(flagged.Hands), wantFlagged)
 	}
 }

@@ -37,14 +37,21 @@ func projCounts(t *testing.T, stderr string) [4]int {
 	return n
 }
 
-// projRows counts the rows of the read models' main tables.
-func projRows(t *testing.T, path string) string {
+// openReadModels opens the read models at path, closed at the end of the test.
+func openReadModels(t *testing.T, path string) *sql.DB {
 	t.Helper()
 	db, err := projector.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// projRows counts the rows of the read models' main tables.
+func projRows(t *testing.T, path string) string {
+	t.Helper()
+	db := openReadModels(t, path)
 	var b strings.Builder
 	for _, table := range []string{"tables", "hands", "hand_players", "actions", "draws", "awards", "pots", "quarantine"} {
 		var n int

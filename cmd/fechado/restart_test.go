@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/finding"
-	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -88,11 +86,8 @@ func caughtUp(t *testing.T, url string) {
 // endedInDB counts the hands the read models at path hold as ended.
 func endedInDB(t *testing.T, path string) int {
 	t.Helper()
-	db, err := projector.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openReadModels(t, path)
+	defer db.Close() // before serve opens it again
 	var n int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM hands WHERE end_seq IS NOT NULL`).Scan(&n); err != nil {
 		t.Fatal(err)
@@ -112,23 +107,15 @@ func TestServeRestartKeepsFindings(t *testing.T) {
 		"--min-delay", "1ms", "--max-delay", "3ms", "--seed", "5")
 	// A table whose dealer does not move as the preset says: table.* findings, which need the
 	// hand before, besides the demo's irregular table.
-	hs, err := sim.New(sim.Config{Rules: "br-fechado", Players: 4, Hands: 6, Seed: 71, Table: "restart-dealer",
+	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 6, Seed: 71, Table: "restart-dealer",
 		ExposeRate: -1, Inject: []finding.Code{finding.TableDealer}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var body bytes.Buffer
-	for {
-		h, err := hs.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
+	for _, h := range hs {
+		if err := sim.WriteHand(&body, h); err != nil {
 			t.Fatal(err)
-		}
-		for _, e := range h.Events {
-			body.Write(e.Raw)
-			body.WriteByte('\n')
 		}
 	}
 	resp, err := http.Post(url+"api/events", "application/x-ndjson", &body)
@@ -175,7 +162,15 @@ func TestServeRestartKeepsFindings(t *testing.T) {
 			t.Errorf("hand %s: findings before the restart %s, after %s", id, h.Findings, after[id].Findings)
 		}
 	}
-	if got, want := metric(t, url2, "fechado_hands_audited_total"), len(after)-endedBefore; got != want {
+	// The counter moves just after the commit the lag is read from: wait for it, then make sure
+	// it goes no further.
+	want := len(after) - endedBefore
+	deadline = time.Now().Add(5 * time.Second)
+	for metric(t, url2, "fechado_hands_audited_total") < want && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := metric(t, url2, "fechado_hands_audited_total"); got != want {
 		t.Errorf("the restarted server audited %d hands; %d ended after the last commit before the restart (%d in all)",
 			got, want, len(after))
 	}

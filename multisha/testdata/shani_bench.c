@@ -4,8 +4,8 @@
 // AVX-512 without the SHA extensions; and those sixteen with two SHA-NI streams mixed in.
 // Each variant is checked against a plain C compression first. Not part of the build (testdata):
 //
-//	gcc -O2 -msha -msse4.1 -mssse3 -o /tmp/shani_bench multisha/testdata/shani_bench.c
-//	taskset -c 1 /tmp/shani_bench
+//	gcc -O2 -msha -msse4.1 -mssse3 -o shani_bench multisha/testdata/shani_bench.c
+//	taskset -c 1 ./shani_bench
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdio.h>
