@@ -195,9 +195,9 @@ func fastLines() [][]byte {
 // did.
 func TestFastPathsSameAsReference(t *testing.T) {
 	n := 0
-	for _, line := range fastLines() {
+	for k, line := range fastLines() {
 		sameAsRef(t, line)
-		for _, m := range mutations(line) {
+		for _, m := range sampled(mutations(line), k) {
 			sameAsRef(t, m)
 			n++
 		}

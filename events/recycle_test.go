@@ -142,7 +142,7 @@ func sameReadRecycledBy(t testing.TB, name string, mk func([]byte) io.Reader, b 
 // Recycle, and the values handed out again are rewritten whole.
 func TestReaderRecycledSameAsPlain(t *testing.T) {
 	for name, b := range recycleInputs(t) {
-		for _, every := range []int{1, 3, 40} {
+		for _, every := range recycleEvery {
 			t.Run(fmt.Sprintf("%s/every-%d", name, every), func(t *testing.T) {
 				sameReadRecycled(t, b, every, 1)
 			})
