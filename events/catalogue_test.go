@@ -206,10 +206,10 @@ func TestNestedFieldsMatchSpec(t *testing.T) {
 		name string
 		got  *fieldNames
 	}{
-		{"seats", seatFields},
-		{"away", awayFields},
-		{"left", leftFields},
-		{"tournament", tournamentFields},
+		{"seats", fieldsSeatStack},
+		{"away", fieldsAwaySeat},
+		{"left", fieldsLeftPlayer},
+		{"tournament", fieldsTournament},
 	} {
 		want := nested[tc.name]
 		names := make([]string, len(want))

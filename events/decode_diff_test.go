@@ -115,9 +115,9 @@ func slicesConcat(parts ...[]byte) []byte {
 // decoder did: same events, same error texts and fields.
 func TestParseSameAsReference(t *testing.T) {
 	n := 0
-	for _, line := range vectorSamples(t) {
+	for k, line := range vectorSamples(t) {
 		sameAsRef(t, line)
-		for _, m := range mutations(line) {
+		for _, m := range sampled(mutations(line), k) {
 			sameAsRef(t, m)
 			n++
 		}

@@ -701,7 +701,7 @@ var idStreamKinds = []string{"v4", "ordered", "tables", "jitter", "random"}
 func TestChainIDsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for _, kind := range idStreamKinds {
-		for _, w := range []int{1, 2, 3, 10, 31, 100, 1000, 4096, 5000} {
+		for _, w := range idWindows {
 			c := NewChain()
 			c.IDWindow = w
 			if dups := checkIDStream(t, c, idStream(r, kind, 6*w+200, w, nil), nil); dups == 0 {
@@ -709,7 +709,7 @@ func TestChainIDsMatchReference(t *testing.T) {
 			}
 		}
 		windows := []int{100, 5000, 10, 0, 3, 40000}
-		checkIDStream(t, NewChain(), idStream(r, kind, 120000, 5000, nil), func(i int) int { return windows[i*len(windows)/120000] })
+		checkIDStream(t, NewChain(), idStream(r, kind, idStreamLen, 5000, nil), func(i int) int { return windows[i*len(windows)/idStreamLen] })
 	}
 	if testing.Short() {
 		return

@@ -651,6 +651,20 @@ func (s *scan) str() []byte {
 	return nil
 }
 
+// boolean reads true or false.
+func (s *scan) boolean() bool {
+	switch {
+	case string(span(s.b, s.i, 4)) == "true":
+		s.i += 4
+		return true
+	case string(span(s.b, s.i, 5)) == "false":
+		s.i += 5
+		return false
+	}
+	s.ok = false
+	return false
+}
+
 // word reads a string that is one of words, and returns the word (no allocation).
 func (s *scan) word(words []string) string {
 	if w := s.str(); s.ok {

@@ -142,7 +142,7 @@ func sameReadRecycledBy(t testing.TB, name string, mk func([]byte) io.Reader, b 
 // Recycle, and the values handed out again are rewritten whole.
 func TestReaderRecycledSameAsPlain(t *testing.T) {
 	for name, b := range recycleInputs(t) {
-		for _, every := range []int{1, 3, 40} {
+		for _, every := range recycleEvery {
 			t.Run(fmt.Sprintf("%s/every-%d", name, every), func(t *testing.T) {
 				sameReadRecycled(t, b, every, 1)
 			})
@@ -281,16 +281,17 @@ func TestDecoderRecyclesEverySlab(t *testing.T) {
 		}
 		listed[p] = true
 	}
-	v := reflect.ValueOf(&d).Elem()
 	n := 0
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if !strings.HasPrefix(f.Type.Name(), "slab[") {
-			continue
-		}
-		n++
-		if !listed[v.Field(i).Addr().Pointer()] {
-			t.Errorf("decoder.%s is not in allSlabs: Recycle would not reuse it", f.Name)
+	for _, v := range []reflect.Value{reflect.ValueOf(&d).Elem(), reflect.ValueOf(&d.payloads).Elem()} {
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if !strings.HasPrefix(f.Type.Name(), "slab[") {
+				continue
+			}
+			n++
+			if !listed[v.Field(i).Addr().Pointer()] {
+				t.Errorf("%s.%s is not in allSlabs: Recycle would not reuse it", v.Type().Name(), f.Name)
+			}
 		}
 	}
 	if n != len(listed) || n < 20 {

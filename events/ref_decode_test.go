@@ -1070,6 +1070,7 @@ func refDecHandStarted(l *refLexer) (Data, error) {
 		case "dealer":
 			return refSeatInto(l, &v.Dealer)
 		case "seats":
+			v.Seats = []SeatStack{} // a list that is there is never nil
 			return l.array(func(i int) error {
 				var s SeatStack
 				var have uint8
@@ -1380,12 +1381,8 @@ func refDecHandEnded(l *refLexer) (Data, error) {
 				}
 				return &refFieldErr{string(kb), errors.New("unknown field for a stack")}
 			})
-			if err == nil && have != 3 {
-				name := "seat"
-				if have&2 == 0 {
-					name = "stack"
-				}
-				err = &refFieldErr{name, errors.New("missing")}
+			if err == nil {
+				err = refMissing(have, "seat", "stack") // the first in catalogue order
 			}
 			v.Stacks = append(v.Stacks, s)
 			return refAtIndex("", i, err)

@@ -48,6 +48,7 @@ type field struct {
 	nested       string   // kObject, kList: the nested struct
 	doc          string   // the Go comment of the field (and the schema's description)
 	schemaDoc    string   // the schema's description, when it differs from doc
+	noun         string   // kName: what the string names, in the message of an empty one
 	// legacy (kObject) names the field of the nested struct that a v1 log may give bare, as a
 	// string: the object is then read with its other fields zero, and written back bare when
 	// they are (the tournament of hand.started, events-v1.md §7).
@@ -65,6 +66,7 @@ type eventType struct {
 // nestedType is a struct of a payload's objects.
 type nestedType struct {
 	goName, doc string
+	noun        string // what an object is, in the message of an unknown field ("a seat")
 	fields      []field
 }
 
@@ -112,9 +114,9 @@ func withDoc(f field, doc string) field { f.doc = doc; return f }
 var seatAmount = []field{req("seat", "Seat", kSeat), req("amount", "Amount", kChips)}
 
 var nested = []nestedType{
-	{goName: "SeatStack", doc: "SeatStack is a seat of hand.started.", fields: []field{
+	{goName: "SeatStack", noun: "a seat", doc: "SeatStack is a seat of hand.started.", fields: []field{
 		req("seat", "Seat", kSeat),
-		req("player", "Player", kName),
+		{json: "player", goName: "Player", kind: kName, noun: "player"},
 		req("stack", "Stack", kChips),
 		optional("rebuy", "Rebuy", kChips, optPtr, "Rebuy is the chips added since the previous hand (included in Stack); nil when absent."),
 		{json: "joined", goName: "Joined", kind: kBool, opt: optZero,
@@ -124,29 +126,29 @@ var nested = []nestedType{
 			doc:       "From (v1.1, tournaments) is the table the player was moved from; \"\" when absent. His Stack\ncontinues his final stack at that table.",
 			schemaDoc: "v1.1, tournaments: the table the player was moved from."},
 	}},
-	{goName: "AwaySeat", doc: "AwaySeat (v1.1) is a player seated with chips who is not dealt in: sitting out, waiting for the\nbig blind, absent. His chips stay on the table untouched.", fields: []field{
+	{goName: "AwaySeat", noun: "an away seat", doc: "AwaySeat (v1.1) is a player seated with chips who is not dealt in: sitting out, waiting for the\nbig blind, absent. His chips stay on the table untouched.", fields: []field{
 		req("seat", "Seat", kSeat),
-		req("player", "Player", kName),
+		{json: "player", goName: "Player", kind: kName, noun: "player"},
 		withDoc(req("stack", "Stack", kChips), "Stack is his current stack."),
 	}},
-	{goName: "LeftPlayer", doc: "LeftPlayer (v1.1) is a player who was at the table's previous hand (dealt in or away) and is gone.", fields: []field{
-		req("player", "Player", kName),
+	{goName: "LeftPlayer", noun: "a player who left", doc: "LeftPlayer (v1.1) is a player who was at the table's previous hand (dealt in or away) and is gone.", fields: []field{
+		{json: "player", goName: "Player", kind: kName, noun: "player"},
 		withDoc(req("stack", "Stack", kChips), "Stack is what he took: in a cash game his last stack; in a tournament 0 (knocked out) or, with\nTo, all his chips."),
 		{json: "to", goName: "To", kind: kTableID, opt: optZero,
 			doc: "To (tournaments) is the table he was moved to; \"\" when absent.", schemaDoc: "tournaments: the table the player was moved to"},
 	}},
-	{goName: "Tournament", doc: "Tournament (v1.1) ties a hand to a tournament: every table of one tournament shares ID.", fields: []field{
-		withDoc(req("id", "ID", kName), "ID names the tournament."),
+	{goName: "Tournament", noun: "a tournament", doc: "Tournament (v1.1) ties a hand to a tournament: every table of one tournament shares ID.", fields: []field{
+		{json: "id", goName: "ID", kind: kName, noun: "tournament id", doc: "ID names the tournament."},
 		withDoc(req("level", "Level", kPositive), "Level is the blind/ante level (1, 2, …) whose amounts the hand's stakes carry; 0 when a v1\nlog gave the tournament as a bare id."),
 		optional("entries", "Entries", kPositive, optPtr, "Entries is the number of players who entered; nil when absent."),
 		optional("stack", "Stack", kChips, optPtr, "Stack is the starting stack of each entry; nil when absent."),
 	}},
-	{goName: "Stakes", doc: "Stakes are the forced bet and the betting limits of a hand.", fields: []field{
+	{goName: "Stakes", noun: "stakes", doc: "Stakes are the forced bet and the betting limits of a hand.", fields: []field{
 		req("ante", "Ante", kChips),
 		req("min_bet", "MinBet", kChips),
 		{json: "max_bet", goName: "MaxBet", kind: kChips, doc: "MaxBet is the highest bet; 0 = no limit.", schemaDoc: "0 = no limit"},
 	}},
-	{goName: "SeatChips", doc: "SeatChips is a seat's final stack in hand.ended.", fields: []field{
+	{goName: "SeatChips", noun: "a stack", doc: "SeatChips is a seat's final stack in hand.ended.", fields: []field{
 		req("seat", "Seat", kSeat),
 		req("stack", "Stack", kChips),
 	}},

@@ -1,5 +1,6 @@
 // Command gen writes, from the catalogue of event types (catalogue.go), the Go types of package
-// events (types_gen.go), their encoder (encode_gen.go) and the JSON Schema of an event
+// events (types_gen.go), their encoder (encode_gen.go), their decoder (decode_gen.go: a fast
+// path and a general walk for each payload and nested object) and the JSON Schema of an event
 // (schema/events-v1.schema.json). package events runs it with go generate; its test fails when a
 // written file differs from what it would write now.
 package main
@@ -26,6 +27,7 @@ var outputs = []struct {
 }{
 	{"types_gen.go", genTypes},
 	{"encode_gen.go", genEncode},
+	{"decode_gen.go", genDecode},
 	{filepath.Join("..", "schema", "events-v1.schema.json"), genSchema},
 }
 
