@@ -41,7 +41,17 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 	if filter != "" {
 		cfg.FilterSubjects = []string{filter}
 	}
-	cons, err := l.stream.OrderedConsumer(ctx, cfg)
+	var cons jetstream.Consumer
+	var err error
+	for attempt := 1; ; attempt++ {
+		// Bounded per attempt and made again on a timeout, as LastSeq.
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		cons, err = l.stream.OrderedConsumer(actx, cfg)
+		cancel()
+		if err == nil || attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
+			break
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("recorder: reading the log: %w", err)
 	}
@@ -99,12 +109,24 @@ func decodeData(data []byte, seq uint64, subject string) (Stored, error) {
 }
 
 // lastSeq returns the stream's last sequence now.
-func (l *Log) lastSeq(ctx context.Context) (uint64, error) {
-	info, err := l.stream.Info(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+func (l *Log) lastSeq(ctx context.Context) (uint64, error) { return l.LastSeq(ctx) }
+
+// LastSeq returns the stream's last sequence now. Each request is bounded by Options.Timeout,
+// whatever ctx's own deadline, and one that times out or finds no responder is made again (at
+// most 5 times): on a cluster a request sent while the stream elects a leader may get no answer
+// at all, and a follower of the log must not wait for it, nor stop.
+func (l *Log) LastSeq(ctx context.Context) (uint64, error) {
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		info, err := l.stream.Info(actx)
+		cancel()
+		if err == nil {
+			return info.State.LastSeq, nil
+		}
+		if attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
+			return 0, fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+		}
 	}
-	return info.State.LastSeq, nil
 }
 
 func stopped(err error) error {
