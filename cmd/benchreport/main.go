@@ -47,6 +47,13 @@ type config struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == plainFlag {
+		if err := publishPlain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg, err := parseFlags(os.Args[1:])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
