@@ -16,7 +16,7 @@ import (
 // without read models the hand is looked up in the log.
 func TestExportHandUsesTheReadModels(t *testing.T) {
 	data := t.TempDir()
-	file := recVectorPath(t, "table-std-draw.jsonl")
+	file := vector(t, "table-std-draw.jsonl")
 	in, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
