@@ -76,13 +76,7 @@ func TestClusterServeNodesThroughNodeLoss(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
-	var room *recorder.Log
-	waitFor(t, 20*time.Second, "the stream to be created with 3 replicas", func() bool {
-		var err error
-		room, err = recorder.Open(ctx, recorder.Options{URLs: c.urls(), Replicas: 3, Timeout: 2 * time.Second})
-		return err == nil
-	})
-	defer room.Close()
+	room := c.open(ctx)
 
 	nodes := make([]*serveNode, 3)
 	for i := range nodes {

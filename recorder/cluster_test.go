@@ -126,6 +126,20 @@ func (c *cluster) index(name string) int {
 	return -1
 }
 
+// open opens the log on the cluster with three replicas, as fechado does with three --nats URLs,
+// once the cluster can create the stream; the log is closed when the test ends.
+func (c *cluster) open(ctx context.Context) *recorder.Log {
+	c.t.Helper()
+	var l *recorder.Log
+	waitFor(c.t, 20*time.Second, "the stream to be created with 3 replicas", func() bool {
+		var err error
+		l, err = recorder.Open(ctx, recorder.Options{URLs: c.urls(), Replicas: 3, Timeout: 2 * time.Second})
+		return err == nil
+	})
+	c.t.Cleanup(l.Close)
+	return l
+}
+
 // streamLeader returns the name of the node that leads the stream, after checking that the
 // stream is on three nodes.
 func (c *cluster) streamLeader(ctx context.Context, l *recorder.Log) string {
@@ -294,13 +308,7 @@ func TestClusterKeepsHandsThroughNodeLoss(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	var l *recorder.Log
-	waitFor(t, 20*time.Second, "the stream to be created with 3 replicas", func() bool {
-		var err error
-		l, err = recorder.Open(ctx, recorder.Options{URLs: c.urls(), Replicas: 3, Timeout: 2 * time.Second})
-		return err == nil
-	})
-	defer l.Close()
+	l := c.open(ctx)
 
 	var hands [][]*events.Event
 	appendHands := func(from, to int) {
