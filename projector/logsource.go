@@ -45,14 +45,14 @@ func (s *LogSource) Wait(ctx context.Context, after uint64) error {
 	var soon <-chan time.Time // set while a publish was seen and not yet stored
 	var tries int
 	for {
-		info, err := s.Log.Stream().Info(ctx)
+		last, err := s.Log.LastSeq(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("projector: stream %s: %w", recorder.StreamName, err)
+			return fmt.Errorf("projector: %w", err)
 		}
-		if info.State.LastSeq > after {
+		if last > after {
 			return nil
 		}
 		if soon != nil {

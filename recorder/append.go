@@ -143,11 +143,38 @@ func (l *Log) getMsg(ctx context.Context, get func(context.Context) (*jetstream.
 // maxAttempts bounds the tries of one request that timed out or found no responder.
 const maxAttempts = 5
 
+// maxInProcessAttempts bounds the tries of a publish the server answers with "duplicate message
+// id is in process": with retryWait that is about four seconds, the time a replicated stream
+// takes to elect a new leader.
+const maxInProcessAttempts = 9
+
+// errCodeMsgIDInProcess is the server's "duplicate message id is in process" (409, JetStream
+// error 10158): a replicated stream still holds an earlier attempt with the same Nats-Msg-Id as
+// proposed but not yet stored, typically while it elects a leader. That attempt may still be
+// stored or dropped, so the publish is retried, in doubt, once it has settled.
+const errCodeMsgIDInProcess jetstream.ErrorCode = 10158
+
+// msgIDInProcess reports whether err is the server's errCodeMsgIDInProcess.
+func msgIDInProcess(err error) bool {
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && ae.ErrorCode == errCodeMsgIDInProcess
+}
+
+// retryable reports whether a request that failed with err may be made again as it was: it timed
+// out, found no responder, was cut by a disconnection, or met an earlier attempt still in process.
 func retryable(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
 		errors.Is(err, jetstream.ErrAsyncPublishTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
 		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrDisconnected) ||
-		errors.Is(err, jetstream.ErrTooManyStalledMsgs)
+		errors.Is(err, jetstream.ErrTooManyStalledMsgs) || msgIDInProcess(err)
+}
+
+// attemptsFor is how many tries a request that failed with err gets in all.
+func attemptsFor(err error) int {
+	if msgIDInProcess(err) {
+		return maxInProcessAttempts
+	}
+	return maxAttempts
 }
 
 // wrongLast reports whether err is the server's refusal of an expected last subject sequence.
@@ -317,7 +344,7 @@ func (l *Log) publish(ctx context.Context, subject string, e *events.Event, expe
 				return nil, retried, ctx.Err()
 			}
 		}
-		if attempt >= maxAttempts || !retryable(err) {
+		if !retryable(err) || attempt >= attemptsFor(err) {
 			return nil, retried, err
 		}
 		retried = true
@@ -339,7 +366,10 @@ func eventMsg(subject string, e *events.Event, expect uint64) *nats.Msg {
 	}}
 }
 
-func retryWait(attempt int) time.Duration { return time.Duration(attempt) * 100 * time.Millisecond }
+// retryWait is the pause before try attempt+1: 100 ms more each time, at most one second.
+func retryWait(attempt int) time.Duration {
+	return min(time.Duration(attempt)*100*time.Millisecond, time.Second)
+}
 
 // appendOverlapping handles a hand part of which is already stored and whose overlap cannot be
 // judged from the stored last event alone: it reads the stored hand, compares j.evs[i:] event by

@@ -126,6 +126,52 @@ func (c *cluster) index(name string) int {
 	return -1
 }
 
+// open opens the log on the cluster with three replicas, as fechado does with three --nats URLs,
+// once the cluster can create the stream; the log is closed when the test ends.
+func (c *cluster) open(ctx context.Context) *recorder.Log {
+	c.t.Helper()
+	var l *recorder.Log
+	waitFor(c.t, 20*time.Second, "the stream to be created with 3 replicas", func() bool {
+		var err error
+		l, err = recorder.Open(ctx, recorder.Options{URLs: c.urls(), Replicas: 3, Timeout: 2 * time.Second})
+		return err == nil
+	})
+	c.t.Cleanup(l.Close)
+	return l
+}
+
+// streamLeader returns the name of the node that leads the stream, after checking that the
+// stream is on three nodes.
+func (c *cluster) streamLeader(ctx context.Context, l *recorder.Log) string {
+	c.t.Helper()
+	info, err := l.Stream().Info(ctx)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if info.Config.Replicas != 3 || info.Cluster == nil || len(info.Cluster.Replicas) != 2 {
+		c.t.Fatalf("stream is not on three nodes: replicas %d, cluster %+v", info.Config.Replicas, info.Cluster)
+	}
+	return info.Cluster.Leader
+}
+
+// waitCurrent waits until the stream has a leader and both other replicas are current, with no
+// lag (a restarted node has caught up).
+func (c *cluster) waitCurrent(ctx context.Context, l *recorder.Log, node string) {
+	c.t.Helper()
+	waitFor(c.t, 20*time.Second, node+" back and current", func() bool {
+		info, err := l.Stream().Info(ctx)
+		if err != nil || info.Cluster == nil || info.Cluster.Leader == "" {
+			return false
+		}
+		for _, r := range info.Cluster.Replicas {
+			if !r.Current || r.Offline || r.Lag != 0 {
+				return false
+			}
+		}
+		return len(info.Cluster.Replicas) == 2
+	})
+}
+
 // localState is the stream's state in one node's own store (the monitoring endpoint's view of
 // that server, not the leader's).
 func localState(t *testing.T, s *server.Server) (server.StreamState, bool) {
@@ -207,6 +253,52 @@ func readOnNode(t *testing.T, ctx context.Context, js jetstream.JetStream, node 
 	return nil
 }
 
+// recordThroughElections records hands with the bulk Recorder, each hand's next event going out
+// on its previous one's ack. While a new stream leader is elected the Recorder may still stop
+// with an error (no response from the stream, or 10158 "duplicate message id is in process" once
+// its retries are spent), or refuse a hand as a conflict when a check reads a replica that lags;
+// the remedy is the documented one for 'fechado record': record the same input again, which
+// skips what is stored. The callers' checks then show nothing was lost or stored twice.
+func recordThroughElections(t *testing.T, ctx context.Context, l *recorder.Log, phase [][]*events.Event) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		r := l.NewRecorder(ctx, recorder.RecordOptions{Window: 4, OnReject: func(he *recorder.HandError) {
+			if errors.Is(he, recorder.ErrSequenceConflict) {
+				t.Logf("conflict: %v", he) // a stale read during the election (see above)
+				return
+			}
+			t.Errorf("rejected: %v", he)
+		}})
+		var err error
+	add:
+		for _, h := range phase {
+			for _, e := range h {
+				if err = r.Add(e, "", 0); err != nil {
+					break add
+				}
+			}
+		}
+		st, cerr := r.Close()
+		if err == nil {
+			err = cerr
+		}
+		if err == nil && st.Conflicts > 0 {
+			err = fmt.Errorf("%d hands refused as conflicts", st.Conflicts)
+		}
+		if err == nil {
+			if st.Appended+st.Skipped != st.Read || st.Rejected+st.BadLines != 0 {
+				t.Fatalf("recorder: %+v", st)
+			}
+			return
+		}
+		if attempt == 5 || ctx.Err() != nil {
+			t.Fatalf("%d hands, attempt %d: %v", len(phase), attempt, err)
+		}
+		t.Logf("%d hands, attempt %d: %v (%d appended, %d skipped): recording again", len(phase), attempt, err, st.Appended, st.Skipped)
+		time.Sleep(500 * time.Millisecond) // let the election finish
+	}
+}
+
 // A three-node cluster keeps every hand through the loss of the stream leader: the recorder opens
 // the log with the three URLs and three replicas (its ordinary external path), appends hands,
 // the stream leader is shut down mid-way, appends go on, the node restarts on its own store and
@@ -216,13 +308,7 @@ func TestClusterKeepsHandsThroughNodeLoss(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	var l *recorder.Log
-	waitFor(t, 20*time.Second, "the stream to be created with 3 replicas", func() bool {
-		var err error
-		l, err = recorder.Open(ctx, recorder.Options{URLs: c.urls(), Replicas: 3, Timeout: 2 * time.Second})
-		return err == nil
-	})
-	defer l.Close()
+	l := c.open(ctx)
 
 	var hands [][]*events.Event
 	appendHands := func(from, to int) {
@@ -232,61 +318,11 @@ func TestClusterKeepsHandsThroughNodeLoss(t *testing.T) {
 			phase = append(phase, recordertest.Hand(t, "c1", n, 2+n%3))
 		}
 		hands = append(hands, phase...)
-		// The bulk Recorder: each hand's next event goes out on its previous one's ack. (Log.Append
-		// of one event at a time reads the hand's last event with a direct get, which any replica
-		// may answer, a lagging one included: see the report of issue 10.) While a new stream
-		// leader is elected the Recorder may stop with an error (no response from the stream, or
-		// 10158 "duplicate message id is in process"), or refuse a hand as a conflict when the
-		// check of a retried event reads a replica that lags; the remedy is the documented one
-		// for 'fechado record': record the same input again, which skips what is stored. The
-		// checks below then show nothing was lost or stored twice.
-		for attempt := 1; ; attempt++ {
-			r := l.NewRecorder(ctx, recorder.RecordOptions{Window: 4, OnReject: func(he *recorder.HandError) {
-				if errors.Is(he, recorder.ErrSequenceConflict) {
-					t.Logf("conflict: %v", he) // a stale read during the election (see above)
-					return
-				}
-				t.Errorf("rejected: %v", he)
-			}})
-			var err error
-		add:
-			for _, h := range phase {
-				for _, e := range h {
-					if err = r.Add(e, "", 0); err != nil {
-						break add
-					}
-				}
-			}
-			st, cerr := r.Close()
-			if err == nil {
-				err = cerr
-			}
-			if err == nil && st.Conflicts > 0 {
-				err = fmt.Errorf("%d hands refused as conflicts", st.Conflicts)
-			}
-			if err == nil {
-				if st.Appended+st.Skipped != st.Read || st.Rejected+st.BadLines != 0 {
-					t.Fatalf("recorder: %+v", st)
-				}
-				return
-			}
-			if attempt == 5 || ctx.Err() != nil {
-				t.Fatalf("hands %d..%d, attempt %d: %v", from, to-1, attempt, err)
-			}
-			t.Logf("hands %d..%d, attempt %d: %v (%d appended, %d skipped): recording again", from, to-1, attempt, err, st.Appended, st.Skipped)
-			time.Sleep(500 * time.Millisecond) // let the election finish
-		}
+		recordThroughElections(t, ctx, l, phase)
 	}
 	appendHands(1, 21)
 
-	info, err := l.Stream().Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Config.Replicas != 3 || info.Cluster == nil || len(info.Cluster.Replicas) != 2 {
-		t.Fatalf("stream is not on three nodes: replicas %d, cluster %+v", info.Config.Replicas, info.Cluster)
-	}
-	victim := info.Cluster.Leader
+	victim := c.streamLeader(ctx, l)
 	vi := c.index(victim)
 	c.stop(vi)
 	t.Logf("stopped the stream leader %s", victim)
@@ -294,18 +330,7 @@ func TestClusterKeepsHandsThroughNodeLoss(t *testing.T) {
 	appendHands(21, 41) // the cluster elects a new leader; the recorder retries with the same ids
 
 	c.start(vi)
-	waitFor(t, 20*time.Second, victim+" back and current", func() bool {
-		info, err := l.Stream().Info(ctx)
-		if err != nil || info.Cluster == nil || info.Cluster.Leader == "" {
-			return false
-		}
-		for _, r := range info.Cluster.Replicas {
-			if !r.Current || r.Offline || r.Lag != 0 {
-				return false
-			}
-		}
-		return len(info.Cluster.Replicas) == 2
-	})
+	c.waitCurrent(ctx, l, victim)
 	appendHands(41, 46) // and appends still go in with all three back
 
 	want := 0

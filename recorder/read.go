@@ -41,7 +41,17 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 	if filter != "" {
 		cfg.FilterSubjects = []string{filter}
 	}
-	cons, err := l.stream.OrderedConsumer(ctx, cfg)
+	var cons jetstream.Consumer
+	var err error
+	for attempt := 1; ; attempt++ {
+		// Bounded per attempt and made again on a timeout, as LastSeq.
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		cons, err = l.stream.OrderedConsumer(actx, cfg)
+		cancel()
+		if err == nil || attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
+			break
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("recorder: reading the log: %w", err)
 	}
@@ -86,20 +96,37 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 
 // decode parses a stored message.
 func decode(m jetstream.Msg, seq uint64) (Stored, error) {
-	e, err := events.Parse(m.Data())
+	return decodeData(m.Data(), seq, m.Subject())
+}
+
+// decodeData parses the payload of stream message seq, stored under subject.
+func decodeData(data []byte, seq uint64, subject string) (Stored, error) {
+	e, err := events.Parse(data)
 	if err != nil {
-		return Stored{}, fmt.Errorf("recorder: stream message %d (%s) is not a valid event: %w", seq, m.Subject(), err)
+		return Stored{}, fmt.Errorf("recorder: stream message %d (%s) is not a valid event: %w", seq, subject, err)
 	}
 	return Stored{Seq: seq, Event: e}, nil
 }
 
 // lastSeq returns the stream's last sequence now.
-func (l *Log) lastSeq(ctx context.Context) (uint64, error) {
-	info, err := l.stream.Info(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+func (l *Log) lastSeq(ctx context.Context) (uint64, error) { return l.LastSeq(ctx) }
+
+// LastSeq returns the stream's last sequence now. Each request is bounded by Options.Timeout,
+// whatever ctx's own deadline, and one that times out or finds no responder is made again (at
+// most 5 times): on a cluster a request sent while the stream elects a leader may get no answer
+// at all, and a follower of the log must not wait for it, nor stop.
+func (l *Log) LastSeq(ctx context.Context) (uint64, error) {
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		info, err := l.stream.Info(actx)
+		cancel()
+		if err == nil {
+			return info.State.LastSeq, nil
+		}
+		if attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
+			return 0, fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+		}
 	}
-	return info.State.LastSeq, nil
 }
 
 func stopped(err error) error {
@@ -152,9 +179,27 @@ func (l *Log) Follow(ctx context.Context, from uint64, fn func(Stored) error) er
 	}))
 }
 
-// scanSubject delivers every stored event of one exact subject, in order.
+// scanSubject delivers every stored event of one exact subject, in order, with batched direct
+// gets (readDirect). On a replicated stream any replica may answer a direct get, a moment behind
+// the leader: the read must then reach the last event the leader holds, and what is missing is
+// read through a consumer, which the leader serves. A server that refuses batched direct gets
+// is read through a consumer too.
 func (l *Log) scanSubject(ctx context.Context, subject string, fn func(Stored) error) error {
-	return l.scan(ctx, subject, 1, math.MaxUint64, false, func(m jetstream.Msg, seq uint64) error {
+	var want uint64
+	if info := l.stream.CachedInfo(); info != nil && info.Config.Replicas > 1 {
+		st, err := l.last(ctx, subject)
+		if err != nil {
+			return err
+		}
+		want = st.streamSeq
+	}
+	got, err := l.readDirect(ctx, subject, 1, fn)
+	switch {
+	case errors.Is(err, errDirectRefused):
+	case err != nil || got >= want:
+		return err
+	}
+	return l.scan(ctx, subject, got+1, math.MaxUint64, false, func(m jetstream.Msg, seq uint64) error {
 		s, err := decode(m, seq)
 		if err != nil {
 			return err
@@ -184,9 +229,10 @@ func (l *Log) HandSubject(ctx context.Context, hand string) (string, error) {
 }
 
 // ReadHand calls fn for every event of one hand, in seq order. With the table known the hand is
-// read through a consumer on its exact subject, which the server serves from its per-subject
-// index however long the log; with table "" the table is looked up first (HandSubject). It
-// returns ErrHandNotFound when nothing of the hand is stored.
+// read from its exact subject with batched direct gets: the server finds the hand's first event
+// through its per-subject index, so a read costs the same however long the log (docs/stream.md
+// §5); with table "" the table is looked up first (HandSubject). It returns ErrHandNotFound
+// when nothing of the hand is stored.
 func (l *Log) ReadHand(ctx context.Context, table, hand string, fn func(Stored) error) error {
 	subject := Subject(table, hand)
 	if table == "" {

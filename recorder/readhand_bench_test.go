@@ -5,8 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,15 +129,40 @@ func cachedLog(b *testing.B, hands int) *recorder.Log {
 	return recordertest.OpenDir(b, filepath.Join(dir, "store"))
 }
 
-// BenchmarkReadHandLogSize reads one hand back by id out of a log of 10,000 hands and out of
-// one of 1,000,000 hands (two million events), both at 1,000 tables, by its exact subject
-// (table known) and by hand id alone (table looked up first), so that the two sizes show how a
-// read grows with the log. The big log is filled once and cached (see cachedLog); the first
-// run spends a minute or two filling it, outside the timing.
+// readHandSizes are the log sizes BenchmarkReadHandLogSize reads from: $FECHADO_READ_HANDS, a
+// comma-separated list of hand counts (make bench gives 10000,1000000), else 10,000 and 100,000.
+func readHandSizes(b *testing.B) []int {
+	v := os.Getenv("FECHADO_READ_HANDS")
+	if v == "" {
+		return []int{10_000, 100_000}
+	}
+	var sizes []int
+	for f := range strings.SplitSeq(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			b.Fatalf("FECHADO_READ_HANDS: %q is not a number of hands", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}
+
+// readSample is how many random hands one iteration of BenchmarkReadHandLogSize reads: the
+// percentiles it reports are over at least that many reads.
+const readSample = 1000
+
+// BenchmarkReadHandLogSize reads hands back by id, chosen at random over the whole log, out of
+// logs of different sizes (readHandSizes) at 1,000 tables, by the hand's exact subject (table
+// known) and by hand id alone (table looked up first), so that the sizes show whether a read
+// grows with the log. One iteration reads readSample random hands; it reports the mean, the
+// median and the 99th percentile of one read (ms/read, p50-ms, p99-ms) over every read of the
+// run. A log over 100,000 hands is filled once and cached (see cachedLog); filling it is
+// outside the timing.
 //
 //	go test ./recorder -run '^$' -bench ReadHandLogSize
+//	FECHADO_READ_HANDS=10000,1000000 go test ./recorder -run '^$' -bench ReadHandLogSize
 func BenchmarkReadHandLogSize(b *testing.B) {
-	for _, hands := range []int{10_000, 1_000_000} {
+	for _, hands := range readHandSizes(b) {
 		b.Run(fmt.Sprintf("hands=%d", hands), func(b *testing.B) {
 			var l *recorder.Log
 			if hands > 100_000 {
@@ -145,21 +174,31 @@ func BenchmarkReadHandLogSize(b *testing.B) {
 			}
 			for _, mode := range []string{"table", "lookup"} {
 				b.Run(mode, func(b *testing.B) {
-					i := 0
+					rng := rand.New(rand.NewPCG(uint64(hands), 7))
+					var took []time.Duration
 					for b.Loop() {
-						hand, table := sizeHand((i * 7919) % hands) // spread over the log
-						i++
-						if mode == "lookup" {
-							table = ""
-						}
-						n := 0
-						if err := l.ReadHand(b.Context(), table, hand, func(recorder.Stored) error { n++; return nil }); err != nil || n != 2 {
-							b.Fatal(hand, err, n)
+						for range readSample {
+							hand, table := sizeHand(rng.IntN(hands))
+							if mode == "lookup" {
+								table = ""
+							}
+							n := 0
+							start := time.Now()
+							if err := l.ReadHand(b.Context(), table, hand, func(recorder.Stored) error { n++; return nil }); err != nil || n != 2 {
+								b.Fatal(hand, err, n)
+							}
+							took = append(took, time.Since(start))
 						}
 					}
-					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
+					slices.Sort(took)
+					b.ReportMetric(float64(len(took))/b.Elapsed().Seconds(), "hands/s")
+					b.ReportMetric(ms(b.Elapsed())/float64(len(took)), "ms/read")
+					b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
+					b.ReportMetric(ms(took[(len(took)*99+99)/100-1]), "p99-ms")
 				})
 			}
 		})
 	}
 }
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -122,6 +122,24 @@ func (o *benchOutput) addResult(pkg, line string) {
 	}
 }
 
+// readHandSizes returns the largest and the smallest log size of a FECHADO_READ_HANDS list, the
+// two the summary compares.
+func readHandSizes(list string) (big, small int) {
+	for f := range strings.SplitSeq(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			continue
+		}
+		if big == 0 || n > big {
+			big = n
+		}
+		if small == 0 || n < small {
+			small = n
+		}
+	}
+	return big, small
+}
+
 // goBenchArgs is the `go test` command line of the Go benchmarks.
 func goBenchArgs(cfg *config) []string {
 	args := []string{"test", "-run", "^$", "-bench", cfg.bench, "-benchmem",
@@ -138,7 +156,7 @@ func runGoBench(ctx context.Context, cfg *config, until time.Time, progress io.W
 	defer cancel()
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, cfg.goCmd, goBenchArgs(cfg)...)
-	cmd.Env = append(os.Environ(), "FECHADO_BENCH_CACHE="+cfg.cache)
+	cmd.Env = append(os.Environ(), "FECHADO_BENCH_CACHE="+cfg.cache, "FECHADO_READ_HANDS="+cfg.readHands)
 	cmd.Stdout = io.MultiWriter(&out, progress)
 	cmd.Stderr = cmd.Stdout
 	killGroup(cmd)

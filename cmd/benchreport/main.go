@@ -39,6 +39,7 @@ type config struct {
 	count              int
 	benchtime          string
 	sizes              []int
+	readHands          string // FECHADO_READ_HANDS: the log sizes BenchmarkReadHandLogSize reads from
 	tableHands         int
 	rules              string
 	players            int
@@ -46,6 +47,13 @@ type config struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == plainFlag {
+		if err := publishPlain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg, err := parseFlags(os.Args[1:])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
@@ -77,6 +85,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.IntVar(&cfg.count, "count", 1, "go test -count")
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "go test -benchtime")
 	sizes := fs.String("sizes", "10000,100000,300000,1000000", "log sizes in hands for the whole-process measurements, ascending; tables are simulated until they hold at least that many (\"\" skips them)")
+	fs.StringVar(&cfg.readHands, "read-hands", "10000,1000000", "log sizes in hands, comma-separated, that BenchmarkReadHandLogSize reads hands from (FECHADO_READ_HANDS)")
 	fs.IntVar(&cfg.tableHands, "table-hands", 10000, "hands per simulated table")
 	fs.StringVar(&cfg.rules, "rules", "std-draw", "preset of the simulated tables")
 	fs.IntVar(&cfg.players, "players", 4, "players at each simulated table")
@@ -86,6 +95,9 @@ func parseFlags(args []string) (*config, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if big, small := readHandSizes(cfg.readHands); big < 1 || small < 1 {
+		return nil, fmt.Errorf("-read-hands: %q is not a list of numbers of hands", cfg.readHands)
 	}
 	if cfg.tableHands < 1 || cfg.workers < 1 || cfg.count < 1 {
 		return nil, errors.New("-table-hands, -workers and -count must be positive")

@@ -183,6 +183,8 @@ type size struct {
 	Sim                 time.Duration // simulating the tables new at this size (not a figure)
 	Audit, JQ           *run
 	Record, Project     *run // record: only the tables new at this size
+	Plain               *run // the same tables published plainly to a log of their own (publishPlain)
+	PlainErr            error
 	RecordedHands       int  // hands of the tables recorded at this size
 	RecordedEvents      int  // their events
 	AuditOnly           bool // record and project were left out to stay within the budget
@@ -346,6 +348,13 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 	s.Record, s.RecordErr = &r, err
 	if err != nil {
 		return s
+	}
+	if self, err := os.Executable(); err != nil {
+		s.PlainErr = err
+	} else {
+		fmt.Fprintf(progress, "benchreport:   plain publish of the same tables (the baseline of record)\n")
+		pl, err := measure(ctx, nil, nil, self, append([]string{plainFlag, data + "-plain"}, fresh...)...)
+		s.Plain, s.PlainErr = &pl, err
 	}
 	fmt.Fprintf(progress, "benchreport:   project --rebuild\n")
 	p, err := measure(ctx, nil, nil, w.cfg.fechado, "project", "--data", data, "--rebuild")

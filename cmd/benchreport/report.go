@@ -62,6 +62,9 @@ func (r *report) raw() []byte {
 		if s.ProjectErr == nil {
 			line("project", s.Nominal, s.Project, "events/s", s.Events)
 		}
+		if s.PlainErr == nil {
+			line("publish-plain", s.Nominal, s.Plain, "events/s", s.RecordedEvents)
+		}
 	}
 	return b.Bytes()
 }
@@ -122,6 +125,8 @@ func (r *report) summary(p printer) {
 	}
 	ratioRow("Events appended to the embedded JetStream, every guarantee (`BenchmarkAppend`)", "BenchmarkAppend",
 		"events/s", "plain `PublishAsync` of the same payloads", "plain-events/s", "ratio", "of plain")
+	ratioRow("A file of simulated hands of a realistic size recorded the way `fechado record` does, every guarantee (`BenchmarkRecordFile`)", "BenchmarkRecordFile",
+		"events/s", "plain `PublishAsync` of the same lines to the same server", "plain-events/s", "ratio", "of plain")
 	ratioRow("Events projected into SQLite (`BenchmarkProject`)", "BenchmarkProject",
 		"events/s", "plain batched inserts of the same rows", "plain-events/s", "ratio", "of plain")
 
@@ -132,19 +137,22 @@ func (r *report) summary(p printer) {
 	} else {
 		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
 	}
+	big, small := readHandSizes(r.cfg.readHands)
 	for _, mode := range []string{"table", "lookup"} {
-		how := map[string]string{"table": "its table known", "lookup": "by hand id alone (table looked up)"}[mode]
-		bigName, smallName := "BenchmarkReadHandLogSize/hands=1000000/"+mode, "BenchmarkReadHandLogSize/hands=10000/"+mode
-		bv, ok1 := g.get(bigName).median("ns/op")
-		sv, ok2 := g.get(smallName).median("ns/op")
+		how := map[string]string{"table": "its table known (the API, or the read models' index)", "lookup": "by hand id alone, no index (table looked up in the log)"}[mode]
+		bigName := fmt.Sprintf("BenchmarkReadHandLogSize/hands=%d/%s", big, mode)
+		smallName := fmt.Sprintf("BenchmarkReadHandLogSize/hands=%d/%s", small, mode)
+		bv, ok1 := g.get(bigName).median("p99-ms")
+		sv, ok2 := g.get(smallName).median("p99-ms")
+		b50, _ := g.get(bigName).median("p50-ms")
 		switch {
 		case !ok1:
-			p("| Read one hand back, %s, from a log of 1,000,000 hands | missing: `%s` did not run (see below) | | |\n", how, bigName)
+			p("| Read one hand back, %s, p99 over 1,000 random hands of a log of %s hands | missing: `%s` did not run (see below) | | |\n", how, thousands(big), bigName)
 		case !ok2:
-			p("| Read one hand back, %s, from a log of 1,000,000 hands (`%s`) | %s per hand | missing: `%s` did not run (see below) | |\n", how, bigName, nanos(bv), smallName)
+			p("| Read one hand back, %s, p99 over 1,000 random hands of a log of %s hands (`%s`) | %.2f ms (median %.2f ms) | missing: `%s` did not run (see below) | |\n", how, thousands(big), bigName, bv, b50, smallName)
 		default:
-			p("| Read one hand back, %s, from a log of 1,000,000 hands (`%s`) | %s per hand | the same read from 10,000 hands: %s | %.2f× the time |\n",
-				how, bigName, nanos(bv), nanos(sv), bv/sv)
+			p("| Read one hand back, %s, p99 over 1,000 random hands of a log of %s hands (`%s`) | %.2f ms (median %.2f ms) | the same from %s hands: %.2f ms | %.2f× the time |\n",
+				how, thousands(big), bigName, bv, b50, thousands(small), sv, bv/sv)
 		}
 	}
 	if res := g.get("BenchmarkAuditOneCore"); res != nil {
@@ -252,7 +260,17 @@ func (r *report) growth(p printer) {
 	}
 	p("\nPer hand ×1.00 is linear growth of time; peak memory ×1.00 is memory that does not grow with the log.\n\n")
 	for _, s := range w.sizes {
-		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ProjectErr} {
+		if s.Record == nil || s.Plain == nil || s.RecordErr != nil || s.PlainErr != nil || s.Record.Wall <= 0 {
+			continue
+		}
+		p("- %s hands, `record` of the %s new hands (%s events) against plain asynchronous publishes of the same lines to a log of their own on the same embedded server, whole processes: %s and %s events/s, %.2f of plain.\n",
+			thousands(s.Nominal), thousands(s.RecordedHands), thousands(s.RecordedEvents),
+			thousandsF(perSecond(s.RecordedEvents, s.Record.Wall)), thousandsF(perSecond(s.RecordedEvents, s.Plain.Wall)),
+			s.Plain.Wall.Seconds()/s.Record.Wall.Seconds())
+	}
+	p("\n")
+	for _, s := range w.sizes {
+		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.PlainErr, s.ProjectErr} {
 			if e != nil {
 				p("- %s hands: **failed**: %v\n", thousands(s.Hands), e)
 			}
@@ -305,7 +323,9 @@ func (r *report) how(p printer) {
 		r.cfg.goCmd, strings.Join(goBenchArgs(r.cfg), " "), r.cfg.cache)
 	p("- `BenchmarkAppend` (recorder): batches of 2,000 six-event hands at 50 tables through a `Recorder` (decoding and envelope checks, prev chain, `Nats-Msg-Id`, expected last subject sequence, one event in flight per hand, 256 hands at once) into an embedded server with file storage; the baseline publishes the same payloads to the same subjects of a second embedded log with plain `PublishAsync`, no headers, no checks.\n")
 	p("- `BenchmarkProject` (projector): an interleaved file of 200 tables (about 58,500 events) projected into a fresh SQLite database; the baseline decodes the same file and inserts the same rows into the same schema in transactions of the same size, without checkpoint, hand state, checks or quarantine.\n")
-	p("- `BenchmarkReadHandLogSize` (recorder): `Log.ReadHand` of one hand (hand.started, hand.ended) out of logs of 10,000 and 1,000,000 such hands at 1,000 tables, interleaved in the stream, read at hands spread over the log; the logs are filled with plain asynchronous publishes of the sealed events, outside the timing, and the big one is cached in the cache folder across runs (filled again when the stream configuration changes). The hand.started/hand.ended-only hands keep the big log within the budget: 2 million events rather than the 25 million of a million played hands; a read touches only its hand's subject.\n")
+	p("- `BenchmarkRecordFile` (recorder): a file of 4 simulated std-draw tables of 1,000 hands (about 29 events a hand) recorded by a `Recorder` from its bytes, as `fechado record` does, into a new embedded log each iteration; the baseline publishes the same lines to the same subjects of a second new embedded log with plain `PublishAsync`, in the same run.\n")
+	p("- `BenchmarkReadHandLogSize` (recorder, `FECHADO_READ_HANDS=%s`): `Log.ReadHand` of hands (hand.started, hand.ended) chosen at random over logs of those sizes at 1,000 tables, interleaved in the stream, 1,000 reads an iteration; p50 and p99 are over every read. A read is one batched direct get on the hand's subject; the first read of a message block not read for a while loads and indexes the whole block (8 MB), which is what the p99 shows. The logs are filled with plain asynchronous publishes of the sealed events, outside the timing, and logs over 100,000 hands are cached in the cache folder across runs (filled again when the stream configuration changes). The two-event hands keep the big log within the budget: 2 million events rather than the 29 million of a million played hands; a read touches only its hand's subject and block.\n", r.cfg.readHands)
+	p("- Whole-process baseline of `record`: `benchreport %s DIR FILE…` opens a log of its own on DIR as fechado does (the same embedded server and stream) and publishes the same new tables' lines to their hands' subjects with plain `PublishAsync` (no headers, no checks), waiting for every ack.\n", plainFlag)
 	p("- Whole processes: `%s`, run by `cmd/benchreport` one at a time, nothing else of the harness running; elapsed wall time from start to exit, peak memory from `wait4`'s rusage. jq is %s. The standard output of `audit --json` and of `jq -c .` goes to `/dev/null`.\n",
 		r.cfg.fechado, orUnknown(r.JQVersion))
 	p("- Budget: the run aims to end within %s; the Go benchmarks may take %.0f%% of it. Before each log size the harness extrapolates its time from the previous size, per hand, and leaves out what would not fit.\n\n",

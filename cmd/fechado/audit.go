@@ -275,7 +275,7 @@ func readStored(ctx context.Context, s *logFlags, hand, table string, fn func(*e
 	}
 	switch {
 	case hand != "":
-		err = l.ReadHand(ctx, table, hand, each)
+		err = s.readHand(ctx, l, table, hand, each)
 	case table != "":
 		err = l.ReadTable(ctx, table, each)
 	default:

@@ -71,7 +71,7 @@ func runExport(m *Main, args []string) error {
 	}
 	switch {
 	case *hand != "":
-		err = l.ReadHand(ctx, *table, *hand, each)
+		err = lf.readHand(ctx, l, *table, *hand, each)
 	case *table != "":
 		err = l.ReadTable(ctx, *table, each)
 		if err == nil && n == 0 {

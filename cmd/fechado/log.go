@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
@@ -69,6 +72,48 @@ func (f *logFlags) open(ctx context.Context) (*recorder.Log, error) {
 		return nil, withCode(exitStore, err)
 	}
 	return l, nil
+}
+
+// readHand reads one stored hand. Without its table, the table is taken from the read models
+// beside the log (DIR/fechado.db, kept by project and serve, whose hands table is the index from
+// hand id to table), so that the read costs the same however long the log; a hand they do not
+// hold is looked up in the log itself, at a cost that grows with the log (recorder.HandSubject).
+func (f *logFlags) readHand(ctx context.Context, l *recorder.Log, table, hand string, fn func(recorder.Stored) error) error {
+	if table != "" {
+		return l.ReadHand(ctx, table, hand, fn)
+	}
+	if t := f.indexedTable(ctx, hand); t != "" {
+		err := l.ReadHand(ctx, t, hand, fn)
+		if !errors.Is(err, recorder.ErrHandNotFound) {
+			return err
+		}
+		// Read models of another log: nothing was delivered, look the hand up in this one.
+	}
+	return l.ReadHand(ctx, "", hand, fn)
+}
+
+// indexedTable returns the table of hand from the read models beside the log, opened read-only,
+// or "" when there are none, they do not hold the hand, or they cannot be read.
+func (f *logFlags) indexedTable(ctx context.Context, hand string) string {
+	path := filepath.Join(f.data, "fechado.db")
+	if strings.ContainsAny(path, "?#") {
+		return ""
+	}
+	if _, err := os.Stat(path); err != nil {
+		return ""
+	}
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&_busy_timeout=1000")
+	if err != nil {
+		return ""
+	}
+	defer db.Close()
+	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var table string
+	if db.QueryRowContext(qctx, `SELECT table_id FROM hands WHERE hand_id = ?`, hand).Scan(&table) != nil {
+		return ""
+	}
+	return table
 }
 
 // interruptible returns a context that ends on Ctrl-C or SIGTERM, so that a command stops its
