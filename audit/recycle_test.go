@@ -82,7 +82,7 @@ func auditWithoutRecycle(a *Auditor, r *events.Reader) (bad int, err error) {
 		}
 		if errors.Is(err, events.ErrInvalid) {
 			bad++
-			a.Invalid(err, "", "", 0)
+			a.AddUndecoded(nil, r.LineSum(), err)
 			continue
 		}
 		return bad, err

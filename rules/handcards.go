@@ -243,20 +243,35 @@ func (h *Hand) onDealCard(seq events.Seq, p *Player, d *events.CardDealt) {
 	}
 	h.dealIdx++
 	p.Dealt++
-	if d.Unknown {
+	c, ok := h.cardOf(d)
+	if !ok {
 		p.Hidden++
 		return
 	}
 	h.dealt++
 	if h.dealt <= 2 {
-		h.dealtEarly = h.dealtEarly.Add(d.Card)
+		h.dealtEarly = h.dealtEarly.Add(c)
 	} else {
-		h.dealtLate = h.dealtLate.Add(d.Card)
+		h.dealtLate = h.dealtLate.Add(c)
 	}
 	// A foreign or duplicate card is reported by take; the player still holds what the log
 	// deals him (findings-v1.md: carry on with the state the log records, no cascade).
-	h.take(seq, p.Seat, d.Card)
-	h.give(p, d.Card)
+	h.take(seq, p.Seat, c)
+	h.give(p, c)
+}
+
+// cardOf returns the card d deals, false when nobody can know it. A card the log does not give
+// (an imported hand, or a field that could not be read, events-v1.md §8) is the top card of the
+// stub when a revealed seed orders the deck: what the dealer must have dealt, so that the
+// rest of the deal is checked from the right place.
+func (h *Hand) cardOf(d *events.CardDealt) (cards.Card, bool) {
+	switch {
+	case !d.Unknown:
+		return d.Card, true
+	case h.known && len(h.order) > 0:
+		return h.order[0], true
+	}
+	return 0, false
 }
 
 // endSetup checks the forced bets once the cards start coming.
