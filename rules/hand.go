@@ -159,13 +159,16 @@ type Hand struct {
 	OpenerValue     Value
 	LastAggressor   events.Seat // last bet or raise of the hand
 	LastRaiserFirst events.Seat // last raiser of round first
-	turn            events.Seat // whose turn it is (0 = nobody's)
-	Carry           events.Chips
-	Passed          bool
-	Misdeal         bool
-	Raked           events.Chips
-	Awards          []Award
-	ended           *events.HandEnded
+	// BigBlind is the seat of the hand's first big blind (0 = none posted): in blind games the
+	// table's rotation follows it (events-v1.md §7, rules.NextBlinds).
+	BigBlind events.Seat
+	turn     events.Seat // whose turn it is (0 = nobody's)
+	Carry    events.Chips
+	Passed   bool
+	Misdeal  bool
+	Raked    events.Chips
+	Awards   []Award
+	ended    *events.HandEnded
 
 	// cards
 	deck  cards.Set

@@ -340,13 +340,21 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		sb, bb := h.blindSeats()
 		// Only the first small and big blind have a place: a newcomer may post an extra live
 		// big blind (and a dead small one) from his seat, as online rooms let him.
+		noSmall := !h.blindSeen[0]
 		first := !h.sawBlind(d.Blind)
+		if first && d.Blind == events.BlindBig {
+			h.BigBlind = p.Seat
+		}
 		switch {
 		case !first && d.Blind != events.BlindDead && d.Amount > p.Stack:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("a blind of %d from a stack of %d", d.Amount, p.Stack), p.Stack, d.Amount)
 		case !first:
 		case d.Blind == events.BlindSmall && p.Seat != sb:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("the small blind is seat %d's", sb), sb, p.Seat)
+		case d.Blind == events.BlindBig && p.Seat == sb && noSmall && len(h.Players) > 2:
+			// TDA dead button (events-v1.md §7): the small blind's seat is empty, so nobody posts
+			// it and the big blind is the first player dealt in left of the button. Whether the
+			// big blind moved one seat is the table's check (table.dealer).
 		case d.Blind == events.BlindBig && p.Seat != bb:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("the big blind is seat %d's", bb), bb, p.Seat)
 		case d.Amount > p.Stack:
