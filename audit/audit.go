@@ -394,12 +394,11 @@ var ErrFindings = errors.New("the log has findings of severity error")
 
 // AuditReader audits every event r yields. Lines that do not decode are part of the log being
 // audited: each is a log.schema finding through AddUndecoded (events-v1.md §8), counted in bad.
-// The Reader does not give such a line back, so it is placed after the previous line of the log
-// (AuditLines, which has the line, reads its own envelope). Whenever the auditor is idle, r
-// recycles the memory of the events read so far (see the Hand callback).
+// Whenever the auditor is idle, r recycles the memory of the events read so far (see the Hand
+// callback).
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
-		e, err := r.Next()
+		e, err := r.NextLenient()
 		if err == nil {
 			a.AddRead(r, e)
 			continue
@@ -411,7 +410,7 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 			return bad, err
 		}
 		bad++
-		a.AddUndecoded(nil, r.LineSum(), err)
+		a.AddUndecoded(e, r.LineSum(), err)
 	}
 }
 

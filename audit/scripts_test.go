@@ -377,7 +377,7 @@ func runCase(t *testing.T, c *scriptCase) []string {
 	// Audit it as the audit command does.
 	var got []finding.Finding
 	a := New(func(f finding.Finding) { got = append(got, f) })
-	if _, err := AuditLines(a, &buf, "case"); err != nil {
+	if _, err := AuditReader(a, events.NewReader(&buf, "case")); err != nil {
 		t.Fatal(err)
 	}
 	a.Close()

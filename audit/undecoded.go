@@ -1,15 +1,10 @@
 package audit
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
@@ -20,56 +15,24 @@ import (
 // chain, and a field that cannot be read is treated as unknown, so that one bad field is one
 // finding and not a cascade.
 
-// Salvaged is what can still be read of a line that did not decode.
-type Salvaged struct {
-	// Event is the line's envelope (id, table, hand, seq, type, prev as far as they could be
-	// read) with Raw the line itself. When Decoded, it is a whole event: the line with the
-	// fields that could not be read left out.
-	Event   *events.Event
-	Decoded bool
-	// JSON reports whether the line is JSON at all; when it is not, its seq is the previous
-	// line's + 1, in the previous line's hand (§8).
-	JSON bool
-}
-
-// envelope is the envelope of a line as encoding/json reads it, with everything else left raw.
-type envelope struct {
-	ID    string          `json:"id"`
-	Table string          `json:"table"`
-	Hand  string          `json:"hand"`
-	Seq   *int64          `json:"seq"`
-	At    string          `json:"at"`
-	Type  string          `json:"type"`
-	Prev  *string         `json:"prev"`
-	Data  json.RawMessage `json:"data"`
-}
-
 var (
 	reID   = regexp.MustCompile(`"id"\s*:\s*"([^"\\]*)"`)
 	reHand = regexp.MustCompile(`"hand"\s*:\s*"([^"\\]*)"`)
 	reSeq  = regexp.MustCompile(`"seq"\s*:\s*([1-9][0-9]{0,8})\b`)
-	reType = regexp.MustCompile(`"type"\s*:\s*"([^"\\]*)"`)
 )
 
-// Salvage reads what it can of line, which failed to decode with err: the envelope when the line
-// is JSON (or, cut short, still shows its hand and seq), and the whole event with the offending
-// field (err's events.Error.Field) left out when that alone was wrong. prevHand, prevTable and
-// prevSeq are the previous line's, for a line that is not JSON at all (§8: seq = previous + 1).
-// It returns nil when nothing places the line: no hand can be read and there is no previous line.
-func Salvage(line []byte, err error, prevHand, prevTable string, prevSeq events.Seq) *Salvaged {
-	raw := line
-	var env envelope
-	if jerr := json.Unmarshal(line, &env); jerr == nil && env.Hand != "" && env.Seq != nil && *env.Seq > 0 {
-		e := &events.Event{ID: env.ID, Table: env.Table, Hand: env.Hand, Seq: events.Seq(*env.Seq), At: env.At,
-			Type: events.Type(env.Type), Raw: raw}
-		if env.Prev != nil {
-			e.Prev, e.HasPrev = *env.Prev, true
+// Place returns the event that stands for a line that did not decode, given e, what
+// events.ParseLenient (or Reader.NextLenient) read of it: e itself when its envelope could be
+// read. Else the line is not JSON: when it still shows its hand and seq (cut short, or not
+// UTF-8), an event there, without prev, whose bytes are what the next line of the hand must hash;
+// otherwise an event after the previous line (prevHand, prevTable, prevSeq), in its hand, with
+// seq + 1 (§8); nil when there is no previous line either.
+func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq events.Seq) *events.Event {
+	if e != nil {
+		if e.Table == "" && e.Hand == prevHand {
+			e.Table = prevTable // a table it could not read: the hand's
 		}
-		if d := lenient(line, err); d != nil {
-			d.Raw = raw
-			return &Salvaged{Event: d, Decoded: true, JSON: true}
-		}
-		return &Salvaged{Event: e, JSON: true}
+		return e
 	}
 	get := func(re *regexp.Regexp) string {
 		if m := re.FindSubmatch(line); m != nil {
@@ -78,102 +41,35 @@ func Salvage(line []byte, err error, prevHand, prevTable string, prevSeq events.
 		return ""
 	}
 	if hand, seq := get(reHand), get(reSeq); hand != "" && seq != "" {
-		// Cut short, or otherwise broken JSON, but its place can be read. What it says of prev
-		// cannot be trusted, but its bytes are what the next line of the hand must hash.
 		n, _ := strconv.Atoi(seq)
-		table := prevTable
-		if hand != prevHand {
-			table = ""
+		table := ""
+		if hand == prevHand {
+			table = prevTable
 		}
-		return &Salvaged{Event: &events.Event{ID: get(reID), Table: table, Hand: hand, Seq: events.Seq(n),
-			Type: events.Type(get(reType)), Raw: raw}}
+		return &events.Event{ID: get(reID), Table: table, Hand: hand, Seq: events.Seq(n), Raw: line}
 	}
 	if prevHand == "" {
 		return nil
 	}
-	return &Salvaged{Event: &events.Event{Table: prevTable, Hand: prevHand, Seq: prevSeq + 1, Raw: raw}}
+	return &events.Event{Table: prevTable, Hand: prevHand, Seq: prevSeq + 1, Raw: line}
 }
 
-// lenient decodes line with the field named by err left out, as an event of a hand whose room did
-// not show that field (a card not seen, §4); nil when the line still does not decode, or err names
-// no field.
-func lenient(line []byte, err error) *events.Event {
-	var ee *events.Error
-	if !errors.As(err, &ee) || ee.Field == "" || !strings.HasPrefix(ee.Field, "data") {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil || !removePath(v, ee.Field) {
-		return nil
-	}
-	fixed, jerr := json.Marshal(v)
-	if jerr != nil {
-		return nil
-	}
-	e, perr := events.Parse(fixed)
-	if perr != nil {
-		return nil
-	}
-	return e
-}
-
-// removePath deletes the member at path ("data.seats[1].card") from v, decoded JSON; false when
-// there is none, or it is an element of an array (removing it would shift the others).
-func removePath(v any, path string) bool {
-	parts := strings.Split(path, ".")
-	for i, part := range parts {
-		name, idx := part, ""
-		if k := strings.IndexByte(part, '['); k >= 0 {
-			name, idx = part[:k], part[k:]
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		if i == len(parts)-1 && idx == "" {
-			if _, ok := obj[name]; !ok {
-				return false
-			}
-			delete(obj, name)
-			return true
-		}
-		v = obj[name]
-		for idx != "" {
-			end := strings.IndexByte(idx, ']')
-			if end < 0 {
-				return false
-			}
-			n, err := strconv.Atoi(idx[1:end])
-			arr, ok := v.([]any)
-			if err != nil || !ok || n < 0 || n >= len(arr) {
-				return false
-			}
-			v, idx = arr[n], idx[end+1:]
-		}
-		if i == len(parts)-1 {
-			return false
-		}
-	}
-	return false
-}
-
-// AddUndecoded feeds a line of the log that did not decode, with the error that says why, and sum
-// its SHA-256 (nil: computed here). It is reported as log.schema at its seq; its envelope takes its
-// place in its hand's sequence and chain; when only a field was wrong the event is replayed with
-// that field unknown, and otherwise the hand's play is not judged from that line on (its rules
-// findings there would only echo the missing event).
-func (a *Auditor) AddUndecoded(line []byte, sum *[sha256.Size]byte, err error) {
-	s := Salvage(line, err, string(a.prevHand), string(a.prevTable), a.prevSeq)
+// AddUndecoded feeds a line of the log that did not decode, with the error that says why: e is
+// what events.Reader.NextLenient (or events.ParseLenient) read of it, nil when the line is not
+// JSON; sum is the SHA-256 of the line (Reader.LineSum; nil: computed from e.Raw). It is reported
+// as log.schema at its seq; its envelope takes its place in its hand's sequence and chain; when
+// the payload could be read with its bad fields left out, the event is replayed so, and otherwise
+// the hand's play is not judged from that line on (rules findings there would only echo the
+// missing event).
+func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err error) {
 	msg := fmt.Sprintf("this line is not a valid event: %v", err)
-	if s == nil {
+	e = Place(e, nil, string(a.prevHand), string(a.prevTable), a.prevSeq)
+	if e == nil {
 		a.emit(mk("", "", a.prevSeq+1, finding.LogSchema, 0, msg, nil, nil))
 		return
 	}
-	e := s.Event
 	fault := mk(e.Hand, e.Table, e.Seq, finding.LogSchema, 0, msg, nil, nil)
-	if s.Decoded {
+	if e.Data != nil {
 		a.AddSummed(e, sum)
 		if p := a.open[e.Hand]; p != nil {
 			p.faults = append(p.faults, fault)
@@ -218,79 +114,4 @@ func (a *Auditor) note(e *events.Event) {
 	a.prevHand = append(a.prevHand[:0], e.Hand...)
 	a.prevTable = append(a.prevTable[:0], e.Table...)
 	a.prevSeq = e.Seq
-}
-
-// AuditLines audits the JSON Lines log r (name for messages) as AuditReader does, but gives each
-// line that does not decode to AddUndecoded with the line itself, so that its envelope and fields
-// are read as §8 says. It returns the number of such lines.
-func AuditLines(a *Auditor, r io.Reader, name string) (bad int, err error) {
-	t := &lineTap{r: r, first: 1}
-	rd := events.NewReader(t, name)
-	for {
-		e, err := rd.Next()
-		if err == nil {
-			a.AddRead(rd, e)
-			t.forget(rd.Line())
-			continue
-		}
-		if err == io.EOF {
-			return bad, nil
-		}
-		if !errors.Is(err, events.ErrInvalid) {
-			return bad, err
-		}
-		bad++
-		a.AddUndecoded(t.line(rd.Line()), rd.LineSum(), err)
-	}
-}
-
-// lineTap passes a reader's bytes on and keeps those of the lines not yet forgotten, so that the
-// line of a decoding error can be had. events.Reader does not give it back; the copy is the
-// price of reading it, until it does.
-type lineTap struct {
-	r     io.Reader
-	buf   []byte // from the start of line first
-	first int
-}
-
-func (t *lineTap) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	t.buf = append(t.buf, p[:n]...)
-	return n, err
-}
-
-// forget drops the lines before line n once enough has piled up, moving the rest to the front.
-func (t *lineTap) forget(n int) {
-	if len(t.buf) < 1<<18 {
-		return
-	}
-	rest := t.buf
-	for t.first < n {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			break
-		}
-		rest = rest[i+1:]
-		t.first++
-	}
-	t.buf = t.buf[:copy(t.buf, rest)]
-}
-
-// line returns line n (without its newline), or nil when it was forgotten.
-func (t *lineTap) line(n int) []byte {
-	if n < t.first {
-		return nil
-	}
-	rest := t.buf
-	for k := t.first; k < n; k++ {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			return nil
-		}
-		rest = rest[i+1:]
-	}
-	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-		rest = rest[:i]
-	}
-	return bytes.Clone(rest)
 }

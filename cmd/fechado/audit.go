@@ -145,7 +145,7 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) error {
 		srcs = append(srcs, src{name, f, f})
 	}
 	for _, s := range srcs {
-		if _, err := audit.AuditLines(a, s.r, s.name); err != nil {
+		if _, err := audit.AuditReader(a, events.NewReader(s.r, s.name)); err != nil {
 			return usageErr("%v", err) // unreadable
 		}
 	}

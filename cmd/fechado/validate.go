@@ -99,7 +99,7 @@ func (v *validation) report(format string, a ...any) {
 
 // check reads the lines of r: each is decoded, then its envelope is checked against the lines
 // before it. A line that does not decode still takes its place in its hand's chain (events-v1.md
-// §8, as audit.Salvage reads it: its own envelope, or after the previous line when it is not
+// §8, as audit.Place places it: by its own envelope, or after the previous line when it is not
 // JSON), so that one bad line is not followed by a cascade of sequence and chain problems.
 func (v *validation) check(r io.Reader, name string) {
 	rd := events.NewReader(r, name)
@@ -119,18 +119,16 @@ func (v *validation) check(r io.Reader, name string) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		e, err := events.Parse(line)
+		e, err := events.ParseLenient(line)
 		if err != nil {
 			var ee *events.Error
 			if errors.As(err, &ee) {
 				ee.File, ee.Line = name, rd.Line()
 			}
 			v.report("%v", err)
-			s := audit.Salvage(line, err, prevHand, "", prevSeq)
-			if s == nil {
+			if e = audit.Place(e, line, prevHand, "", prevSeq); e == nil {
 				continue
 			}
-			e = s.Event
 		} else {
 			v.events++
 		}
