@@ -278,9 +278,10 @@ func Renew(old *Hand, e *events.Event) (*Hand, error) {
 			n++
 		}
 	}
-	if !isSeen(hs.Dealer) && !p.Starter {
+	if !isSeen(hs.Dealer) && !p.Starter && !p.Blinds {
 		// The dealer must be a seat dealt in, except in br-online where he names the seat
-		// before the starter (dealt in as well in practice).
+		// before the starter (dealt in as well in practice), and in blind games, where the
+		// button may be dead: on a seat where nobody is dealt in (events-v1.md §7).
 		h.violate(finding.LogSchema, e.Seq, hs.Dealer, fmt.Sprintf("dealer seat %d is not dealt in", hs.Dealer), nil, nil)
 	}
 	low, ok := p.Low(len(hs.Seats))
