@@ -342,8 +342,8 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		// big blind (and a dead small one) from his seat, as online rooms let him.
 		noSmall := !h.blindSeen[0]
 		first := !h.sawBlind(d.Blind)
-		if first && d.Blind == events.BlindBig {
-			h.BigBlind = p.Seat
+		if first && d.Blind == events.BlindBig && (p.Seat == bb || p.Seat == sb && noSmall && len(h.Players) > 2) {
+			h.BigBlind = p.Seat // in its place: the first round starts left of it
 		}
 		switch {
 		case !first && d.Blind != events.BlindDead && d.Amount > p.Stack:
