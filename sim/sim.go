@@ -127,7 +127,7 @@ type Sim struct {
 	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games);
 	// placedBB the big blind of the hand being played, as the simulator placed it.
 	bb, bbBefore, placedBB events.Seat
-	newcomers    int
+	newcomers              int
 }
 
 type seat struct {
