@@ -10,7 +10,7 @@ import (
 	"github.com/fechado/fechado/handhistory"
 )
 
-// A session of four hands at one table (testdata/pokerstars/session-comings-goings.txt, written
+// A session of six hands at one table (testdata/pokerstars/session-comings-goings.txt, written
 // in PokerStars' format) becomes one table whose hands chain by previous and say what happened
 // between them (events-v1.md §7), as worked out by hand from the text:
 //
@@ -20,12 +20,15 @@ import (
 //   - hand 3: Ben gone with his 498 (left); Dan still away; button seat 3 (the TDA dead button:
 //     the seat of hand 1's big blind);
 //   - hand 4: Dan back and dealt in, not joined; Cat's stack went from 500 to 1000 between hands:
-//     a rebuy of 500; button seat 5.
+//     a rebuy of 500; button seat 5;
+//   - hand 5: Dan goes all in on the big blind against Eve and loses every chip; button seat 1;
+//   - hand 6: Dan buys in again for 500 (rebuy, not joined: he never left); button seat 3, the
+//     small blind his, the big blind Eve's.
 //
 // Every hand audits with no finding at all.
 func TestSessionComingsAndGoings(t *testing.T) {
 	res := importFile(t, handhistory.PokerStars, "testdata/pokerstars/session-comings-goings.txt")
-	if len(res.Skipped) > 0 || len(res.Hands) != 4 {
+	if len(res.Skipped) > 0 || len(res.Hands) != 6 {
 		t.Fatalf("%d hands, skipped %v", len(res.Hands), res.Skipped)
 	}
 	type want struct {
@@ -39,6 +42,8 @@ func TestSessionComingsAndGoings(t *testing.T) {
 		{2, "1 Ann 500, 2 Ben 498, 3 Cat 502, 5 Eve 500 joined", "4 Dan 500", ""},
 		{3, "1 Ann 500, 3 Cat 500, 5 Eve 502", "4 Dan 500", "Ben 498"},
 		{5, "1 Ann 502, 3 Cat 1000 rebuy 500, 4 Dan 500, 5 Eve 500", "", ""},
+		{1, "1 Ann 500, 3 Cat 1002, 4 Dan 500, 5 Eve 500", "", ""},
+		{3, "1 Ann 500, 3 Cat 1000, 4 Dan 500 rebuy 500, 5 Eve 1002", "", ""},
 	} {
 		h := res.Hands[i]
 		hs := h.Events[0].Data.(*events.HandStarted)
