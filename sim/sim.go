@@ -533,6 +533,11 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 			p.rebuy = p.initial
 			p.rebuys++
 		}
+		if p.stack == 0 && p.rebuy == 0 && s.preset.Blinds {
+			// In a blind game he buys in now or not at all: coming back later he might sit
+			// between the button and the blinds, where the TDA makes a newcomer wait.
+			p.rebuys = MaxRebuys
+		}
 	}
 	if s.cfg.Cash {
 		s.comingsAndGoings()
