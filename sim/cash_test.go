@@ -96,3 +96,27 @@ func TestCleanCorpora(t *testing.T) {
 	}
 	t.Log(b.String())
 }
+
+// Every code injected at a cash table is still reported alone, at its hand and event: players who
+// sit out, leave and sit down raise nothing of their own around it.
+func TestInjectCash(t *testing.T) {
+	for _, name := range rules.Names() {
+		if !CashAllowed(name) {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			got, played := map[finding.Code]int{}, 0
+			for table := 0; played < 150; table++ { // a table ends when one player wins every chip
+				hands, fs := auditRun(t, Config{Rules: name, Players: 5, Hands: 150 - played, Seed: uint64(31 + table), Cash: true,
+					Inject: InjectableFor(name)})
+				for c, n := range checkInjected(t, hands, fs) {
+					got[c] += n
+				}
+				played += len(hands)
+			}
+			if len(got) < len(InjectableFor(name))/2 {
+				t.Errorf("only %d codes injected in %d hands: %v", len(got), played, got)
+			}
+		})
+	}
+}
