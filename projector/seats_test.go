@@ -80,3 +80,42 @@ func TestSeatChanges(t *testing.T) {
 		t.Errorf("seat_changes differ from the hands:\n got %v\nwant %v", got, want)
 	}
 }
+
+// The live tables show who sits out the hand in progress (events-v1.md §7 away), with his chips,
+// as its hand.started says; a copy handed out does not share them.
+func TestLiveShowsWhoIsAway(t *testing.T) {
+	s, err := sim.New(sim.Config{Rules: "br-fechado", Players: 5, Hands: 300, Seed: 4, Table: "cash", Cash: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := NewLive()
+	seen := 0
+	for {
+		h, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		live.Apply(h.Events[0])
+		st, _ := live.Table("cash")
+		want := h.Events[0].Data.(*events.HandStarted).Away
+		if fmt.Sprint(st.Away) != fmt.Sprint(want) {
+			t.Fatalf("hand %s: live away %v, hand.started %v", h.Events[0].Hand, st.Away, want)
+		}
+		if len(want) > 0 {
+			seen++
+			st.Away[0].Stack = -1
+			if again, _ := live.Table("cash"); again.Away[0].Stack == -1 {
+				t.Fatal("a copy of the table shares its away list")
+			}
+		}
+		for _, e := range h.Events[1:] {
+			live.Apply(e)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("nobody sat out: not a test")
+	}
+}
