@@ -55,6 +55,9 @@ type Auditor struct {
 	hand *rules.Hand
 	// continued counts the hands that left their table's state for the next (see HandAfter).
 	continued int
+	// prevHand, prevTable and prevSeq are the envelope of the last line fed (see note).
+	prevHand, prevTable []byte
+	prevSeq             events.Seq
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -65,6 +68,9 @@ type pending struct {
 	hand   string
 	events []*events.Event
 	faults []finding.Finding // envelope faults found while the hand was open
+	// lost is the seq of the first line of the hand that could not be read as an event (0: none):
+	// the rules do not judge the hand from there on (events-v1.md §8).
+	lost events.Seq
 }
 
 // HandResult is one audited hand. Its Table, Hand and Findings are the Auditor's own copies; its
@@ -88,6 +94,7 @@ func (a *Auditor) Add(e *events.Event) { a.AddSummed(e, nil) }
 // AddSummed is Add given sum, the SHA-256 of e.Raw already computed (events.Reader.LineSum); nil:
 // the Auditor computes it.
 func (a *Auditor) AddSummed(e *events.Event, sum *[sha256.Size]byte) {
+	a.note(e)
 	p := a.last
 	if p == nil || p.hand != e.Hand {
 		p = a.open[e.Hand]
@@ -101,15 +108,7 @@ func (a *Auditor) AddSummed(e *events.Event, sum *[sha256.Size]byte) {
 		return
 	}
 	if p == nil {
-		if n := len(a.free); n > 0 {
-			p = a.free[n-1]
-			a.free = a.free[:n-1]
-			p.table, p.hand = e.Table, e.Hand
-		} else {
-			p = &pending{table: e.Table, hand: e.Hand}
-		}
-		a.open[e.Hand] = p
-		a.order = append(a.order, e.Hand)
+		p = a.openHand(e)
 	}
 	a.last = p
 	for _, pr := range a.chain.CheckSum(e, sum) {
@@ -126,6 +125,21 @@ func (a *Auditor) AddSummed(e *events.Event, sum *[sha256.Size]byte) {
 	if e.Type == events.HandEndedType {
 		a.finish(p)
 	}
+}
+
+// openHand opens the hand of e, its first event.
+func (a *Auditor) openHand(e *events.Event) *pending {
+	var p *pending
+	if n := len(a.free); n > 0 {
+		p = a.free[n-1]
+		a.free = a.free[:n-1]
+		p.table, p.hand = e.Table, e.Hand
+	} else {
+		p = &pending{table: e.Table, hand: e.Hand}
+	}
+	a.open[e.Hand] = p
+	a.order = append(a.order, e.Hand)
+	return p
 }
 
 // AddRead feeds e, just read from r: with the sum of its line that r computed (LineSum), and
@@ -293,6 +307,9 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 		slices.SortStableFunc(evs, eventBySeq)
 	}
 	first := evs[0]
+	if first.Type != events.HandStartedType && p.lost != 0 {
+		return // the line that began it could not be read: already a log.schema finding
+	}
 	if first.Type != events.HandStartedType {
 		add(mk(p.hand, p.table, first.Seq, finding.LogSchema, 0, "the hand does not begin with hand.started", events.HandStartedType, first.Type))
 		return
@@ -355,6 +372,9 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 		h.Apply(e)
 	}
 	for _, v := range h.Violations {
+		if p.lost != 0 && v.Seq >= p.lost {
+			continue // an echo of the event that could not be read (events-v1.md §8)
+		}
 		f := mk(p.hand, p.table, v.Seq, v.Code, v.Seat, v.Message, v.Expected, v.Actual)
 		if v.Severity != "" {
 			f.Severity = v.Severity // the preset makes it graver (card.exposed in br-online)
@@ -372,13 +392,13 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 // ErrFindings is returned by AuditReader when the log holds at least one finding of severity error.
 var ErrFindings = errors.New("the log has findings of severity error")
 
-// AuditReader audits every event r yields. Lines that do not decode are reported as log.schema
-// findings through the auditor (they are part of the log being audited) and counted in bad.
+// AuditReader audits every event r yields. Lines that do not decode are part of the log being
+// audited: each is a log.schema finding through AddUndecoded (events-v1.md §8), counted in bad.
 // Whenever the auditor is idle, r recycles the memory of the events read so far (see the Hand
 // callback).
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
-		e, err := r.Next()
+		e, err := r.NextLenient()
 		if err == nil {
 			a.AddRead(r, e)
 			continue
@@ -386,14 +406,11 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 		if err == io.EOF {
 			return bad, nil
 		}
-		// Only here, on an error: ee escapes to the heap through errors.As.
-		var ee *events.Error
-		if errors.As(err, &ee) && errors.Is(err, events.ErrInvalid) {
-			bad++
-			a.Invalid(err, "", "", 0)
-			continue
+		if !errors.Is(err, events.ErrInvalid) {
+			return bad, err
 		}
-		return bad, err
+		bad++
+		a.AddUndecoded(e, r.LineSum(), err)
 	}
 }
 

@@ -199,23 +199,15 @@ func (a *refAuditor) continuity(table string, first *events.Event, h *rules.Hand
 			add(finding.TableSeating, s.Seat, fmt.Sprintf("%s has no chips and was dealt in; %s deals in only players with chips", s.Player, p.Name), nil, s.Player)
 		}
 	}
+	// The version 1.1 seat checks are the auditor's own functions, given a table state made from
+	// the reference's maps: what is compared here is the bookkeeping around them.
+	out = seatConflicts(out, first, table, hs)
 	if prev != nil {
-		dealt := map[string]bool{}
-		for _, s := range hs.Seats {
-			dealt[s.Player] = true
-			var rebuy events.Chips
-			if s.Rebuy != nil {
-				rebuy = *s.Rebuy
-			}
-			if last, ok := prev.stacks[s.Player]; ok && last+rebuy != s.Stack {
-				add(finding.TableStack, s.Seat, fmt.Sprintf("%s starts with %d; he ended the last hand with %d and rebought %d", s.Player, s.Stack, last, rebuy), last+rebuy, s.Stack)
-			}
-		}
+		ts := &tableState{}
 		for name, st := range prev.stacks {
-			if st > 0 && !dealt[name] {
-				add(finding.TableSeating, prev.seatOf[name], fmt.Sprintf("%s still has %d chips but was not dealt in", name, st), name, nil)
-			}
+			ts.players = append(ts.players, playerEnd{name: name, seat: prev.seatOf[name], stack: st})
 		}
+		out = seatsAcross(out, first, table, hs, ts)
 		if hs.Carry != prev.carry {
 			add(finding.TableCarry, 0, fmt.Sprintf("the hand starts with a carry of %d; the last hand left %d", hs.Carry, prev.carry), prev.carry, hs.Carry)
 		}
@@ -251,6 +243,12 @@ func (a *refAuditor) continuity(table string, first *events.Event, h *rules.Hand
 		st.stacks[pl.Name] = pl.Stack
 		st.seatOf[pl.Name] = pl.Seat
 	}
+	for _, aw := range hs.Away {
+		if _, ok := st.stacks[aw.Player]; !ok {
+			st.stacks[aw.Player] = aw.Stack
+			st.seatOf[aw.Player] = aw.Seat
+		}
+	}
 	if end := h.Ended(); end != nil {
 		st.carry = end.Carry
 		bySeat := map[events.Seat]events.Chips{}
@@ -267,12 +265,12 @@ func (a *refAuditor) continuity(table string, first *events.Event, h *rules.Hand
 	return out
 }
 
-// normalize orders the "still has chips but was not dealt in" findings of one hand start by
+// normalize orders the "still has chips but was neither dealt in, away nor listed as gone" findings of one hand start by
 // message: refAuditor reports them in the order of a map.
 func normalize(fs []finding.Finding) []finding.Finding {
 	fs = append([]finding.Finding(nil), fs...)
 	seating := func(f finding.Finding) bool {
-		return f.Code == finding.TableSeating && strings.HasSuffix(f.Message, "but was not dealt in")
+		return f.Code == finding.TableSeating && strings.HasSuffix(f.Message, "but was neither dealt in, away nor listed as gone")
 	}
 	for i := 0; i < len(fs); {
 		j := i + 1

@@ -23,22 +23,29 @@ type TableMemory struct {
 	Passed    bool           `json:"passed,omitempty"`
 	Misdeal   bool           `json:"misdeal,omitempty"`
 	Players   []PlayerMemory `json:"players"`
+	// BigBlind and BigBlindBefore are the seats of the big blinds of the hand and of the one
+	// before it, and DealtIn how many it dealt in: blind games rotate from them (rules.NextBlinds).
+	BigBlind       events.Seat `json:"big_blind,omitempty"`
+	BigBlindBefore events.Seat `json:"big_blind_before,omitempty"`
+	DealtIn        int         `json:"dealt_in,omitempty"`
 }
 
-// PlayerMemory is a player as a hand leaves him: his seat and the stack he ended with.
+// PlayerMemory is a player as a hand leaves him: his seat and the stack he ended with, or, Away,
+// the stack he sat out with (events-v1.md §7).
 type PlayerMemory struct {
 	Name  string       `json:"name"`
 	Seat  events.Seat  `json:"seat"`
 	Stack events.Chips `json:"stack"`
+	Away  bool         `json:"away,omitempty"`
 }
 
 // memory returns the table's state as a TableMemory left by hand.
 func (st *tableState) memory(hand string) *TableMemory {
 	m := &TableMemory{Hand: hand, Dealer: st.dealer, Starter: st.starter, Seats: append([]events.Seat{}, st.seats...),
 		Carry: st.carry, PassedOut: st.passedOut, Passed: st.passed, Misdeal: st.misdeal,
-		Players: make([]PlayerMemory, len(st.players))}
+		Players: make([]PlayerMemory, len(st.players)), BigBlind: st.bb, BigBlindBefore: st.bbBefore, DealtIn: st.dealtIn}
 	for i, p := range st.players {
-		m.Players[i] = PlayerMemory{Name: p.name, Seat: p.seat, Stack: p.stack}
+		m.Players[i] = PlayerMemory{Name: p.name, Seat: p.seat, Stack: p.stack, Away: p.away}
 	}
 	return m
 }
@@ -47,9 +54,9 @@ func (st *tableState) memory(hand string) *TableMemory {
 func (m *TableMemory) state() *tableState {
 	st := &tableState{dealer: m.Dealer, starter: m.Starter, seats: append([]events.Seat{}, m.Seats...),
 		carry: m.Carry, passedOut: m.PassedOut, passed: m.Passed, misdeal: m.Misdeal,
-		players: make([]playerEnd, len(m.Players))}
+		players: make([]playerEnd, len(m.Players)), bb: m.BigBlind, bbBefore: m.BigBlindBefore, dealtIn: m.DealtIn}
 	for i, p := range m.Players {
-		st.players[i] = playerEnd{name: p.Name, seat: p.Seat, stack: p.Stack}
+		st.players[i] = playerEnd{name: p.Name, seat: p.Seat, stack: p.Stack, away: p.Away}
 	}
 	return st
 }

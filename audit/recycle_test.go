@@ -72,7 +72,7 @@ func auditBytes(tb testing.TB, data []byte, recycle, poison, hands bool) outcome
 // auditWithoutRecycle is AuditReader as it was before the Reader recycled.
 func auditWithoutRecycle(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
-		e, err := r.Next()
+		e, err := r.NextLenient()
 		if err == nil {
 			a.Add(e)
 			continue
@@ -82,7 +82,7 @@ func auditWithoutRecycle(a *Auditor, r *events.Reader) (bad int, err error) {
 		}
 		if errors.Is(err, events.ErrInvalid) {
 			bad++
-			a.Invalid(err, "", "", 0)
+			a.AddUndecoded(e, r.LineSum(), err)
 			continue
 		}
 		return bad, err

@@ -25,13 +25,19 @@ type tableState struct {
 	// Auditor.Idle): each is copied once, when its player joins. spare is the list before it,
 	// reused for the next.
 	players, spare []playerEnd
+	// bb and bbBefore are the seats of the big blinds of this hand and of the hand before it, and
+	// dealtIn how many players this hand dealt in: blind games rotate from them (rules.NextBlinds).
+	bb, bbBefore events.Seat
+	dealtIn      int
 }
 
-// playerEnd is a player as a hand leaves him: his seat and the stack he ended with.
+// playerEnd is a player as a hand leaves him: his seat and the stack he ended with, or, away, the
+// stack he sat out with.
 type playerEnd struct {
 	name  string
 	seat  events.Seat
 	stack events.Chips
+	away  bool
 }
 
 // player returns the entry of the player called name, or nil.
@@ -72,21 +78,9 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 	for _, s := range hs.Seats {
 		seats = append(seats, s.Seat)
 	}
+	out = seatConflicts(out, first, table, hs)
 	if prev != nil {
-		for _, s := range hs.Seats {
-			var rebuy events.Chips
-			if s.Rebuy != nil {
-				rebuy = *s.Rebuy
-			}
-			if last := prev.player(s.Player); last != nil && last.stack+rebuy != s.Stack {
-				add(finding.TableStack, s.Seat, fmt.Sprintf("%s starts with %d; he ended the last hand with %d and rebought %d", s.Player, s.Stack, last.stack, rebuy), last.stack+rebuy, s.Stack)
-			}
-		}
-		for _, pe := range prev.players {
-			if pe.stack > 0 && !dealtIn(hs, pe.name) {
-				add(finding.TableSeating, pe.seat, fmt.Sprintf("%s still has %d chips but was not dealt in", pe.name, pe.stack), pe.name, nil)
-			}
-		}
+		out = seatsAcross(out, first, table, hs, prev)
 		if hs.Carry != prev.carry {
 			add(finding.TableCarry, 0, fmt.Sprintf("the hand starts with a carry of %d; the last hand left %d", hs.Carry, prev.carry), prev.carry, hs.Carry)
 		}
@@ -100,8 +94,11 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 		if hs.PassedOut != wantPassed {
 			add(finding.TablePassedOut, 0, fmt.Sprintf("passed_out is %d; the table has had %d passed-out deals in a row", hs.PassedOut, wantPassed), wantPassed, hs.PassedOut)
 		}
-		// presets.md "next hand" puts the dealer of this hand where the last one leaves it.
-		if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
+		// presets.md "next hand" puts the dealer of this hand where the last one leaves it; in
+		// blind games the TDA dead-button rule does (events-v1.md §7).
+		if p.Blinds {
+			out = blindRotation(out, first, table, hs, h, prev, seats)
+		} else if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
 			what := "dealer"
 			if p.Starter {
 				what = "seat before the starter"
@@ -117,8 +114,10 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 		a.tables[strings.Clone(table)] = st
 	}
 	last := st.players
+	before := *st
 	*st = tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
 		misdeal: h.Misdeal, seats: append(st.seats[:0], seats...), players: st.spare[:0]}
+	st.blinds(h, &before, prev != nil)
 	st.starter = rules.NextSeat(st.seats, hs.Dealer)
 	for _, pl := range h.Players {
 		if pe := st.player(pl.Name); pe != nil {
@@ -132,6 +131,19 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 			name = strings.Clone(name)
 		}
 		st.players = append(st.players, playerEnd{name: name, seat: pl.Seat, stack: pl.Stack})
+	}
+	for _, aw := range hs.Away {
+		// An away player's chips stay on the table (events-v1.md §7): he is still at it.
+		if st.player(aw.Player) != nil {
+			continue
+		}
+		name := aw.Player
+		if pe := findPlayer(last, name); pe != nil {
+			name = pe.name
+		} else {
+			name = strings.Clone(name)
+		}
+		st.players = append(st.players, playerEnd{name: name, seat: aw.Seat, stack: aw.Stack, away: true})
 	}
 	clear(last)
 	st.spare = last[:0]

@@ -27,6 +27,10 @@ type draft struct {
 	tournament *events.Tournament
 	button     events.Seat
 	players    []player // dealt in, ascending seat
+	// away lists the players seated with chips who are not dealt in, ascending seat; left those
+	// of the table's previous hand who are gone (events-v1.md §7).
+	away []events.AwaySeat
+	left []events.LeftPlayer
 	// dealt holds the known five-card deals, in the order the seat received them.
 	dealt map[events.Seat][]cards.Card
 	// final holds final hands known from outside the steps (the PokerStars summary).
@@ -42,6 +46,8 @@ type player struct {
 	name  string
 	stack events.Chips
 	rebuy *events.Chips
+	// joined: he sat down at the table since its previous hand (events-v1.md §7).
+	joined bool
 }
 
 type stepKind uint8
@@ -161,23 +167,32 @@ func (g *game) layers(live func(*seatState) bool) (ls []layer, above events.Chip
 	return ls, above
 }
 
-// dealerSeat returns the seat hand.started names as dealer: the button's seat, or, when the
-// button is on a seat nobody plays from (a dead button), the nearest seat dealt in to its right.
-// Both have the same seats to their left, so the deal and the blinds are where they were.
-func dealerSeat(ps []player, button events.Seat) events.Seat {
-	best := events.Seat(0)
-	for _, p := range ps {
-		if p.seat == button {
-			return button
-		}
-		if p.seat < button {
-			best = p.seat
+// comings fills in what happened at the table since its previous hand, given the players of that
+// hand (dealt in or away) with their stacks at its end (events-v1.md §7): who sat down (joined),
+// and who is gone (left), taking exactly those chips. A player back from sitting out, or still
+// away, is neither.
+func (d *draft) comings(present map[string]events.Chips) {
+	here := map[string]bool{}
+	for i := range d.players {
+		p := &d.players[i]
+		here[p.name] = true
+		if _, ok := present[p.name]; !ok {
+			p.joined, p.rebuy = true, nil // his stack is his buy-in
 		}
 	}
-	if best == 0 && len(ps) > 0 {
-		best = ps[len(ps)-1].seat // wrap around: the highest seat
+	for _, a := range d.away {
+		here[a.Player] = true
 	}
-	return best
+	var gone []string
+	for name := range present {
+		if !here[name] {
+			gone = append(gone, name)
+		}
+	}
+	slices.Sort(gone)
+	for _, name := range gone {
+		d.left = append(d.left, events.LeftPlayer{Player: name, Stack: present[name]})
+	}
 }
 
 // clockwise returns the dealt-in seats clockwise from the seat left of button.
@@ -201,7 +216,8 @@ func (d *draft) build() ([]*events.Event, error) {
 	if len(d.players)*5 > cards.NumCards {
 		return nil, atLine(d.line, errf(ErrUnsupported, "%d players dealt in: too many for one deck", len(d.players)))
 	}
-	d.button = dealerSeat(d.players, d.button)
+	// dealer is the button's seat even when nobody there is dealt in (a dead button): in blind
+	// games the button follows the TDA dead-button rule (events-v1.md §7).
 	g := &game{d: d, seats: map[events.Seat]*seatState{}, order: clockwise(d.players, d.button)}
 	for i := range d.players {
 		p := &d.players[i]
@@ -240,8 +256,9 @@ func (d *draft) build() ([]*events.Event, error) {
 		Previous:   d.previous,
 	}
 	for _, p := range d.players {
-		started.Seats = append(started.Seats, events.SeatStack{Seat: p.seat, Player: p.name, Stack: p.stack, Rebuy: p.rebuy})
+		started.Seats = append(started.Seats, events.SeatStack{Seat: p.seat, Player: p.name, Stack: p.stack, Rebuy: p.rebuy, Joined: p.joined})
 	}
+	started.Away, started.Left = d.away, d.left
 	emit(started)
 	emit(&events.DeckShuffled{Method: cards.PhysicalMethod})
 	emit(&events.DeckCut{At: 0})

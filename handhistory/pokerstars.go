@@ -32,7 +32,12 @@ import (
 // is one hand. The table id is "ps-", the table name, and the number of the first hand of that
 // table in the file, so that each session is a table of its own; hand numbers count the hands of
 // a table in the file from 1; previous links each to the one before it, and a player whose stack
-// grew between two hands of the session is given that growth as rebuy. Side pots follow the
+// grew between two hands of the session is given that growth as rebuy. Between two hands of a
+// session the seat lists say who came and went (events-v1.md §7): a player seated with chips but
+// not dealt in ("is sitting out", waiting for the big blind) is away; one new at the table
+// joined, his stack his buy-in; one of the last hand (dealt in or away) no longer seated left,
+// taking his last stack. The dealer is the button's seat as PokerStars prints it, even on a seat
+// nobody is dealt in from (a dead button). Side pots follow the
 // pot layers of presets.md (a short all-in player who mucks no longer makes a layer of his own,
 // so PokerStars' main and side pot may become one pot); the rake is taken from the pot
 // PokerStars took it from (it prints the main pot net of rake, side pots gross).
@@ -93,6 +98,9 @@ func ImportPokerStars(name string, data []byte) *Result {
 		count  int
 		last   string
 		finals map[string]events.Chips
+		// present holds the players of the last hand imported, dealt in or away, with the stack
+		// each had at its end: who may be away, gone or back at the next (events-v1.md §7).
+		present map[string]events.Chips
 	}
 	tables := map[string]*tableRun{}
 	for _, b := range blocks {
@@ -118,6 +126,9 @@ func ImportPokerStars(name string, data []byte) *Result {
 						p.rebuy = &r
 					}
 				}
+				if t.present != nil {
+					h.d.comings(t.present)
+				}
 			}
 		}
 		err := b.err
@@ -131,8 +142,13 @@ func ImportPokerStars(name string, data []byte) *Result {
 		}
 		t := tables[h.tableName]
 		ended := evs[len(evs)-1].Data.(*events.HandEnded)
+		t.present = map[string]events.Chips{}
 		for i, p := range h.d.players {
 			t.finals[p.name] = ended.Stacks[i].Stack
+			t.present[p.name] = ended.Stacks[i].Stack
+		}
+		for _, a := range h.d.away {
+			t.present[a.Player] = a.Stack
 		}
 		res.Hands = append(res.Hands, Hand{File: name, Line: h.d.line, Source: h.number, Table: h.d.table,
 			ID: h.d.hand.String(), Events: evs})
@@ -367,6 +383,12 @@ func (p *psParser) parse() (*psHand, int, error) {
 			return failH(lastLine, ErrMalformed, "the hand is cut short: the summary has no line for seat %d", pl)
 		}
 		d.players = append(d.players, player{seat: pl, name: p.bySeat[pl], stack: stacks[pl]})
+	}
+	for _, s := range p.sortedSeats() {
+		if !p.dealtIn[s] && stacks[s] > 0 {
+			// Seated with chips, not dealt in: sitting out, or waiting for the big blind.
+			d.away = append(d.away, events.AwaySeat{Seat: s, Player: p.bySeat[s], Stack: stacks[s]})
+		}
 	}
 	for _, s := range d.steps {
 		if s.kind == stepAnte {

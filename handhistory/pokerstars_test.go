@@ -50,6 +50,7 @@ func TestPokerStarsFiles(t *testing.T) {
 		"fl-2009-single-zone-split.txt":                      {1, 0},
 		"malformed.txt":                                      {2, 2},
 		"dead-button.txt":                                    {1, 0},
+		"session-comings-goings.txt":                         {6, 0},
 		"unsupported.txt":                                    {1, 1},
 		"5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt":     {1, 0},
 		"5-Carddraw-FL-USD-30-60-201605.check.raise.fix.txt": {1, 0},
@@ -630,13 +631,14 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// A dead button (on a seat nobody plays from) becomes the nearest seat dealt in to its right:
-// the same seats follow it, so the blinds and the deal are where PokerStars put them.
+// A dead button (on a seat nobody plays from) stays where PokerStars put it: events-v1.md §7,
+// "dealer then names the seat that holds the button even when no one there is dealt in"; the
+// blinds and the deal start at its left.
 func TestDeadButton(t *testing.T) {
 	res := importFile(t, handhistory.PokerStars, "testdata/pokerstars/dead-button.txt")
 	h := find(t, res, "150000000010")
-	if s := h.Events[0].Data.(*events.HandStarted); s.Dealer != 3 {
-		t.Errorf("dealer %d, want 3 (the button is on empty seat 4)", s.Dealer)
+	if s := h.Events[0].Data.(*events.HandStarted); s.Dealer != 4 {
+		t.Errorf("dealer %d, want 4 (the button is on empty seat 4)", s.Dealer)
 	}
 	var order []events.Seat
 	for _, d := range datas[*events.CardDealt](h)[:4] {

@@ -54,6 +54,8 @@ type TableState struct {
 	// Round is the betting round in progress or last played ("" before any).
 	Round events.Round
 	Seats []SeatState // in seat order
+	// Away lists the players seated with chips who are not dealt in (events-v1.md §7).
+	Away []events.AwaySeat
 	// Pot holds the chips in the middle: carry, antes, blinds and bets, less returns and payouts.
 	Pot events.Chips
 	// Carry is the chips the hand started with in the pot (from passed-out deals).
@@ -74,6 +76,7 @@ type TableState struct {
 func (t *TableState) clone() TableState {
 	c := *t
 	c.hand = nil
+	c.Away = slices.Clone(t.Away)
 	c.Seats = make([]SeatState, len(t.Seats))
 	for i, s := range t.Seats {
 		s.Exposed = slices.Clone(s.Exposed)
@@ -152,7 +155,8 @@ func (l *Live) apply(e *events.Event) bool {
 	}
 	t := l.tables[e.Table]
 	if hs, ok := pe.Data.(*events.HandStarted); ok {
-		t = &TableState{Table: e.Table, Hand: e.Hand, Number: hs.Number, Preset: hs.Rules.Name, Dealer: hs.Dealer}
+		t = &TableState{Table: e.Table, Hand: e.Hand, Number: hs.Number, Preset: hs.Rules.Name, Dealer: hs.Dealer,
+			Away: slices.Clone(hs.Away)}
 		t.hand, _ = rules.NewHand(pe) // nil for rules it cannot follow: the seats still show
 		for _, s := range hs.Seats {
 			t.Seats = append(t.Seats, SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, Drawn: -1})

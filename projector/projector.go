@@ -375,11 +375,46 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 		if _, err := p.b.stmt(stUpsertTable).ExecContext(ctx, e.Table, hs.Rules.Name, e.At, e.Hand); err != nil {
 			return err
 		}
+		if err := p.seatChanges(ctx, m, e, hs); err != nil {
+			return err
+		}
 	}
 	h := &hand{id: e.Hand, table: e.Table, startSeq: m.Seq, start: hs, startedAt: e.At, lastSeq: 1,
 		evs: []*events.Event{e}, all: []*events.Event{e}}
 	p.open[e.Hand] = h
 	p.accepted(e)
+	return nil
+}
+
+// seatChanges writes the rows of seat_changes for a hand.started: who sat down, sat out, left or
+// rebought since the table's previous hand (events-v1.md §7).
+func (p *Projector) seatChanges(ctx context.Context, m Message, e *events.Event, hs *events.HandStarted) error {
+	put := func(player, kind string, seat any, amount events.Chips, to string) error {
+		_, err := p.b.stmt(stSeatChange).ExecContext(ctx, e.Hand, player, kind, e.Table, m.Seq, e.At, seat, int64(amount), to)
+		return err
+	}
+	for _, s := range hs.Seats {
+		if s.Joined {
+			if err := put(s.Player, "joined", int(s.Seat), s.Stack, ""); err != nil {
+				return err
+			}
+		}
+		if s.Rebuy != nil && *s.Rebuy > 0 {
+			if err := put(s.Player, "rebuy", int(s.Seat), *s.Rebuy, ""); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range hs.Away {
+		if err := put(a.Player, "away", int(a.Seat), a.Stack, ""); err != nil {
+			return err
+		}
+	}
+	for _, l := range hs.Left {
+		if err := put(l.Player, "left", nil, l.Stack, l.To); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

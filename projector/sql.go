@@ -22,11 +22,14 @@ const (
 	stFindingsOf
 	stAuditStatus
 	stStrayFinding
+	stSeatChange
 	numStmts
 )
 
 // statements holds the SQL of each stmtID.
 var statements = [numStmts]string{
+	stSeatChange: `INSERT OR IGNORE INTO seat_changes (hand_id, player, kind, table_id, stream_seq, started_at, seat, amount, to_table)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stCheckpoint: `INSERT INTO checkpoint (name, stream_seq) VALUES (?, ?)
 		ON CONFLICT (name) DO UPDATE SET stream_seq = excluded.stream_seq`,
 	stHandEnded:  `SELECT end_seq IS NOT NULL FROM hands WHERE hand_id = ?`,

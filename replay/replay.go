@@ -64,6 +64,11 @@ type State struct {
 	Misdeal   bool   `json:"misdeal"`
 	Ended     bool   `json:"ended"`
 	Seats     []Seat `json:"seats"`
+	// Away lists the players seated with chips who are not dealt in (events-v1.md §7: sitting
+	// out, waiting for the big blind); Left the players of the table's previous hand who are gone,
+	// with the chips they took. Both are empty in a version 1 log.
+	Away []Away `json:"away"`
+	Left []Left `json:"left"`
 	// Pot is every chip in the middle (carry included, rake taken out); Carry the chips the hand
 	// started with from passed-out deals; Pots the main pot and side pots as the rules build them.
 	Pot    events.Chips `json:"pot"`
@@ -74,6 +79,33 @@ type State struct {
 	// EndCarry is the carry hand.ended leaves for the next deal (only once ended).
 	EndCarry events.Chips `json:"end_carry"`
 	Deck     Deck         `json:"deck"`
+}
+
+// Away is a player seated with chips who is not dealt into the hand: his chips stay untouched.
+type Away struct {
+	Seat   events.Seat  `json:"seat"`
+	Player string       `json:"player"`
+	Stack  events.Chips `json:"stack"`
+}
+
+// Left is a player of the table's previous hand who is gone: a cash-out of Stack, or in a
+// tournament knocked out (Stack 0) or moved to table To with his chips.
+type Left struct {
+	Player string       `json:"player"`
+	Stack  events.Chips `json:"stack"`
+	To     string       `json:"to,omitempty"`
+}
+
+// awayAndLeft returns the away and left lists of hs, empty (not nil) when it has none.
+func awayAndLeft(hs *events.HandStarted) ([]Away, []Left) {
+	away, left := []Away{}, []Left{}
+	for _, a := range hs.Away {
+		away = append(away, Away{Seat: a.Seat, Player: a.Player, Stack: a.Stack})
+	}
+	for _, l := range hs.Left {
+		left = append(left, Left{Player: l.Player, Stack: l.Stack, To: l.To})
+	}
+	return away, left
 }
 
 // Stakes are the hand's ante and betting limits.
@@ -321,6 +353,7 @@ func At(evs []*events.Event, seq events.Seq) (*State, error) {
 			st.Pots = append(st.Pots, Pot{Index: p.Index, Amount: p.Amount, Eligible: nonNil(p.Eligible)})
 		}
 	}
+	st.Away, st.Left = awayAndLeft(hs)
 	for _, p := range h.Players {
 		s := Seat{Seat: p.Seat, Player: p.Name, Start: p.Start, Stack: p.Stack, In: p.In, Won: p.Won,
 			Cards: append([]cards.Card{}, p.Cards...), Hidden: p.Hidden, Seen: nonNilCards(seen[p.Seat]),

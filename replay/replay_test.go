@@ -289,3 +289,58 @@ func render(t *testing.T, cmd string) []string {
 	out = append(out, fmt.Sprintf("stub %d [%s]", st.Deck.StubCount, cards.Join(st.Deck.Stub, " ")))
 	return out
 }
+
+// events-v1.md §7: who is away and who left are part of a hand's state, and the table follows
+// their stacks: an away stack is carried untouched, a cash-out takes the last stack, and a player
+// who just sat down (joined) has nothing to follow on from.
+func TestAwayAndLeft(t *testing.T) {
+	evs := load(t, "table-br-fechado.jsonl")
+	hands := Group(evs)
+	// Hands 4 and 5: bruno, carla and deniz dealt in; zoe away with 300 in both; in hand 5 a
+	// newcomer's stack would be his buy-in.
+	with := func(hand []*events.Event, edit func(hs *events.HandStarted)) []*events.Event {
+		hs := *hand[0].Data.(*events.HandStarted)
+		hs.Seats = append([]events.SeatStack(nil), hs.Seats...)
+		edit(&hs)
+		e := *hand[0]
+		e.Data = &hs
+		return append([]*events.Event{&e}, hand[1:]...)
+	}
+	for _, tc := range []struct {
+		rule   string
+		h4, h5 func(hs *events.HandStarted)
+		breaks []Break
+	}{
+		{"events-v1.md §7 away: chips stay untouched",
+			func(hs *events.HandStarted) { hs.Away = []events.AwaySeat{{Seat: 1, Player: "zoe", Stack: 300}} },
+			func(hs *events.HandStarted) { hs.Away = []events.AwaySeat{{Seat: 1, Player: "zoe", Stack: 300}} }, nil},
+		{"events-v1.md §7 away: a stack that changed while away breaks continuity",
+			func(hs *events.HandStarted) { hs.Away = []events.AwaySeat{{Seat: 1, Player: "zoe", Stack: 300}} },
+			func(hs *events.HandStarted) { hs.Away = []events.AwaySeat{{Seat: 1, Player: "zoe", Stack: 250}} },
+			[]Break{{Player: "zoe", Want: 300, Got: 250}}},
+		{"events-v1.md §7 left: a cash-out of exactly the last stack",
+			func(hs *events.HandStarted) { hs.Away = []events.AwaySeat{{Seat: 1, Player: "zoe", Stack: 300}} },
+			func(hs *events.HandStarted) { hs.Left = []events.LeftPlayer{{Player: "zoe", Stack: 300}} }, nil},
+		{"events-v1.md §7 left and joined: bruno cashes out, zeca sits down with his own buy-in",
+			func(*events.HandStarted) {},
+			func(hs *events.HandStarted) {
+				hs.Left = []events.LeftPlayer{{Player: "bruno", Stack: 870}}
+				hs.Seats[0] = events.SeatStack{Seat: 2, Player: "zeca", Stack: 1000, Joined: true}
+			}, nil},
+	} {
+		log := append(with(hands[3], tc.h4), with(hands[4], tc.h5)...)
+		sums := Table(log)
+		if len(sums) != 2 || fmt.Sprint(sums[1].Breaks) != fmt.Sprint(append([]Break{}, tc.breaks...)) {
+			t.Errorf("%s: breaks %+v, want %+v", tc.rule, sums[1].Breaks, tc.breaks)
+		}
+		st, err := At(with(hands[4], tc.h5), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := events.HandStarted{Seats: make([]events.SeatStack, 1)}
+		tc.h5(&hs)
+		if len(st.Away) != len(hs.Away) || len(st.Left) != len(hs.Left) || len(sums[1].Away) != len(hs.Away) {
+			t.Errorf("%s: state away %+v left %+v", tc.rule, st.Away, st.Left)
+		}
+	}
+}

@@ -31,16 +31,20 @@ type HandSummary struct {
 	Hand   string      `json:"hand"`
 	Number int         `json:"number"`
 	Dealer events.Seat `json:"dealer"`
-	// Stacks lists each player dealt in with his stack before and after the hand.
+	// Stacks lists each player dealt in with his stack before and after the hand; Away the
+	// players seated with chips who sat it out; Left those gone since the table's last hand.
 	Stacks []StackChange `json:"stacks"`
+	Away   []Away        `json:"away"`
+	Left   []Left        `json:"left"`
 	// Carry is the carry the hand started with; EndCarry what it left for the next deal.
 	Carry    events.Chips `json:"carry"`
 	EndCarry events.Chips `json:"end_carry"`
 	Passed   bool         `json:"passed"`
 	Misdeal  bool         `json:"misdeal"`
 	Ended    bool         `json:"ended"`
-	// Breaks lists the players whose starting stack is not what the table's previous hand left
-	// them plus their rebuy (stack continuity); empty when the hand follows on.
+	// Breaks lists the players whose starting stack (or stack away, or cash-out) is not what the
+	// table's previous hand left them, plus their rebuy (stack continuity); empty when the hand
+	// follows on. A player who just sat down (joined) has nothing to follow on from.
 	Breaks []Break `json:"breaks"`
 	// Err is set when the hand could not be replayed (its stacks are then those it started with).
 	Err string `json:"error,omitempty"`
@@ -78,6 +82,7 @@ func Table(evs []*events.Event) []HandSummary {
 			continue
 		}
 		sum.Number, sum.Dealer, sum.Carry = hs.Number, hs.Dealer, hs.Carry
+		sum.Away, sum.Left = awayAndLeft(hs)
 		prev := last[first.Table]
 		after := map[events.Seat]events.Chips{}
 		st, err := At(hand, 0)
@@ -106,11 +111,23 @@ func Table(evs []*events.Event) []HandSummary {
 			if v, ok := after[s.Seat]; ok {
 				c.After = v
 			}
-			if was, ok := prev[s.Player]; ok && was+c.Rebuy != s.Stack {
+			if was, ok := prev[s.Player]; ok && !s.Joined && s.From == "" && was+c.Rebuy != s.Stack {
 				sum.Breaks = append(sum.Breaks, Break{Player: s.Player, Want: was + c.Rebuy, Got: s.Stack})
 			}
 			sum.Stacks = append(sum.Stacks, c)
 			next[s.Player] = c.After
+		}
+		for _, a := range hs.Away {
+			if was, ok := prev[a.Player]; ok && was != a.Stack {
+				sum.Breaks = append(sum.Breaks, Break{Player: a.Player, Want: was, Got: a.Stack})
+			}
+			next[a.Player] = a.Stack
+		}
+		for _, l := range hs.Left {
+			if was, ok := prev[l.Player]; ok && was != l.Stack {
+				sum.Breaks = append(sum.Breaks, Break{Player: l.Player, Want: was, Got: l.Stack})
+			}
+			delete(next, l.Player)
 		}
 		last[first.Table] = next
 		out = append(out, sum)

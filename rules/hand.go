@@ -159,13 +159,16 @@ type Hand struct {
 	OpenerValue     Value
 	LastAggressor   events.Seat // last bet or raise of the hand
 	LastRaiserFirst events.Seat // last raiser of round first
-	turn            events.Seat // whose turn it is (0 = nobody's)
-	Carry           events.Chips
-	Passed          bool
-	Misdeal         bool
-	Raked           events.Chips
-	Awards          []Award
-	ended           *events.HandEnded
+	// BigBlind is the seat of the hand's first big blind (0 = none posted): in blind games the
+	// table's rotation follows it (events-v1.md §7, rules.NextBlinds).
+	BigBlind events.Seat
+	turn     events.Seat // whose turn it is (0 = nobody's)
+	Carry    events.Chips
+	Passed   bool
+	Misdeal  bool
+	Raked    events.Chips
+	Awards   []Award
+	ended    *events.HandEnded
 
 	// cards
 	deck  cards.Set
@@ -275,9 +278,10 @@ func Renew(old *Hand, e *events.Event) (*Hand, error) {
 			n++
 		}
 	}
-	if !isSeen(hs.Dealer) && !p.Starter {
+	if !isSeen(hs.Dealer) && !p.Starter && !p.Blinds {
 		// The dealer must be a seat dealt in, except in br-online where he names the seat
-		// before the starter (dealt in as well in practice).
+		// before the starter (dealt in as well in practice), and in blind games, where the
+		// button may be dead: on a seat where nobody is dealt in (events-v1.md §7).
 		h.violate(finding.LogSchema, e.Seq, hs.Dealer, fmt.Sprintf("dealer seat %d is not dealt in", hs.Dealer), nil, nil)
 	}
 	low, ok := p.Low(len(hs.Seats))

@@ -21,7 +21,10 @@ func (h *Hand) starter(r events.Round) events.Seat {
 	d := h.Start.Dealer
 	switch {
 	case r == events.RoundFirst && h.Preset.Blinds:
-		_, bb := h.blindSeats()
+		bb := h.BigBlind
+		if bb == 0 {
+			_, bb = h.blindSeats()
+		}
 		return h.leftOf(bb, canAct)
 	case r != events.RoundSecond:
 		return h.leftOf(d, canAct)

@@ -243,20 +243,35 @@ func (h *Hand) onDealCard(seq events.Seq, p *Player, d *events.CardDealt) {
 	}
 	h.dealIdx++
 	p.Dealt++
-	if d.Unknown {
+	c, ok := h.cardOf(d)
+	if !ok {
 		p.Hidden++
 		return
 	}
 	h.dealt++
 	if h.dealt <= 2 {
-		h.dealtEarly = h.dealtEarly.Add(d.Card)
+		h.dealtEarly = h.dealtEarly.Add(c)
 	} else {
-		h.dealtLate = h.dealtLate.Add(d.Card)
+		h.dealtLate = h.dealtLate.Add(c)
 	}
 	// A foreign or duplicate card is reported by take; the player still holds what the log
 	// deals him (findings-v1.md: carry on with the state the log records, no cascade).
-	h.take(seq, p.Seat, d.Card)
-	h.give(p, d.Card)
+	h.take(seq, p.Seat, c)
+	h.give(p, c)
+}
+
+// cardOf returns the card d deals, false when nobody can know it. A card the log does not give
+// (an imported hand, or a field that could not be read, events-v1.md §8) is the top card of the
+// stub when a revealed seed orders the deck: what the dealer must have dealt, so that the
+// rest of the deal is checked from the right place.
+func (h *Hand) cardOf(d *events.CardDealt) (cards.Card, bool) {
+	switch {
+	case !d.Unknown:
+		return d.Card, true
+	case h.known && len(h.order) > 0:
+		return h.order[0], true
+	}
+	return 0, false
 }
 
 // endSetup checks the forced bets once the cards start coming.
@@ -325,13 +340,21 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		sb, bb := h.blindSeats()
 		// Only the first small and big blind have a place: a newcomer may post an extra live
 		// big blind (and a dead small one) from his seat, as online rooms let him.
+		noSmall := !h.blindSeen[0]
 		first := !h.sawBlind(d.Blind)
+		if first && d.Blind == events.BlindBig && (p.Seat == bb || p.Seat == sb && noSmall && len(h.Players) > 2) {
+			h.BigBlind = p.Seat // in its place: the first round starts left of it
+		}
 		switch {
 		case !first && d.Blind != events.BlindDead && d.Amount > p.Stack:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("a blind of %d from a stack of %d", d.Amount, p.Stack), p.Stack, d.Amount)
 		case !first:
 		case d.Blind == events.BlindSmall && p.Seat != sb:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("the small blind is seat %d's", sb), sb, p.Seat)
+		case d.Blind == events.BlindBig && p.Seat == sb && noSmall && len(h.Players) > 2:
+			// TDA dead button (events-v1.md §7): the small blind's seat is empty, so nobody posts
+			// it and the big blind is the first player dealt in left of the button. Whether the
+			// big blind moved one seat is the table's check (table.dealer).
 		case d.Blind == events.BlindBig && p.Seat != bb:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("the big blind is seat %d's", bb), bb, p.Seat)
 		case d.Amount > p.Stack:

@@ -185,14 +185,15 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 	default:
 		h.once(finding.DrawReplacements, seq, p.Seat, fmt.Sprintf("seat %d got more replacements than the %d he discarded", p.Seat, p.Discards), p.Discards, p.Discards+1)
 	}
-	if d.Unknown {
+	c, ok := h.cardOf(d)
+	if !ok {
 		p.Hidden++
 		return
 	}
 	// A foreign or duplicate card is reported by take; the player still holds what the log
 	// deals him (findings-v1.md: carry on with the state the log records, no cascade).
-	h.take(seq, p.Seat, d.Card)
-	h.give(p, d.Card)
+	h.take(seq, p.Seat, c)
+	h.give(p, c)
 }
 
 // finishDraw checks, once the draw is over, that every drawer got his replacements.

@@ -60,3 +60,41 @@ func (h *Hand) Qualifies(v Value) bool {
 	}
 	return h.Eval.PairAtLeast(v, pair)
 }
+
+// NextBlinds is the dead-button rule of the TDA for blind games (events-v1.md §7): where the big
+// blind and the button of a hand are, given the seats dealt into it (in seat order), the seats of
+// the big blind of the last hand and of the hand before it (0 when unknown), and how many players
+// the last hand dealt in.
+//
+//   - TDA "dead button": the big blind moves one dealt-in seat to the left every hand, so nobody
+//     misses it: it is the first seat dealt in after the last hand's big blind. The small blind is
+//     posted from the seat that had the last big blind (none when that player is gone: a dead
+//     small blind), and the button goes to the seat that had the last small blind, which is the
+//     seat of the big blind of the hand before the last, even when nobody is dealt in there (a
+//     dead button); dealer names that seat.
+//   - TDA "button in heads-up": with two players the button posts the small blind and the other
+//     player the big blind; when play becomes heads-up the button is placed so that nobody takes
+//     the big blind twice in a row, which the big blind's move already ensures.
+//   - New players and the big blind: a player who sits down is dealt in when the big blind
+//     reaches him, or earlier by posting a big blind from his seat (an extra blind); meanwhile he
+//     is away, waiting for it. Either way the big blind moves as above.
+//
+// ok is false when the rule does not fix the button: without the last two big blinds, or in the
+// hand after heads-up play (the button then only has to keep the blinds where the rule puts them).
+func NextBlinds(seats []events.Seat, lastBB, bbBefore events.Seat, lastDealtIn int) (bb, button events.Seat, ok bool) {
+	if lastBB == 0 || len(seats) == 0 {
+		return 0, 0, false
+	}
+	bb = NextSeat(seats, lastBB)
+	switch {
+	case len(seats) == 2:
+		for _, s := range seats {
+			if s != bb {
+				return bb, s, true
+			}
+		}
+	case bbBefore != 0 && lastDealtIn > 2 && bbBefore != bb:
+		return bb, bbBefore, true
+	}
+	return bb, 0, false
+}

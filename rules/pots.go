@@ -27,13 +27,30 @@ type Award struct {
 	Pot    int
 }
 
-// contender reports whether p may win chips: live, not a false opener, five cards.
+// contender reports whether p may win chips: live, not a false opener, five cards; or, in a
+// hand that ends in the blind round before any card is dealt, the last player in.
 func (h *Hand) contender(p *Player) bool {
-	if !p.Live() || p.Held() != 5 {
+	if !p.Live() {
 		return false
+	}
+	if p.Held() != 5 {
+		// presets.md br-online "pots": the best live hand wins the one pot. When everybody else
+		// folds in the blind round nobody holds a card, and the last player in is the only hand
+		// left to win it.
+		return h.Preset.BlindRound && h.InHand() == 1 && h.noCards()
 	}
 	if p.Seat == h.Opener && !h.OpenerQualified && h.Preset.MustShowOpeners {
 		return false // presets.md "false opener": his hand is dead
+	}
+	return true
+}
+
+// noCards reports whether no player holds a card yet.
+func (h *Hand) noCards() bool {
+	for _, p := range h.Players {
+		if p.Held() != 0 {
+			return false
+		}
 	}
 	return true
 }

@@ -12,8 +12,10 @@ import (
 // game is one hand being played: the events so far, the rules engine that follows them, and the
 // cards in the dealer's hands.
 type game struct {
-	s      *Sim
-	h      *rules.Hand
+	s *Sim
+	h *rules.Hand
+	// sb and bb are the seats of the blinds in blind games (sb 0: a dead small blind).
+	sb, bb events.Seat
 	hand   string
 	evs    []*events.Event
 	prev   string
@@ -67,10 +69,15 @@ func (s *Sim) play(dealt []*seat, pre preplay, inj finding.Code) (*game, error) 
 		if r := p.rebuy + pre.rebuy[p.seat]; r > 0 {
 			ss.Rebuy = &r
 		}
+		ss.Joined = p.joined
 		hs.Seats = append(hs.Seats, ss)
 		g.styles[p.seat] = p.style
 	}
+	hs.Away, hs.Left = s.awayList(), s.left
 	hs.Dealer = s.nextDealer(seats)
+	if s.preset.Blinds {
+		hs.Dealer, g.sb, g.bb = s.blinds(seats, hs.Dealer)
+	}
 	if s.prevHand != "" {
 		prev := s.prevHand
 		hs.Previous = &prev
@@ -87,6 +94,7 @@ func (s *Sim) play(dealt []*seat, pre preplay, inj finding.Code) (*game, error) 
 	hs.PassedOut += pre.passedOut
 	if pre.dealer != 0 {
 		hs.Dealer = pre.dealer
+		g.sb, g.bb = 0, 0 // the blinds left of the dealer written
 	}
 	start := g.emit(hs)
 	h, err := rules.NewHand(start)
@@ -212,14 +220,21 @@ func (g *game) forcedBets() {
 	}
 	if g.h.Preset.Blinds {
 		sb, bb := g.blindSeats()
-		g.emit(&events.BlindPosted{Seat: sb, Amount: min(g.s.cfg.SmallBlind, g.h.Player(sb).Stack), Blind: events.BlindSmall})
+		g.s.placedBB = bb // what the rotation moves on from, whatever an injection makes of it
+		if sb != 0 {
+			g.emit(&events.BlindPosted{Seat: sb, Amount: min(g.s.cfg.SmallBlind, g.h.Player(sb).Stack), Blind: events.BlindSmall})
+		}
 		g.emit(&events.BlindPosted{Seat: bb, Amount: min(st.MinBet, g.h.Player(bb).Stack), Blind: events.BlindBig})
 	}
 }
 
-// blindSeats mirrors presets.md online-draw: the blinds left of the button; heads-up the button
-// is the small blind.
+// blindSeats returns the seats of the blinds: where the table's rotation put them (Sim.blinds),
+// else presets.md online-draw: the blinds left of the button; heads-up the button is the small
+// blind. A small blind of 0 is dead: nobody posts it.
 func (g *game) blindSeats() (events.Seat, events.Seat) {
+	if g.bb != 0 {
+		return g.sb, g.bb
+	}
 	seats := g.seatList()
 	d := g.h.Start.Dealer
 	if len(seats) == 2 {

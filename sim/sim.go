@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/fechado/fechado/cards"
@@ -52,6 +53,19 @@ type Config struct {
 	Inject []finding.Code
 	// Start is the simulated time of the first event; zero = 2026-11-29T12:00:00Z.
 	Start time.Time
+	// Cash plays a cash-game session (events-v1.md §7): between hands players sit out for a few
+	// hands and come back (away), leave with their chips (left) and newcomers sit down with a
+	// buy-in (joined), besides the rebuys of players who lost every chip. Only where the preset
+	// allows it (CashAllowed).
+	Cash bool
+}
+
+// CashAllowed reports whether a preset can play a cash session: players who come and go with
+// their chips and rebuy. br-online is a match to the last chip (presets.md "next hand"), and the
+// simulator does not yet move online-draw's blinds round a player who sits out.
+func CashAllowed(preset string) bool {
+	p, err := rules.Lookup(preset)
+	return err == nil && p.Rebuys && !p.Blinds && !p.Starter
 }
 
 // DefaultStakes returns the stakes the simulator uses for a preset.
@@ -106,6 +120,14 @@ type Sim struct {
 	played    int
 	injectAt  int
 	done      bool
+	// left lists the players gone since the last hand, for the next hand.started; cashRng draws
+	// the comings and goings of a cash session (apart, so that the play is the same without).
+	left    []events.LeftPlayer
+	cashRng *rand.Rand
+	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games);
+	// placedBB the big blind of the hand being played, as the simulator placed it.
+	bb, bbBefore, placedBB events.Seat
+	newcomers              int
 }
 
 type seat struct {
@@ -117,6 +139,11 @@ type seat struct {
 	rebuy   events.Chips // chips bought before the next hand
 	rebuys  int
 	initial events.Chips
+	// joined says he sat down since the table's last hand; away counts the hands he still sits
+	// out; gone that he left the table (cash sessions, events-v1.md §7).
+	joined bool
+	away   int
+	gone   bool
 }
 
 // MaxRebuys is how many times a player who lost every chip buys in again, where the preset
@@ -179,6 +206,9 @@ func New(cfg Config) (*Sim, error) {
 			return nil, fmt.Errorf("%w: %q cannot happen at a %s table (see InjectableFor)", ErrConfig, c, p.Name)
 		}
 	}
+	if cfg.Cash && !CashAllowed(p.Name) {
+		return nil, fmt.Errorf("%w: %s has no cash sessions (see CashAllowed)", ErrConfig, p.Name)
+	}
 	if cfg.ExposeRate == 0 {
 		cfg.ExposeRate = DefaultExposeRate
 	}
@@ -195,6 +225,8 @@ func New(cfg Config) (*Sim, error) {
 	s.idRng = rand.New(s.src[1])
 	key[8] = 2
 	s.injRng = rand.New(rand.NewChaCha8(key))
+	key[8] = 3
+	s.cashRng = rand.New(rand.NewChaCha8(key))
 	for i := 0; i < cfg.Players; i++ {
 		stack := cfg.Stack
 		if !cfg.EvenStacks && !p.Starter {
@@ -358,7 +390,7 @@ func (s *Sim) dealtIn() []*seat {
 	var out []*seat
 	withChips := 0
 	for _, p := range s.seats {
-		if p.stack+p.rebuy > 0 {
+		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone {
 			withChips++
 		}
 	}
@@ -367,6 +399,7 @@ func (s *Sim) dealtIn() []*seat {
 	}
 	for _, p := range s.seats {
 		switch {
+		case p.away > 0 || p.gone:
 		case p.stack+p.rebuy > 0:
 			out = append(out, p)
 		case s.preset.BrokeDealtIn && p.broke < 2 && len(out) < s.preset.MaxPlayers && s.number > 0:
@@ -445,6 +478,7 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 		return
 	}
 	hs := evs[0].Data.(*events.HandStarted)
+	replayed := s.misdeal // this hand replayed a misdeal: the rotation did not move
 	s.passed, s.misdeal = false, false
 	for _, e := range evs {
 		switch e.Type {
@@ -457,6 +491,12 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	var seats []events.Seat
 	for _, ss := range hs.Seats {
 		seats = append(seats, ss.Seat)
+	}
+	if s.preset.Blinds && s.placedBB != 0 {
+		if !replayed {
+			s.bbBefore = s.bb
+		}
+		s.bb = s.placedBB
 	}
 	s.dealer = hs.Dealer
 	s.starter = rules.NextSeat(seats, hs.Dealer)
@@ -493,6 +533,14 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 			p.rebuy = p.initial
 			p.rebuys++
 		}
+		if p.stack == 0 && p.rebuy == 0 && s.preset.Blinds {
+			// In a blind game he buys in now or not at all: coming back later he might sit
+			// between the button and the blinds, where the TDA makes a newcomer wait.
+			p.rebuys = MaxRebuys
+		}
+	}
+	if s.cfg.Cash {
+		s.comingsAndGoings()
 	}
 }
 
@@ -503,6 +551,40 @@ func (s *Sim) nextDealer(seats []events.Seat) events.Seat {
 		return s.dealer
 	}
 	return s.preset.NextDealer(seats, s.dealer, s.starter, s.misdeal)
+}
+
+// blinds places the button and the blinds of a blind game by the TDA dead-button rule
+// (events-v1.md §7, rules.NextBlinds), given the seats dealt in and the dealer the last hand leaves
+// by the deal passing left: the big blind one dealt-in seat left of the last one, the small blind
+// on the last big blind's seat (dead when he is not dealt in), the button on the seat before
+// that. With no big blind to move on from, the blinds are left of the dealer given.
+func (s *Sim) blinds(seats []events.Seat, dealer events.Seat) (button, sb, bb events.Seat) {
+	if s.misdeal && s.bb != 0 {
+		// The misdeal's blinds play again.
+		return s.dealer, s.sbAgain(seats), s.bb
+	}
+	bb, button, ok := rules.NextBlinds(seats, s.bb, s.bbBefore, len(s.lastSeats))
+	switch {
+	case bb == 0:
+		return dealer, 0, 0
+	case len(seats) == 2:
+		return button, button, bb
+	case !ok:
+		sb = rules.PrevSeat(seats, bb)
+		return rules.PrevSeat(seats, sb), sb, bb
+	}
+	if slices.Contains(seats, s.bb) {
+		sb = s.bb
+	}
+	return button, sb, bb
+}
+
+// sbAgain is the small blind of the hand replayed after a misdeal: the seat before the big blind.
+func (s *Sim) sbAgain(seats []events.Seat) events.Seat {
+	if len(seats) == 2 {
+		return s.dealer
+	}
+	return rules.PrevSeat(seats, s.bb)
 }
 
 // tick advances the simulated clock and returns the time of the next event.

@@ -36,13 +36,14 @@ hand with findings (table, hand number and id), each finding with its seq, seat,
 message and expected/actual values, then a summary line (hands audited, findings by severity).
 -v lists the clean hands too.
 
-A line that is not an event at all (not JSON, not UTF-8, cut short, a missing field, …) is bad
-input: it is reported on standard error as file:line: field: message, the rest of the log is
-still audited and its findings printed (the hand that lost the line may show a log.sequence
-finding for the gap), and the exit status is 2.
+A line that is not a valid event (not JSON, not UTF-8, cut short, a missing or bad field, …) is
+part of the log being audited (events-v1.md §8): it is a log.schema finding at its seq (the
+previous line's seq + 1 when it is not JSON at all), its envelope still counts for the sequence
+and the chain, and a field that cannot be read is treated as unknown, so that one bad field is one
+finding. The rest of the log is audited as usual.
 
-Exit status: 0 no finding of severity error; 1 at least one; 2 bad usage, an unreadable file or
-a line that is not an event; 3 the log store could not be reached.`,
+Exit status: 0 no finding of severity error; 1 at least one (a line that is not a valid event is
+one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
 		run: runAudit,
 	})
 }
@@ -90,11 +91,10 @@ func runAudit(m *Main, args []string) error {
 	rep := newAuditReport(out, f)
 	a := audit.New(nil)
 	rep.attach(a)
-	var bad int
 	if stored == 1 {
 		err = auditStored(store, f, a)
 	} else {
-		bad, err = auditFiles(m, files, a)
+		err = auditFiles(m, files, a)
 	}
 	a.Close()
 	rep.summary(m, a)
@@ -104,8 +104,6 @@ func runAudit(m *Main, args []string) error {
 	switch {
 	case err != nil:
 		return err
-	case bad > 0:
-		return usageErr("%s that %s not an event (see above); the rest of the log was audited", plural(bad, "line"), map[bool]string{true: "is", false: "are"}[bad == 1])
 	case a.Errors > 0:
 		return withCode(exitFindings, errQuiet)
 	}
@@ -113,10 +111,10 @@ func runAudit(m *Main, args []string) error {
 }
 
 // auditFiles streams the files, in order, into one auditor. Every file is opened first, so a
-// missing one fails before anything is printed. Lines that do not decode are reported on stderr
-// and counted. Whenever the auditor is idle, the reader recycles the memory of the events read:
+// missing one fails before anything is printed. A line that does not decode is a log.schema
+// finding (events-v1.md §8). Whenever the auditor is idle, the reader recycles the memory of the events read:
 // the report's callbacks print a hand at once and keep nothing of its events.
-func auditFiles(m *Main, names []string, a *audit.Auditor) (bad int, err error) {
+func auditFiles(m *Main, names []string, a *audit.Auditor) error {
 	type src struct {
 		name string
 		r    io.Reader
@@ -134,7 +132,7 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) (bad int, err error) 
 	for _, name := range names {
 		if name == "-" {
 			if stdin {
-				return 0, usageErr("standard input (-) given twice")
+				return usageErr("standard input (-) given twice")
 			}
 			stdin = true
 			srcs = append(srcs, src{"stdin", m.Stdin, nil})
@@ -142,29 +140,16 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) (bad int, err error) 
 		}
 		f, err := os.Open(name)
 		if err != nil {
-			return 0, usageErr("%v", err)
+			return usageErr("%v", err)
 		}
 		srcs = append(srcs, src{name, f, f})
 	}
 	for _, s := range srcs {
-		rd := events.NewReader(s.r, s.name)
-		for {
-			e, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				if !errors.Is(err, events.ErrInvalid) {
-					return bad, usageErr("%v", err) // unreadable
-				}
-				bad++
-				fmt.Fprintf(m.Stderr, "fechado audit: %v\n", err)
-				continue
-			}
-			a.AddRead(rd, e)
+		if _, err := audit.AuditReader(a, events.NewReader(s.r, s.name)); err != nil {
+			return usageErr("%v", err) // unreadable
 		}
 	}
-	return bad, nil
+	return nil
 }
 
 // auditReport prints findings as the auditor reports them.

@@ -4,14 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -102,43 +104,68 @@ func TestAuditTextReport(t *testing.T) {
 	}
 }
 
-// Bad files (not JSON, not UTF-8, truncated last line) exit 2 and name file:line on stderr; the
-// findings of the rest of the log are still printed.
-func TestAuditBadFiles(t *testing.T) {
+// events-v1.md §8: a line that is not a valid event is a log.schema finding at its seq, exit 1;
+// its envelope keeps its place in the sequence and the chain (the next line's prev is the hash of
+// its bytes, as a recorder that stored it would have written), and a bad field is treated as
+// unknown, so one bad line is one finding. A line that is not JSON at all takes the previous
+// line's seq + 1. Only a file that cannot be read exits 2.
+func TestAuditBadLines(t *testing.T) {
 	good, err := os.ReadFile(vector(t, "table-br-fechado.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(good), "\n")
 	dir := t.TempDir()
-	write := func(name string, b string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
-			t.Fatal(err)
+	rePrev := regexp.MustCompile(`"prev":"[0-9a-f]*"`)
+	// replace puts bad in place of line n (1-based) and re-seals the prev of every line after it
+	// in its hand (the vector's hands follow one another).
+	replace := func(n int, bad string) string {
+		ls := slices.Clone(lines)
+		ls[n-1] = bad + "\n"
+		for k := n; k < len(ls) && ls[k] != "" && !strings.Contains(ls[k], `"seq":1,`); k++ {
+			prev := events.Hash([]byte(strings.TrimSuffix(ls[k-1], "\n")))
+			ls[k] = rePrev.ReplaceAllString(ls[k], `"prev":"`+prev+`"`)
 		}
-		return p
+		return strings.Join(ls, "")
+	}
+	line8 := strings.TrimSuffix(lines[7], "\n") // seq 8 of hand 1: a card.dealt
+	if !strings.Contains(line8, `"card.dealt"`) || !strings.Contains(line8, `"seq":8,`) {
+		t.Fatalf("line 8 of the vector is not the card.dealt at seq 8: %s", line8)
 	}
 	last := strings.TrimSuffix(lines[len(lines)-2], "\n")
+	type want struct {
+		seq  events.Seq
+		code finding.Code
+	}
 	for _, tc := range []struct {
 		name, content string
-		line          int
+		want          []want
 	}{
-		{"not-json.jsonl", strings.Join(lines[:3], "") + "this is not JSON\n" + strings.Join(lines[3:], ""), 4},
-		{"latin1.jsonl", strings.Join(lines[:34], "") + strings.Replace(lines[34], `"ana"`, "\"an\xe1\"", 1) + strings.Join(lines[35:], ""), 35},
-		{"truncated.jsonl", strings.Join(lines[:len(lines)-2], "") + last[:len(last)/2], len(lines) - 1},
+		{"bad-card.jsonl", replace(8, regexp.MustCompile(`"card":"[^"]*"`).ReplaceAllString(line8, `"card":"1x"`)), []want{{8, finding.LogSchema}}},
+		{"not-json.jsonl", replace(8, "this is not JSON"), []want{{8, finding.LogSchema}}},
+		{"latin1.jsonl", replace(8, strings.Replace(line8, `"phase"`, "\"ph\xe1se\"", 1)), []want{{8, finding.LogSchema}}},
+		{"truncated.jsonl", strings.Join(lines[:len(lines)-2], "") + last[:len(last)/2], []want{{44, finding.LogSchema}}},
 	} {
-		p := write(tc.name, tc.content)
+		p := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(p, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		code, out, errOut := fechado("", "audit", "--json", p)
-		if code != exitUsage {
-			t.Errorf("%s: exit %d, want %d", tc.name, code, exitUsage)
+		if code != exitFindings {
+			t.Errorf("%s: exit %d, want %d (stderr %q)", tc.name, code, exitFindings, errOut)
 		}
-		if want := regexp.MustCompile(regexp.QuoteMeta(p) + ":" + strconv.Itoa(tc.line) + ": "); !want.MatchString(errOut) {
-			t.Errorf("%s: stderr does not name %s:%d: %q", tc.name, p, tc.line, errOut)
-		}
-		for _, f := range findings(t, out) {
-			if f.Hand == "" {
-				t.Errorf("%s: a bad line became a finding on stdout: %s", tc.name, f.JSON())
+		fs := findings(t, out)
+		var got []want
+		for _, f := range fs {
+			if f.Severity != finding.Info {
+				got = append(got, want{f.Seq, f.Code})
 			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: findings %v, want %v:\n%s", tc.name, got, tc.want, out)
+		}
+		if len(fs) > 0 && (fs[0].Hand == "" || fs[0].Table != "ex-br-fechado") {
+			t.Errorf("%s: the log.schema finding does not name its hand and table: %s", tc.name, fs[0].JSON())
 		}
 	}
 	if code, _, errOut := fechado("", "audit", filepath.Join(dir, "missing.jsonl")); code != exitUsage || !strings.Contains(errOut, "missing.jsonl") {
@@ -264,7 +291,8 @@ func sortedLines(s string) string {
 
 // The command recycles the reader's memory whenever the auditor is idle: its report, --json and
 // text (-v), is the one made without recycling, on simulated tables with faults one after another
-// (idle after every hand) and interleaved line by line, with a line that is not an event.
+// (idle after every hand) and interleaved line by line, with a line that is not an event (a
+// log.schema finding, events-v1.md §8).
 func TestAuditRecycledSameReport(t *testing.T) {
 	var tables [][]string
 	for k, p := range []string{"std-draw", "br-fechado", "tr-kapali"} {
@@ -312,8 +340,8 @@ func TestAuditRecycledSameReport(t *testing.T) {
 			}
 			code, out, errOut := fechado("", args...)
 			wantOut, wantErr := auditNoRecycle(t, path, f)
-			if code != exitUsage || out != wantOut || errOut != wantErr {
-				t.Errorf("%s %v: exit %d, %d bytes out, stderr %q; want exit %d, %d bytes, %q", name, args[1], code, len(out), errOut, exitUsage, len(wantOut), wantErr)
+			if code != exitFindings || out != wantOut || errOut != wantErr {
+				t.Errorf("%s %v: exit %d, %d bytes out, stderr %q; want exit %d, %d bytes, %q", name, args[1], code, len(out), errOut, exitFindings, len(wantOut), wantErr)
 			}
 			if n := strings.Count(out, "\n"); n < 100 {
 				t.Errorf("%s %v: only %d lines of report", name, args[1], n)
@@ -337,12 +365,24 @@ func auditNoRecycle(t *testing.T, path string, f auditFlags) (stdout, stderr str
 	defer file.Close()
 	rd := events.NewReader(file, path)
 	for {
-		e, err := rd.Next()
+		line, err := rd.ReadLine()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			fmt.Fprintf(m.Stderr, "fechado audit: %v\n", err)
+			t.Fatal(err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := events.ParseLenient(line)
+		if err != nil {
+			var ee *events.Error
+			if errors.As(err, &ee) {
+				ee.File, ee.Line = path, rd.Line()
+			}
+			sum := sha256.Sum256(line)
+			a.AddUndecoded(e, &sum, err)
 			continue
 		}
 		a.Add(e)
@@ -350,6 +390,5 @@ func auditNoRecycle(t *testing.T, path string, f auditFlags) (stdout, stderr str
 	a.Close()
 	rep.summary(m, a)
 	w.Flush()
-	fmt.Fprintf(m.Stderr, "fechado audit: 1 line that is not an event (see above); the rest of the log was audited\n")
 	return out.String(), errb.String()
 }

@@ -171,7 +171,9 @@ func playDemoTable(ctx context.Context, l *recorder.Log, t demoTable, players in
 			id = fmt.Sprintf("%s-%d", t.id, round)
 		}
 		s, err := sim.New(sim.Config{Rules: t.preset, Players: n, Hands: 1 << 20, Seed: seed + uint64(round),
-			Table: id, Inject: t.inject, Start: time.Now().UTC()})
+			Table: id, Inject: t.inject, Start: time.Now().UTC(),
+			// The clean tables play cash sessions where the preset allows: players come and go.
+			Cash: len(t.inject) == 0 && sim.CashAllowed(t.preset)})
 		if err != nil {
 			return err
 		}

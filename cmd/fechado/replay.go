@@ -211,7 +211,22 @@ func writeState(w io.Writer, st *replay.State, hands int) {
 		}
 		rows = append(rows, []string{seat, s.Player, s.Stack.String(), s.InFront.String(), s.In.String(), held, status})
 	}
+	for _, a := range st.Away {
+		seat := strconv.Itoa(int(a.Seat))
+		if a.Seat == st.Dealer {
+			seat += " D" // a dead button: nobody dealt in sits there
+		}
+		rows = append(rows, []string{seat, a.Player, a.Stack.String(), "", "", "", "away, not dealt in"})
+	}
 	writeTable(w, rows, map[int]bool{2: true, 3: true, 4: true})
+	for _, l := range st.Left {
+		switch {
+		case l.To != "":
+			fmt.Fprintf(w, "%s left for table %s with %d chips\n", l.Player, l.To, l.Stack)
+		default:
+			fmt.Fprintf(w, "%s left the table with %d chips\n", l.Player, l.Stack)
+		}
+	}
 	fmt.Fprintln(w)
 
 	fmt.Fprintf(w, "pot %d", st.Pot)

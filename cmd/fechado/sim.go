@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name:    "sim",
 		summary: "simulate hands at one table with computer players",
-		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--publish]",
+		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]",
 		help:    simHelp(),
 		run:     runSim,
 	})
@@ -40,6 +40,11 @@ seed and a simulated clock, so the same --seed gives the same bytes. Now and the
 exposes a card (--expose-rate) and applies the preset's remedy; such hands carry a card.exposed
 warning. Where the preset allows rebuys, a player who loses every chip buys in again (twice at
 most), else he leaves; in tr-kapali he is dealt in with no chips for two hands first.
+
+--cash plays a cash session (events-v1.md §7): between hands a player now and then sits out for
+one to three hands (listed as away with his chips) and comes back, or leaves with his chips
+(left), and a newcomer may take the free seat with a buy-in of --stack (joined). It is for the
+presets with rebuys and antes: br-fechado, tr-kapali and std-draw.
 
 Stakes default per preset (ante/min_bet/max_bet): br-fechado 5/10/100, br-online 0/10/0,
 tr-kapali 5/10/0, std-draw 5/10/20, online-draw blinds 5/10 no limit. Stacks vary by seat from
@@ -102,6 +107,7 @@ func runSim(m *Main, args []string) error {
 	fs.Var(maxBet, "max-bet", "max_bet, 0 = no limit (default: the preset's)")
 	fs.Var(sb, "small-blind", "online-draw small blind (default half of min_bet)")
 	expose := fs.Float64("expose-rate", sim.DefaultExposeRate, "chance per hand that the dealer exposes a card (0 = never)")
+	cash := fs.Bool("cash", false, "a cash session: players sit out and come back, leave with their chips, newcomers sit down (presets with rebuys and antes)")
 	var inject []string
 	fs.Func("inject", "inject CODE into every hand that fits (repeatable, comma-separated, or all)", func(v string) error {
 		for _, c := range strings.Split(v, ",") {
@@ -125,7 +131,7 @@ func runSim(m *Main, args []string) error {
 		*table = fmt.Sprintf("sim-%s-%d", *name, *seed)
 	}
 	cfg := sim.Config{Rules: *name, Players: *players, Hands: *hands, Seed: *seed, Table: *table,
-		EvenStacks: *even, ExposeRate: *expose}
+		EvenStacks: *even, ExposeRate: *expose, Cash: *cash}
 	if *expose == 0 {
 		cfg.ExposeRate = -1
 	}

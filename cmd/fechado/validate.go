@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 
+	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 )
 
@@ -98,13 +98,15 @@ func (v *validation) report(format string, a ...any) {
 }
 
 // check reads the lines of r: each is decoded, then its envelope is checked against the lines
-// before it. A line that does not decode still takes its place in its hand's chain when its id,
-// hand and seq can be read from it, so that one bad line is not followed by a cascade of
-// sequence and chain problems.
+// before it. A line that does not decode still takes its place in its hand's chain (events-v1.md
+// §8, as audit.Place places it: by its own envelope, or after the previous line when it is not
+// JSON), so that one bad line is not followed by a cascade of sequence and chain problems.
 func (v *validation) check(r io.Reader, name string) {
 	rd := events.NewReader(r, name)
 	chain := events.NewChain()
 	hands := map[string]bool{}
+	var prevHand string
+	var prevSeq events.Seq
 	for {
 		line, err := rd.ReadLine()
 		if err == io.EOF {
@@ -117,21 +119,22 @@ func (v *validation) check(r io.Reader, name string) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		e, err := events.Parse(line)
+		e, err := events.ParseLenient(line)
 		if err != nil {
 			var ee *events.Error
 			if errors.As(err, &ee) {
 				ee.File, ee.Line = name, rd.Line()
 			}
 			v.report("%v", err)
-			e = salvage(line)
-			if e == nil {
+			if e = audit.Place(e, line, prevHand, "", prevSeq); e == nil {
 				continue
 			}
 		} else {
 			v.events++
 		}
 		hands[e.Hand] = true
+		prevHand, prevSeq = e.Hand, e.Seq
+		chain.TrackIDs = e.ID != "" // a line whose id cannot be read is no second use of ""
 		for _, p := range chain.Check(e) {
 			v.report("%s:%d: %s: %s [%s]", name, rd.Line(), problemField[p.Kind], p.Message, p.Kind)
 		}
@@ -144,30 +147,4 @@ var problemField = map[events.ProblemKind]string{
 	events.ProblemSequence:    "seq",
 	events.ProblemDuplicateID: "id",
 	events.ProblemChain:       "prev",
-}
-
-var (
-	reID   = regexp.MustCompile(`"id"\s*:\s*"([^"\\]*)"`)
-	reHand = regexp.MustCompile(`"hand"\s*:\s*"([^"\\]*)"`)
-	reSeq  = regexp.MustCompile(`"seq"\s*:\s*([1-9][0-9]{0,8})\b`)
-	reType = regexp.MustCompile(`"type"\s*:\s*"([^"\\]*)"`)
-)
-
-// salvage reads the id, hand, seq and type of a line that did not decode (it may be cut short or
-// not even JSON), for the chain checks; it returns nil when hand or seq cannot be found. The
-// event carries no prev: what the line says cannot be trusted, but its bytes are what the next
-// line of the hand must hash.
-func salvage(line []byte) *events.Event {
-	get := func(re *regexp.Regexp) string {
-		if m := re.FindSubmatch(line); m != nil {
-			return string(m[1])
-		}
-		return ""
-	}
-	hand, seq := get(reHand), get(reSeq)
-	if hand == "" || seq == "" {
-		return nil
-	}
-	n, _ := strconv.Atoi(seq)
-	return &events.Event{ID: get(reID), Hand: hand, Seq: events.Seq(n), Type: events.Type(get(reType)), Raw: line}
 }

@@ -22,6 +22,7 @@ func TestValidateSamples(t *testing.T) {
 		{"good-prefix.jsonl", nil},
 		{"truncated.jsonl", []string{"5: "}},
 		{"truncated-end.jsonl", []string{"8: "}},
+		{"not-json.jsonl", []string{"5: "}}, // events-v1.md §8: seq 5, after the previous line, in the chain
 		{"unknown-type.jsonl", []string{"4: type"}},
 		{"bad-card.jsonl", []string{"8: data.card"}},
 		{"seq-gap.jsonl", []string{"5: seq"}},

@@ -86,7 +86,8 @@ function tableCard(t) {
       <span>${esc(s.player)} <span class="muted">${esc(extra)}</span></span>
       <span class="num">${s.stack}</span><span class="num">${s.in_front ? s.in_front : ""}</span>
       <span class="num">${s.cards ? s.cards + "🂠" : ""}</span></div>`;
-  }).join("");
+  }).join("") + (t.away || []).map((a) => `<div class="seatrow away"><span>#${a.seat}${t.dealer === a.seat ? " D" : ""}</span>
+      <span>${esc(a.player)} <span class="muted">away</span></span><span class="num">${a.stack}</span><span class="num"></span><span class="num"></span></div>`).join("");
   const stage = t.live ? `${esc(t.stage)}${t.round ? " · round " + esc(t.round) : ""}` : "no live hand";
   return `<div class="panel tbl" id="tbl-${esc(t.table)}" data-table="${esc(t.table)}">
     <h3><a href="#/hands?table=${encodeURIComponent(t.table)}">${esc(t.table)}</a> <span class="muted">${esc(t.preset)}</span></h3>
@@ -244,7 +245,10 @@ async function pageHand(id, at) {
     $("#slider").value = i;
     $("#step-seq").textContent = `step ${i + 1}/${steps.length} · seq ${st.seq}`;
     $("#event").textContent = describe(st.event);
-    $("#seats").innerHTML = st.seats.map((s) => seatHTML(s, st)).join("");
+    $("#seats").innerHTML = st.seats.map((s) => seatHTML(s, st)).join("") + (st.away || []).map((a) => `<div class="seat away" data-seat="${a.seat}">
+      <div class="who"><span>${esc(a.player)}</span><span>seat ${a.seat}</span></div>
+      <div class="tags">${st.dealer === a.seat ? '<span class="dealer">dealer</span>' : ""}<span>away, not dealt in</span></div>
+      <div class="chips">stack <b>${a.stack}</b></div></div>`).join("");
     const pots = st.pots.map((p) => `<span>${p.index === 0 ? "main pot" : "side pot " + p.index}: <b>${p.amount}</b>${p.eligible.length ? ` <span class="muted">(seats ${p.eligible.join(", ")})</span>` : ""}</span>`).join("");
     $("#pots").innerHTML = `<span>pot <b>${st.pot}</b></span>${st.carry ? `<span>carry ${st.carry}</span>` : ""}${pots}${st.round ? `<span>round ${esc(st.round)}</span>` : ""}<span>${esc(st.stage)}</span>`;
     $("#step-findings").innerHTML = st.findings.length ? st.findings.map(findingHTML).join("") : '<p class="muted">No finding at this event.</p>';

@@ -1,0 +1,122 @@
+package sim
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
+)
+
+// corpus is what simulating and auditing a preset's clean tables gave.
+type corpus struct {
+	hands, errors int
+	warnings      map[finding.Code]int // other than the documented exposures
+	exposures     int                  // card.exposed warnings of the dealer's deliberate exposures
+	away, left    int                  // hands with a player away; players who left
+	joined, rebuy int                  // players who sat down; rebuys
+}
+
+// playCorpus plays tables of every player count of preset, each of up to perTable hands, cash
+// sessions where the preset allows them (every other table, from the second), until hands are played, and audits
+// each table's log.
+func playCorpus(t *testing.T, preset string, hands, perTable int) corpus {
+	p, _ := rules.Lookup(preset)
+	c := corpus{warnings: map[finding.Code]int{}}
+	for table := 0; c.hands < hands; table++ {
+		n := p.MinPlayers + table%(p.MaxPlayers-p.MinPlayers+1)
+		cfg := Config{Rules: preset, Players: n, Hands: min(perTable, hands-c.hands), Seed: uint64(9000 + table),
+			Table: fmt.Sprintf("corpus-%d", table), Cash: CashAllowed(preset) && table%2 == 1}
+		hs, fs := auditRun(t, cfg)
+		if len(hs) == 0 {
+			t.Fatalf("%s table %d played no hand", preset, table)
+		}
+		exposed := map[string]bool{}
+		for _, h := range hs {
+			exposed[h.Events[0].Hand] = h.Exposed
+			st := h.Events[0].Data.(*events.HandStarted)
+			if len(st.Away) > 0 {
+				c.away++
+			}
+			c.left += len(st.Left)
+			for _, s := range st.Seats {
+				if s.Joined {
+					c.joined++
+				}
+				if s.Rebuy != nil {
+					c.rebuy++
+				}
+			}
+		}
+		c.hands += len(hs)
+		for _, f := range fs {
+			switch {
+			case f.Code == finding.CardExposed && exposed[f.Hand]:
+				c.exposures++
+			case f.Severity == finding.Error:
+				if c.errors++; c.errors <= 5 {
+					t.Errorf("%s", f.JSON())
+				}
+			case f.Severity == finding.Warning:
+				if c.warnings[f.Code]++; c.warnings[f.Code] <= 5 {
+					t.Errorf("%s", f.JSON())
+				}
+			}
+		}
+	}
+	return c
+}
+
+// The simulator's clean corpora, cash sessions included (events-v1.md §7: players sit out, come
+// back, leave with their chips, sit down with a buy-in, rebuy), audit with no error and no warning
+// but the card.exposed of the dealer's deliberate exposures: an independent check of the auditor
+// against the simulator. 400 hands a preset; FECHADO_LONG=1 plays 10,000 and logs the table.
+func TestCleanCorpora(t *testing.T) {
+	hands, perTable := 400, 100
+	if os.Getenv("FECHADO_LONG") == "1" {
+		hands, perTable = 10000, 1000
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%-12s %7s %7s %9s %10s %6s %5s %7s %6s\n", "preset", "hands", "errors", "warnings", "exposures", "away", "left", "joined", "rebuy")
+	for _, name := range rules.Names() {
+		c := playCorpus(t, name, hands, perTable)
+		var ws []string
+		for code, n := range c.warnings {
+			ws = append(ws, fmt.Sprintf("%s %d", code, n))
+		}
+		sort.Strings(ws)
+		fmt.Fprintf(&b, "%-12s %7d %7d %9s %10d %6d %5d %7d %6d\n", name, c.hands, c.errors, strings.Join(append(ws, ""), ""), c.exposures, c.away, c.left, c.joined, c.rebuy)
+		if CashAllowed(name) && (c.away == 0 || c.left == 0 || c.joined == 0) {
+			t.Errorf("%s: the cash sessions had %d hands with a player away, %d players leaving, %d sitting down", name, c.away, c.left, c.joined)
+		}
+	}
+	t.Log(b.String())
+}
+
+// Every code injected at a cash table is still reported alone, at its hand and event: players who
+// sit out, leave and sit down raise nothing of their own around it.
+func TestInjectCash(t *testing.T) {
+	for _, name := range rules.Names() {
+		if !CashAllowed(name) {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			got, played := map[finding.Code]int{}, 0
+			for table := 0; played < 150; table++ { // a table ends when one player wins every chip
+				hands, fs := auditRun(t, Config{Rules: name, Players: 5, Hands: 150 - played, Seed: uint64(31 + table), Cash: true,
+					Inject: InjectableFor(name)})
+				for c, n := range checkInjected(t, hands, fs) {
+					got[c] += n
+				}
+				played += len(hands)
+			}
+			if len(got) < len(InjectableFor(name))/2 {
+				t.Errorf("only %d codes injected in %d hands: %v", len(got), played, got)
+			}
+		})
+	}
+}
