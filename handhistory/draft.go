@@ -8,6 +8,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/rules"
 )
 
 // draft is a hand as a format reader understood it, before it becomes events: who sat where with
@@ -38,7 +39,32 @@ type draft struct {
 	steps []*step
 	// settle says who got which pot and what the house took, in the pot numbering of
 	// events-v1 (pot layers of presets.md), once the steps have been played.
-	settle func(g *game) ([]award, []rake, error)
+	settle func(g *game, sd *showdown) ([]award, []rake, error)
+}
+
+// showdown is the hand as rules sees it once the steps have been played: the one implementation
+// of pot layers, splits and odd chips (presets.md "pot layers") is rules', and the readers take
+// the pots from it rather than working them out again.
+type showdown struct {
+	hand   *rules.Hand     // the events so far, replayed through the preset's rules
+	pots   []rules.Pot     // hand.Pots(): the layers the awards are recorded against
+	events []*events.Event // the events so far, for a reader that replays them another way
+}
+
+// replay plays evs, the events of a hand up to its settlement, through the preset's rules,
+// leaving out those skip reports (skip may be nil). What the rules find wrong in them is the
+// auditor's business, not the importer's: only a hand rules cannot follow at all is an error.
+func replay(evs []*events.Event, skip func(*events.Event) bool) (*rules.Hand, error) {
+	h, err := rules.NewHand(evs[0])
+	if err != nil {
+		return nil, errf(ErrUnsupported, "the hand cannot be followed under %s: %v", Preset, err)
+	}
+	for _, e := range evs[1:] {
+		if skip == nil || !skip(e) {
+			h.Apply(e)
+		}
+	}
+	return h, nil
 }
 
 type player struct {
@@ -114,57 +140,19 @@ type game struct {
 
 func (g *game) live(s *seatState) bool { return !s.folded && !s.mucked }
 
-// layer is a pot of presets.md's "pot layers": chips between two contribution levels.
-type layer struct {
-	lo, hi   events.Chips
-	amount   events.Chips
-	eligible []events.Seat // clockwise from the seat left of the button
-}
-
-// layers builds the pot layers of presets.md: the levels are the contributions of the players
-// for whom live is true who are all-in and the largest contribution of such a player; each layer
-// holds every player's chips between two levels; its eligible players are those live ones who
-// reached its top. Empty layers are dropped. above is the chips put in above the top level.
-func (g *game) layers(live func(*seatState) bool) (ls []layer, above events.Chips) {
-	var levels []events.Chips
-	var top events.Chips
+// unmatched returns the chips put in above the largest contribution of a live player: chips
+// nobody still in the hand matched and that were not returned.
+func (g *game) unmatched() events.Chips {
+	var top, above events.Chips
 	for _, st := range g.seats {
-		if !live(st) {
-			continue
+		if g.live(st) {
+			top = max(top, st.in)
 		}
-		if st.stack == 0 && st.in > 0 {
-			levels = append(levels, st.in)
-		}
-		top = max(top, st.in)
-	}
-	if top > 0 {
-		levels = append(levels, top)
-	}
-	slices.Sort(levels)
-	levels = slices.Compact(levels)
-	var lo events.Chips
-	for _, hi := range levels {
-		l := layer{lo: lo, hi: hi}
-		for _, s := range g.order {
-			st := g.seats[s]
-			if part := min(st.in, hi) - lo; part > 0 {
-				l.amount += part
-			}
-			if live(st) && st.in >= hi {
-				l.eligible = append(l.eligible, s)
-			}
-		}
-		if l.amount > 0 {
-			ls = append(ls, l)
-		}
-		lo = hi
 	}
 	for _, st := range g.seats {
-		if st.in > lo {
-			above += st.in - lo
-		}
+		above += max(st.in-top, 0)
 	}
-	return ls, above
+	return above
 }
 
 // comings fills in what happened at the table since its previous hand, given the players of that
@@ -330,12 +318,17 @@ func (d *draft) build() ([]*events.Event, error) {
 	}
 
 	// The settlement.
-	awards, rakes, err := d.settle(g)
+	h, err := replay(out, nil)
 	if err != nil {
 		return nil, atLine(d.endLine, err)
 	}
-	pots, above := g.layers(g.live)
-	if above > 0 {
+	sd := &showdown{hand: h, pots: h.Pots(), events: out}
+	awards, rakes, err := d.settle(g, sd)
+	if err != nil {
+		return nil, atLine(d.endLine, err)
+	}
+	pots := sd.pots
+	if above := g.unmatched(); above > 0 {
 		return nil, atLine(d.endLine, errf(ErrInconsistent, "%d chips were put in above what any live player matched and not returned", above))
 	}
 	paid := make([]events.Chips, len(pots))
@@ -350,7 +343,7 @@ func (d *draft) build() ([]*events.Event, error) {
 		if a.pot < 0 || a.pot >= len(pots) {
 			return nil, atLine(d.endLine, errf(ErrInconsistent, "seat %d is paid from pot %d, but the hand has %d pot(s)", a.seat, a.pot, len(pots)))
 		}
-		if !slices.Contains(pots[a.pot].eligible, a.seat) {
+		if !slices.Contains(pots[a.pot].Eligible, a.seat) {
 			return nil, atLine(d.endLine, errf(ErrInconsistent, "seat %d is paid from pot %d, which it cannot win", a.seat, a.pot))
 		}
 		if a.amount <= 0 {
@@ -359,9 +352,9 @@ func (d *draft) build() ([]*events.Event, error) {
 		paid[a.pot] += a.amount
 	}
 	for k, p := range pots {
-		if paid[k]+raked[k] != p.amount {
+		if paid[k]+raked[k] != p.Amount {
 			return nil, atLine(d.endLine, errf(ErrInconsistent, "pot %d holds %d chips, but %d are paid out and %d raked",
-				k, p.amount, paid[k], raked[k]))
+				k, p.Amount, paid[k], raked[k]))
 		}
 	}
 	for k := range pots {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/rules"
 )
 
 // The PHH variant codes ImportPHH reads. PHH (phh-std 0.0.2) has no code for five-card draw high;
@@ -472,7 +471,7 @@ func (p *phhParser) parse(d *draft) error {
 	if err := p.play(d, actions, left, inRound); err != nil {
 		return err
 	}
-	d.settle = func(g *game) ([]award, []rake, error) { return p.settle(g, d, stacks, finish) }
+	d.settle = func(g *game, sd *showdown) ([]award, []rake, error) { return p.settle(g, sd, stacks, finish) }
 	return nil
 }
 
@@ -842,11 +841,11 @@ func (p *phhParser) play(d *draft, actions []phhAction, left, inRound []events.C
 	return nil
 }
 
-// settle decides the pots: a pot with one eligible player is his; otherwise the best shown hand
-// takes it (ties split, odd chips from the first winner left of the button). When hands are not
-// known, finishing_stacks must say who won.
-func (p *phhParser) settle(g *game, d *draft, start, finish []events.Chips) ([]award, []rake, error) {
-	pots, _ := g.layers(g.live)
+// settle decides the pots as rules does (one implementation of layers, splits and odd chips): a
+// pot with one eligible player is his; otherwise the best shown hand takes it, ties split by the
+// preset. When hands are not known, finishing_stacks must say who won.
+func (p *phhParser) settle(g *game, sd *showdown, start, finish []events.Chips) ([]award, []rake, error) {
+	pots := sd.pots
 	var rk events.Chips
 	if finish != nil {
 		var a, b events.Chips
@@ -861,59 +860,36 @@ func (p *phhParser) settle(g *game, d *draft, start, finish []events.Chips) ([]a
 	}
 	var rakes []rake
 	if rk > 0 {
-		if len(pots) == 0 || pots[0].amount < rk {
+		if len(pots) == 0 || pots[0].Amount < rk {
 			return nil, nil, errf(ErrInconsistent, "%d chips are missing from the finishing stacks, more than the main pot", rk)
 		}
 		rakes = append(rakes, rake{pot: 0, amount: rk})
+		// The rake comes off the main pot before it is shared out, in rules as in the log.
+		raked := &events.PotRaked{Pot: 0, Amount: rk}
+		sd.hand.Apply(&events.Event{Seq: events.Seq(len(sd.events) + 1), Type: raked.EventType(), Data: raked})
 	}
-	ev := rules.NewEvaluator(rules.Ranking{Low: cards.Two})
+	// ExpectedAwards stops at the first pot contested by hands nobody showed: the pots after it
+	// have no shares, and only one with a single eligible player can still be given out.
+	expected, _ := sd.hand.ExpectedAwards()
 	var awards []award
 	unknown := -1
-	for k, l := range pots {
-		amount := l.amount
-		if k == 0 {
-			amount -= rk
-		}
-		winners := l.eligible
-		if len(l.eligible) > 1 {
-			var best rules.Value
-			winners = nil
-			for _, s := range l.eligible {
-				h := g.seats[s].hold
-				if h == nil {
-					winners = nil
-					break
-				}
-				v, err := ev.EvalSlice(h)
-				if err != nil {
-					return nil, nil, errf(ErrInconsistent, "seat %d: %v", s, err)
-				}
-				switch {
-				case v > best:
-					best, winners = v, []events.Seat{s}
-				case v == best:
-					winners = append(winners, s)
-				}
-			}
-			if winners == nil {
-				if unknown >= 0 {
-					return nil, nil, errf(ErrUnsupported, "several pots are contested by hands nobody showed")
-				}
-				unknown = k
-				continue
-			}
-		}
-		if len(winners) == 0 {
+	for k, pot := range expected {
+		if len(pot.Eligible) == 0 {
 			return nil, nil, errf(ErrInconsistent, "pot %d has no player who can win it", k)
 		}
-		share, odd := amount/events.Chips(len(winners)), amount%events.Chips(len(winners))
-		for _, s := range winners { // eligible lists run clockwise from the button's left
-			a := share
-			if odd > 0 {
-				a++
-				odd--
+		shares := pot.Shares
+		if shares == nil && unknown >= 0 && len(pot.Eligible) == 1 {
+			shares = map[events.Seat]events.Chips{pot.Eligible[0]: pot.Amount}
+		}
+		if len(shares) == 0 {
+			if unknown >= 0 {
+				return nil, nil, errf(ErrUnsupported, "several pots are contested by hands nobody showed")
 			}
-			if a > 0 {
+			unknown = k
+			continue
+		}
+		for _, s := range g.order { // clockwise from the button's left, as the room pays
+			if a := shares[s]; a > 0 {
 				awards = append(awards, award{seat: s, pot: k, amount: a})
 			}
 		}
@@ -922,7 +898,7 @@ func (p *phhParser) settle(g *game, d *draft, start, finish []events.Chips) ([]a
 		if finish == nil {
 			return nil, nil, errf(ErrUnsupported, "pot %d is contested by hands nobody showed and there are no finishing_stacks to say who won", unknown)
 		}
-		l := pots[unknown]
+		l := expected[unknown]
 		got := map[events.Seat]events.Chips{}
 		for _, a := range awards {
 			got[a.seat] += a.amount
@@ -934,14 +910,14 @@ func (p *phhParser) settle(g *game, d *draft, start, finish []events.Chips) ([]a
 				return nil, nil, errf(ErrInconsistent, "seat %d ends with %d, less than it has after the betting", s, finish[i])
 			}
 			if gain > 0 {
-				if !slices.Contains(l.eligible, s) {
+				if !slices.Contains(l.Eligible, s) {
 					return nil, nil, errf(ErrInconsistent, "seat %d gains %d from a pot it cannot win", s, gain)
 				}
 				awards = append(awards, award{seat: s, pot: unknown, amount: gain})
 				paid += gain
 			}
 		}
-		want := l.amount
+		want := l.Amount
 		if unknown == 0 {
 			want -= rk
 		}

@@ -182,3 +182,33 @@ actions = [
 		t.Fatalf("skipped %v", res.Skipped)
 	}
 }
+
+// A tied pot is split as rules splits it (presets.md online-draw "split": equal shares, the odd
+// chip to the first tied winner left of the dealer), not by the reader's own arithmetic.
+func TestPHHTieOddChip(t *testing.T) {
+	src := `variant = "N5CD"
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = [
+  "d dh p1 AsKsQdJc9h", "d dh p2 AhKhQcJd9s", "d dh p3 2c3d4h5s7c",
+  "p3 cbr 5", "p1 cc", "p2 cc",
+  "p1 sd", "p2 sd", "p3 sd",
+  "p1 cc", "p2 cc", "p3 cbr 10", "p1 cc", "p2 cc",
+  "p3 sm 2c3d4h5s7c", "p1 sm AsKsQdJc9h", "p2 sm AhKhQcJd9s",
+]
+`
+	res := handhistory.ImportPHH("tie.phh", []byte(src))
+	if len(res.Skipped) != 0 || len(res.Hands) != 1 {
+		t.Fatalf("hands %d skipped %v", len(res.Hands), res.Skipped)
+	}
+	h := res.Hands[0]
+	checkEvents(t, h)
+	// 45 chips for two equal hands: p1, the first left of the button (p3), gets the odd one.
+	if got, want := awards(h), []string{"seat 1 pot 0: 23", "seat 2 pot 0: 22"}; !slices.Equal(got, want) {
+		t.Errorf("awards %v, want %v", got, want)
+	}
+	if got := finishing(h); !slices.Equal(got, []events.Chips{108, 107, 85}) {
+		t.Errorf("final stacks %v", got)
+	}
+}

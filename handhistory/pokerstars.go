@@ -13,6 +13,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/rules"
 )
 
 // ImportPokerStars converts PokerStars text hand histories of "5 Card Draw" (Limit, Pot Limit and
@@ -827,10 +828,12 @@ func psTime(date, zone, date2, zone2 string) (string, error) {
 	return t.Format(time.RFC3339), nil
 }
 
-// settle maps the PokerStars collections onto the pot layers of presets.md. PokerStars builds its
-// pots from the all-in levels of every player still in (mucked or not); presets.md from those of
-// the live players only, so PokerStars' pots nest inside ours.
-func (p *psParser) settle(g *game) ([]award, []rake, error) {
+// settle maps the PokerStars collections onto the pot layers of presets.md, as rules builds them.
+// PokerStars builds its pots from the all-in levels of every player still in (mucked or not);
+// presets.md from those of the live players only, so PokerStars' pots nest inside ours. Both
+// come from rules: PokerStars' by replaying the hand without its mucks. The amounts recorded are
+// the ones the room says it paid, so that the auditor can find a wrong payout.
+func (p *psParser) settle(g *game, sd *showdown) ([]award, []rake, error) {
 	var in events.Chips
 	for _, st := range g.seats {
 		in += st.in
@@ -841,14 +844,24 @@ func (p *psParser) settle(g *game) ([]award, []rake, error) {
 	if len(p.awards) == 0 {
 		return nil, nil, errf(ErrMalformed, "nobody collected the pot")
 	}
-	stars, _ := g.layers(func(s *seatState) bool { return !s.folded })
-	ours, _ := g.layers(g.live)
+	unmucked, err := replay(sd.events, func(e *events.Event) bool {
+		_, muck := e.Data.(*events.HandMucked)
+		return muck
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	stars, ours := unmucked.Pots(), sd.pots
 	if len(stars) == 0 {
 		return nil, nil, errf(ErrInconsistent, "no pot to collect")
 	}
+	// A pot is placed by the chips of the pots below it and its own: both grow with the level a
+	// layer ends at, so PokerStars' pot lies inside ours exactly when its span of chips does.
+	slo, shi := potSpans(stars)
+	olo, ohi := potSpans(ours)
 	inside := func(lo, hi events.Chips) (int, bool) {
-		for k, l := range ours {
-			if l.lo <= lo && hi <= l.hi {
+		for k := range ours {
+			if olo[k] <= lo && hi <= ohi[k] {
 				return k, true
 			}
 		}
@@ -858,7 +871,7 @@ func (p *psParser) settle(g *game) ([]award, []rake, error) {
 	paid := make([]events.Chips, len(stars))
 	var awards []award
 	for _, a := range p.awards {
-		lo, hi := stars[0].lo, stars[len(stars)-1].hi
+		lo, hi := slo[0], shi[len(stars)-1]
 		if a.pot < 0 {
 			whole = true
 		} else {
@@ -866,7 +879,7 @@ func (p *psParser) settle(g *game) ([]award, []rake, error) {
 				return nil, nil, atLine(a.line, errf(ErrInconsistent, "%s collects from pot %d, but the bets make %d pot(s)",
 					p.bySeat[a.seat], a.pot, len(stars)))
 			}
-			lo, hi = stars[a.pot].lo, stars[a.pot].hi
+			lo, hi = slo[a.pot], shi[a.pot]
 			paid[a.pot] += a.amount
 		}
 		k, ok := inside(lo, hi)
@@ -897,19 +910,19 @@ func (p *psParser) settle(g *game) ([]award, []rake, error) {
 			return nil, nil, errf(ErrInconsistent, "%d collected and %d raked from a pot of %d", got, p.rake, p.total)
 		}
 		if p.rake > 0 {
-			k, _ := inside(stars[0].lo, stars[len(stars)-1].hi)
+			k, _ := inside(slo[0], shi[len(stars)-1])
 			rakes = append(rakes, rake{pot: k, amount: p.rake})
 		}
 		return awards, rakes, nil
 	}
 	var raked events.Chips
 	for j, l := range stars {
-		r := l.amount - paid[j]
+		r := l.Amount - paid[j]
 		if r < 0 {
-			return nil, nil, errf(ErrInconsistent, "%d collected from a pot of %d", paid[j], l.amount)
+			return nil, nil, errf(ErrInconsistent, "%d collected from a pot of %d", paid[j], l.Amount)
 		}
 		if r > 0 {
-			k, _ := inside(l.lo, l.hi)
+			k, _ := inside(slo[j], shi[j])
 			rakes = append(rakes, rake{pot: k, amount: r})
 		}
 		raked += r
@@ -918,6 +931,17 @@ func (p *psParser) settle(g *game) ([]award, []rake, error) {
 		return nil, nil, errf(ErrInconsistent, "the pots less what was collected leave %d, but the rake is %d", raked, p.rake)
 	}
 	return awards, rakes, nil
+}
+
+// potSpans returns, for each pot in order, the chips of the pots below it (lo) and with it (hi).
+func potSpans(pots []rules.Pot) (lo, hi []events.Chips) {
+	var sum events.Chips
+	for _, pt := range pots {
+		lo = append(lo, sum)
+		sum += pt.Amount
+		hi = append(hi, sum)
+	}
+	return lo, hi
 }
 
 func firstNonBlank(lines []string, from, to int) int {
