@@ -299,3 +299,40 @@ func PlayerResults(ctx context.Context, db *sql.DB, player string) ([]NetPoint, 
 	}
 	return out, rows.Err()
 }
+
+// SeatChange is one of a player's comings and goings at a table, as the hand.started of the
+// table's next hand says it (events-v1.md §7): Kind is "joined" (he sat down; Amount is his
+// buy-in), "away" (seated with chips but not dealt in; Amount is his stack), "left" (gone since
+// the previous hand; Amount is the chips he took, ToTable where a tournament moved him) or
+// "rebuy" (Amount is the chips he added).
+type SeatChange struct {
+	Hand      string `json:"hand"`
+	Table     string `json:"table"`
+	StartedAt string `json:"started_at"`
+	Kind      string `json:"kind"`
+	Seat      int    `json:"seat,omitempty"` // 0 for "left"
+	Amount    int64  `json:"amount"`
+	ToTable   string `json:"to_table,omitempty"`
+}
+
+// PlayerSessions returns player's comings and goings at every table, in the order of the hands
+// that say them; within one hand, leaving comes before sitting down, then rebuying, then sitting
+// out, the order they happen at a table.
+func PlayerSessions(ctx context.Context, db *sql.DB, player string) ([]SeatChange, error) {
+	rows, err := db.QueryContext(ctx, `SELECT hand_id, table_id, started_at, kind, COALESCE(seat, 0), amount, to_table
+		FROM seat_changes WHERE player = ?
+		ORDER BY stream_seq, CASE kind WHEN 'left' THEN 0 WHEN 'joined' THEN 1 WHEN 'rebuy' THEN 2 ELSE 3 END`, player)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []SeatChange{}
+	for rows.Next() {
+		var c SeatChange
+		if err := rows.Scan(&c.Hand, &c.Table, &c.StartedAt, &c.Kind, &c.Seat, &c.Amount, &c.ToTable); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

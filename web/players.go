@@ -104,7 +104,7 @@ func (s *Server) getPlayers(w http.ResponseWriter, r *http.Request) {
 type NetPoint = projector.NetPoint
 
 // getPlayerStats is GET /api/players/{name}/stats: one player's statistics, his opens by
-// position and his result hand by hand.
+// position, his result hand by hand and his sessions (sat down, sat out, cashed out, rebought).
 func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	f, bad := filterOf(r)
@@ -143,5 +143,10 @@ func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 		storeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"stats": statsView(st[0]), "positions": positions, "hands": series})
+	sessions, err := projector.PlayerSessions(r.Context(), s.db, name)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"stats": statsView(st[0]), "positions": positions, "hands": series, "sessions": sessions})
 }

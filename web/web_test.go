@@ -992,3 +992,78 @@ func TestEachHandAuditedOnce(t *testing.T) {
 		t.Errorf("%d hands flagged, want the %d injected", len(flagged.Hands), wantFlagged)
 	}
 }
+
+// A player's page lists his sessions (events-v1.md §7): every time he sat down with a buy-in,
+// sat out with his stack, rebought and cashed out with his chips, in the order of the hands of a
+// cash session that say so.
+func TestPlayerSessions(t *testing.T) {
+	e := newEnv(t, 0)
+	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 5, Hands: 120, Seed: 4, Table: "t-cash", Cash: true, ExposeRate: -1})
+	e.post(handsBody(hs), http.StatusOK, nil)
+	e.waitProjected()
+	want := map[string][]string{} // by player, "hand kind seat amount", in the order they happen
+	kinds := map[string]map[string]bool{}
+	for _, h := range hs {
+		hs := h.Events[0].Data.(*events.HandStarted)
+		add := func(player, kind string, seat events.Seat, amount events.Chips) {
+			want[player] = append(want[player], fmt.Sprintf("%s %s %d %d", h.Events[0].Hand, kind, seat, amount))
+			if kinds[player] == nil {
+				kinds[player] = map[string]bool{}
+			}
+			kinds[player][kind] = true
+		}
+		for _, l := range hs.Left {
+			add(l.Player, "left", 0, l.Stack)
+		}
+		for _, s := range hs.Seats {
+			if s.Joined {
+				add(s.Player, "joined", s.Seat, s.Stack)
+			}
+		}
+		for _, s := range hs.Seats {
+			if s.Rebuy != nil && *s.Rebuy > 0 {
+				add(s.Player, "rebuy", s.Seat, *s.Rebuy)
+			}
+		}
+		for _, a := range hs.Away {
+			add(a.Player, "away", a.Seat, a.Stack)
+		}
+	}
+	all := map[string]bool{}
+	for p := range kinds {
+		for k := range kinds[p] {
+			all[k] = true
+		}
+	}
+	if len(all) < 3 {
+		t.Fatalf("the session has only %v: not a test of comings and goings", all)
+	}
+	for player := range want {
+		checkSessions(t, e, player, want[player])
+	}
+}
+
+// checkSessions compares player's sessions on his page with want ("hand kind seat amount").
+func checkSessions(t *testing.T, e *env, player string, want []string) {
+	t.Helper()
+	var page struct {
+		Sessions []struct {
+			Hand   string `json:"hand"`
+			Table  string `json:"table"`
+			Kind   string `json:"kind"`
+			Seat   int    `json:"seat"`
+			Amount int64  `json:"amount"`
+		} `json:"sessions"`
+	}
+	e.get("/api/players/"+player+"/stats", http.StatusOK, &page)
+	var got []string
+	for _, c := range page.Sessions {
+		if c.Table != "t-cash" {
+			t.Errorf("change at table %q", c.Table)
+		}
+		got = append(got, fmt.Sprintf("%s %s %d %d", c.Hand, c.Kind, c.Seat, c.Amount))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s's sessions:\n got %v\nwant %v", player, got, want)
+	}
+}

@@ -347,7 +347,36 @@ async function pagePlayer(name) {
         ["stand pat", fmt(s.stand_pat_pct, "%")], ["went to showdown", fmt(s.wtsd_pct, "%")], ["won at showdown", fmt(s.wsd_pct, "%")], ["net", s.net]]
         .map(([k, v]) => `<tr><td>${k}</td><td class="num">${esc(v)}</td></tr>`).join("")}</table>
       <h2>Open % by position</h2>${barChart(d.positions.map((p) => ({ label: "pos " + p.position, value: p.open_pct, title: `${p.opens}/${p.chances} chances` })))}
-      <p><a href="#/hands?player=${encodeURIComponent(name)}">his hands</a></p></div></div>`;
+      <p><a href="#/hands?player=${encodeURIComponent(name)}">his hands</a></p></div></div>
+    <div class="panel"><h2>Sessions</h2>${sessionsTable(d.sessions || [])}</div>`;
+}
+
+// What each change of seat means, as a whole phrase for each kind (events-v1.md section 7).
+const seatChangeLabel = {
+  joined: "sat down with a buy-in of",
+  away: "sat out with a stack of",
+  rebuy: "rebought",
+  left: "cashed out with",
+};
+
+// sessionsTable lists a player's comings and goings; hands he sat out one after another at one
+// table are one row, with the stack he sat out with first and the number of hands.
+function sessionsTable(changes) {
+  if (!changes.length) return '<p class="muted">He never sat down, sat out or left a table in the recorded hands.</p>';
+  const rows = [];
+  for (const c of changes) {
+    const prev = rows[rows.length - 1];
+    if (c.kind === "away" && prev && prev.kind === "away" && prev.table === c.table) {
+      prev.hands++;
+      continue;
+    }
+    rows.push({ ...c, hands: 1 });
+  }
+  return `<table class="list" id="sessions"><thead><tr><th>when</th><th>table</th><th>seat</th><th>what</th><th class="num">chips</th><th class="num">hands</th></tr></thead><tbody>
+    ${rows.map((r) => `<tr data-kind="${esc(r.kind)}"><td><a href="#/hand/${esc(r.hand)}">${esc(r.started_at.replace("T", " ").slice(0, 19))}</a></td>
+      <td>${esc(r.table)}</td><td>${r.seat || ""}</td>
+      <td>${r.to_table ? `was moved to table ${esc(r.to_table)} with` : esc(seatChangeLabel[r.kind] || r.kind)}</td>
+      <td class="num">${r.amount}</td><td class="num">${r.kind === "away" ? r.hands : ""}</td></tr>`).join("")}</tbody></table>`;
 }
 
 // ---------- tournaments ----------
