@@ -37,22 +37,7 @@ func TestBrowserReplayer(t *testing.T) {
 	h := injected(t, hs)
 	hand, seq, code := h.Events[0].Hand, int(h.Seq), string(h.Injected)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1300, 1000),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelT()
+	ctx := browser(t)
 
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(e.ts.URL+"/"),
@@ -120,6 +105,31 @@ func TestBrowserReplayer(t *testing.T) {
 	t.Logf("screenshot of hand %s at seq %d: %s", hand, seq, path)
 }
 
+// browser starts a headless chromium for the test, closed when it ends, and returns its context
+// (a minute at most).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1300, 1000),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() {
+		cancelT()
+		cancel()
+		cancelA()
+	})
+	return ctx
+}
+
 // mustText returns the text of the first element sel matches.
 func mustText(ctx context.Context, t *testing.T, sel string) string {
 	t.Helper()
@@ -153,18 +163,7 @@ func TestBrowserPlayerSessions(t *testing.T) {
 	if player == "" {
 		t.Fatal("nobody sat down during the session")
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.UserDataDir(t.TempDir()),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelT()
+	ctx := browser(t)
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(e.ts.URL+"/#/player/"+player),
 		chromedp.WaitVisible(chromedp.CSS(`#sessions tr[data-kind="joined"]`)),
