@@ -33,11 +33,21 @@ lint: ## gofmt check, go vet, staticcheck (pinned in go.mod)
 	@echo "==> staticcheck"
 	@$(GO) tool staticcheck ./...
 
-test: cc chromium lint ## lint, then every test with the race detector
-	@echo "==> go test -race"
-	@$(GO) test -race ./...
+# The packages whose code runs goroutines over shared state (the log and its recorder, the
+# projector, the web server, the commands that serve them, the rules' evaluator cache, the
+# benchmark runner): make test runs their tests under the race detector. The others are
+# single-threaded; their code runs under the detector too inside these packages' tests (the live
+# auditor of serve, for one), and make test-long runs every package under it.
+RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./cmd/... ./rules/...
 
-test-long: cc chromium ## the long tests too (FECHADO_LONG=1), up to an hour
+test: cc chromium lint ## lint, then the short suite (-short), the race detector on the concurrent packages
+	@echo "==> go test -short -race $(RACEPKGS)"
+	@$(GO) test -short -race -timeout 15m $(RACEPKGS)
+	@echo "==> go test -short (the other packages)"
+	@$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort))
+
+test-long: cc chromium ## every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
+	$(GO) test -race -timeout 30m ./...
 	FECHADO_LONG=1 $(GO) test -timeout 60m ./...
 
 demo: build ## a first look: simulated tables of every preset playing live at http://127.0.0.1:8080
