@@ -23,8 +23,8 @@ var vectorFiles = []string{"table-br-fechado", "table-br-online", "table-std-dra
 // buildCorpus returns a stream of copies × the vector tables: each copy's tables get their own
 // table ids, hands and events fresh ids (derived, so the corpus is the same on every run), and
 // each hand's prev chain is sealed again. Tables are merged round-robin, one event at a time, so
-// hands of different tables interleave as they do in a live stream. (The vector files reuse a
-// hand id and event ids across files, which one log cannot hold.)
+// hands of different tables interleave as they do in a live stream. (The copies need their own
+// ids: one log cannot hold an id twice.)
 func buildCorpus(tb testing.TB, copies int) [][]byte {
 	tb.Helper()
 	var tables [][][]byte
