@@ -33,7 +33,7 @@ lint: ## gofmt check, go vet, staticcheck (pinned in go.mod)
 	@echo "==> staticcheck"
 	@$(GO) tool staticcheck ./...
 
-# The packages whose code runs goroutines over shared state (the log and its recorder, the
+# The packages whose code runs goroutines over state they share (the log and its recorder, the
 # projector, the web server, the commands that serve them, the rules' evaluator cache, the
 # benchmark runner): make test runs their tests under the race detector. The others are
 # single-threaded; their code runs under the detector too inside these packages' tests (the live
