@@ -41,10 +41,12 @@ lint: ## gofmt check, go vet, staticcheck (pinned in go.mod)
 RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./cmd/... ./rules/...
 
 test: cc chromium lint ## lint, then the short suite (-short), the race detector on the concurrent packages
-	@echo "==> go test -short -race $(RACEPKGS)"
-	@$(GO) test -short -race -timeout 15m $(RACEPKGS)
-	@echo "==> go test -short (the other packages)"
-	@$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort))
+	@rc=0; \
+	echo "==> go test -short -race $(RACEPKGS)"; \
+	$(GO) test -short -race -timeout 15m $(RACEPKGS) || rc=1; \
+	echo "==> go test -short (the other packages)"; \
+	$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
+	exit $$rc
 
 test-long: cc chromium ## every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
 	$(GO) test -race -timeout 30m ./...
