@@ -80,22 +80,8 @@ func vectorSamples(t testing.TB) [][]byte {
 }
 
 // mutations returns variants of line: each byte removed, replaced by a few others, a few bytes
-// inserted, and the line cut at every position. With -short (make test) it keeps every third of
-// them, a stride prime to the variants made at each position, so that every kind of variant is
-// still tried at many positions; make test-long tries them all.
+// inserted, and the line cut at every position.
 func mutations(line []byte) [][]byte {
-	out := allMutations(line)
-	if testing.Short() {
-		kept := out[:0]
-		for i := 0; i < len(out); i += 3 {
-			kept = append(kept, out[i])
-		}
-		out = kept
-	}
-	return out
-}
-
-func allMutations(line []byte) [][]byte {
 	var out [][]byte
 	repl := []byte{'"', '\\', '}', ']', ',', ':', '0', '-', 'x', ' ', 0, 0xe9}
 	for i := range line {
