@@ -34,8 +34,8 @@ lint: ## gofmt check, go vet, staticcheck (pinned in go.mod)
 	@$(GO) tool staticcheck ./...
 
 # The packages whose code runs goroutines over state they share (the log and its recorder, the
-# projector, the web server and the table console, the commands that serve them, the rules' evaluator cache, the
-# benchmark runner): make test runs their tests under the race detector. The others are
+# projector, the web server and the table console, the commands that serve them, the rules'
+# evaluator cache, the benchmark runner): make test runs their tests under the race detector. The others are
 # single-threaded; their code runs under the detector too inside these packages' tests (the live
 # auditor of serve, for one), and make test-long runs every package under it.
 RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/... ./rules/...
