@@ -1,0 +1,104 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every message of English exists in every language, with the same placeholders, and no language
+// has a message English lacks (English is the reference the code is written against).
+func TestCatalogueComplete(t *testing.T) {
+	en := English()
+	if len(All()) != 4 {
+		t.Fatalf("languages %v, want en, es, pt-BR, tr", Codes())
+	}
+	for _, l := range All() {
+		for key, want := range en.Messages {
+			got, ok := l.Messages[key]
+			if !ok {
+				t.Errorf("%s: no translation of %q", l.Code, key)
+				continue
+			}
+			if got.Other == "" {
+				t.Errorf("%s: %q has no text", l.Code, key)
+			}
+			if g, w := strings.Join(got.Placeholders(), ","), strings.Join(want.Placeholders(), ","); g != w {
+				t.Errorf("%s: %q has placeholders {%s}, English {%s}", l.Code, key, g, w)
+			}
+			if got.One != "" && !strings.Contains(got.One+got.Other, "{n}") {
+				t.Errorf("%s: %q has a plural form but no {n} to choose it", l.Code, key)
+			}
+		}
+		for key := range l.Messages {
+			if _, ok := en.Messages[key]; !ok {
+				t.Errorf("%s: %q is not an English message", l.Code, key)
+			}
+		}
+	}
+}
+
+func TestChoose(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		flag string
+		env  map[string]string
+		want string
+	}{
+		{"", nil, "en"},
+		{"pt-BR", map[string]string{"LANG": "tr_TR.UTF-8"}, "pt-BR"},
+		{"pt", nil, "pt-BR"},
+		{"es-AR", nil, "es"},
+		{"", map[string]string{"LANG": "tr_TR.UTF-8"}, "tr"},
+		{"", map[string]string{"LANG": "tr_TR.UTF-8", "LC_ALL": "pt_BR.UTF-8"}, "pt-BR"},
+		{"", map[string]string{"LANG": "C.UTF-8"}, "en"},
+		{"", map[string]string{"LANG": "de_DE.UTF-8"}, "en"},
+	}
+	for _, c := range cases {
+		l, err := Choose(c.flag, env(c.env))
+		if err != nil || l.Code != c.want {
+			t.Errorf("Choose(%q, %v) = %v, %v; want %s", c.flag, c.env, l, err, c.want)
+		}
+	}
+	if _, err := Choose("klingon", nil); err == nil {
+		t.Error("an unknown --lang is not an error")
+	}
+}
+
+func TestPluralsNumbersDates(t *testing.T) {
+	get := func(c string) *Lang { l, _ := Get(c); return l }
+	cases := []struct {
+		lang, key string
+		args      Args
+		want      string
+	}{
+		{"en", "ev.draw", Args{"player": "Bruno", "n": 3}, "Bruno draws 3."},
+		{"pt-BR", "ev.draw", Args{"player": "Bruno", "n": 3}, "Bruno troca 3."},
+		{"pt-BR", "ev.receive", Args{"player": "Ana", "n": 1}, "Ana recebe 1 carta."},
+		{"pt-BR", "ev.receive", Args{"player": "Ana", "n": 2}, "Ana recebe 2 cartas."},
+		{"es", "ev.receive", Args{"player": "Ana", "n": 1}, "Ana recibe 1 carta."},
+		{"tr", "ev.receive", Args{"player": "Ana", "n": 1}, "Ana 1 kağıt alır."},
+		{"en", "ev.ante", Args{"player": "Ana", "amount": 12500}, "Ana antes 12,500."},
+		{"pt-BR", "ev.ante", Args{"player": "Ana", "amount": 12500}, "Ana põe o pingo de 12.500."},
+		{"tr", "ev.ante", Args{"player": "Ana", "amount": 12500}, "Ana yere 12.500 koyar."},
+		{"es", "ev.ante", Args{"player": "Ana", "amount": int64(12500)}, "Ana pone un ante de 12.500."},
+	}
+	for _, c := range cases {
+		if got := get(c.lang).T(c.key, c.args); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.lang, c.key, got, c.want)
+		}
+	}
+	at := time.Date(2026, 3, 7, 21, 5, 9, 0, time.FixedZone("BRT", -3*3600))
+	if got, want := get("pt-BR").DateTime(at), "07/03/2026, 21:05:09 BRT (UTC-03:00)"; got != want {
+		t.Errorf("pt-BR date %q, want %q", got, want)
+	}
+	if got, want := get("en").DateTime(at.UTC()), "8 March 2026, 00:05:09 UTC"; got != want {
+		t.Errorf("en date %q, want %q", got, want)
+	}
+	if got, want := get("tr").DateTime(at.In(time.FixedZone("", 3*3600))), "08.03.2026, 03:05:09 UTC+03:00"; got != want {
+		t.Errorf("tr date %q, want %q", got, want)
+	}
+	if got := get("en").T("no.such.key", nil); got != "[no.such.key]" {
+		t.Errorf("a missing key gives %q", got)
+	}
+}
