@@ -82,6 +82,11 @@ const (
 // Category returns the hand's category.
 func (v Value) Category() Category { return Category(v >> catShift & 0xF) }
 
+// Rank returns the i-th distinct rank of the hand in ranking order, the order Describe names
+// them in: larger groups first, then higher rank. It is 0 past the last rank, and 1 for the ace of
+// an ace-low straight (which comes last).
+func (v Value) Rank(i int) cards.Rank { return v.rank(i) }
+
 // rank returns the i-th distinct rank of the hand in ranking order (0 past the last one; 1 for the
 // ace of an ace-low straight).
 func (v Value) rank(i int) cards.Rank {

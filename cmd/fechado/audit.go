@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,9 @@ import (
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/explain"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 )
 
@@ -31,10 +32,11 @@ files are streamed: memory holds only the hands still open, however long the log
 --table or --all the stored log is audited instead of files.
 
 Output: with --json, one finding per line exactly as events-v1.md §6 and nothing else on
-standard output (the summary goes to standard error); without it, a report for the floor: each
-hand with findings (table, hand number and id), each finding with its seq, seat, severity, code,
-message and expected/actual values, then a summary line (hands audited, findings by severity).
--v lists the clean hands too.
+standard output (the summary goes to standard error); without it, a report for the floor in the
+reader's language (--lang, else LC_ALL or LANG, else English; en, pt-BR, tr, es): each hand with
+findings (table, hand number and id, ruleset), each finding as a sentence that names the players
+and cards, with its severity, event and code, and the rule it enforces; then a summary line (hands
+audited, findings by severity). -v lists the clean hands too.
 
 A line that is not a valid event (not JSON, not UTF-8, cut short, a missing or bad field, …) is
 part of the log being audited (events-v1.md §8): it is a log.schema finding at its seq (the
@@ -57,6 +59,7 @@ type auditFlags struct {
 	hand    string
 	table   string
 	all     bool
+	lang    string
 }
 
 func runAudit(m *Main, args []string) error {
@@ -68,10 +71,15 @@ func runAudit(m *Main, args []string) error {
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
+	fs.StringVar(&f.lang, "lang", "", "language of the text report: en, pt-BR, tr, es (default: LC_ALL, LANG, else en)")
 	store := addLogFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
+	}
+	reader, err := lang.Choose(f.lang, m.getenv)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	stored := 0
 	for _, on := range []bool{f.hand != "", f.table != "", f.all} {
@@ -88,7 +96,7 @@ func runAudit(m *Main, args []string) error {
 		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
 	}
 	out := bufio.NewWriter(m.Stdout)
-	rep := newAuditReport(out, f)
+	rep := newAuditReport(out, f, reader)
 	a := audit.New(nil)
 	rep.attach(a)
 	if stored == 1 {
@@ -156,12 +164,13 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) error {
 type auditReport struct {
 	w     *bufio.Writer
 	f     auditFlags
+	l     *lang.Lang
 	hands int // hands with findings
 	by    map[finding.Severity]int
 }
 
-func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
-	return &auditReport{w: w, f: f, by: map[finding.Severity]int{}}
+func newAuditReport(w *bufio.Writer, f auditFlags, l *lang.Lang) *auditReport {
+	return &auditReport{w: w, f: f, l: l, by: map[finding.Severity]int{}}
 }
 
 func (r *auditReport) attach(a *audit.Auditor) {
@@ -177,73 +186,54 @@ func (r *auditReport) attach(a *audit.Auditor) {
 	a.Hand = func(h *audit.HandResult) { r.hand(h) }
 }
 
-// hand prints one audited hand of the text report.
+// hand prints one audited hand of the text report: a heading, then each finding as a sentence
+// with the rule it enforces.
 func (r *auditReport) hand(h *audit.HandResult) {
 	if len(h.Findings) == 0 && !r.f.verbose {
 		return
 	}
-	num := "?"
-	if len(h.Events) > 0 {
-		if hs, ok := h.Events[0].Data.(*events.HandStarted); ok {
-			num = fmt.Sprint(hs.Number)
-		}
-	}
 	if len(h.Findings) > 0 {
 		r.hands++
 	}
-	fmt.Fprintf(r.w, "table %s  hand #%s  %s  (%s)", h.Table, num, h.Hand, plural(len(h.Events), "event"))
+	number, preset := "?", "?"
+	xh, err := explain.NewHand(h.Events)
+	if err == nil {
+		number, preset = fmt.Sprint(xh.Start.Number), explain.PresetName(r.l, xh.Preset)
+	}
+	fmt.Fprintln(r.w, r.l.T("audit.hand", lang.Args{"table": h.Table, "number": number, "hand": h.Hand,
+		"preset": preset, "n": len(h.Events)}))
 	if len(h.Findings) == 0 {
-		fmt.Fprintf(r.w, "  ok\n")
+		fmt.Fprintf(r.w, "  %s\n", r.l.T("audit.ok", nil))
 		return
 	}
-	fmt.Fprintln(r.w)
 	for _, f := range h.Findings {
-		seat := "      "
-		if f.Seat != 0 {
-			seat = fmt.Sprintf("seat %-2d", f.Seat)
+		sentence, cite := f.Message, ""
+		if xh != nil {
+			x := xh.Explain(r.l, f)
+			sentence, cite = x.Sentence, x.Citation
 		}
-		fmt.Fprintf(r.w, "  seq %-3d %s %-7s %-22s %s\n", f.Seq, seat, f.Severity, f.Code, f.Message)
-		if f.Expected != nil || f.Actual != nil {
-			fmt.Fprintf(r.w, "  %37s expected %s, actual %s\n", "", showValue(f.Expected), showValue(f.Actual))
+		fmt.Fprintf(r.w, "  %s\n", r.l.T("audit.finding", lang.Args{"severity": r.l.T("sev."+string(f.Severity), nil),
+			"seq": int(f.Seq), "code": string(f.Code), "sentence": sentence}))
+		if cite != "" {
+			fmt.Fprintf(r.w, "      %s\n", cite)
 		}
 	}
 	fmt.Fprintln(r.w)
-}
-
-// showValue renders an expected or actual value of a finding.
-func showValue(v any) string {
-	if v == nil {
-		return "—"
-	}
-	if s, ok := v.(string); ok {
-		return s
-	}
-	if s, ok := v.(fmt.Stringer); ok {
-		return s.String()
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // summary prints the closing line: on stdout in the text report, on stderr with --json.
 func (r *auditReport) summary(m *Main, a *audit.Auditor) {
-	sev := []string{
-		plural(r.by[finding.Error], "error"),
-		plural(r.by[finding.Warning], "warning"),
-		fmt.Sprintf("%d info", r.by[finding.Info]),
-	}
-	line := fmt.Sprintf("%s audited: %s", plural(a.Hands, "hand"), strings.Join(sev, ", "))
 	if r.f.json {
-		fmt.Fprintf(m.Stderr, "fechado audit: %s\n", line)
+		sev := []string{
+			plural(r.by[finding.Error], "error"),
+			plural(r.by[finding.Warning], "warning"),
+			fmt.Sprintf("%d info", r.by[finding.Info]),
+		}
+		fmt.Fprintf(m.Stderr, "fechado audit: %s audited: %s\n", plural(a.Hands, "hand"), strings.Join(sev, ", "))
 		return
 	}
-	if !r.f.json && a.Findings > 0 {
-		line += fmt.Sprintf(" (in %s)", plural(r.hands, "hand"))
-	}
-	fmt.Fprintln(r.w, line)
+	fmt.Fprintln(r.w, r.l.T("audit.summary", lang.Args{"hands": a.Hands, "errors": r.by[finding.Error],
+		"warnings": r.by[finding.Warning], "infos": r.by[finding.Info], "flagged": r.hands}))
 }
 
 // readStored calls fn for the stored events of one hand (hand), one table (table) or the whole

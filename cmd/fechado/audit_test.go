@@ -21,6 +21,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/fechado/fechado/sim"
@@ -92,14 +93,14 @@ func TestAuditTextReport(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"table X777", "hand #1", "seq 36", "seat 1", "error", "pot.split", "expected", "actual",
-		"1 hand audited: 1 error, 0 warnings, 0 info"} {
+	for _, want := range []string{"Table X777, hand 1", "Closed Poker (Brazil)", "Error at event 36 (pot.split)",
+		"Rule: Tied hands", "docs/rules.md#br-fechado-ties", "Hands audited: 1. Errors: 1. Warnings: 0. Notes: 0."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
 	code, out, _ = fechado("", "audit", "-v", vector(t, "table-br-online.jsonl"))
-	if code != exitOK || strings.Count(out, "  ok\n") != 6 || !strings.HasSuffix(out, "6 hands audited: 0 errors, 0 warnings, 0 info\n") {
+	if code != exitOK || strings.Count(out, "  Nothing irregular.\n") != 6 || !strings.HasSuffix(out, "Hands audited: 6. Errors: 0. Warnings: 0. Notes: 0. Hands with findings: 0.\n") {
 		t.Errorf("exit %d, -v report:\n%s", code, out)
 	}
 }
@@ -355,7 +356,7 @@ func auditNoRecycle(t *testing.T, path string, f auditFlags) (stdout, stderr str
 	var out, errb bytes.Buffer
 	m := &Main{Stdout: &out, Stderr: &errb}
 	w := bufio.NewWriter(&out)
-	rep := newAuditReport(w, f)
+	rep := newAuditReport(w, f, lang.English())
 	a := audit.New(nil)
 	rep.attach(a)
 	file, err := os.Open(path)
@@ -391,4 +392,40 @@ func auditNoRecycle(t *testing.T, path string, f auditFlags) (stdout, stderr str
 	rep.summary(m, a)
 	w.Flush()
 	return out.String(), errb.String()
+}
+
+// The text report speaks the reader's language: --lang, else LC_ALL or LANG; --json is the same
+// whatever the language.
+func TestAuditTextReportLanguages(t *testing.T) {
+	file := vector(t, "bad-false-open-std-draw.jsonl")
+	for _, c := range []struct {
+		args []string
+		env  string
+		want []string
+	}{
+		{[]string{"--lang", "pt-BR"}, "", []string{"Mesa ex-false-open, mão 1", "Erro no evento 22", "par de noves", "9♥ 9♦", "Regra: O mínimo para abrir", "Mãos auditadas: 1."}},
+		{nil, "tr_TR.UTF-8", []string{"Hata, 22. olay", "dokuzlu per", "Kural:"}},
+		{[]string{"--lang", "es"}, "tr_TR.UTF-8", []string{"Error en el evento 22", "pareja de nueves", "Regla:"}},
+	} {
+		var out, errb bytes.Buffer
+		m := &Main{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if k == "LANG" {
+				return c.env
+			}
+			return ""
+		}}
+		if code := m.Run(append(append([]string{"audit"}, c.args...), file)); code != exitFindings {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v LANG=%s: no %q in\n%s", c.args, c.env, w, out.String())
+			}
+		}
+	}
+	_, en, _ := fechado("", "audit", "--json", file)
+	_, pt, _ := fechado("", "audit", "--json", "--lang", "pt-BR", file)
+	if en != pt || !strings.HasPrefix(en, `{"hand":`) {
+		t.Errorf("--json differs with --lang:\n%s\n%s", en, pt)
+	}
 }
