@@ -212,6 +212,14 @@ func init() {
 		"audit.summary": {Other: "Hands audited: {hands}. Errors: {errors}. Warnings: {warnings}. Notes: {infos}. Hands with findings: {flagged}."},
 
 		// The dispute report.
+		"col.seat":          {Other: "Seat"},
+		"col.player":        {Other: "Player"},
+		"col.start":         {Other: "Stack at the start"},
+		"col.final":         {Other: "Stack at the end"},
+		"col.cards":         {Other: "Cards"},
+		"col.hand":          {Other: "Hand"},
+		"col.result":        {Other: "Result"},
+		"report.lang":       {Other: "Language"},
 		"report.title":      {Other: "Dispute report: table {table}, hand {number}"},
 		"report.intro":      {Other: "{preset}. The hand began on {date}. Prepared on {now} from the recorded log."},
 		"report.players":    {Other: "Players"},

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/lang"
+	"github.com/fechado/fechado/report"
+)
+
+func init() {
+	register(&command{
+		name:    "report",
+		summary: "write the dispute report of one hand: one printable HTML page",
+		usage:   "report [FILE] --hand ID [--lang LANG] [--out FILE.html]",
+		help: `Report writes the dispute report of one hand as a single HTML page that needs nothing
+else (no network: styles and drawings are inside it), for the screen or printed (a browser's
+print to PDF): the table drawn at the end of the hand and at each finding's event, the hand
+event by event in words, the deck checked against its commitment (the revealed seed, the
+order it gives and the cards dealt from it), every finding as a sentence with the rule it
+enforces, and the SHA-256 of the hand's last stored line, to check the report against the log.
+
+Without FILE the hand is read from the stored log; with FILE (a JSON Lines log, "-" for
+standard input) from the file, audited with the hands before it so the table's continuity
+counts. --lang picks the language (en, pt-BR, tr, es; default LC_ALL, then LANG, then en).
+The page goes to standard output, or to --out.
+
+Exit status: 0 success; 2 bad usage, an unreadable file, a line that is not an event or an
+unknown hand; 3 the log store could not be reached.`,
+		run: runReport,
+	})
+}
+
+func runReport(m *Main, args []string) error {
+	fs := m.flags(commands["report"])
+	hand := fs.String("hand", "", "the hand to report (by id)")
+	language := fs.String("lang", "", "the report's language: en, pt-BR, tr, es")
+	outName := fs.String("out", "", "write the page to this `FILE` instead of standard output")
+	store := addLogFlags(fs)
+	files, err := m.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(files) > 1:
+		return usageErr("one FILE at most (see 'fechado report --help')")
+	case *hand == "":
+		return usageErr("--hand ID is required (see 'fechado report --help')")
+	}
+	l, err := lang.Choose(*language, m.getenv)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var evs []*events.Event
+	var found []finding.Finding
+	if len(files) == 1 {
+		all, err := readEvents(m, files[0], "")
+		if err != nil {
+			return err
+		}
+		found = []finding.Finding{}
+		a := audit.New(func(f finding.Finding) {
+			if f.Hand == *hand {
+				found = append(found, f)
+			}
+		})
+		for _, e := range all {
+			a.Add(e)
+			if e.Hand == *hand {
+				evs = append(evs, e)
+			}
+		}
+		a.Close()
+		if len(evs) == 0 {
+			return usageErr("hand %s is not in %s", *hand, files[0])
+		}
+	} else {
+		ctx, stop := interruptible()
+		err = readStored(ctx, store, *hand, "", func(e *events.Event) { evs = append(evs, e) })
+		stop()
+		if err != nil {
+			return err
+		}
+		if len(evs) == 0 {
+			return usageErr("hand %s is not stored", *hand)
+		}
+	}
+	var w io.Writer = m.Stdout
+	var f *os.File
+	if *outName != "" {
+		if f, err = os.Create(*outName); err != nil {
+			return usageErr("%v", err)
+		}
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	err = report.Write(bw, evs, report.Options{Lang: l, Findings: found})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	return nil
+}

@@ -1,0 +1,247 @@
+// Package tableview draws a closed-poker table as a floor manager sees it: an oval table with the
+// players around it (name, stack, cards as cards), the dealer button, the chips in front of each
+// player and in the pot or pots, the player to act and the one who just acted, and the seats and
+// cards a finding concerns marked out. It draws a replay.State as inline SVG (no fonts, images or
+// scripts from anywhere), so the dispute report and the web replayer can both embed it.
+package tableview
+
+import (
+	"bytes"
+	"html/template"
+	"math"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/explain"
+	"github.com/fechado/fechado/lang"
+	"github.com/fechado/fechado/replay"
+)
+
+// Marks says what to point out on the table.
+type Marks struct {
+	// Seats and Cards are concerned by a finding: outlined in red.
+	Seats []events.Seat
+	Cards []cards.Card
+	// Acted is the seat that just acted (0: none).
+	Acted events.Seat
+	// Title labels the drawing for screen readers.
+	Title string
+}
+
+// The drawing's coordinates: a 1000 × 600 view box, the table's centre in the middle.
+const (
+	width, height = 1000, 600
+	cx, cy        = 500, 300
+	seatRX        = 400 // the ellipse the players sit on
+	seatRY        = 218
+	plateW        = 200
+	plateH        = 134
+	cardW, cardH  = 34, 48
+	cardGap       = 4
+)
+
+type cardView struct {
+	X, Y      float64
+	Rank      string
+	Suit      string
+	Red       bool
+	Down      bool // face down: the card is not known
+	Marked    bool
+	Dim       bool
+	Title     string
+	RankX     float64
+	RankY     float64
+	SuitY     float64
+	SuitSize  int
+	RankSize  int
+	CornerRad int
+}
+
+type seatView struct {
+	X, Y         float64 // the plate's top left
+	CX, CY       float64 // the plate's centre
+	Name         string
+	Stack        string
+	Status       string
+	Marked       bool
+	Turn         bool
+	Acted        bool
+	Out          bool // folded or mucked
+	Cards        []cardView
+	ChipX, ChipY float64
+	Chips        string // chips in front, "" for none
+	Dealer       bool
+	DX, DY       float64
+	DealerLabel  string
+}
+
+type potView struct {
+	Y    float64
+	Text string
+}
+
+type view struct {
+	W, H   int
+	Title  string
+	Seats  []seatView
+	Pots   []potView
+	PotX   float64
+	PotY   float64
+	HasPot bool
+}
+
+var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
+
+// SVG draws st in l with marks as an inline SVG element.
+func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
+	v := view{W: width, H: height, Title: m.Title, PotX: cx, PotY: cy}
+	n := len(st.Seats)
+	marked := map[events.Seat]bool{}
+	for _, s := range m.Seats {
+		marked[s] = true
+	}
+	markedCard := map[cards.Card]bool{}
+	for _, c := range m.Cards {
+		markedCard[c] = true
+	}
+	for i, s := range st.Seats {
+		// Seats go clockwise from the bottom of the drawing, in seat order.
+		a := math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
+		px, py := cx+seatRX*math.Cos(a), cy+seatRY*math.Sin(a)
+		sv := seatView{X: px - plateW/2, Y: py - plateH/2, CX: px, CY: py, Name: s.Player,
+			Stack: l.T("stack", lang.Args{"n": s.Stack}), Marked: marked[s.Seat],
+			Turn: st.Turn == s.Seat && st.Turn != 0, Acted: m.Acted == s.Seat && m.Acted != 0,
+			Out: s.Status == replay.StatusFolded || s.Status == replay.StatusMucked}
+		switch {
+		case s.Status == replay.StatusFolded || s.Status == replay.StatusMucked || s.Status == replay.StatusAllIn:
+			sv.Status = l.T("status."+s.Status, nil)
+		case sv.Turn:
+			sv.Status = l.T("status.toact", nil)
+		case sv.Acted:
+			sv.Status = l.T("status.acted", nil)
+		case s.Won > 0:
+			sv.Status = l.T("status.won", lang.Args{"amount": s.Won})
+		case s.Drew && len(s.Discarded) > 0:
+			sv.Status = l.T("status.drew", lang.Args{"n": len(s.Discarded)})
+		}
+		held := s.Cards
+		slots := len(held) + s.Hidden
+		x0 := sv.X + (plateW-float64(slots*cardW+(slots-1)*cardGap))/2
+		for j := 0; j < slots; j++ {
+			cv := cardView{X: x0 + float64(j*(cardW+cardGap)), Y: sv.Y + 76, Dim: sv.Out, CornerRad: 4,
+				RankSize: 19, SuitSize: 20}
+			cv.RankX, cv.RankY, cv.SuitY = cv.X+cardW/2, cv.Y+20, cv.Y+42
+			if j < len(held) {
+				c := held[j]
+				cv.Rank = rankText(c)
+				cv.Suit = suitSymbols[c.Suit()]
+				cv.Red = c.Suit() == cards.Hearts || c.Suit() == cards.Diamonds
+				cv.Marked = markedCard[c]
+				cv.Title = explain.Words(l, c)
+			} else {
+				cv.Down = true
+			}
+			sv.Cards = append(sv.Cards, cv)
+		}
+		// Chips in front of the player, between him and the centre: his bets this round, or
+		// once the hand is over what he won.
+		chips := s.InFront
+		if st.Ended {
+			chips = s.Won
+		}
+		if chips > 0 {
+			sv.Chips = l.Number(int64(chips))
+		}
+		sv.ChipX, sv.ChipY = cx+0.55*seatRX*math.Cos(a), cy+0.50*seatRY*math.Sin(a)
+		if st.Dealer == s.Seat {
+			sv.Dealer = true
+			sv.DealerLabel = l.T("dealer", nil)
+			// On the plate's corner nearest the table's centre, drawn over the plate.
+			sv.DX, sv.DY = px+plateW/2-6, py-plateH/2+6
+			if math.Cos(a) > 0.3 {
+				sv.DX = px - plateW/2 + 6
+			}
+			if math.Sin(a) < -0.3 {
+				sv.DY = py + plateH/2 - 6
+			}
+		}
+		v.Seats = append(v.Seats, sv)
+	}
+	y := float64(cy) - 10*float64(len(st.Pots)-1)
+	for _, p := range st.Pots {
+		if p.Amount == 0 || st.Ended {
+			continue
+		}
+		t := l.T("pot.main.amt", lang.Args{"amount": p.Amount})
+		if p.Index > 0 {
+			t = l.T("pot.side.amt", lang.Args{"n": p.Index, "amount": p.Amount})
+		}
+		v.Pots = append(v.Pots, potView{Y: y, Text: t})
+		y += 26
+	}
+	if len(v.Pots) == 0 && st.Pot > 0 && !st.Ended {
+		v.Pots = append(v.Pots, potView{Y: cy, Text: l.T("pot.main.amt", lang.Args{"amount": st.Pot})})
+	}
+	v.HasPot = len(v.Pots) > 0
+	var b bytes.Buffer
+	if err := svg.Execute(&b, v); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
+}
+
+func rankText(c cards.Card) string {
+	r := c.Rank().String()
+	if r == "T" {
+		return "10"
+	}
+	return r
+}
+
+// CSS styles the drawing; a page that embeds SVG includes it once in its style sheet.
+const CSS = `
+svg.table{width:100%;height:auto;display:block;max-width:1000px;margin:0 auto}
+svg.table .rail{fill:#6b3f1d;stroke:#3d220e;stroke-width:3}
+svg.table .felt{fill:#1f6b3a;stroke:#154d29;stroke-width:3}
+svg.table .plate{fill:#fbfaf5;stroke:#8a8a80;stroke-width:2}
+svg.table .plate.turn{stroke:#d4a017;stroke-width:5}
+svg.table .plate.acted{stroke:#2364aa;stroke-width:4}
+svg.table .plate.marked{stroke:#c0122c;stroke-width:6}
+svg.table .plate.out{fill:#e4e2da}
+svg.table .name{font:700 21px system-ui,sans-serif;fill:#1b1b1b}
+svg.table .stack{font:16px system-ui,sans-serif;fill:#333}
+svg.table .status{font:italic 15px system-ui,sans-serif;fill:#5a3b00}
+svg.table .card{fill:#fff;stroke:#555;stroke-width:1.2}
+svg.table .card.marked{stroke:#c0122c;stroke-width:3.5}
+svg.table .back{fill:#2d4f8e;stroke:#1b2f55;stroke-width:1.2}
+svg.table .rank{font:700 19px system-ui,sans-serif;text-anchor:middle}
+svg.table .suit{font:20px system-ui,sans-serif;text-anchor:middle}
+svg.table .red{fill:#c0122c}
+svg.table .black{fill:#111}
+svg.table .dim{opacity:.45}
+svg.table .chip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
+svg.table .chiptext{font:700 17px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:4px}
+svg.table .button{fill:#fff;stroke:#222;stroke-width:2}
+svg.table .buttontext{font:700 18px system-ui,sans-serif;text-anchor:middle;fill:#111}
+svg.table .pot{font:700 22px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:5px}
+`
+
+var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox="0 0 {{.W}} {{.H}}" role="img">` +
+	`{{if .Title}}<title>{{.Title}}</title>{{end}}` +
+	`<ellipse class="rail" cx="500" cy="300" rx="350" ry="190"/>` +
+	`<ellipse class="felt" cx="500" cy="300" rx="326" ry="166"/>` +
+	`{{range .Pots}}<text class="pot" x="500" y="{{.Y}}">{{.Text}}</text>{{end}}` +
+	`{{range .Seats}}` +
+	`{{if .Chips}}<g><circle class="chip" cx="{{.ChipX}}" cy="{{.ChipY}}" r="15"/><text class="chiptext" x="{{.ChipX}}" y="{{.ChipY}}" dy="-20">{{.Chips}}</text></g>{{end}}` +
+	`<g><rect class="plate{{if .Out}} out{{end}}{{if .Turn}} turn{{end}}{{if .Acted}} acted{{end}}{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="200" height="134" rx="12"/>` +
+	`<text class="name" x="{{.CX}}" y="{{.Y}}" dy="24" text-anchor="middle">{{.Name}}</text>` +
+	`<text class="stack" x="{{.CX}}" y="{{.Y}}" dy="45" text-anchor="middle">{{.Stack}}</text>` +
+	`{{if .Status}}<text class="status" x="{{.CX}}" y="{{.Y}}" dy="66" text-anchor="middle">{{.Status}}</text>{{end}}` +
+	`{{range .Cards}}<g{{if .Dim}} class="dim"{{end}}>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
+	`{{if .Down}}<rect class="back" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
+	`{{else}}<rect class="card{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
+	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
+	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
+	`</g>` +
+	`{{if .Dealer}}<g><title>{{.DealerLabel}}</title><circle class="button" cx="{{.DX}}" cy="{{.DY}}" r="17"/><text class="buttontext" x="{{.DX}}" y="{{.DY}}" dy="6">D</text></g>{{end}}` +
+	`{{end}}</svg>`))

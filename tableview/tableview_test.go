@@ -1,0 +1,44 @@
+package tableview
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/lang"
+	"github.com/fechado/fechado/replay"
+)
+
+func TestDrawing(t *testing.T) {
+	st := &replay.State{Dealer: 2, Turn: 3, Pot: 40, Stage: "betting",
+		Pots: []replay.Pot{{Index: 0, Amount: 30}, {Index: 1, Amount: 10}},
+		Seats: []replay.Seat{
+			{Seat: 1, Player: "Ana", Stack: 1200, InFront: 20, Status: replay.StatusActive, Cards: mustCards("Jc Jd 2h 5s Kd")},
+			{Seat: 2, Player: "Bruno", Stack: 80, Status: replay.StatusFolded},
+			{Seat: 3, Player: "Çağla", Stack: 0, Status: replay.StatusAllIn, Hidden: 5},
+		}}
+	l, _ := lang.Get("pt-BR")
+	svg, err := SVG(l, st, Marks{Seats: []events.Seat{1}, Cards: mustCards("Jc"), Acted: 1, Title: "mesa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(svg)
+	for _, want := range []string{">Ana<", ">Bruno<", ">Çağla<", "1.200 fichas", ">correu<", ">all-in<",
+		"Pote principal: 30", "Pote lateral 1: 10", ">D<", "valete de paus", "acted marked", "card marked", ">20<", `class="back"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the drawing lacks %q", want)
+		}
+	}
+	if strings.Contains(s, "http") || strings.Contains(s, "<script") {
+		t.Error("the drawing refers outside itself")
+	}
+}
+
+func mustCards(s string) []cards.Card {
+	cs, err := cards.ParseList(s)
+	if err != nil {
+		panic(err)
+	}
+	return cs
+}
