@@ -130,26 +130,19 @@ func ValueName(l *lang.Lang, v rules.Value) string {
 		return l.T(key, lang.Args{"high": rankWord(l, "ranks.", v.Rank(0)), "low": rankWord(l, "ranks.", v.Rank(1))})
 	}
 	aceLow := v.Rank(4) == 1
+	if key, ok := oneRank[v.Category()]; ok {
+		return one(key, v.Rank(0))
+	}
 	switch v.Category() {
-	case rules.HighCard:
-		return one("hand.high", v.Rank(0))
-	case rules.Pair:
-		return one("hand.pair", v.Rank(0))
 	case rules.TwoPair:
 		return two("hand.twopair")
-	case rules.Trips:
-		return one("hand.trips", v.Rank(0))
+	case rules.FullHouse:
+		return two("hand.fullhouse")
 	case rules.Straight:
 		if aceLow {
 			return l.T("hand.straight.low", nil)
 		}
 		return one("hand.straight", v.Rank(0))
-	case rules.Flush:
-		return one("hand.flush", v.Rank(0))
-	case rules.FullHouse:
-		return two("hand.fullhouse")
-	case rules.Quads:
-		return one("hand.quads", v.Rank(0))
 	case rules.StraightFlush:
 		switch {
 		case aceLow:
@@ -161,6 +154,11 @@ func ValueName(l *lang.Lang, v rules.Value) string {
 	}
 	return ""
 }
+
+// oneRank are the categories named by one rank: the high card, the pair, the three or four of a
+// kind, the flush's top card.
+var oneRank = map[rules.Category]string{rules.HighCard: "hand.high", rules.Pair: "hand.pair", rules.Trips: "hand.trips",
+	rules.Flush: "hand.flush", rules.Quads: "hand.quads"}
 
 // List joins names the language's way ("Ana and Bruno", "Ana, Bruno and Carla").
 func List(l *lang.Lang, names []string) string {

@@ -9,7 +9,7 @@ type Rule struct {
 	// Anchor is the rule's anchor in docs/rules.md ("br-fechado-opening"), "" for a rule of the
 	// event log's contract rather than of a preset.
 	Anchor string
-	// Section is where the rule is written: the row of presets.md, or the section of events-v1.md.
+	// Section is where a rule of the contract is written (a section of events-v1.md).
 	Section string
 	// Source is where the rule comes from (the preset's seed and the rulebooks it adopts).
 	Source string
@@ -34,32 +34,34 @@ type topic struct {
 	section string
 }
 
-// The rules findings enforce. A preset's rule is anchored at #<preset>-<anchor> in docs/rules.md.
+// The rules findings enforce. A preset's rule is anchored at #<preset>-<anchor> in docs/rules.md,
+// whose topics these anchors follow; a rule of the log's contract is the same for every preset.
 var (
-	tContract   = topic{"rule.contract", "", "events-v1.md §2–§5"}
-	tTournament = topic{"rule.tournament", "", "events-v1.md §7"}
-	tShuffle    = topic{"rule.shuffle", "shuffle", "events-v1.md §3; presets.md, cards for the draw"}
-	tDeck       = topic{"rule.deck", "deck", "presets.md, deck_low by players"}
-	tShuffles   = topic{"rule.shuffles", "shuffles", "presets.md, physical shuffles before the deal"}
-	tCut        = topic{"rule.cut", "cut", "presets.md, card exposed in the cut"}
-	tDeal       = topic{"rule.deal", "deal", "presets.md, the deal"}
-	tExposed    = topic{"rule.exposed-deal", "exposed-cards", "presets.md, card exposed in the deal and in the draw"}
-	tMisdeal    = topic{"rule.misdeal", "misdeal", "presets.md, misdeal"}
-	tForced     = topic{"rule.forced-bets", "forced-bets", "presets.md, forced bets"}
-	tOpening    = topic{"rule.opening", "opening", "presets.md, minimum to open"}
-	tBetting    = topic{"rule.betting", "betting", "presets.md, betting"}
-	tReopen     = topic{"rule.reopening", "reopening", "presets.md, re-opening"}
-	tTurn       = topic{"rule.turn", "turn", "presets.md, round first and second start with"}
-	tDraw       = topic{"rule.draw", "draw", "presets.md, most cards drawn"}
-	tDrawOrder  = topic{"rule.draw-order", "draw-order", "presets.md, draw order"}
-	tDrawCards  = topic{"rule.draw-cards", "draw-cards", "presets.md, cards for the draw"}
-	tDeclared   = topic{"rule.draw-declared", "draw-declared", "presets.md, declared draw count"}
-	tShow       = topic{"rule.openers-shown", "openers", "presets.md, opener must show openers to win"}
-	tFalse      = topic{"rule.false-opener", "false-opener", "presets.md, false opener"}
-	tRanking    = topic{"rule.ranking", "ranking", "presets.md, hand ranking"}
-	tPots       = topic{"rule.pots", "pots", "presets.md, pots"}
-	tTies       = topic{"rule.ties", "ties", "presets.md, tied hands"}
-	tNext       = topic{"rule.next-hand", "next-hand", "presets.md, next hand"}
+	tContract     = topic{"rule.contract", "", "events-v1.md §2–§5"}
+	tDeck         = topic{"rule.deck", "players-and-deck", ""}
+	tShuffle      = topic{"rule.shuffle", "shuffle-and-cut", ""}
+	tShuffles     = topic{"rule.shuffles", "shuffle-and-cut", ""}
+	tCut          = topic{"rule.cut", "shuffle-and-cut", ""}
+	tDeal         = topic{"rule.deal", "shuffle-and-cut", ""}
+	tExposed      = topic{"rule.exposed-deal", "exposed-cards", ""}
+	tMisdeal      = topic{"rule.misdeal", "misdeal", ""}
+	tForced       = topic{"rule.forced-bets", "forced-bets", ""}
+	tOpening      = topic{"rule.opening", "opening", ""}
+	tShow         = topic{"rule.openers-shown", "showing-openers", ""}
+	tFalse        = topic{"rule.false-opener", "showing-openers", ""}
+	tBetting      = topic{"rule.betting", "betting", ""}
+	tReopen       = topic{"rule.reopening", "betting", ""}
+	tTurn         = topic{"rule.turn", "who-acts-first", ""}
+	tNobodyOpens  = topic{"rule.nobody-opens", "nobody-opens", ""}
+	tDraw         = topic{"rule.draw", "drawing", ""}
+	tDrawOrder    = topic{"rule.draw-order", "drawing", ""}
+	tDrawCards    = topic{"rule.draw-cards", "drawing", ""}
+	tDeclared     = topic{"rule.draw-declared", "drawing", ""}
+	tRanking      = topic{"rule.ranking", "ranking", ""}
+	tPots         = topic{"rule.pots", "pots", ""}
+	tTies         = topic{"rule.ties", "ties", ""}
+	tNext         = topic{"rule.next-hand", "next-hand", ""}
+	tSeatsTourney = topic{"rule.tournament", "seats-that-change", ""}
 )
 
 // rulebook maps every finding code to the rule it enforces. One table for every preset: the
@@ -70,7 +72,7 @@ var rulebook = map[finding.Code]topic{
 
 	finding.DeckForeignCard: tDeck, finding.DeckDuplicateCard: tDeck, finding.DeckCommitment: tShuffle,
 	finding.DeckUnrevealed: tShuffle, finding.DeckCutExposed: tCut, finding.DeckShuffles: tShuffles,
-	finding.DealMismatch: tShuffle, finding.DealOrder: tDeal, finding.DealCount: tDeal,
+	finding.DealMismatch: tShuffle, finding.DealOrder: tDeal, finding.DealCount: tDrawCards,
 
 	finding.CardExposed: tExposed, finding.CardExposedRemedy: tExposed, finding.MisdealSettlement: tMisdeal,
 
@@ -86,11 +88,11 @@ var rulebook = map[finding.Code]topic{
 	finding.ShowdownCards: tRanking, finding.PotWinner: tRanking, finding.PotSplit: tTies,
 	finding.PotSide: tPots, finding.PotTotal: tPots, finding.PotUnawarded: tPots, finding.StackFinal: tPots,
 
-	finding.TableStack: tNext, finding.TableRebuy: tNext, finding.TableDealer: tNext, finding.TableCarry: tNext,
-	finding.TablePassedOut: tNext, finding.TableSeating: tNext,
+	finding.TableStack: tNext, finding.TableRebuy: tNext, finding.TableDealer: tNext, finding.TableCarry: tNobodyOpens,
+	finding.TablePassedOut: tNobodyOpens, finding.TableSeating: tNext,
 
-	"tournament.chips": tTournament, "tournament.move": tTournament, "tournament.level": tTournament,
-	"tournament.place": tTournament,
+	"tournament.chips": tSeatsTourney, "tournament.move": tSeatsTourney, "tournament.level": tSeatsTourney,
+	"tournament.place": tSeatsTourney,
 }
 
 // sources names where each preset's rules come from (presets.md, "source").

@@ -193,6 +193,7 @@ func init() {
 		"rule.betting":       {Other: "Betting limits"},
 		"rule.reopening":     {Other: "Re-opening the betting"},
 		"rule.turn":          {Other: "Who speaks first"},
+		"rule.nobody-opens":  {Other: "Nobody opens"},
 		"rule.draw":          {Other: "The most cards drawn"},
 		"rule.draw-order":    {Other: "The order of the draw"},
 		"rule.draw-cards":    {Other: "Cards for the draw"},

@@ -186,6 +186,7 @@ func init() {
 		"rule.betting":       {Other: "Límites de apuesta"},
 		"rule.reopening":     {Other: "Reapertura de las apuestas"},
 		"rule.turn":          {Other: "Quién habla primero"},
+		"rule.nobody-opens":  {Other: "Nadie abre"},
 		"rule.draw":          {Other: "El máximo de cartas cambiadas"},
 		"rule.draw-order":    {Other: "El orden del descarte"},
 		"rule.draw-cards":    {Other: "Cartas para el descarte"},

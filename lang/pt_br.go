@@ -186,6 +186,7 @@ func init() {
 		"rule.betting":       {Other: "Limites de apostas"},
 		"rule.reopening":     {Other: "Reabertura das apostas"},
 		"rule.turn":          {Other: "Quem fala primeiro"},
+		"rule.nobody-opens":  {Other: "Ninguém abre"},
 		"rule.draw":          {Other: "O máximo de cartas trocadas"},
 		"rule.draw-order":    {Other: "A ordem da troca"},
 		"rule.draw-cards":    {Other: "Cartas para a troca"},

@@ -188,6 +188,7 @@ func init() {
 		"rule.betting":       {Other: "Bahis sınırları"},
 		"rule.reopening":     {Other: "Bahsin yeniden açılması"},
 		"rule.turn":          {Other: "İlk kim konuşur"},
+		"rule.nobody-opens":  {Other: "Kimse açmazsa"},
 		"rule.draw":          {Other: "En fazla değiştirilen kağıt"},
 		"rule.draw-order":    {Other: "Kağıt değişiminin sırası"},
 		"rule.draw-cards":    {Other: "Değişim için kağıtlar"},
