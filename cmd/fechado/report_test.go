@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/recordertest"
 )
 
 // report writes one self-contained page for a hand of a file, in the language asked for.
@@ -48,5 +53,39 @@ func TestReportCommand(t *testing.T) {
 		if code, _, _ := fechado("", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// report reads a stored hand as it reads a file: the same page.
+func TestReportStored(t *testing.T) {
+	code, log, _ := fechado("", "sim", "--rules", "tr-kapali", "--players", "3", "--hands", "2")
+	if code != exitOK {
+		t.Fatalf("sim exit %d", code)
+	}
+	dir := t.TempDir()
+	l := recordertest.OpenDir(t, dir)
+	rec := l.NewRecorder(context.Background(), recorder.RecordOptions{})
+	if err := rec.AddLines(strings.NewReader(log), "sim"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := rec.Close(); err != nil || st.Rejected != 0 {
+		t.Fatalf("recording: %+v %v", st, err)
+	}
+	l.Close()
+	file := filepath.Join(t.TempDir(), "sim.jsonl")
+	if err := os.WriteFile(file, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := log[strings.Index(log, `"hand":"`)+8:]
+	hand := first[:strings.IndexByte(first, '"')]
+	code, stored, errOut := fechado("", "report", "--hand", hand, "--lang", "tr", "--data", dir)
+	if code != exitOK {
+		t.Fatalf("stored report: exit %d: %s", code, errOut)
+	}
+	_, fromFile, _ := fechado("", "report", file, "--hand", hand, "--lang", "tr")
+	// The two differ only in the time each was prepared.
+	prepared := regexp.MustCompile(`kayıtlı günlükten [^<]* tarihinde`)
+	if a, b := prepared.ReplaceAllString(stored, ""), prepared.ReplaceAllString(fromFile, ""); a != b || !strings.Contains(a, "Kapalı Poker") {
+		t.Errorf("the stored hand's report differs from the file's")
 	}
 }
