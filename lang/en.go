@@ -85,7 +85,7 @@ func init() {
 		"ev.openers":          {Other: "{player} shows openers: {cards}."},
 		"ev.shown":            {Other: "{player} shows {cards} — {hand}."},
 		"ev.shown.unknown":    {Other: "{player} shows {cards}."},
-		"ev.mucked":           {Other: "{player} gives up his hand without showing it."},
+		"ev.mucked":           {Other: "{player} gives up the hand without showing it."},
 		"ev.returned":         {Other: "{amount} chips nobody called go back to {player}."},
 		"ev.raked":            {Other: "The house takes {amount} from the pot."},
 		"ev.awarded.main":     {Other: "{player} wins {amount} from the main pot."},

@@ -103,7 +103,7 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{range .Decks}}<div class="deck">
 <p>{{.Method}}</p>
 {{if .Verdict}}<p class="{{if .Good}}ok{{else}}bad{{end}}">{{.Verdict}}</p>{{end}}
-{{if .Dealt}}<p class="{{if .Good}}ok{{else}}bad{{end}}">{{.Dealt}}</p>{{end}}
+{{if .Dealt}}<p class="{{if .DealtOK}}ok{{else}}bad{{end}}">{{.Dealt}}</p>{{end}}
 {{if .Checked}}<p>{{index $.Labels "deck.taken"}}</p>
 <div class="deckcards">{{range .Taken}}<span class="{{if .Red}}red{{end}}{{if .Bad}} bad{{end}}">{{.Text}}{{if .Bad}} ✗{{end}}</span>{{end}}</div>
 <p>{{index $.Labels "deck.order"}}</p>

@@ -87,7 +87,8 @@ type findingView struct {
 type deckView struct {
 	Method   string
 	Verdict  string
-	Good     bool
+	Good     bool // the verdict on the seed
+	DealtOK  bool // the verdict on the cards taken
 	Checked  bool
 	Dealt    string
 	Order    []cardCell
@@ -302,9 +303,9 @@ func decks(l *lang.Lang, evs []*events.Event, st *replay.State) []deckView {
 				dv.Order = append(dv.Order, cell(c, false))
 			}
 			if bad == 0 && len(taken[i]) > 0 {
-				dv.Dealt = l.T("deck.dealt.ok", lang.Args{"n": len(taken[i])})
+				dv.Dealt, dv.DealtOK = l.T("deck.dealt.ok", lang.Args{"n": len(taken[i])}), true
 			} else if bad > 0 {
-				dv.Dealt, dv.Good = l.T("deck.dealt.bad", lang.Args{"n": bad}), false
+				dv.Dealt = l.T("deck.dealt.bad", lang.Args{"n": bad})
 			}
 		}
 		out = append(out, dv)

@@ -67,6 +67,7 @@ type seatView struct {
 	Turn         bool
 	Acted        bool
 	Out          bool // folded or mucked
+	Won          bool
 	Cards        []cardView
 	ChipX, ChipY float64
 	Chips        string // chips in front, "" for none
@@ -111,7 +112,7 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		sv := seatView{X: px - plateW/2, Y: py - plateH/2, CX: px, CY: py, Name: s.Player,
 			Stack: l.T("stack", lang.Args{"n": s.Stack}), Marked: marked[s.Seat],
 			Turn: st.Turn == s.Seat && st.Turn != 0, Acted: m.Acted == s.Seat && m.Acted != 0,
-			Out: s.Status == replay.StatusFolded || s.Status == replay.StatusMucked}
+			Out: s.Status == replay.StatusFolded || s.Status == replay.StatusMucked, Won: s.Won > 0}
 		switch {
 		case s.Status == replay.StatusFolded || s.Status == replay.StatusMucked || s.Status == replay.StatusAllIn:
 			sv.Status = l.T("status."+s.Status, nil)
@@ -156,14 +157,15 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		if st.Dealer == s.Seat {
 			sv.Dealer = true
 			sv.DealerLabel = l.T("dealer", nil)
-			// On the plate's corner nearest the table's centre, drawn over the plate.
-			sv.DX, sv.DY = px+plateW/2-6, py-plateH/2+6
-			if math.Cos(a) > 0.3 {
-				sv.DX = px - plateW/2 + 6
+			// On the plate's outer corner, away from the chips in front of the player.
+			sx, sy := 1.0, -1.0
+			if math.Cos(a) < -0.3 {
+				sx = -1
 			}
-			if math.Sin(a) < -0.3 {
-				sv.DY = py + plateH/2 - 6
+			if math.Sin(a) > 0.3 {
+				sy = 1
 			}
+			sv.DX, sv.DY = px+sx*(plateW/2-6), py+sy*(plateH/2-6)
 		}
 		v.Seats = append(v.Seats, sv)
 	}
@@ -204,6 +206,7 @@ svg.table{width:100%;height:auto;display:block;max-width:1000px;margin:0 auto}
 svg.table .rail{fill:#6b3f1d;stroke:#3d220e;stroke-width:3}
 svg.table .felt{fill:#1f6b3a;stroke:#154d29;stroke-width:3}
 svg.table .plate{fill:#fbfaf5;stroke:#8a8a80;stroke-width:2}
+svg.table .plate.won{stroke:#1f6b3a;stroke-width:5;fill:#effaf1}
 svg.table .plate.turn{stroke:#d4a017;stroke-width:5}
 svg.table .plate.acted{stroke:#2364aa;stroke-width:4}
 svg.table .plate.marked{stroke:#c0122c;stroke-width:6}
@@ -233,7 +236,7 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`{{range .Pots}}<text class="pot" x="500" y="{{.Y}}">{{.Text}}</text>{{end}}` +
 	`{{range .Seats}}` +
 	`{{if .Chips}}<g><circle class="chip" cx="{{.ChipX}}" cy="{{.ChipY}}" r="15"/><text class="chiptext" x="{{.ChipX}}" y="{{.ChipY}}" dy="-20">{{.Chips}}</text></g>{{end}}` +
-	`<g><rect class="plate{{if .Out}} out{{end}}{{if .Turn}} turn{{end}}{{if .Acted}} acted{{end}}{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="200" height="134" rx="12"/>` +
+	`<g><rect class="plate{{if .Out}} out{{end}}{{if .Won}} won{{end}}{{if .Turn}} turn{{end}}{{if .Acted}} acted{{end}}{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="200" height="134" rx="12"/>` +
 	`<text class="name" x="{{.CX}}" y="{{.Y}}" dy="24" text-anchor="middle">{{.Name}}</text>` +
 	`<text class="stack" x="{{.CX}}" y="{{.Y}}" dy="45" text-anchor="middle">{{.Stack}}</text>` +
 	`{{if .Status}}<text class="status" x="{{.CX}}" y="{{.Y}}" dy="66" text-anchor="middle">{{.Status}}</text>{{end}}` +
