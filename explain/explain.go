@@ -350,25 +350,30 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 		default:
 			key += ".dead"
 		}
-	case finding.BetRoundIncomplete, finding.DrawProcedure:
+	case finding.BetRoundIncomplete, finding.DrawProcedure, "tournament.move":
 		if f.Seat == 0 {
 			key += ".table"
 		}
 	case finding.DrawTooMany:
 		a["n"], a["max"] = count(act), count(exp)
 	case finding.DrawNotHeld:
+		a["card"], a["held"] = "—", "—"
 		cardArg("card", act)
-		held, _ := asCards(exp)
-		a["held"] = Symbols(held)
+		if held, ok := asCards(exp); ok {
+			a["held"] = Symbols(held)
+		}
 	case finding.DrawReplacements:
 		a["discarded"], a["n"] = count(exp), count(act)
 	case finding.DrawDeclared:
 		a["declared"], a["n"] = count(exp), count(act)
 	case finding.ShowdownCards:
-		held, _ := asCards(exp)
-		shown, _ := asCards(act)
-		a["expected"], a["actual"] = Symbols(held), Symbols(shown)
-		x.Cards = append(x.Cards, shown...)
+		if held, ok := asCards(exp); ok {
+			a["expected"] = Symbols(held)
+		}
+		if shown, ok := asCards(act); ok {
+			a["actual"] = Symbols(shown)
+			x.Cards = append(x.Cards, shown...)
+		}
 	case finding.PotWinner:
 		key = h.potWinner(l, f, exp, a, x)
 	case finding.PotTotal:

@@ -185,3 +185,36 @@ func TestHandNames(t *testing.T) {
 		t.Errorf("Th: %q", got)
 	}
 }
+
+// Every code, whatever it carries (a seat or none, numbers or nothing), gives a whole sentence in
+// every language: no placeholder left, no missing message.
+func TestEveryCodeEveryShape(t *testing.T) {
+	hands, _ := simulated(t)
+	var hand []*events.Event
+	for _, h := range hands {
+		if _, ok := h[0].Data.(*events.HandStarted); ok {
+			hand = h
+			break
+		}
+	}
+	h, err := NewHand(hand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := []struct {
+		seat     events.Seat
+		exp, act any
+	}{{1, 10, 12}, {0, 10, 12}, {1, nil, nil}, {0, nil, nil}, {2, "Jc 9d 8h 7s 2c", "Ah"}}
+	for _, c := range Codes() {
+		for _, sh := range shapes {
+			f := finding.Finding{Hand: hand[0].Hand, Seq: 3, Code: c, Severity: c.Severity(), Seat: sh.seat,
+				Message: "the auditor's note", Expected: sh.exp, Actual: sh.act}
+			for _, l := range lang.All() {
+				s := h.Explain(l, f).Sentence
+				if strings.ContainsAny(s, "{}") || strings.HasPrefix(s, "[") || s == "" {
+					t.Errorf("%s %s %+v: %q", l.Code, c, sh, s)
+				}
+			}
+		}
+	}
+}

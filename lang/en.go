@@ -173,6 +173,7 @@ func init() {
 		"f.table.seating.out":           {Other: "{player} still has chips but was neither dealt in, nor marked away, nor gone."},
 		"f.tournament.chips":            {Other: "The chips of all the tournament's tables add up to {actual}, but the entries and rebuys so far make {expected}: chips were created or lost between tables."},
 		"f.tournament.move":             {Other: "{player} was moved between tables and his chips or seat do not follow: he keeps the stack he left with and cannot play at two tables at once."},
+		"f.tournament.move.table":       {Other: "A player's move between the tournament's tables was not carried out as the log records it; the auditor notes: “{detail}”."},
 		"f.tournament.level":            {Other: "The tournament's levels do not follow: two hands of the same level with different stakes, or a table whose level went down."},
 		"f.tournament.place":            {Other: "{player} is knocked out and finishes in place {actual}."},
 		"f.unknown":                     {Other: "The auditor reports {code}: {detail}"},

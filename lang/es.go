@@ -167,6 +167,7 @@ func init() {
 		"f.table.seating.out":           {Other: "{player} aún tiene fichas, pero no recibió cartas ni consta como ausente o ido."},
 		"f.tournament.chips":            {Other: "Las fichas de todas las mesas del torneo suman {actual}, pero las inscripciones y recompras hasta ahora dan {expected}: se crearon o perdieron fichas entre mesas."},
 		"f.tournament.move":             {Other: "{player} cambió de mesa y sus fichas o su asiento no cuadran: conserva las fichas con que se fue y no puede jugar en dos mesas a la vez."},
+		"f.tournament.move.table":       {Other: "El cambio de mesa de un jugador en el torneo no se hizo como dice el registro; nota del auditor: “{detail}”."},
 		"f.tournament.level":            {Other: "Los niveles del torneo no cuadran: dos manos del mismo nivel con apuestas distintas, o una mesa cuyo nivel bajó."},
 		"f.tournament.place":            {Other: "{player} queda eliminado y termina en el puesto {actual}."},
 		"f.unknown":                     {Other: "El auditor informa {code}: {detail}"},

@@ -167,6 +167,7 @@ func init() {
 		"f.table.seating.out":           {Other: "{player} ainda tem fichas, mas não recebeu cartas nem está marcado como ausente ou saído."},
 		"f.tournament.chips":            {Other: "As fichas de todas as mesas do torneio somam {actual}, mas as inscrições e recompras até agora dão {expected}: fichas foram criadas ou perdidas entre mesas."},
 		"f.tournament.move":             {Other: "{player} mudou de mesa e as fichas ou o lugar dele não batem: ele leva as fichas com que saiu e não pode jogar em duas mesas ao mesmo tempo."},
+		"f.tournament.move.table":       {Other: "A mudança de um jogador entre as mesas do torneio não foi feita como o registro diz; nota do auditor: “{detail}”."},
 		"f.tournament.level":            {Other: "Os níveis do torneio não batem: duas mãos do mesmo nível com apostas diferentes, ou uma mesa cujo nível desceu."},
 		"f.tournament.place":            {Other: "{player} foi eliminado e termina em {actual}º lugar."},
 		"f.unknown":                     {Other: "O auditor informa {code}: {detail}"},

@@ -169,6 +169,7 @@ func init() {
 		"f.table.seating.out":           {Other: "{player} fişi olduğu halde ele alınmadı, ne de masadan uzakta ya da ayrılmış olarak işaretlendi."},
 		"f.tournament.chips":            {Other: "Turnuvanın bütün masalarındaki fişler {actual} ediyor, ama şimdiye kadarki girişler ve yeniden alımlar {expected} eder: masalar arasında fiş yaratıldı ya da kayboldu."},
 		"f.tournament.move":             {Other: "{player} masa değiştirdi ve fişleri ya da koltuğu tutmuyor: ayrıldığı fişlerle gelir ve aynı anda iki masada oynayamaz."},
+		"f.tournament.move.table":       {Other: "Bir oyuncunun turnuva masaları arasındaki geçişi kayıttaki gibi yapılmadı; denetçinin notu: “{detail}”."},
 		"f.tournament.level":            {Other: "Turnuvanın seviyeleri tutmuyor: aynı seviyede farklı bahis miktarlı iki el, ya da seviyesi düşen bir masa."},
 		"f.tournament.place":            {Other: "{player} elendi ve turnuvayı {actual}. sırada bitirdi."},
 		"f.unknown":                     {Other: "Denetçi {code} bildiriyor: {detail}"},
