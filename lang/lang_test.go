@@ -82,6 +82,14 @@ func TestPluralsNumbersDates(t *testing.T) {
 		{"pt-BR", "ev.ante", Args{"player": "Ana", "amount": 12500}, "Ana põe o pingo de 12.500."},
 		{"tr", "ev.ante", Args{"player": "Ana", "amount": 12500}, "Ana yere 12.500 koyar."},
 		{"es", "ev.ante", Args{"player": "Ana", "amount": int64(12500)}, "Ana pone un ante de 12.500."},
+		// The tables' own words (digest.md §3): mesa, pingo, repique; pas, vuruş, yer.
+		{"pt-BR", "ev.check", Args{"player": "Ana"}, "Ana pede mesa."},
+		{"pt-BR", "ev.raise", Args{"player": "Ana", "amount": 40}, "Ana dá repique, pondo 40."},
+		{"pt-BR", "ev.open", Args{"player": "Ana", "amount": 20, "hand": "par de valetes"}, "Ana abre com 20 — par de valetes."},
+		{"tr", "ev.check", Args{"player": "Deniz"}, "Deniz: pas."},
+		{"tr", "ev.raise", Args{"player": "Deniz", "amount": 40}, "Deniz vuruş yapar, 40 koyar."},
+		{"tr", "ev.draw", Args{"player": "Deniz", "n": 3}, "Deniz 3 kağıt değiştirir."},
+		{"es", "ev.pat", Args{"player": "Carla"}, "Carla se queda servido."},
 	}
 	for _, c := range cases {
 		if got := get(c.lang).T(c.key, c.args); got != c.want {
