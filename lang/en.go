@@ -222,6 +222,7 @@ func init() {
 		"col.hand":          {Other: "Hand"},
 		"col.result":        {Other: "Result"},
 		"report.lang":       {Other: "Language"},
+		"report.legend":     {Other: "Red outline: the players and cards the finding concerns. Gold: the player to act. Blue: the player who just acted. Green: a winner. The D disc is the dealer's button; the yellow chips are the chips in front of a player."},
 		"report.title":      {Other: "Dispute report: table {table}, hand {number}"},
 		"report.intro":      {Other: "{preset}. The hand began on {date}. Prepared on {now} from the recorded log."},
 		"report.players":    {Other: "Players"},

@@ -213,6 +213,7 @@ func init() {
 		"col.hand":          {Other: "Mano"},
 		"col.result":        {Other: "Resultado"},
 		"report.lang":       {Other: "Idioma"},
+		"report.legend":     {Other: "Borde rojo: los jugadores y las cartas del hallazgo. Dorado: a quien le toca. Azul: quien acaba de hablar. Verde: un ganador. El disco D es el botón del repartidor; las fichas amarillas son las fichas delante de cada jugador."},
 		"report.title":      {Other: "Informe de disputa: mesa {table}, mano {number}"},
 		"report.intro":      {Other: "{preset}. La mano empezó el {date}. Preparado el {now} a partir del registro guardado."},
 		"report.players":    {Other: "Jugadores"},

@@ -213,6 +213,7 @@ func init() {
 		"col.hand":          {Other: "Jogo"},
 		"col.result":        {Other: "Resultado"},
 		"report.lang":       {Other: "Idioma"},
+		"report.legend":     {Other: "Contorno vermelho: os jogadores e as cartas do achado. Dourado: quem fala. Azul: quem acabou de falar. Verde: quem ganhou. O disco D é o botão do carteador; as fichas amarelas são as fichas na frente de cada jogador."},
 		"report.title":      {Other: "Relatório de disputa: mesa {table}, mão {number}"},
 		"report.intro":      {Other: "{preset}. A mão começou em {date}. Preparado em {now} a partir do registro gravado."},
 		"report.players":    {Other: "Jogadores"},

@@ -215,6 +215,7 @@ func init() {
 		"col.hand":          {Other: "El"},
 		"col.result":        {Other: "Sonuç"},
 		"report.lang":       {Other: "Dil"},
+		"report.legend":     {Other: "Kırmızı çerçeve: bulgunun ilgilendirdiği oyuncular ve kağıtlar. Altın: konuşma sırası olan oyuncu. Mavi: az önce konuşan oyuncu. Yeşil: kazanan. D diski dağıtanın düğmesidir; sarı fişler oyuncunun önündeki fişlerdir."},
 		"report.title":      {Other: "Anlaşmazlık raporu: masa {table}, el {number}"},
 		"report.intro":      {Other: "{preset}. El {date} tarihinde başladı. Rapor, kayıtlı günlükten {now} tarihinde hazırlandı."},
 		"report.players":    {Other: "Oyuncular"},

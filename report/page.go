@@ -12,6 +12,7 @@ h1{font-size:1.6em;margin:.2em 0}
 h2{font-size:1.25em;border-bottom:2px solid #1f6b3a;padding-bottom:.2em;margin-top:1.6em}
 section,article{background:#fff;border-radius:8px;padding:12px 16px;margin:12px 0}
 .hint{color:#555;font-size:.9em}
+.legend{color:#444;font-size:.85em;margin:.2em 0 .8em}
 table.players{border-collapse:collapse;width:100%;font-size:.95em}
 table.players th,table.players td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:left;vertical-align:top}
 table.players td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -68,6 +69,7 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <section>
 <h2>{{index .Labels "report.final"}}</h2>
 <div class="scroll"><div class="drawing">{{.Final}}</div></div>
+<p class="legend">{{index .Labels "report.legend"}}</p>
 <div class="scroll">
 <table class="players">
 <thead><tr><th>{{index .Labels "col.seat"}}</th><th>{{index .Labels "col.player"}}</th><th>{{index .Labels "col.start"}}</th><th>{{index .Labels "col.final"}}</th><th>{{index .Labels "col.cards"}}</th><th>{{index .Labels "col.hand"}}</th><th>{{index .Labels "col.result"}}</th></tr></thead>
@@ -85,7 +87,8 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <p class="sentence">{{.Sentence}}</p>
 <p class="cite">{{.Citation}}</p>
 {{if .Who}}<p>{{.Who}}</p>{{end}}{{if .Cards}}<p class="cards">{{.Cards}}</p>{{end}}
-{{if .Table}}<h3>{{.Caption}}</h3><div class="scroll"><div class="drawing">{{.Table}}</div></div>{{end}}
+{{if .Table}}<h3>{{.Caption}}</h3><div class="scroll"><div class="drawing">{{.Table}}</div></div>
+<p class="legend">{{index $.Labels "report.legend"}}</p>{{end}}
 </article>
 {{else}}<p class="ok">{{index .Labels "report.nofindings"}}</p>
 {{end}}

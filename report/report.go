@@ -246,7 +246,7 @@ func unique(cs []cards.Card) []cards.Card {
 func labels(l *lang.Lang) map[string]string {
 	m := map[string]string{}
 	for _, k := range []string{"report.players", "report.final", "report.timeline", "report.deck", "report.findings",
-		"report.nofindings", "report.chain", "deck.order", "deck.taken", "pot.label", "col.seat", "col.player", "col.start",
+		"report.nofindings", "report.chain", "report.legend", "deck.order", "deck.taken", "pot.label", "col.seat", "col.player", "col.start",
 		"col.final", "col.cards", "col.hand", "col.result"} {
 		m[k] = l.T(k, nil)
 	}
