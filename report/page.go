@@ -12,6 +12,7 @@ h1{font-size:1.6em;margin:.2em 0}
 h2{font-size:1.25em;border-bottom:2px solid #1f6b3a;padding-bottom:.2em;margin-top:1.6em}
 section,article{background:#fff;border-radius:8px;padding:12px 16px;margin:12px 0}
 .hint{color:#555;font-size:.9em}
+.result{font-size:1.2em;font-weight:700;margin:.3em 0}
 .legend{color:#444;font-size:.85em;margin:.2em 0 .8em}
 table.players{border-collapse:collapse;width:100%;font-size:.95em}
 table.players th,table.players td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:left;vertical-align:top}
@@ -63,6 +64,7 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <header>
 <h1>{{.Title}}</h1>
 <p>{{.Intro}}</p>
+{{range .Result}}<p class="result">{{.}}</p>{{end}}
 <p class="hint">{{.PrintHint}}</p>
 </header>
 

@@ -42,6 +42,7 @@ type page struct {
 	CSS       template.CSS
 	Title     string
 	Intro     string
+	Result    []string
 	PrintHint string
 	Labels    map[string]string
 	Final     template.HTML
@@ -135,6 +136,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 	}
 	p.Intro = l.T("report.intro", lang.Args{"preset": explain.PresetName(l, final.Rules), "date": started, "now": l.DateTime(o.Now)})
 	p.PrintHint = l.T("report.printed", nil)
+	p.Result = result(l, h, final)
 
 	var concerned []events.Seat
 	for i, f := range o.Findings {
@@ -198,6 +200,34 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 	p.Chain = events.Hash(raw)
 	p.ChainText = l.T("report.chain.text", lang.Args{"seq": int(last.Seq), "hand": last.Hand})
 	return tmpl.Execute(w, p)
+}
+
+// result says how the hand ended, in words: who won what with which hand.
+func result(l *lang.Lang, h *explain.Hand, st *replay.State) []string {
+	switch {
+	case st.Misdeal:
+		return []string{l.T("result.misdeal", nil)}
+	case st.Passed:
+		return []string{l.T("result.passed", nil)}
+	case !st.Ended:
+		return []string{l.T("result.unfinished", nil)}
+	}
+	var out []string
+	for _, s := range st.Seats {
+		if s.Won == 0 {
+			continue
+		}
+		name := ""
+		if s.Shown {
+			name = h.HandName(l, s.Cards)
+		}
+		if name == "" {
+			out = append(out, l.T("result.win.nohand", lang.Args{"player": s.Player, "amount": s.Won}))
+		} else {
+			out = append(out, l.T("result.win", lang.Args{"player": s.Player, "amount": s.Won, "hand": name}))
+		}
+	}
+	return out
 }
 
 // ordered returns the hand's events in seq order up to last.
