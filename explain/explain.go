@@ -334,8 +334,15 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 			key += ".paid"
 		}
 	case finding.AnteAmount:
-		if exp == nil {
+		switch {
+		case exp == nil:
 			key += ".late"
+		case exp == act:
+			key += ".twice" // what a second ante leaves: the right amount, once too often
+		}
+	case finding.BetAmount:
+		if exp == 0.0 {
+			key += ".none"
 		}
 	case finding.OpenWithoutOpeners:
 		h.openerArgs(l, f, a, x)
