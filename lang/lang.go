@@ -245,3 +245,17 @@ func asInt(v any) (int64, bool) {
 	}
 	return 0, false
 }
+
+// FromAccept returns the language an HTTP Accept-Language header prefers among fechado's, and
+// false when it names none of them (English is returned then).
+func FromAccept(header string) (*Lang, bool) {
+	tags, _, err := language.ParseAcceptLanguage(header)
+	if err != nil || len(tags) == 0 {
+		return English(), false
+	}
+	_, i, conf := matcher.Match(tags...)
+	if conf == language.No {
+		return English(), false
+	}
+	return all[i], true
+}

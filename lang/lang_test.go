@@ -110,3 +110,13 @@ func TestPluralsNumbersDates(t *testing.T) {
 		t.Errorf("a missing key gives %q", got)
 	}
 }
+
+func TestFromAccept(t *testing.T) {
+	for h, want := range map[string]string{
+		"tr-TR,tr;q=0.9,en;q=0.5": "tr", "pt-BR,pt;q=0.9": "pt-BR", "es-MX": "es", "de-DE": "en", "": "en", "pt-PT": "pt-BR",
+	} {
+		if l, _ := FromAccept(h); l.Code != want {
+			t.Errorf("Accept-Language %q: %s, want %s", h, l.Code, want)
+		}
+	}
+}
