@@ -1,6 +1,6 @@
 // Package lang owns the words a person reads: the message catalogue of every language fechado
 // speaks (English, Portuguese of Brazil, Turkish, Spanish), the choice of a reader's language
-// (--lang, then LANG or LC_ALL, then English), plural forms, named placeholders, and numbers,
+// (--lang, then LC_ALL, LC_MESSAGES or LANG, then English), plural forms, named placeholders, and numbers,
 // dates and times written in the reader's locale.
 //
 // A message is one whole sentence or label with named placeholders ({player}, {amount}), never a
@@ -97,8 +97,8 @@ func Get(name string) (*Lang, bool) {
 	return all[i], true
 }
 
-// Choose picks the reader's language: flag (a --lang value) when set, else LC_ALL, then LANG
-// from getenv, else English. An unknown --lang is an error; an unknown environment is not.
+// Choose picks the reader's language: flag (a --lang value) when set, else the environment as
+// POSIX orders it (LC_ALL, then LC_MESSAGES, then LANG), else English. An unknown --lang is an error; an unknown environment is not.
 func Choose(flag string, getenv func(string) string) (*Lang, error) {
 	if flag != "" {
 		l, ok := Get(flag)
@@ -108,7 +108,7 @@ func Choose(flag string, getenv func(string) string) (*Lang, error) {
 		return l, nil
 	}
 	if getenv != nil {
-		for _, v := range []string{"LC_ALL", "LANG"} {
+		for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
 			if s := getenv(v); s != "" {
 				l, _ := Get(s)
 				return l, nil

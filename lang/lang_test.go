@@ -51,6 +51,7 @@ func TestChoose(t *testing.T) {
 		{"es-AR", nil, "es"},
 		{"", map[string]string{"LANG": "tr_TR.UTF-8"}, "tr"},
 		{"", map[string]string{"LANG": "tr_TR.UTF-8", "LC_ALL": "pt_BR.UTF-8"}, "pt-BR"},
+		{"", map[string]string{"LANG": "tr_TR.UTF-8", "LC_MESSAGES": "es_ES.UTF-8"}, "es"},
 		{"", map[string]string{"LANG": "C.UTF-8"}, "en"},
 		{"", map[string]string{"LANG": "de_DE.UTF-8"}, "en"},
 	}
