@@ -1,7 +1,7 @@
 // Package lang owns the words a person reads: the message catalogue of every language fechado
 // speaks (English, Portuguese of Brazil, Turkish, Spanish), the choice of a reader's language
-// (--lang, then LC_ALL, LC_MESSAGES or LANG, then English), plural forms, named placeholders, and numbers,
-// dates and times written in the reader's locale.
+// (--lang, then LC_ALL, LC_MESSAGES or LANG, then English), plural forms, named placeholders,
+// and numbers, dates and times written in the reader's locale.
 //
 // A message is one whole sentence or label with named placeholders ({player}, {amount}), never a
 // fragment to be glued to another, so that each language can order its words as it must. Each
