@@ -30,6 +30,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API route: "+r.Method+" "+r.URL.Path, nil)
 	})
+	m.HandleFunc("GET /hands/{id}/report", s.getReport)
 	m.Handle("GET /metrics", s.metrics.handler())
 	sub, _ := fs.Sub(assets, "assets")
 	files := http.FileServerFS(sub)

@@ -24,6 +24,27 @@ function cardHTML(c, cls = "") {
   return `<span class="pc ${red ? "red" : ""} ${cls}" title="${esc(c)}">${esc(c[0])}${suit}</span>`;
 }
 
+// ---------- the reader's language: the page's lang and the dispute report's ----------
+const LANGS = ["en", "pt-BR", "tr", "es"];
+function readerLang() {
+  const saved = localStorage.getItem("lang");
+  if (LANGS.includes(saved)) return saved;
+  const nav = (navigator.language || "en").toLowerCase();
+  return LANGS.find((l) => nav === l.toLowerCase() || nav.startsWith(l.split("-")[0] + "-") || nav === l.split("-")[0]) || "en";
+}
+function setLang(l) {
+  localStorage.setItem("lang", l);
+  document.documentElement.lang = l;
+  const sel = $("#lang");
+  if (sel) sel.value = l;
+  document.querySelectorAll("a.report").forEach((a) => { a.href = reportHref(a.dataset.hand); });
+}
+const reportHref = (hand) => `/hands/${encodeURIComponent(hand)}/report?lang=${encodeURIComponent(readerLang())}`;
+document.addEventListener("DOMContentLoaded", () => {
+  setLang(readerLang());
+  $("#lang").addEventListener("change", (ev) => setLang(ev.target.value));
+});
+
 // ---------- live updates (SSE) ----------
 const live = { tables: new Map(), recent: [], listeners: new Set(), es: null };
 
@@ -224,7 +245,8 @@ async function pageHand(id, at) {
   view().innerHTML = `<h1>Hand ${esc(first.table)} #${first.number} <span class="muted code">${esc(id)}</span></h1>
     <div class="muted">${esc(first.rules)} · ante ${first.stakes.ante} · bet ${first.stakes.min_bet}${first.stakes.max_bet ? "–" + first.stakes.max_bet : " no limit"}
       · ${data.ended ? "ended" : "in progress: only public information is shown"}
-      · <a href="#/hands?table=${encodeURIComponent(first.table)}">table's hands</a></div>
+      · <a href="#/hands?table=${encodeURIComponent(first.table)}">table's hands</a>
+      ${data.ended ? ` · <a class="report button" data-hand="${esc(id)}" href="${esc(reportHref(id))}" target="_blank" rel="noopener">Report</a>` : ""}</div>
     <div class="controls">
       <button id="first" title="jump to the start">|◀</button><button id="prev" title="step back (←)">◀</button>
       <button id="play" title="play / pause">play</button><button id="next" title="step forward (→)">▶</button>
