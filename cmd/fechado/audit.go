@@ -32,17 +32,21 @@ files are streamed: memory holds only the hands still open, however long the log
 --table or --all the stored log is audited instead of files.
 
 Output: with --json, one finding per line exactly as events-v1.md §6 and nothing else on
-standard output (the summary goes to standard error); without it, a report for the floor in the
-reader's language (--lang, else LC_ALL or LANG, else English; en, pt-BR, tr, es): each hand with
-findings (table, hand number and id, ruleset), each finding as a sentence that names the players
-and cards, with its severity, event and code, and the rule it enforces; then a summary line (hands
-audited, findings by severity). -v lists the clean hands too.
+standard output (the summary goes to standard error); without it, a report for the floor: each
+hand with findings (table, hand number and id), each finding with its seq, seat, severity, code,
+sentence and rule (see below), then a summary line (hands audited, findings by severity).
+-v lists the clean hands too.
 
 A line that is not a valid event (not JSON, not UTF-8, cut short, a missing or bad field, …) is
 part of the log being audited (events-v1.md §8): it is a log.schema finding at its seq (the
 previous line's seq + 1 when it is not JSON at all), its envelope still counts for the sequence
 and the chain, and a field that cannot be read is treated as unknown, so that one bad field is one
 finding. The rest of the log is audited as usual.
+
+The report for the floor is in the reader's language (--lang, else LC_ALL, LC_MESSAGES or
+LANG, else English; en, pt-BR, tr, es), with the ruleset named in words, and each finding as a
+sentence that names the players and cards, says what the rule requires and what happened
+instead, and cites the rule (docs/rules.md) with its source.
 
 Exit status: 0 no finding of severity error; 1 at least one (a line that is not a valid event is
 one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
@@ -54,24 +58,24 @@ one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
 var errQuiet = errors.New("")
 
 type auditFlags struct {
+	lang    string // the text report's language
 	json    bool
 	verbose bool
 	hand    string
 	table   string
 	all     bool
-	lang    string
 }
 
 func runAudit(m *Main, args []string) error {
 	c := commands["audit"]
 	fs := m.flags(c)
 	var f auditFlags
+	fs.StringVar(&f.lang, "lang", "", "language of the text report: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
 	fs.BoolVar(&f.json, "json", false, "one finding per line as JSON (events-v1.md §6), nothing else on stdout")
 	fs.BoolVar(&f.verbose, "v", false, "list the hands without findings too (text report)")
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
-	fs.StringVar(&f.lang, "lang", "", "language of the text report: en, pt-BR, tr, es (default: LC_ALL, LANG, else en)")
 	store := addLogFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
