@@ -391,11 +391,13 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 		seatArg("expected", exp)
 		seatArg("actual", act)
 	case finding.TableSeating:
-		if name, ok := exp.(string); ok {
-			key += ".out"
-			a["player"] = name
-		} else if name, ok := act.(string); ok && f.Seat == 0 {
-			a["player"] = name
+		// Version 1.1 names the player in one of the values when he has no seat in this hand.
+		if f.Seat == 0 || h.names[f.Seat] == "" {
+			for _, v := range []any{act, exp} {
+				if name, ok := v.(string); ok && name != "to" {
+					a["player"] = name
+				}
+			}
 		}
 	}
 	if !l.Has(key) {
