@@ -14,21 +14,16 @@ import (
 // `fechado report` writes, in the language asked for (else the browser's, else English). A hand
 // in progress has no report: it shows every card.
 func (s *Server) getReport(w http.ResponseWriter, r *http.Request) {
-	stored, ok := s.handOr404(w, r)
+	evs, view, fs, ok := s.shownHand(w, r)
 	if !ok {
 		return
 	}
-	if _, view := handView(stored); view != viewStored {
+	if view != viewStored {
 		writeError(w, http.StatusConflict, "the hand is still being played: its report comes when it ends", &apiError{Hand: r.PathValue("id")})
 		return
 	}
-	fs, err := s.findingsOf(r.Context(), r.PathValue("id"), true)
-	if err != nil {
-		storeError(w, err)
-		return
-	}
 	var b bytes.Buffer
-	if err := report.Write(&b, stored, report.Options{Lang: readerLang(r), Findings: asFindings(stored[0], fs)}); err != nil {
+	if err := report.Write(&b, evs, report.Options{Lang: readerLang(r), Findings: asFindings(evs[0], fs)}); err != nil {
 		writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: r.PathValue("id")})
 		return
 	}
