@@ -26,6 +26,11 @@ func init() {
 irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
 drawing, showdown and pots, and the continuity of each table from hand to hand.
 
+The text report (without --json) is in the reader's language (--lang, else LC_ALL,
+LC_MESSAGES or LANG, else English; en, pt-BR, tr, es), with the ruleset named in words, and
+each finding as a sentence that names the players and cards, says what the rule requires and
+what happened instead, and cites the rule (docs/rules.md) with its source.
+
 FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are read as one log,
 in the order given, by one auditor: a table's hands carry on from one file to the next. The
 files are streamed: memory holds only the hands still open, however long the log. With --hand,
@@ -34,7 +39,7 @@ files are streamed: memory holds only the hands still open, however long the log
 Output: with --json, one finding per line exactly as events-v1.md §6 and nothing else on
 standard output (the summary goes to standard error); without it, a report for the floor: each
 hand with findings (table, hand number and id), each finding with its seq, seat, severity, code,
-sentence and rule (see below), then a summary line (hands audited, findings by severity).
+sentence and rule (see above), then a summary line (hands audited, findings by severity).
 -v lists the clean hands too.
 
 A line that is not a valid event (not JSON, not UTF-8, cut short, a missing or bad field, …) is
@@ -42,11 +47,6 @@ part of the log being audited (events-v1.md §8): it is a log.schema finding at 
 previous line's seq + 1 when it is not JSON at all), its envelope still counts for the sequence
 and the chain, and a field that cannot be read is treated as unknown, so that one bad field is one
 finding. The rest of the log is audited as usual.
-
-The report for the floor is in the reader's language (--lang, else LC_ALL, LC_MESSAGES or
-LANG, else English; en, pt-BR, tr, es), with the ruleset named in words, and each finding as a
-sentence that names the players and cards, says what the rule requires and what happened
-instead, and cites the rule (docs/rules.md) with its source.
 
 Exit status: 0 no finding of severity error; 1 at least one (a line that is not a valid event is
 one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
@@ -58,7 +58,8 @@ one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
 var errQuiet = errors.New("")
 
 type auditFlags struct {
-	lang    string // the text report's language
+	lang    string     // --lang
+	reader  *lang.Lang // the text report's language: --lang, else the environment's
 	json    bool
 	verbose bool
 	hand    string
@@ -81,8 +82,7 @@ func runAudit(m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	reader, err := lang.Choose(f.lang, m.getenv)
-	if err != nil {
+	if f.reader, err = lang.Choose(f.lang, m.getenv); err != nil {
 		return usageErr("%v", err)
 	}
 	stored := 0
@@ -100,7 +100,7 @@ func runAudit(m *Main, args []string) error {
 		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
 	}
 	out := bufio.NewWriter(m.Stdout)
-	rep := newAuditReport(out, f, reader)
+	rep := newAuditReport(out, f)
 	a := audit.New(nil)
 	rep.attach(a)
 	if stored == 1 {
@@ -173,7 +173,11 @@ type auditReport struct {
 	by    map[finding.Severity]int
 }
 
-func newAuditReport(w *bufio.Writer, f auditFlags, l *lang.Lang) *auditReport {
+func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
+	l := f.reader
+	if l == nil {
+		l = lang.English()
+	}
 	return &auditReport{w: w, f: f, l: l, by: map[finding.Severity]int{}}
 }
 

@@ -21,7 +21,6 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
-	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/fechado/fechado/sim"
@@ -356,7 +355,7 @@ func auditNoRecycle(t *testing.T, path string, f auditFlags) (stdout, stderr str
 	var out, errb bytes.Buffer
 	m := &Main{Stdout: &out, Stderr: &errb}
 	w := bufio.NewWriter(&out)
-	rep := newAuditReport(w, f, lang.English())
+	rep := newAuditReport(w, f)
 	a := audit.New(nil)
 	rep.attach(a)
 	file, err := os.Open(path)
