@@ -120,3 +120,57 @@ func TestInjectCash(t *testing.T) {
 		})
 	}
 }
+
+// The TDA rule on new players and the big blind (rules.NextBlinds), as the simulator plays it in
+// online-draw: a player who sits down or comes back from sitting out waits, away, until the big
+// blind reaches his seat, so he is dealt in as the big blind, one such player a hand. Only when
+// fewer than two players stay dealt in does the game start again with everyone.
+func TestWaitForBigBlind(t *testing.T) {
+	checked, waited := 0, 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		hands, err := All(Config{Rules: "online-draw", Players: 4 + int(seed%3), Hands: 200, Seed: seed, Cash: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last map[string]bool
+		for _, h := range hands {
+			hs := h.Events[0].Data.(*events.HandStarted)
+			in := map[string]bool{}
+			for _, s := range hs.Seats {
+				in[s.Player] = true
+			}
+			var bb events.Seat
+			for _, e := range h.Events {
+				if b, ok := e.Data.(*events.BlindPosted); ok && b.Blind == events.BlindBig {
+					bb = b.Seat
+				}
+			}
+			var back []events.SeatStack
+			stayed := 0
+			for _, s := range hs.Seats {
+				if last[s.Player] {
+					stayed++
+				} else {
+					back = append(back, s)
+				}
+			}
+			if last != nil && stayed >= 2 {
+				if len(back) > 1 {
+					t.Errorf("seed %d hand %d: %d players dealt in again at once: %v", seed, hs.Number, len(back), back)
+				}
+				for _, s := range back {
+					checked++
+					if s.Seat != bb {
+						t.Errorf("seed %d hand %d: %s dealt in at seat %d, but the big blind is seat %d", seed, hs.Number, s.Player, s.Seat, bb)
+					}
+				}
+			}
+			waited += len(hs.Away)
+			last = in
+		}
+	}
+	if checked < 10 || waited == 0 {
+		t.Errorf("only %d players came back or sat down, %d players away: the rule is not exercised", checked, waited)
+	}
+	t.Logf("%d players dealt in again or sitting down, each as the big blind", checked)
+}

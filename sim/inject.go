@@ -240,6 +240,11 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 				seats = append(seats, p.seat)
 			}
 			right := s.nextDealer(seats)
+			if s.preset.Blinds {
+				// The button of a blind game follows the big blind (rules.NextBlinds), even
+				// onto a seat nobody is dealt in at: the seat after it moves the big blind.
+				right, _, _ = s.blinds(seats, right)
+			}
 			pre.dealer = rules.NextSeat(seats, right)
 			if s.preset.Starter {
 				// br-online: the dealer names the seat before the starter; any other seat

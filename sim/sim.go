@@ -61,11 +61,11 @@ type Config struct {
 }
 
 // CashAllowed reports whether a preset can play a cash session: players who come and go with
-// their chips and rebuy. br-online is a match to the last chip (presets.md "next hand"), and the
-// simulator does not yet move online-draw's blinds round a player who sits out.
+// their chips and rebuy. br-online is a match to the last chip (presets.md "next hand"); in
+// online-draw a player who comes back or sits down waits for the big blind (waitsForBB).
 func CashAllowed(preset string) bool {
 	p, err := rules.Lookup(preset)
-	return err == nil && p.Rebuys && !p.Blinds && !p.Starter
+	return err == nil && p.Rebuys && !p.Starter
 }
 
 // DefaultStakes returns the stakes the simulator uses for a preset.
@@ -144,6 +144,9 @@ type seat struct {
 	joined bool
 	away   int
 	gone   bool
+	// waitBB says that, in a blind game, he is back from sitting out or new at the table and
+	// waits for the big blind to reach his seat before he is dealt in (waitsForBB).
+	waitBB bool
 }
 
 // MaxRebuys is how many times a player who lost every chip buys in again, where the preset
@@ -258,6 +261,7 @@ func (s *Sim) Next() (*Hand, error) {
 	if s.done || s.played >= s.cfg.Hands {
 		return nil, io.EOF
 	}
+	s.bigBlindReaches()
 	dealt := s.dealtIn()
 	if len(dealt) < max(2, s.preset.MinPlayers) {
 		s.done = true
@@ -390,7 +394,7 @@ func (s *Sim) dealtIn() []*seat {
 	var out []*seat
 	withChips := 0
 	for _, p := range s.seats {
-		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone {
+		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone && !p.waitBB {
 			withChips++
 		}
 	}
@@ -399,7 +403,7 @@ func (s *Sim) dealtIn() []*seat {
 	}
 	for _, p := range s.seats {
 		switch {
-		case p.away > 0 || p.gone:
+		case p.away > 0 || p.gone || p.waitBB:
 		case p.stack+p.rebuy > 0:
 			out = append(out, p)
 		case s.preset.BrokeDealtIn && p.broke < 2 && len(out) < s.preset.MaxPlayers && s.number > 0:
