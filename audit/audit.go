@@ -18,6 +18,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/rules"
+	"github.com/fechado/fechado/tournament"
 )
 
 // Auditor audits events fed to it in log order (or file order) and passes each finding to Report.
@@ -58,6 +59,11 @@ type Auditor struct {
 	// prevHand, prevTable and prevSeq are the envelope of the last line fed (see note).
 	prevHand, prevTable []byte
 	prevSeq             events.Seq
+	// Alone audits each hand without the tournament it belongs to: no tournament.* code, which
+	// needs the hands of every table before it (Hand, and checks of single hands).
+	Alone bool
+	// book follows the tournaments of the hands audited (tournament.go).
+	book *tournament.Book
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -387,6 +393,7 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 		return
 	}
 	res.Findings = a.continuity(res.Findings, p.table, first, h)
+	res.Findings = a.tournament(res.Findings, evs)
 }
 
 // ErrFindings is returned by AuditReader when the log holds at least one finding of severity error.

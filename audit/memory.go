@@ -78,6 +78,7 @@ func HandAfter(evs []*events.Event, prev *TableMemory) ([]finding.Finding, *Tabl
 	}
 	var out []finding.Finding
 	a := New(func(f finding.Finding) { out = append(out, f) })
+	a.Alone = true // the tournament's other tables are not known here
 	table, hand := evs[0].Table, evs[0].Hand
 	hs := started(evs)
 	if prev != nil && hs != nil && follows(hs, prev) {

@@ -79,6 +79,11 @@ const (
 	TableCarry     Code = "table.carry"      // carry differs from the previous hand's carried chips
 	TablePassedOut Code = "table.passed-out" // passed_out does not count the passed-out deals
 	TableSeating   Code = "table.seating"    // a player with no chips dealt in where forbidden, or one with chips left out
+
+	TournamentChips Code = "tournament.chips" // the tournament's chips differ from its entries and rebuys
+	TournamentMove  Code = "tournament.move"  // a move between tables not carried out as recorded
+	TournamentLevel Code = "tournament.level" // one level with two stakes, or a table's level going down
+	TournamentPlace Code = "tournament.place" // a player knocked out, with his finishing place
 )
 
 // Catalogue lists every code in the order of findings-v1.md with its severity.
@@ -99,6 +104,7 @@ var Catalogue = []struct {
 	{PotUnawarded, Error}, {StackFinal, Error},
 	{TableStack, Error}, {TableRebuy, Error}, {TableDealer, Error}, {TableCarry, Error}, {TablePassedOut, Error},
 	{TableSeating, Error},
+	{TournamentChips, Error}, {TournamentMove, Error}, {TournamentLevel, Error}, {TournamentPlace, Info},
 }
 
 var severities = func() map[Code]Severity {

@@ -189,6 +189,7 @@ func verify(evs []*events.Event, code finding.Code) (events.Seq, bool) {
 			other = true
 		}
 	})
+	a.Alone = true
 	for _, e := range evs {
 		a.Add(e)
 	}

@@ -69,7 +69,7 @@ func (s *Sim) play(dealt []*seat, pre preplay, inj finding.Code) (*game, error) 
 		if r := p.rebuy + pre.rebuy[p.seat]; r > 0 {
 			ss.Rebuy = &r
 		}
-		ss.Joined = p.joined
+		ss.Joined, ss.From = p.joined, p.from
 		hs.Seats = append(hs.Seats, ss)
 		g.styles[p.seat] = p.style
 	}
@@ -81,6 +81,10 @@ func (s *Sim) play(dealt []*seat, pre preplay, inj finding.Code) (*game, error) 
 	if s.prevHand != "" {
 		prev := s.prevHand
 		hs.Previous = &prev
+	}
+	if s.tour != nil {
+		tr := *s.tour
+		hs.Tournament = &tr
 	}
 	if s.passed {
 		hs.PassedOut = s.passedOut + 1

@@ -128,6 +128,10 @@ type Sim struct {
 	// placedBB the big blind of the hand being played, as the simulator placed it.
 	bb, bbBefore, placedBB events.Seat
 	newcomers              int
+
+	// tour is set at the tables of a tournament (tournament.go): every hand carries it, a
+	// player who goes out leaves the table (left, for the next hand.started) and nobody rebuys.
+	tour *events.Tournament
 }
 
 type seat struct {
@@ -147,6 +151,8 @@ type seat struct {
 	// waitBB says that, in a blind game, he is back from sitting out or new at the table and
 	// waits for the big blind to reach his seat before he is dealt in (waitsForBB).
 	waitBB bool
+	// from is the table a tournament player was moved from since the table's last hand.
+	from string
 }
 
 // MaxRebuys is how many times a player who lost every chip buys in again, where the preset
@@ -508,6 +514,10 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	s.passedOut = hs.PassedOut
 	s.carry = end.Carry
 	s.prevHand = last.Hand
+	s.left = nil
+	for _, p := range s.seats {
+		p.joined, p.from = false, ""
+	}
 	for _, st := range end.Stacks {
 		for _, p := range s.seats {
 			if p.seat == st.Seat {
@@ -521,6 +531,20 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 				}
 			}
 		}
+	}
+	if s.tour != nil {
+		// A tournament: a player with no chips is knocked out and leaves the table.
+		kept := s.seats[:0]
+		for _, p := range s.seats {
+			if p.stack > 0 {
+				kept = append(kept, p)
+			} else {
+				s.left = append(s.left, events.LeftPlayer{Player: p.name})
+			}
+		}
+		clear(s.seats[len(kept):])
+		s.seats = kept
+		return
 	}
 	// A player who lost every chip buys in again (where the preset allows it), while the
 	// table still has two players with chips; else he leaves (tr-kapali: after sitting two
