@@ -78,6 +78,10 @@ type TournamentSim struct {
 	base   events.Stakes
 	tables []*tourTable
 	rng    *rand.Rand
+	// played holds the hands played and not yet given, in the order they end: a hand is given
+	// once no table can deal a hand that ends before it, so that the log's hands end in time
+	// order, as the tables' logs merged in time order would give them.
+	played []playedHand
 	extra  int // players who never entered, injected (tournament.chips)
 	done   bool
 	// Moves counts the players moved between tables; Breaks the tables broken.
@@ -181,11 +185,48 @@ func (t *TournamentSim) levelAt(c time.Time) int {
 	return 1 + int(c.Sub(t.cfg.Start)/t.cfg.Level)
 }
 
-// Next plays the next hand of the table whose clock is earliest. It returns io.EOF once one
-// player holds every chip.
+// playedHand is a hand played and the time it ended.
+type playedHand struct {
+	h   *Hand
+	end time.Time
+	at  int // the table's index, for equal times
+}
+
+// Next returns the next hand of the tournament, in the order the hands end. It returns io.EOF
+// once one player holds every chip.
 func (t *TournamentSim) Next() (*Hand, error) {
+	for {
+		next := t.nextTable()
+		if len(t.played) > 0 && (next == nil || !next.s.clock.Before(t.played[0].end)) {
+			// No table can deal a hand that ends before the first one played.
+			h := t.played[0].h
+			t.played = slices.Delete(t.played, 0, 1)
+			return h, nil
+		}
+		if next == nil {
+			t.done = true
+			return nil, io.EOF
+		}
+		h, err := t.play(next)
+		if err != nil {
+			return nil, err
+		}
+		end, _ := time.Parse(time.RFC3339Nano, h.Events[len(h.Events)-1].At)
+		ph := playedHand{h, end, slices.Index(t.tables, next)}
+		i, _ := slices.BinarySearchFunc(t.played, ph, func(a, b playedHand) int {
+			if c := a.end.Compare(b.end); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.at, b.at)
+		})
+		t.played = slices.Insert(t.played, i, ph)
+	}
+}
+
+// nextTable returns the open table with players enough whose clock is earliest, or nil.
+func (t *TournamentSim) nextTable() *tourTable {
 	if t.done {
-		return nil, io.EOF
+		return nil
 	}
 	var tb *tourTable
 	for _, x := range t.tables {
@@ -193,10 +234,11 @@ func (t *TournamentSim) Next() (*Hand, error) {
 			tb = x
 		}
 	}
-	if tb == nil {
-		t.done = true
-		return nil, io.EOF
-	}
+	return tb
+}
+
+// play plays the next hand of tb and rearranges the tables after it.
+func (t *TournamentSim) play(tb *tourTable) (*Hand, error) {
 	lv := max(t.levelAt(tb.s.clock), tb.level)
 	inj := tb.inj
 	if lv > tb.level {

@@ -21,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "audit",
 		summary: "audit hand logs against their rules and report every irregularity",
-		usage:   "audit [--json] [-v] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all)",
+		usage:   "audit [--json] [-v] [--tournament ID] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
 		help: `Audit replays hand logs through the rules of each hand's preset and reports every
 irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
 drawing, showdown and pots, and the continuity of each table from hand to hand.
@@ -35,6 +35,15 @@ FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are r
 in the order given, by one auditor: a table's hands carry on from one file to the next. The
 files are streamed: memory holds only the hands still open, however long the log. With --hand,
 --table or --all the stored log is audited instead of files.
+
+With --tournament ID only the hands of that tournament are audited, across all its tables: the
+FILEs (say one per table) are merged into one log in time order, each file read in its own
+order, or without FILEs the whole stored log is read. Every audit also checks the tournaments of
+the hands it reads across their tables (events-v1.md §7): the tournament's chips against its
+entries and rebuys (tournament.chips), players moved between tables (tournament.move), the
+levels (tournament.level), and each knock-out with its finishing place (tournament.place,
+information). With --tournament the text report ends with the standings: the players still in
+by chips, then those knocked out by place.
 
 Output: with --json, one finding per line exactly as events-v1.md §6 and nothing else on
 standard output (the summary goes to standard error); without it, a report for the floor: each
@@ -65,6 +74,8 @@ type auditFlags struct {
 	hand    string
 	table   string
 	all     bool
+	// tournament audits the hands of one tournament only (audit_tournament.go).
+	tournament string
 }
 
 func runAudit(m *Main, args []string) error {
@@ -77,6 +88,7 @@ func runAudit(m *Main, args []string) error {
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
+	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
@@ -96,6 +108,8 @@ func runAudit(m *Main, args []string) error {
 		return usageErr("--hand, --table and --all exclude one another")
 	case stored == 1 && len(files) > 0:
 		return usageErr("give FILEs or one of --hand, --table, --all, not both")
+	case stored == 0 && len(files) == 0 && f.tournament != "":
+		f.all, stored = true, 1 // the whole stored log, filtered
 	case stored == 0 && len(files) == 0:
 		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
 	}
@@ -103,13 +117,18 @@ func runAudit(m *Main, args []string) error {
 	rep := newAuditReport(out, f)
 	a := audit.New(nil)
 	rep.attach(a)
-	if stored == 1 {
+	if f.tournament != "" {
+		err = auditTournament(m, store, f, files, a)
+	} else if stored == 1 {
 		err = auditStored(store, f, a)
 	} else {
 		err = auditFiles(m, files, a)
 	}
 	a.Close()
 	rep.summary(m, a)
+	if f.tournament != "" && !f.json {
+		printStandings(rep.w, a.Tournaments(), f.tournament)
+	}
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = withCode(exitUsage, ferr)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +19,7 @@ func init() {
 	register(&command{
 		name:    "sim",
 		summary: "simulate hands at one table with computer players",
-		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]",
+		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]   |   sim --tournament --rules NAME --entries N [--tables T] [--level DURATION] [--id ID] …",
 		help:    simHelp(),
 		run:     runSim,
 	})
@@ -69,6 +68,7 @@ four cards drawn), deck.foreign-card (decks without the deuces), open.* (presets
 --inject rejects a code the preset cannot show.
 
 Example: fechado sim --rules br-fechado --players 4 --hands 100 --seed 7 --out table.jsonl
+` + simTournamentHelp + `
 
 Exit status: 0; 2 for bad usage; 3 when --publish cannot reach the log or an append is refused.`)
 	return b.String()
@@ -117,12 +117,16 @@ func runSim(m *Main, args []string) error {
 		}
 		return nil
 	})
+	tf := addTournamentSimFlags(fs)
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(operands) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado sim --help')", operands[0])
+	}
+	if tf.on {
+		return runSimTournament(m, tf, *name, *seed, stack.v, *expose, inject, *out, *publish, store)
 	}
 	if *name == "" || *players == 0 || *hands <= 0 {
 		return usageErr("--rules, --players and --hands are required (see 'fechado sim --help')")
@@ -203,32 +207,6 @@ func runSim(m *Main, args []string) error {
 	return bw.Flush()
 }
 
-// publishSim appends the simulated hands to the log, event by event.
-func publishSim(m *Main, s *sim.Sim, store *logFlags) error {
-	ctx := context.Background()
-	l, err := store.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	n := 0
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		for _, e := range h.Events {
-			if _, err := l.Append(ctx, e); err != nil {
-				// The recorder refuses what it cannot store (an injected broken envelope
-				// among them): exit 3, as for any refused append.
-				return withCode(exitStore, fmt.Errorf("appending hand %s seq %d: %w", e.Hand, e.Seq, err))
-			}
-			n++
-		}
-	}
-	fmt.Fprintf(m.Stderr, "fechado sim: appended %d events\n", n)
-	return nil
-}
+// publishSim appends the simulated hands to the log, event by event. The recorder refuses what
+// it cannot store (an injected broken envelope among them): exit 3, as for any refused append.
+func publishSim(m *Main, s *sim.Sim, store *logFlags) error { return publishHands(m, s.Next, store) }

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/tournament"
+)
+
+// auditTournament audits the hands of the tournament f.tournament: from the files, merged in time
+// order, or from the stored log (hand, table or all of it).
+func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *audit.Auditor) error {
+	only := &audit.Only{ID: f.tournament}
+	if len(files) == 0 {
+		ctx, stop := interruptible()
+		defer stop()
+		return readStored(ctx, store, f.hand, f.table, func(e *events.Event) {
+			if only.Keep(e) {
+				a.Add(e)
+			}
+		})
+	}
+	var rs []*events.Reader
+	stdin := false
+	for _, name := range files {
+		if name == "-" {
+			if stdin {
+				return usageErr("standard input (-) given twice")
+			}
+			stdin = true
+			rs = append(rs, events.NewReader(m.Stdin, "stdin"))
+			continue
+		}
+		fh, err := os.Open(name)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		defer fh.Close()
+		rs = append(rs, events.NewReader(fh, name))
+	}
+	// A line that is not a valid event is a log.schema finding (events-v1.md §8).
+	_, err := audit.AuditMerged(a, rs, only.Keep, func(err error) { a.Invalid(err, "", "", 0) })
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	return nil
+}
+
+// printStandings writes the standings of tournament id as the audit leaves them.
+func printStandings(w io.Writer, b *tournament.Book, id string) {
+	var t *tournament.Tournament
+	if b != nil {
+		t = b.Get(id)
+	}
+	if t == nil {
+		fmt.Fprintf(w, "\nNo hand of tournament %s was found.\n", id)
+		return
+	}
+	writeStandings(w, t)
+}
+
+// writeStandings writes a tournament's figures and standings for the floor.
+func writeStandings(w io.Writer, t *tournament.Tournament) {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	held, made := t.Chips()
+	fmt.Fprintf(bw, "\nTournament %s: %d entries of %d chips, %d in rebuys; %d hands on %d tables; level %d.\n",
+		t.ID, t.Entries, t.Stack, t.Rebuys, t.Hands, len(t.Tables()), t.Level)
+	fmt.Fprintf(bw, "Chips on the tables: %d of %d. Players still in: %d.\n", held, made, t.InPlay())
+	if t.Finished() {
+		fmt.Fprintf(bw, "The tournament is over.\n")
+	}
+	fmt.Fprintf(bw, "\n%-6s %-6s %-24s %10s  %s\n", "place", "rank", "player", "chips", "table (or the hand he went out in)")
+	for _, s := range t.Standings() {
+		place := "—"
+		if s.Place > 0 {
+			place = fmt.Sprint(s.Place)
+		}
+		where := s.Table
+		if s.Hand != "" {
+			where = fmt.Sprintf("%s, hand %s", s.Table, s.Hand)
+		}
+		fmt.Fprintf(bw, "%-6s %-6d %-24s %10d  %s\n", place, s.Rank, s.Player, s.Chips, where)
+	}
+}

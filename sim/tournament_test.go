@@ -1,0 +1,311 @@
+package sim
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+)
+
+// playTournament plays cfg to its end and returns the log and the hands.
+func playTournament(t *testing.T, cfg TournamentConfig) ([]byte, []*Hand) {
+	t.Helper()
+	ts, err := NewTournament(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	var hands []*Hand
+	for {
+		h, err := ts.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteHand(&b, h); err != nil {
+			t.Fatal(err)
+		}
+		hands = append(hands, h)
+	}
+	return b.Bytes(), hands
+}
+
+// auditLog audits a log with one auditor, as `fechado audit` does, and returns its findings and
+// the auditor.
+func auditLog(t *testing.T, log []byte) ([]finding.Finding, *audit.Auditor) {
+	t.Helper()
+	var fs []finding.Finding
+	a := audit.New(func(f finding.Finding) { fs = append(fs, f) })
+	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	return fs, a
+}
+
+// leftTo returns, for every hand, the players its hand.started lists as moved away (left.to).
+func leftTo(log []byte) map[string][]string {
+	out := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(log))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e struct {
+			Hand string
+			Type string
+			Data struct {
+				Left []struct{ Player, To string }
+			}
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Type != "hand.started" {
+			continue
+		}
+		for _, l := range e.Data.Left {
+			if l.To != "" {
+				out[e.Hand] = append(out[e.Hand], l.Player)
+			}
+		}
+	}
+	return out
+}
+
+// errorsOf returns the findings of severity error. Until the single-table checks read version
+// 1.1 (findings-v1.md: table.seating "a player with chips who is neither dealt in, away nor
+// left"), they report a player moved away with left.to as left out with his chips: those are set
+// apart here, and only those.
+func errorsOf(fs []finding.Finding, moved map[string][]string) []finding.Finding {
+	var out []finding.Finding
+	for _, f := range fs {
+		if f.Severity != finding.Error {
+			continue
+		}
+		if f.Code == finding.TableSeating {
+			if name, ok := f.Expected.(string); ok && slices.Contains(moved[f.Hand], name) {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// independentPlaces computes the finishing places from the JSON Lines alone, as events-v1.md §7
+// words it, without the tournament package: hands are taken as they end in the log; a player
+// whose stack a hand ends at 0 goes out in the place given by the players still in; those going
+// out in one hand are ordered by their stacks at its start (more chips, better place), equal
+// stacks sharing the place; the last player in is first.
+func independentPlaces(t *testing.T, log []byte, entries int) map[string]int {
+	t.Helper()
+	type seat struct {
+		Seat   int
+		Player string
+		Stack  int64
+	}
+	starts := map[string][]seat{}
+	places := map[string]int{}
+	players := map[string]bool{}
+	in := entries
+	sc := bufio.NewScanner(bytes.NewReader(log))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e struct {
+			Hand string
+			Type string
+			Data json.RawMessage
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		switch e.Type {
+		case "hand.started":
+			var d struct{ Seats []seat }
+			if err := json.Unmarshal(e.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			starts[e.Hand] = d.Seats
+			for _, s := range d.Seats {
+				players[s.Player] = true
+			}
+		case "hand.ended":
+			var d struct {
+				Stacks []struct {
+					Seat  int
+					Stack int64
+				}
+			}
+			if err := json.Unmarshal(e.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			var out []seat
+			for _, s := range starts[e.Hand] {
+				for _, st := range d.Stacks {
+					if st.Seat == s.Seat && st.Stack == 0 {
+						out = append(out, s)
+					}
+				}
+			}
+			delete(starts, e.Hand)
+			for _, s := range out {
+				better := 0 // players going out here with more chips at the start
+				for _, o := range out {
+					if o.Stack > s.Stack {
+						better++
+					}
+				}
+				places[s.Player] = in - len(out) + 1 + better
+			}
+			in -= len(out)
+		}
+	}
+	for p := range players {
+		if _, ok := places[p]; !ok {
+			if in != 1 {
+				t.Fatalf("%s never went out, but %d players are still in", p, in)
+			}
+			places[p] = 1
+		}
+	}
+	return places
+}
+
+// A tournament of 60 entries on 8 tables plays to its end under each ante preset and audits with
+// no error; the standings the audit gives are those an independent reading of the log gives.
+func TestTournamentPlaysToTheEnd(t *testing.T) {
+	for _, preset := range []string{"br-fechado", "tr-kapali", "std-draw"} {
+		t.Run(preset, func(t *testing.T) {
+			cfg := TournamentConfig{Rules: preset, Entries: 60, Tables: 8, Seed: 11}
+			log, hands := playTournament(t, cfg)
+			again, _ := playTournament(t, cfg)
+			if !bytes.Equal(log, again) {
+				t.Fatal("the same seed gave two different logs")
+			}
+			fs, a := auditLog(t, log)
+			if errs := errorsOf(fs, leftTo(log)); len(errs) > 0 {
+				t.Fatalf("%d errors, the first: %s", len(errs), errs[0].JSON())
+			}
+			tour := a.Tournaments().Get(DefaultTournament)
+			if tour == nil || !tour.Finished() {
+				t.Fatalf("the tournament did not finish after %d hands", len(hands))
+			}
+			tables := map[string]bool{}
+			for _, h := range hands {
+				tables[h.Events[0].Table] = true
+			}
+			if preset != "tr-kapali" && len(tables) != 8 {
+				t.Errorf("%d tables played, want 8", len(tables))
+			}
+			want := independentPlaces(t, log, 60)
+			got := map[string]int{}
+			for _, s := range tour.Standings() {
+				got[s.Player] = s.Place
+			}
+			if len(got) != 60 || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("standings differ from the independent computation:\n got %v\nwant %v", got, want)
+			}
+			places := 0
+			for _, f := range fs {
+				if f.Code == finding.TournamentPlace {
+					places++
+					if p := f.Actual.(int); p != want[strings.Fields(f.Message)[0]] {
+						t.Errorf("%s: place %d, want %d", f.Message, p, want[strings.Fields(f.Message)[0]])
+					}
+				}
+			}
+			if places != 59 {
+				t.Errorf("%d tournament.place findings, want 59", places)
+			}
+		})
+	}
+}
+
+// Each tournament code injected is the only error the audit of the whole tournament reports, at
+// the hand and event the simulator says.
+func TestTournamentInjected(t *testing.T) {
+	for _, preset := range []string{"br-fechado", "std-draw"} {
+		for _, code := range TournamentInjectable() {
+			t.Run(preset+"/"+string(code), func(t *testing.T) {
+				log, hands := playTournament(t, TournamentConfig{Rules: preset, Entries: 40, Tables: 5, Seed: 5, Inject: []finding.Code{code}})
+				want := map[string]events.Seq{}
+				for _, h := range hands {
+					if h.Injected != "" {
+						if h.Injected != code {
+							t.Fatalf("hand %s injected with %s", h.Events[0].Hand, h.Injected)
+						}
+						want[h.Events[0].Hand] = h.Seq
+					}
+				}
+				if len(want) == 0 {
+					t.Fatal("nothing injected")
+				}
+				fs, _ := auditLog(t, log)
+				got := map[string]events.Seq{}
+				for _, f := range errorsOf(fs, leftTo(log)) {
+					if f.Code != code {
+						t.Errorf("another error: %s", f.JSON())
+						continue
+					}
+					if _, dup := got[f.Hand]; dup {
+						t.Errorf("two %s in hand %s", code, f.Hand)
+					}
+					got[f.Hand] = f.Seq
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s reported at %v, injected at %v", code, got, want)
+				}
+			})
+		}
+	}
+}
+
+// The tables' logs given apart and merged in time order audit exactly as the tournament's one log.
+func TestTournamentMerged(t *testing.T) {
+	log, _ := playTournament(t, TournamentConfig{Rules: "br-fechado", Entries: 30, Tables: 4, Seed: 2,
+		Inject: TournamentInjectable()})
+	whole, _ := auditLog(t, log)
+	byTable := map[string]*bytes.Buffer{}
+	var order []string
+	for _, line := range bytes.SplitAfter(log, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var e struct{ Table string }
+		if err := json.Unmarshal(line, &e); err != nil {
+			t.Fatal(err)
+		}
+		if byTable[e.Table] == nil {
+			byTable[e.Table] = &bytes.Buffer{}
+			order = append(order, e.Table)
+		}
+		byTable[e.Table].Write(line)
+	}
+	sort.Strings(order)
+	var rs []*events.Reader
+	for _, tb := range order {
+		rs = append(rs, events.NewReader(bytes.NewReader(byTable[tb].Bytes()), tb))
+	}
+	var merged []finding.Finding
+	a := audit.New(func(f finding.Finding) { merged = append(merged, f) })
+	only := &audit.Only{ID: DefaultTournament}
+	if _, err := audit.AuditMerged(a, rs, only.Keep, nil); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if len(merged) != len(whole) {
+		t.Fatalf("%d findings merged, %d in the whole log", len(merged), len(whole))
+	}
+	for i := range whole {
+		if string(whole[i].JSON()) != string(merged[i].JSON()) {
+			t.Errorf("finding %d: merged %s, whole %s", i, merged[i].JSON(), whole[i].JSON())
+		}
+	}
+}
