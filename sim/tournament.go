@@ -318,9 +318,10 @@ func (t *TournamentSim) rearrange() {
 	}
 }
 
-// fresh reports whether p was moved to his table and has not been dealt in there yet: he is
-// not moved again before he has played (a move's from names the table of his last hand).
-func fresh(p *seat) bool { return p.from != "" }
+// fresh reports whether p has not been dealt in at his table yet (he sat down or was moved
+// there since its last hand): he is not moved before he has played there, since a move's from
+// names the table of his last hand and left lists the players of the table's last hand.
+func fresh(p *seat) bool { return p.joined || p.from != "" }
 
 // nextToDeal returns the index of the player of tb who would deal the next hand, or the next
 // one after him in the order of the deal who is not fresh; -1 when there is none.
@@ -380,8 +381,10 @@ func (t *TournamentSim) move(p *seat, from, to *tourTable) {
 	t.Moves++
 	np := &seat{seat: worstSeat(to, t.preset.MaxPlayers), name: p.name, stack: p.stack, style: p.style, initial: p.initial,
 		joined: true, from: from.id}
-	if fresh(p) {
+	if p.from != "" {
 		np.from = p.from // he never played at from: he comes from the table of his last hand
+	} else if p.joined {
+		np.from = "" // he has played no hand yet: he sits down for the first time at to
 	}
 	if to.inj == "" && t.injects(finding.TournamentMove) {
 		np.stack += to.s.stakes.MinBet // he arrives with chips he did not have

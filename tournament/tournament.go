@@ -135,7 +135,8 @@ type Player struct {
 	lastStart        time.Time
 	lastEnd          time.Time
 	moveFrom, moveTo string // a left.to not yet matched by his arrival
-	arrivedFrom      string // a from not yet matched by its table's left.to
+	arrivedFrom      string // a from not yet matched by its table's left.to …
+	arrivedAt        string // … and the table he arrived at
 }
 
 // Table is one table of a tournament.
@@ -336,11 +337,11 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 			start(finding.TournamentMove, 0, fmt.Sprintf("%s leaves for table %s with %d chips; he ended his last hand here with %d", p.Name, l.To, l.Stack, p.Chips), p.Chips, l.Stack)
 		}
 		switch {
-		case p.arrivedFrom == h.Table && p.Table == l.To:
-			p.arrivedFrom = "" // he has already sat down there, from here
+		case p.arrivedFrom == h.Table && p.arrivedAt == l.To:
+			p.arrivedFrom, p.arrivedAt = "", "" // he has already sat down there, from here
 		case p.arrivedFrom == h.Table:
-			start(finding.TournamentMove, 0, fmt.Sprintf("%s is moved to table %s, but he sat down at table %s", p.Name, l.To, p.Table), l.To, p.Table)
-			p.arrivedFrom = ""
+			start(finding.TournamentMove, 0, fmt.Sprintf("%s is moved to table %s, but he sat down at table %s", p.Name, l.To, p.arrivedAt), l.To, p.arrivedAt)
+			p.arrivedFrom, p.arrivedAt = "", ""
 		default:
 			p.moveFrom, p.moveTo = tb.ID, strings.Clone(l.To)
 		}
@@ -348,8 +349,8 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 	// The players of the table's last hand who are not listed: moved away without left.to?
 	for _, p := range tb.Players {
 		if !inList(hs, p.Name) && p.arrivedFrom == h.Table {
-			start(finding.TournamentMove, 0, fmt.Sprintf("%s sat down at table %s coming from this table, but this hand does not list him as moved there", p.Name, p.Table), p.Table, nil)
-			p.arrivedFrom = ""
+			start(finding.TournamentMove, 0, fmt.Sprintf("%s sat down at table %s coming from this table, but this hand does not list him as moved there", p.Name, p.arrivedAt), p.arrivedAt, nil)
+			p.arrivedFrom, p.arrivedAt = "", ""
 		}
 	}
 
@@ -363,11 +364,11 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		want := p.Chips + rebuy
 		switch {
 		case isNew:
-			want = t.Stack + rebuy
+			// Until now his chips were counted as a starting stack of the entries not seen yet:
+			// a first stack other than the tournament's shows in its chips.
 			if from != "" {
 				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, where he has played no hand", name, from), nil, from)
 			}
-			// Until now his chips were counted as a starting stack of the entries not seen yet.
 		case from != "":
 			if p.lastTable != from {
 				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, but his last hand was at table %s", p.Name, from, p.lastTable), p.lastTable, from)
@@ -384,7 +385,7 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 			case t.tables[from] != nil && t.tables[from].Start.After(p.lastEnd):
 				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, whose next hand did not list him as moved here", p.Name, from), h.Table, nil)
 			default:
-				p.arrivedFrom = t.table(from).ID
+				p.arrivedFrom, p.arrivedAt = t.table(from).ID, tb.ID
 			}
 		case !dealt && p.moveTo == h.Table:
 			// Moved here and seated away, not dealt in yet.
