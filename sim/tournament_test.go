@@ -17,7 +17,7 @@ import (
 )
 
 // playTournament plays cfg to its end and returns the log and the hands.
-func playTournament(t *testing.T, cfg TournamentConfig) ([]byte, []*Hand) {
+func playTournament(t testing.TB, cfg TournamentConfig) ([]byte, []*Hand) {
 	t.Helper()
 	ts, err := NewTournament(cfg)
 	if err != nil {
