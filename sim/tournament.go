@@ -43,7 +43,7 @@ type TournamentConfig struct {
 
 // TournamentInjectable lists the codes a simulated tournament can inject: a moved player
 // arriving with other chips (tournament.move), a table playing a level below its last one
-// (tournament.level), a player who never entered seated with chips at a table break
+// (tournament.level), a player who never entered seated with chips once a table has broken
 // (tournament.chips). tournament.place is information, never an irregularity.
 func TournamentInjectable() []finding.Code {
 	return []finding.Code{finding.TournamentChips, finding.TournamentMove, finding.TournamentLevel}
@@ -83,7 +83,12 @@ type TournamentSim struct {
 	// order, as the tables' logs merged in time order would give them.
 	played []playedHand
 	extra  int // players who never entered, injected (tournament.chips)
-	done   bool
+	// pendingExtra is set by a table break when tournament.chips is injected: a player who never
+	// entered sits down as soon as a table has a seat.
+	pendingExtra bool
+	// broke is the time of the last table break.
+	broke time.Time
+	done  bool
 	// Moves counts the players moved between tables; Breaks the tables broken.
 	Moves, Breaks int
 }
@@ -307,6 +312,10 @@ func (t *TournamentSim) rearrange() {
 		}
 		slices.SortStableFunc(open, func(a, b *tourTable) int { return cmp.Compare(len(a.s.seats), len(b.s.seats)) })
 		short, long := open[0], open[len(open)-1]
+		if t.pendingExtra && len(short.s.seats) < t.preset.MaxPlayers && short.inj == "" {
+			t.seatExtra(short)
+			continue
+		}
 		if len(long.s.seats) < len(short.s.seats)+2 || long.s.misdeal {
 			return
 		}
@@ -346,7 +355,10 @@ func (t *TournamentSim) nextToDeal(tb *tourTable) int {
 func (t *TournamentSim) breakTable(tb *tourTable) {
 	tb.open = false
 	t.Breaks++
-	first := true
+	t.broke = tb.s.clock
+	if t.injects(finding.TournamentChips) {
+		t.pendingExtra = true // seated as soon as a table has a seat for him
+	}
 	for len(tb.s.seats) > 0 {
 		var to *tourTable
 		for _, x := range t.tables {
@@ -358,16 +370,20 @@ func (t *TournamentSim) breakTable(tb *tourTable) {
 			return // cannot happen: the break waits until the other tables have the seats
 		}
 		t.move(tb.s.seats[0], tb, to)
-		if first && t.injects(finding.TournamentChips) && to.inj == "" && len(to.s.seats) < t.preset.MaxPlayers {
-			// A player who never entered sits down with a starting stack at the break.
-			t.extra++
-			at := worstSeat(to, t.preset.MaxPlayers)
-			to.s.seats = append(to.s.seats, &seat{seat: at, name: fmt.Sprintf("extra-%d", t.extra), stack: t.cfg.Stack,
-				initial: t.cfg.Stack, style: styles[t.extra%len(styles)], joined: true})
-			slices.SortFunc(to.s.seats, func(a, b *seat) int { return cmp.Compare(a.seat, b.seat) })
-			to.inj = finding.TournamentChips
-		}
-		first = false
+	}
+}
+
+// seatExtra seats at tb a player who never entered, with a starting stack: chips that appear
+// after a table break (tournament.chips).
+func (t *TournamentSim) seatExtra(tb *tourTable) {
+	t.pendingExtra = false
+	t.extra++
+	tb.s.seats = append(tb.s.seats, &seat{seat: worstSeat(tb, t.preset.MaxPlayers), name: fmt.Sprintf("extra-%d", t.extra),
+		stack: t.cfg.Stack, initial: t.cfg.Stack, style: styles[t.extra%len(styles)], joined: true})
+	slices.SortFunc(tb.s.seats, func(a, b *seat) int { return cmp.Compare(a.seat, b.seat) })
+	tb.inj = finding.TournamentChips
+	if c := t.broke; tb.s.clock.Before(c) {
+		tb.s.clock = c // he sits down after the break
 	}
 }
 

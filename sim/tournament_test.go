@@ -14,6 +14,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/tournament"
 )
 
 // playTournament plays cfg to its end and returns the log and the hands.
@@ -295,7 +296,7 @@ func TestTournamentMerged(t *testing.T) {
 	}
 	var merged []finding.Finding
 	a := audit.New(func(f finding.Finding) { merged = append(merged, f) })
-	only := &audit.Only{ID: DefaultTournament}
+	only := &tournament.Only{ID: DefaultTournament}
 	if _, err := audit.AuditMerged(a, rs, only.Keep, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -182,16 +182,17 @@ func (t *Tournament) Finished() bool { return t.seen > 0 && t.seen >= t.Entries 
 
 // Standing is one line of the standings.
 type Standing struct {
-	Player string
+	Player string `json:"player"`
 	// Place is the finishing place (1 for the winner of a finished tournament); 0 while he is
 	// still in.
-	Place int
+	Place int `json:"place"`
 	// Rank orders everyone: the players still in by chips, then those out by place.
-	Rank  int
-	Chips events.Chips
-	Table string
+	Rank  int          `json:"rank"`
+	Chips events.Chips `json:"chips"`
+	// Table is where he sits, or the table he went out at.
+	Table string `json:"table"`
 	// Hand is the hand he went out in ("" while in).
-	Hand string
+	Hand string `json:"hand,omitempty"`
 }
 
 // Standings returns every player seen: those still in by chips (more first, then by name), then

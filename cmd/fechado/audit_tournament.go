@@ -14,7 +14,7 @@ import (
 // auditTournament audits the hands of the tournament f.tournament: from the files, merged in time
 // order, or from the stored log (hand, table or all of it).
 func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *audit.Auditor) error {
-	only := &audit.Only{ID: f.tournament}
+	only := &tournament.Only{ID: f.tournament}
 	if len(files) == 0 {
 		ctx, stop := interruptible()
 		defer stop()
@@ -24,12 +24,33 @@ func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *
 			}
 		})
 	}
-	var rs []*events.Reader
+	rs, closeAll, err := openLogs(m, files)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	// A line that is not a valid event is a log.schema finding (events-v1.md §8).
+	if _, err := audit.AuditMerged(a, rs, only.Keep, func(err error) { a.Invalid(err, "", "", 0) }); err != nil {
+		return usageErr("%v", err)
+	}
+	return nil
+}
+
+// openLogs opens the files ("-" is standard input, once) as readers of events; closeAll closes
+// them. Every file is opened first, so that a missing one fails before anything is printed.
+func openLogs(m *Main, files []string) (rs []*events.Reader, closeAll func(), err error) {
+	var open []*os.File
+	closeAll = func() {
+		for _, f := range open {
+			f.Close()
+		}
+	}
 	stdin := false
 	for _, name := range files {
 		if name == "-" {
 			if stdin {
-				return usageErr("standard input (-) given twice")
+				closeAll()
+				return nil, nil, usageErr("standard input (-) given twice")
 			}
 			stdin = true
 			rs = append(rs, events.NewReader(m.Stdin, "stdin"))
@@ -37,17 +58,13 @@ func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *
 		}
 		fh, err := os.Open(name)
 		if err != nil {
-			return usageErr("%v", err)
+			closeAll()
+			return nil, nil, usageErr("%v", err)
 		}
-		defer fh.Close()
+		open = append(open, fh)
 		rs = append(rs, events.NewReader(fh, name))
 	}
-	// A line that is not a valid event is a log.schema finding (events-v1.md §8).
-	_, err := audit.AuditMerged(a, rs, only.Keep, func(err error) { a.Invalid(err, "", "", 0) })
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	return nil
+	return rs, closeAll, nil
 }
 
 // printStandings writes the standings of tournament id as the audit leaves them.

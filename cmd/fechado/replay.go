@@ -18,7 +18,7 @@ func init() {
 	register(&command{
 		name:    "replay",
 		summary: "show the table as a hand's log leaves it after any event",
-		usage:   "replay (FILE | --hand ID) [--at SEQ] [--json]   |   replay --list FILE",
+		usage:   "replay (FILE | --hand ID) [--at SEQ] [--json]   |   replay --list FILE   |   replay --tournament ID [--at TIME] [--json] [FILE…]",
 		help: `Replay rebuilds a hand from its log and shows the table after event SEQ (default: the
 last): each seat's player, stack, chips in front of him this round, chips in the hand, cards
 held and seen, and status; the pot and side pots; the round, whose turn it is, the opener and
@@ -44,6 +44,8 @@ order}], stub_count, stub, burned}); with --list, {"hands": [...]} with each han
 hand, number, dealer, stacks[{seat, player, rebuy, before, after}], carry, end_carry, passed,
 misdeal, ended, breaks[{player, want, got}].
 
+` + replayTournamentHelp + `
+
 Exit status: 0 success; 2 bad usage, an unreadable file, a line that is not an event, an
 unknown hand or a SEQ the hand does not have; 3 the log store could not be reached.`,
 		run: runReplay,
@@ -54,7 +56,9 @@ func runReplay(m *Main, args []string) error {
 	fs := m.flags(commands["replay"])
 	hand := fs.String("hand", "", "the hand to replay (by id): in FILE, or in the stored log when no FILE is given")
 	table := fs.String("table", "", "with --list and no FILE: the stored table to list")
-	at := fs.Int("at", 0, "show the state after this event `SEQ` (default: the last)")
+	atf := &atFlag{}
+	fs.Var(atf, "at", "show the state after this event `SEQ` (default: the last); with --tournament, at this TIME")
+	tour := fs.String("tournament", "", "replay tournament `ID`: every table and the standings (see Tournaments below)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text view")
 	list := fs.Bool("list", false, "list every hand with its stacks before and after")
 	store := addLogFlags(fs)
@@ -62,12 +66,19 @@ func runReplay(m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *tour != "" {
+		return replayTournament(m, store, files, *tour, atf.s, *asJSON)
+	}
+	at, err := atf.seq()
+	if err != nil {
+		return err
+	}
 	switch {
 	case len(files) > 1:
 		return usageErr("one FILE at most (see 'fechado replay --help')")
-	case *at < 0:
+	case at < 0:
 		return usageErr("--at must be a seq, 1 or more")
-	case *list && *at != 0:
+	case *list && at != 0:
 		return usageErr("--at does not go with --list")
 	case len(files) == 0 && !*list && *hand == "":
 		return usageErr("give a FILE or --hand ID (see 'fechado replay --help')")
@@ -106,7 +117,7 @@ func runReplay(m *Main, args []string) error {
 		return out.Flush()
 	}
 	groups := replay.Group(evs)
-	st, err := replay.At(groups[len(groups)-1], events.Seq(*at))
+	st, err := replay.At(groups[len(groups)-1], events.Seq(at))
 	if err != nil {
 		return usageErr("%v", err)
 	}

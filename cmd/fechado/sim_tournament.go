@@ -32,7 +32,7 @@ they left lists them in left with to. The tournament ends when one player holds 
 
 --inject, in a tournament, takes the tournament codes only: tournament.move (a moved player
 arrives with chips he did not have), tournament.level (a table plays one hand at the level before
-its last one), tournament.chips (a player who never entered sits down with a starting stack when a
+its last one), tournament.chips (a player who never entered sits down with a starting stack once a
 table breaks); "all" for the three.
 
 Example: fechado sim --tournament --rules std-draw --entries 60 --tables 8 --seed 3 --out cup.jsonl`

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/replay"
+	"github.com/fechado/fechado/tournament"
+)
+
+const replayTournamentHelp = `Tournaments: --tournament ID replays a whole tournament (events-v1.md §7) and shows it as it
+stood at --at TIME (RFC 3339, e.g. 2026-11-29T13:05:00Z; default: the end of the log): its
+level, entries, chips and players still in; every table with its level, the players seated
+there and their chips after the table's last hand ended by then (a player moved there and not
+yet dealt in is listed with the chips he brought), and the hand in progress at that moment, if
+any, with its stage, pot and stacks; then the standings (the players still in by chips, then
+those knocked out by place, with the hand they went out in). FILEs are the tournament's logs
+(one per table, or one for all), merged in time order; without FILE the stored log is read.
+With --json one object: tournament, at, entries, stack, rebuys, level, hands, in_play,
+finished, chips_held, chips_made, tables[{table, level, hands, number, hand, ended, carry,
+players[{seat, player, chips}], running (the replay.State of the hand in progress)}],
+standings[{player, place, rank, chips, table, hand}].`
+
+// atFlag is replay's --at: an event's seq, or with --tournament a time.
+type atFlag struct{ s string }
+
+func (a *atFlag) String() string { return a.s }
+
+func (a *atFlag) Set(s string) error { a.s = s; return nil }
+
+// seq returns --at as a seq (0 when not given).
+func (a *atFlag) seq() (int, error) {
+	if a.s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(a.s)
+	if err != nil {
+		return 0, usageErr("--at wants a seq (a whole number), not %q; a time goes with --tournament", a.s)
+	}
+	return n, nil
+}
+
+// tourReplay is a tournament at a moment, as replay --tournament --json prints it.
+type tourReplay struct {
+	Tournament string                `json:"tournament"`
+	At         string                `json:"at,omitempty"`
+	Entries    int                   `json:"entries"`
+	Stack      events.Chips          `json:"stack"`
+	Rebuys     events.Chips          `json:"rebuys"`
+	Level      int                   `json:"level"`
+	Hands      int                   `json:"hands"`
+	InPlay     int                   `json:"in_play"`
+	Finished   bool                  `json:"finished"`
+	ChipsHeld  events.Chips          `json:"chips_held"`
+	ChipsMade  events.Chips          `json:"chips_made"`
+	Tables     []tourTable           `json:"tables"`
+	Standings  []tournament.Standing `json:"standings"`
+}
+
+// tourTable is one table of a tournament at a moment.
+type tourTable struct {
+	Table   string        `json:"table"`
+	Level   int           `json:"level"`
+	Hands   int           `json:"hands"`
+	Number  int           `json:"number"`
+	Hand    string        `json:"hand"`
+	Ended   string        `json:"ended"`
+	Carry   events.Chips  `json:"carry"`
+	Players []tourSeat    `json:"players"`
+	Running *replay.State `json:"running,omitempty"`
+}
+
+// tourSeat is a player seated at a table.
+type tourSeat struct {
+	Seat   events.Seat  `json:"seat"`
+	Player string       `json:"player"`
+	Chips  events.Chips `json:"chips"`
+}
+
+// replayTournament replays tournament id up to the time at ("" = the end) from the files, merged
+// in time order, or from the stored log.
+func replayTournament(m *Main, store *logFlags, files []string, id, at string, asJSON bool) error {
+	var until time.Time
+	if at != "" {
+		t, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return usageErr("--at with --tournament wants an RFC 3339 time such as 2026-11-29T13:05:00Z, not %q", at)
+		}
+		until = t
+	}
+	f := tournament.NewFollower(id, until)
+	if len(files) == 0 {
+		ctx, stop := interruptible()
+		err := readStored(ctx, store, "", "", f.Add)
+		stop()
+		if err != nil {
+			return err
+		}
+	} else {
+		rs, closeAll, err := openLogs(m, files)
+		if err != nil {
+			return err
+		}
+		defer closeAll()
+		// The hands in progress at the moment keep their events past the end of the hand: the
+		// logs are not recycled.
+		_, err = tournament.Merge(rs, false, func(e *events.Event, _ *events.Reader) bool {
+			f.Add(e)
+			return true
+		}, func(err error) {
+			fmt.Fprintf(m.Stderr, "fechado replay: %v\n", err)
+		})
+		if err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	t := f.Tournament()
+	if t == nil {
+		return usageErr("no hand of tournament %s ended by then", id)
+	}
+	r := tourReplay{Tournament: t.ID, At: at, Entries: t.Entries, Stack: t.Stack, Rebuys: t.Rebuys, Level: t.Level,
+		Hands: t.Hands, InPlay: t.InPlay(), Finished: t.Finished(), Standings: t.Standings()}
+	r.ChipsHeld, r.ChipsMade = t.Chips()
+	running := map[string]*replay.State{}
+	for _, evs := range f.Running() {
+		if st, err := replay.At(evs, 0); err == nil {
+			running[st.Table] = st
+		}
+	}
+	for _, tb := range t.Tables() {
+		tt := tourTable{Table: tb.ID, Level: tb.Level, Hands: tb.Hands, Number: tb.Number, Hand: tb.Hand,
+			Ended: tb.End.Format(time.RFC3339Nano), Carry: tb.Carry, Running: running[tb.ID], Players: []tourSeat{}}
+		for _, p := range t.Players() {
+			if p.Table == tb.ID && !p.Out {
+				tt.Players = append(tt.Players, tourSeat{Seat: p.Seat, Player: p.Name, Chips: p.Chips})
+			}
+		}
+		slices.SortFunc(tt.Players, func(a, b tourSeat) int { return cmp.Compare(a.Seat, b.Seat) })
+		r.Tables = append(r.Tables, tt)
+	}
+	out := bufio.NewWriter(m.Stdout)
+	defer out.Flush()
+	if asJSON {
+		return writeJSON(out, r)
+	}
+	writeTournament(out, r, t)
+	return out.Flush()
+}
+
+// writeTournament writes the text view of replay --tournament.
+func writeTournament(w io.Writer, r tourReplay, t *tournament.Tournament) {
+	when := "at the end of the log"
+	if r.At != "" {
+		when = "at " + r.At
+	}
+	fmt.Fprintf(w, "Tournament %s %s: level %d, %d of %d players still in.\n", r.Tournament, when, r.Level, r.InPlay, max(r.Entries, t.Seen()))
+	for _, tb := range r.Tables {
+		if len(tb.Players) == 0 && tb.Running == nil {
+			fmt.Fprintf(w, "\nTable %s: no players (broken or finished after hand #%d, which ended %s).\n", tb.Table, tb.Number, tb.Ended)
+			continue
+		}
+		fmt.Fprintf(w, "\nTable %s: level %d; hand #%d ended %s; carry %d.\n", tb.Table, tb.Level, tb.Number, tb.Ended, tb.Carry)
+		for _, p := range tb.Players {
+			fmt.Fprintf(w, "  seat %-2d %-24s %10d\n", p.Seat, p.Player, p.Chips)
+		}
+		if st := tb.Running; st != nil {
+			fmt.Fprintf(w, "  Hand #%d in progress (%s, after event %d of type %s): pot %d.\n", st.Number, st.Stage, st.Seq, st.Type, st.Pot)
+			for _, s := range st.Seats {
+				fmt.Fprintf(w, "    seat %-2d %-24s %10d behind, %d put in this hand\n", s.Seat, s.Player, s.Stack, s.In)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	writeStandings(w, t)
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// simTournament writes a small tournament with fechado sim --tournament and returns its log, and
+// the same log split into one file per table (in dir).
+func simTournament(t *testing.T, dir string, extra ...string) (string, []string) {
+	t.Helper()
+	args := append([]string{"sim", "--tournament", "--rules", "std-draw", "--entries", "24", "--tables", "3", "--seed", "6", "--id", "cup"}, extra...)
+	code, out, errOut := fechado("", args...)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("sim --tournament: exit %d, stderr %q", code, errOut)
+	}
+	byTable := map[string][]string{}
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if line == "" {
+			continue
+		}
+		var e struct{ Table string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		byTable[e.Table] = append(byTable[e.Table], line)
+	}
+	var files []string
+	for tb, lines := range byTable {
+		f := filepath.Join(dir, tb+".jsonl")
+		if err := os.WriteFile(f, []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	return out, files
+}
+
+// fechado audit --tournament reads the tables' files as one log in time order: the same findings
+// as the tournament's one log, and the standings after the report.
+func TestAuditTournamentFiles(t *testing.T) {
+	dir := t.TempDir()
+	log, files := simTournament(t, dir)
+	if len(files) < 3 {
+		t.Fatalf("%d tables", len(files))
+	}
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := os.WriteFile(whole, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, one, _ := fechado("", "audit", "--json", "--tournament", "cup", whole)
+	_, merged, _ := fechado("", append([]string{"audit", "--json", "--tournament", "cup"}, files...)...)
+	if one != merged || !strings.Contains(one, `"code":"tournament.place"`) {
+		t.Errorf("the tables' files merged audit differently from the whole log:\n%s\n---\n%s", merged, one)
+	}
+	_, text, _ := fechado("", append([]string{"audit", "--tournament", "cup"}, files...)...)
+	for _, want := range []string{"Tournament cup: 24 entries of 1000 chips", "Chips on the tables: 24000 of 24000", "The tournament is over.", "\n1      1      "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	_, other, _ := fechado("", "audit", "--tournament", "another", whole)
+	if !strings.Contains(other, "0 hands audited") || !strings.Contains(other, "No hand of tournament another was found.") {
+		t.Errorf("another tournament's hands were audited:\n%s", other)
+	}
+}
+
+// fechado sim --tournament checks its flags and injects tournament codes only.
+func TestSimTournamentUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"sim", "--tournament", "--rules", "std-draw"},
+		{"sim", "--tournament", "--entries", "10"},
+		{"sim", "--tournament", "--rules", "std-draw", "--entries", "1"},
+		{"sim", "--tournament", "--rules", "std-draw", "--entries", "10", "--inject", "pot.total"},
+	} {
+		if code, _, _ := fechado("", args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	code, out, _ := fechado("", "sim", "--tournament", "--rules", "std-draw", "--entries", "24", "--tables", "3", "--seed", "6", "--id", "cup", "--inject", "all")
+	if code != exitOK {
+		t.Fatalf("--inject all: exit %d", code)
+	}
+	codes := map[string]bool{}
+	for _, f := range auditLog(t, out) {
+		codes[string(f.Code)] = true
+	}
+	for _, c := range []string{"tournament.move", "tournament.level", "tournament.chips"} {
+		if !codes[c] {
+			t.Errorf("--inject all: no %s found", c)
+		}
+	}
+}
+
+// fechado replay --tournament shows every table and the standings at a moment, the same from the
+// tables' files as from the one log.
+func TestReplayTournament(t *testing.T) {
+	dir := t.TempDir()
+	log, files := simTournament(t, dir)
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := os.WriteFile(whole, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := "2026-11-29T12:12:00Z"
+	code, one, errOut := fechado("", "replay", "--tournament", "cup", "--at", at, "--json", whole)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, merged, _ := fechado("", append([]string{"replay", "--tournament", "cup", "--at", at, "--json"}, files...)...)
+	if one != merged {
+		t.Error("the tables' files give another state than the one log")
+	}
+	var r struct {
+		InPlay    int   `json:"in_play"`
+		ChipsHeld int64 `json:"chips_held"`
+		ChipsMade int64 `json:"chips_made"`
+		Tables    []struct {
+			Players []struct{ Chips int64 }
+			Running *struct{ Pot int64 }
+			Carry   int64
+		}
+		Standings []struct{ Place int }
+	}
+	if err := json.Unmarshal([]byte(one), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.ChipsHeld != 24000 || r.ChipsMade != 24000 || len(r.Tables) != 3 || len(r.Standings) != 24 {
+		t.Errorf("at %s: %+v", at, r)
+	}
+	var sum int64
+	running := 0
+	for _, tb := range r.Tables {
+		for _, p := range tb.Players {
+			sum += p.Chips
+		}
+		sum += tb.Carry
+		if tb.Running != nil {
+			running++
+		}
+	}
+	if sum != 24000 || running == 0 {
+		t.Errorf("the tables hold %d chips between their hands, want 24000; %d hands in progress", sum, running)
+	}
+	_, end, _ := fechado("", "replay", "--tournament", "cup", whole)
+	if !strings.Contains(end, "The tournament is over.") || !strings.Contains(end, "1 of 24 players still in") {
+		t.Errorf("at the end:\n%s", end)
+	}
+	if code, _, _ := fechado("", "replay", "--tournament", "cup", "--at", "noon", whole); code != exitUsage {
+		t.Errorf("--at noon: exit %d", code)
+	}
+	if code, _, _ := fechado("", "replay", "--at", at, whole); code != exitUsage {
+		t.Errorf("--at TIME without --tournament: exit %d", code)
+	}
+}
