@@ -17,6 +17,7 @@ import (
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/rules"
+	"github.com/fechado/fechado/tournament"
 )
 
 // refAuditor is the Auditor as it was before its bookkeeping was made allocation-free: a map
@@ -29,6 +30,7 @@ type refAuditor struct {
 	open     map[string]*pending
 	order    []string
 	tables   map[string]*refTableState
+	book     *tournament.Book
 	findings int
 }
 
@@ -45,7 +47,8 @@ type refTableState struct {
 }
 
 func newRef(fn func(finding.Finding)) *refAuditor {
-	return &refAuditor{report: fn, chain: events.NewChain(), open: map[string]*pending{}, tables: map[string]*refTableState{}}
+	return &refAuditor{report: fn, chain: events.NewChain(), open: map[string]*pending{}, tables: map[string]*refTableState{},
+		book: tournament.NewBook()}
 }
 
 func (a *refAuditor) emit(f finding.Finding) {
@@ -180,7 +183,12 @@ func (a *refAuditor) auditHand(p *pending) []finding.Finding {
 		add(mk(p.hand, p.table, last.Seq, finding.LogIncomplete, 0, "the hand has no hand.ended: still running, or cut short", nil, nil))
 		return out
 	}
-	return append(out, a.continuity(p.table, first, h)...)
+	out = append(out, a.continuity(p.table, first, h)...)
+	// The tournament model is the Auditor's, not bookkeeping: the reference follows it too.
+	if th, ok := tournament.HandOf(evs); ok {
+		out = a.book.Add(out, &th)
+	}
+	return out
 }
 
 func (a *refAuditor) continuity(table string, first *events.Event, h *rules.Hand) []finding.Finding {

@@ -2,7 +2,6 @@ package audit_test
 
 import (
 	"bytes"
-	"io"
 	"runtime"
 	"testing"
 	"time"
@@ -24,20 +23,9 @@ func TestAuditTournamentMemoryFlat(t *testing.T) {
 	var peaks [2]uint64
 	var counts [2]int
 	for i, level := range []time.Duration{10 * time.Minute, 40 * time.Minute} {
-		ts, err := sim.NewTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 200, Tables: 25, Seed: 4, Level: level})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var log bytes.Buffer
-		for {
-			h, err := ts.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			sim.WriteHand(&log, h)
+		if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 200, Tables: 25, Seed: 4, Level: level}, &log); err != nil {
+			t.Fatal(err)
 		}
 		a := audit.New(func(finding.Finding) {})
 		audit.SetWindows(a, 256, 4096)

@@ -370,8 +370,18 @@ func each(cfg Config, fn func(*Hand) error) error {
 	if err != nil {
 		return err
 	}
+	return forEach(s.Next, fn)
+}
+
+// WriteAll writes every hand next gives (until io.EOF) to w as JSON Lines.
+func WriteAll(w io.Writer, next func() (*Hand, error)) error {
+	return forEach(next, func(h *Hand) error { return WriteHand(w, h) })
+}
+
+// forEach passes every hand next gives (until io.EOF) to fn, until either fails.
+func forEach(next func() (*Hand, error), fn func(*Hand) error) error {
 	for {
-		h, err := s.Next()
+		h, err := next()
 		if err == io.EOF {
 			return nil
 		}

@@ -433,22 +433,11 @@ func worstSeat(tb *tourTable, seats int) events.Seat {
 }
 
 // RunTournament plays the tournament of cfg and writes its events to w as JSON Lines, hand by
-// hand in the order played.
+// hand in the order the hands end.
 func RunTournament(cfg TournamentConfig, w io.Writer) error {
 	t, err := NewTournament(cfg)
 	if err != nil {
 		return err
 	}
-	for {
-		h, err := t.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := WriteHand(w, h); err != nil {
-			return err
-		}
-	}
+	return WriteAll(w, t.Next)
 }

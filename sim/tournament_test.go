@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -26,18 +25,15 @@ func playTournament(t testing.TB, cfg TournamentConfig) ([]byte, []*Hand) {
 	}
 	var b bytes.Buffer
 	var hands []*Hand
-	for {
+	err = WriteAll(&b, func() (*Hand, error) {
 		h, err := ts.Next()
-		if err == io.EOF {
-			break
+		if h != nil {
+			hands = append(hands, h)
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteHand(&b, h); err != nil {
-			t.Fatal(err)
-		}
-		hands = append(hands, h)
+		return h, err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return b.Bytes(), hands
 }

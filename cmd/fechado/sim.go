@@ -182,9 +182,14 @@ func runSim(m *Main, args []string) error {
 		}
 		return publishSim(m, s, store)
 	}
+	return writeSim(m, *out, s.Next)
+}
+
+// writeSim writes the hands next gives as JSON Lines to the file out, or to stdout when out is "".
+func writeSim(m *Main, out string, next func() (*sim.Hand, error)) error {
 	var w io.Writer = m.Stdout
-	if *out != "" {
-		f, err := os.Create(*out)
+	if out != "" {
+		f, err := os.Create(out)
 		if err != nil {
 			return usageErr("%v", err)
 		}
@@ -192,17 +197,8 @@ func runSim(m *Main, args []string) error {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if err := sim.WriteHand(bw, h); err != nil {
-			return err
-		}
+	if err := sim.WriteAll(bw, next); err != nil {
+		return err
 	}
 	return bw.Flush()
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
@@ -90,29 +88,7 @@ func runSimTournament(m *Main, tf *tournamentSimFlags, rules string, seed uint64
 		}
 		return publishHands(m, t.Next, store)
 	}
-	var w io.Writer = m.Stdout
-	if out != "" {
-		f, err := os.Create(out)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		defer f.Close()
-		w = f
-	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	for {
-		h, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if err := sim.WriteHand(bw, h); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
+	return writeSim(m, out, t.Next)
 }
 
 // publishHands appends the hands next gives to the log, event by event.
