@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/recordertest"
 )
 
 // simTournament writes a small tournament with fechado sim --tournament and returns its log, and
@@ -155,5 +159,36 @@ func TestReplayTournament(t *testing.T) {
 	}
 	if code, _, _ := fechado("", "replay", "--at", at, whole); code != exitUsage {
 		t.Errorf("--at TIME without --tournament: exit %d", code)
+	}
+}
+
+// A tournament recorded in the log audits and replays from the store as from its file.
+func TestTournamentFromStore(t *testing.T) {
+	dir := t.TempDir()
+	log, _ := simTournament(t, dir)
+	data := filepath.Join(dir, "data")
+	l := recordertest.OpenDir(t, data)
+	rec := l.NewRecorder(context.Background(), recorder.RecordOptions{})
+	if err := rec.AddLines(strings.NewReader(log), "cup.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := rec.Close(); err != nil || st.Rejected != 0 || st.Conflicts != 0 {
+		t.Fatalf("recording: %+v %v", st, err)
+	}
+	l.Close() // the command opens the store itself
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := os.WriteFile(whole, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, fromFile, _ := fechado("", "audit", "--json", "--tournament", "cup", whole)
+	_, fromStore, errOut := fechado("", "audit", "--json", "--tournament", "cup", "--data", data)
+	if fromFile != fromStore || fromFile == "" {
+		t.Errorf("the store audits otherwise (stderr %q):\n%s\n---\n%s", errOut, fromStore, fromFile)
+	}
+	at := "2026-11-29T12:20:00Z"
+	_, r1, _ := fechado("", "replay", "--json", "--tournament", "cup", "--at", at, whole)
+	_, r2, _ := fechado("", "replay", "--json", "--tournament", "cup", "--at", at, "--data", data)
+	if r1 != r2 || r1 == "" {
+		t.Errorf("the store replays otherwise:\n%s\n---\n%s", r2, r1)
 	}
 }
