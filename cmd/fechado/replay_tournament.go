@@ -17,9 +17,9 @@ import (
 const replayTournamentHelp = `Tournaments: --tournament ID replays a whole tournament (events-v1.md §7) and shows it as it
 stood at --at TIME (RFC 3339, e.g. 2026-11-29T13:05:00Z; default: the end of the log): its
 level, entries, chips and players still in; every table with its level, the players seated
-there and their chips after the table's last hand ended by then (a player moved there and not
-yet dealt in is listed with the chips he brought), and the hand in progress at that moment, if
-any, with its stage, pot and stacks; then the standings (the players still in by chips, then
+there and their chips after the table's last hand ended by then (a player moved and not yet
+through a hand at his new table is listed at the table he left, with his chips), and the hand in
+progress at that moment, if any, with its stage, pot and stacks; then the standings (the players still in by chips, then
 those knocked out by place, with the hand they went out in). FILEs are the tournament's logs
 (one per table, or one for all), merged in time order; without FILE the stored log is read.
 With --json one object: tournament, at, entries, stack, rebuys, level, hands, in_play,
