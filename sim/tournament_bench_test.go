@@ -22,9 +22,12 @@ func auditTournamentLog(tb testing.TB, log []byte, sample bool, base uint64) (ha
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapAlloc-min(ms.HeapAlloc, base))
 	}
-	a.Hand = func(h *audit.HandResult) {
-		if hands++; sample && hands%256 == 0 {
-			measure()
+	if sample {
+		// A Hand callback makes the auditor keep each hand's result: only while sampling.
+		a.Hand = func(h *audit.HandResult) {
+			if hands++; hands%256 == 0 {
+				measure()
+			}
 		}
 	}
 	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
@@ -34,6 +37,7 @@ func auditTournamentLog(tb testing.TB, log []byte, sample bool, base uint64) (ha
 	if sample {
 		measure()
 	}
+	hands = a.Hands
 	if tr := a.Tournaments().Get(DefaultTournament); tr == nil || !tr.Finished() {
 		tb.Fatal("the tournament did not finish")
 	}
