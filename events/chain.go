@@ -86,6 +86,9 @@ type handLink struct {
 	lastSeq Seq
 	last    [sha256.Size]byte // hash of the last line
 	ended   bool
+	// unread: the last line was not JSON (events-v1.md §8), so the next line's prev, the hash of
+	// a line the producer wrote, cannot be judged against it.
+	unread bool
 }
 
 // handKey is the chain's copy of a hand id, as a value: an id of up to 36 bytes (a UUID is 36) is
@@ -191,13 +194,13 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 			if e.Prev != "" {
 				ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(""))})
 			}
-		case h.lastSeq == 0:
+		case h.lastSeq == 0, h.unread:
 		case !isHexOf(e.Prev, &h.last):
 			// The hex is encoded only to report the fault.
 			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(hex.EncodeToString(h.last[:])))})
 		}
 	}
-	h.lastSeq = e.Seq
+	h.lastSeq, h.unread = e.Seq, false
 	if sum != nil {
 		h.last = *sum
 	} else {
@@ -248,6 +251,15 @@ func (c *Chain) Last(hand string) (Seq, string) {
 		return h.lastSeq, hex.EncodeToString(h.last[:])
 	}
 	return 0, ""
+}
+
+// Unread says that the line just checked for hand was not JSON (events-v1.md §8): it holds the
+// hand's place in the sequence, but the next line's prev cannot be judged against it, so a line
+// lost that way is one log.schema finding, not a log.chain one too.
+func (c *Chain) Unread(hand string) {
+	if h := c.lookup(hand); h != nil {
+		h.unread = true
+	}
 }
 
 // Ended reports whether the chain has seen the hand.ended of hand (while it is in the window).

@@ -143,6 +143,9 @@ func TestAuditBadLines(t *testing.T) {
 	}{
 		{"bad-card.jsonl", replace(8, regexp.MustCompile(`"card":"[^"]*"`).ReplaceAllString(line8, `"card":"1x"`)), []want{{8, finding.LogSchema}}},
 		{"not-json.jsonl", replace(8, "this is not JSON"), []want{{8, finding.LogSchema}}},
+		// The same line lost in a log chained as the producer wrote it: the next prev hashes the
+		// line that was there, which no auditor can judge (events-v1.md §8: one fault, one finding).
+		{"not-json-unsealed.jsonl", strings.Join(lines[:7], "") + "this is not JSON\n" + strings.Join(lines[8:], ""), []want{{8, finding.LogSchema}}},
 		{"latin1.jsonl", replace(8, strings.Replace(line8, `"phase"`, "\"ph\xe1se\"", 1)), []want{{8, finding.LogSchema}}},
 		{"truncated.jsonl", strings.Join(lines[:len(lines)-2], "") + last[:len(last)/2], []want{{44, finding.LogSchema}}},
 	} {
