@@ -32,6 +32,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/tournament"
 )
 
 // DefaultBatchSize is how many stream messages a projector writes per transaction.
@@ -76,6 +77,8 @@ type Projector struct {
 	replaying  bool
 	// mem caches table_memory by table (nil: the table has none); dropped with the memory.
 	mem map[string]*audit.TableMemory
+	// book follows the tournaments of the hands ended (tournament.go); rebuilt at load.
+	book *tournament.Book
 
 	b *batch
 }
@@ -173,7 +176,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem = false, nil, nil, false, 0, nil
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.book = false, nil, nil, false, 0, nil, nil
 }
 
 // errReplayDone stops the re-reading of open hands at the checkpoint.
@@ -200,6 +203,9 @@ func (p *Projector) load(ctx context.Context) error {
 		return fmt.Errorf("%w: %q, not %q", ErrOtherProjector, other, p.name())
 	case !errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("projector: read checkpoint: %w", err)
+	}
+	if err := p.loadTournaments(ctx); err != nil {
+		return err
 	}
 	rows, err := p.DB.QueryContext(ctx, `SELECT hand_id, stream_seq FROM hands WHERE end_seq IS NULL`)
 	if err != nil {
@@ -452,7 +458,7 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	s := summarize(h)
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
-	findings, err := p.auditHand(ctx, h)
+	findings, err := p.auditHand(ctx, m.Seq, h)
 	if err != nil {
 		return err
 	}
