@@ -3,7 +3,9 @@
 // events it could not apply, so that the dashboard and sqlite3 can query them; it is the one
 // auditor of a running system: every hand is audited once, at its hand.ended, against what its
 // table's last hand left (table_memory), and every finding is stored with expected and actual;
-// it computes the draw-poker statistics over them (PlayerStats, OpenByPosition), answers the read
+// the hands of a tournament also go through the tournament model, whose tournament.* findings
+// are stored with the hand's and whose tournaments, tables, levels, moves, knock-outs and
+// standings are kept (tournament.go); it computes the draw-poker statistics over them (PlayerStats, OpenByPosition), answers the read
 // API the web renders (read.go), and keeps Live, the public state of hands in progress.
 //
 // Exactly once. Each batch of events (DefaultBatchSize per transaction) is written with the
