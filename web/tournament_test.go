@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/sim"
@@ -62,20 +65,13 @@ type tournamentAnswer struct {
 	} `json:"findings"`
 }
 
-// sortedLines sorts and joins lines, to compare two sets.
-func sortedLines(lines []string) string {
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
+// entries is the number of entries of the tournaments of these tests.
+const entries = 24
 
-// A simulated tournament posted to the server: GET /api/tournaments/{id} gives the places an
-// independent reading of the JSON Lines gives (events-v1.md §7), each table's hands with every
-// player's stack, the first hand of each level at each table, every move and knock-out with the
-// hand that shows it (each hand answering GET /api/hands/{id}, the replayer's link), a
-// tournament.place finding per knock-out and no error; a player's page lists the tournament with
-// his place.
-func TestTournamentAPI(t *testing.T) {
-	const entries = 24
+// simTournament plays a tournament of 24 entries on 4 tables to its end and returns its log, its
+// hands, and the places an independent reading of the log gives.
+func simTournament(t *testing.T) ([]byte, []*sim.Hand, map[string]int) {
+	t.Helper()
 	ts, err := sim.NewTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: entries, Tables: 4, Seed: 3, ExposeRate: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +91,23 @@ func TestTournamentAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return log.Bytes(), hands, places
+}
+
+// sortedLines sorts and joins lines, to compare two sets.
+func sortedLines(lines []string) string {
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// A simulated tournament posted to the server: GET /api/tournaments/{id} gives the places an
+// independent reading of the JSON Lines gives (events-v1.md §7), each table's hands with every
+// player's stack, the first hand of each level at each table, every move and knock-out with the
+// hand that shows it (each hand answering GET /api/hands/{id}, the replayer's link), a
+// tournament.place finding per knock-out and no error; a player's page lists the tournament with
+// his place.
+func TestTournamentAPI(t *testing.T) {
+	log, hands, places := simTournament(t)
 	// What the log says, hand by hand.
 	var moves, levels, chips, outs []string
 	seenLevel := map[string]bool{}
@@ -126,7 +139,7 @@ func TestTournamentAPI(t *testing.T) {
 	}
 
 	e := newEnv(t, 64<<20)
-	e.post(log.Bytes(), http.StatusOK, nil)
+	e.post(log, http.StatusOK, nil)
 	e.waitProjected()
 	var got tournamentAnswer
 	e.get("/api/tournaments/"+sim.DefaultTournament, http.StatusOK, &got)
@@ -216,5 +229,52 @@ func TestTournamentAPI(t *testing.T) {
 			page.Tournaments[0].Place != places[s.Player] || !page.Tournaments[0].Ended {
 			t.Errorf("%s's page lists tournaments %+v, want %s in place %d", s.Player, page.Tournaments, sim.DefaultTournament, places[s.Player])
 		}
+	}
+}
+
+// TestBrowserTournament opens a simulated tournament's page in chromium: the standings start with
+// the winner, a knock-out's hand opens in the replayer, and the winner's page lists the
+// tournament with his place.
+func TestBrowserTournament(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
+	}
+	log, _, places := simTournament(t)
+	var winner string
+	for p, place := range places {
+		if place == 1 {
+			winner = p
+		}
+	}
+	e := newEnv(t, 64<<20)
+	e.post(log, http.StatusOK, nil)
+	e.waitProjected()
+	ctx := browser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(e.ts.URL+"/#/tournaments"),
+		chromedp.WaitVisible(chromedp.CSS(`#tournaments a`)),
+		chromedp.Click(chromedp.CSS(`#tournaments a`)),
+		chromedp.WaitVisible(chromedp.CSS(`#standings`)),
+	)
+	if err != nil {
+		t.Fatalf("tournament page: %v", err)
+	}
+	if first := mustText(ctx, t, `#standings tbody tr`); !strings.Contains(first, winner) {
+		t.Errorf("the standings start with %q, want the winner %s", first, winner)
+	}
+	if outs := mustText(ctx, t, `#knockouts`); strings.Count(outs, "replay") != entries-1 {
+		t.Errorf("the knock-outs list %d hands, want %d: %q", strings.Count(outs, "replay"), entries-1, outs)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#knockouts tbody a`)),
+		chromedp.WaitVisible(chromedp.CSS(`#slider`)),
+		chromedp.Navigate(e.ts.URL+"/#/player/"+winner),
+		chromedp.WaitVisible(chromedp.CSS(`#ptournaments`)),
+	)
+	if err != nil {
+		t.Fatalf("replayer and player page: %v", err)
+	}
+	if row := mustText(ctx, t, `#ptournaments tbody tr`); !strings.Contains(row, sim.DefaultTournament) || !strings.Contains(row, fmt.Sprintf("He finished in place 1 of %d.", entries)) {
+		t.Errorf("the winner's page lists %q", row)
 	}
 }
