@@ -224,15 +224,18 @@ func Findings(ctx context.Context, db *sql.DB, hand string) ([]StoredFinding, er
 		if err := rows.Scan(&f.Seq, &f.Code, &f.Severity, &f.Seat, &f.Message, &exp, &act); err != nil {
 			return nil, err
 		}
-		if exp.Valid {
-			f.Expected = json.RawMessage(exp.String)
-		}
-		if act.Valid {
-			f.Actual = json.RawMessage(act.String)
-		}
+		f.Expected, f.Actual = rawJSON(exp), rawJSON(act)
 		out = append(out, f)
 	}
 	return out, rows.Err()
+}
+
+// rawJSON is a stored JSON value, nil for NULL.
+func rawJSON(v sql.NullString) json.RawMessage {
+	if !v.Valid {
+		return nil
+	}
+	return json.RawMessage(v.String)
 }
 
 // EndedHand is a hand that ended, with the stream sequence of its hand.ended.
@@ -566,12 +569,7 @@ func Tournament(ctx context.Context, db *sql.DB, id string) (TournamentView, err
 		if err := r.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Severity, &f.Seat, &f.Message, &exp, &act); err != nil {
 			return err
 		}
-		if exp.Valid {
-			f.Expected = json.RawMessage(exp.String)
-		}
-		if act.Valid {
-			f.Actual = json.RawMessage(act.String)
-		}
+		f.Expected, f.Actual = rawJSON(exp), rawJSON(act)
 		v.Findings = append(v.Findings, f)
 		return nil
 	}, id)
