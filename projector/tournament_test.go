@@ -122,3 +122,22 @@ func TestTournamentProjected(t *testing.T) {
 		t.Fatalf("a projector restarted half-way stores other rows: %s", firstDiff(a, b))
 	}
 }
+
+// BenchmarkTournamentRestart measures what a restart costs a database holding a whole simulated
+// 60-entry tournament: rebuilding the tournament model from tournament_hands at load.
+func BenchmarkTournamentRestart(b *testing.B) {
+	var log bytes.Buffer
+	if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 60, Tables: 8, Seed: 11}, &log); err != nil {
+		b.Fatal(err)
+	}
+	db := openDB(b)
+	pr := project(b, db, writeLines(b, b.TempDir(), bytes.Split(bytes.TrimSuffix(log.Bytes(), []byte("\n")), []byte("\n"))), 0)
+	p := New(db, nil)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := p.loadTournaments(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(pr.Hands), "hands")
+}
