@@ -39,6 +39,41 @@ func tournamentFindings(fs []finding.Finding) []string {
 	return out
 }
 
+// auditedTournamentFindings audits log as `fechado audit` does and returns its tournament.*
+// findings (tournamentFindings).
+func auditedTournamentFindings(t *testing.T, log []byte) []string {
+	t.Helper()
+	var audited []finding.Finding
+	a := audit.New(func(f finding.Finding) { audited = append(audited, f) })
+	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	return tournamentFindings(audited)
+}
+
+// storedTournamentFindings returns the tournament.* findings db holds (tournamentFindings).
+func storedTournamentFindings(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	var stored []finding.Finding
+	rows, err := db.QueryContext(context.Background(), `SELECT hand_id, table_id, seq, code, message FROM findings`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f finding.Finding
+		if err := rows.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Message); err != nil {
+			t.Fatal(err)
+		}
+		stored = append(stored, f)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return tournamentFindings(stored)
+}
+
 // A simulated 60-entry tournament on 8 tables, projected: the standings stored are the places an
 // independent reading of the JSON Lines gives (events-v1.md §7), the tournament.* findings stored
 // are those `fechado audit` gives over the whole log, every knock-out has its hand, and a
@@ -90,26 +125,7 @@ func TestTournamentProjected(t *testing.T) {
 		t.Errorf("the tournament is stored as not ended (ended_at %v, %d in play)", ended, inPlay)
 	}
 
-	var audited []finding.Finding
-	a := audit.New(func(f finding.Finding) { audited = append(audited, f) })
-	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
-	var stored []finding.Finding
-	frows, err := db.QueryContext(ctx, `SELECT hand_id, table_id, seq, code, message FROM findings`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for frows.Next() {
-		var f finding.Finding
-		if err := frows.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Message); err != nil {
-			t.Fatal(err)
-		}
-		stored = append(stored, f)
-	}
-	frows.Close()
-	gotF, wantF := tournamentFindings(stored), tournamentFindings(audited)
+	gotF, wantF := storedTournamentFindings(t, db), auditedTournamentFindings(t, log)
 	if len(wantF) < 59 || fmt.Sprint(gotF) != fmt.Sprint(wantF) {
 		t.Errorf("stored %d tournament findings, the audit gives %d:\n got %v\nwant %v", len(gotF), len(wantF), gotF, wantF)
 	}
@@ -120,6 +136,35 @@ func TestTournamentProjected(t *testing.T) {
 	project(t, again, full, 53)
 	if a, b := dump(t, db), dump(t, again); a != b {
 		t.Fatalf("a projector restarted half-way stores other rows: %s", firstDiff(a, b))
+	}
+}
+
+// Each tournament irregularity the simulator injects (findings-v1.md tournament.*) is stored by
+// the projector where the audit of the whole log reports it, and makes its hand's audit status
+// an error.
+func TestTournamentInjectedStored(t *testing.T) {
+	for _, code := range sim.TournamentInjectable() {
+		t.Run(string(code), func(t *testing.T) {
+			var b bytes.Buffer
+			if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 40, Tables: 5, Seed: 5,
+				Inject: []finding.Code{code}}, &b); err != nil {
+				t.Fatal(err)
+			}
+			db := openDB(t)
+			project(t, db, writeLines(t, t.TempDir(), bytes.Split(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte("\n"))), 61)
+			got, want := storedTournamentFindings(t, db), auditedTournamentFindings(t, b.Bytes())
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("stored %d tournament findings, the audit gives %d:\n got %v\nwant %v", len(got), len(want), got, want)
+			}
+			var n, errorHands int
+			if err := db.QueryRowContext(context.Background(), `SELECT COUNT(*), SUM(h.audit_status = 'error') FROM findings f
+				JOIN hands h ON h.hand_id = f.hand_id WHERE f.code = ?`, string(code)).Scan(&n, &errorHands); err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 || errorHands != n {
+				t.Errorf("%d %s findings stored, %d of them in hands whose audit status is error", n, code, errorHands)
+			}
+		})
 	}
 }
 
