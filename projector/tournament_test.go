@@ -77,7 +77,8 @@ func storedTournamentFindings(t *testing.T, db *sql.DB) []string {
 // A simulated 60-entry tournament on 8 tables, projected: the standings stored are the places an
 // independent reading of the JSON Lines gives (events-v1.md §7), the tournament.* findings stored
 // are those `fechado audit` gives over the whole log, every knock-out has its hand, and a
-// projector restarted half-way (rebuilding the tournament from its rows) stores the same rows.
+// projector restarted half-way (rebuilding the tournament from its rows), or resumed after a
+// failed batch, stores the same rows.
 func TestTournamentProjected(t *testing.T) {
 	ctx := context.Background()
 	log, lines := simTournament(t)
@@ -136,6 +137,18 @@ func TestTournamentProjected(t *testing.T) {
 	project(t, again, full, 53)
 	if a, b := dump(t, db), dump(t, again); a != b {
 		t.Fatalf("a projector restarted half-way stores other rows: %s", firstDiff(a, b))
+	}
+
+	// A projector whose transaction fails in the middle of a batch (the tournament model has
+	// followed hands whose rows are rolled back) resumes with the rows of an uninterrupted one.
+	failed := openDB(t)
+	p := failAfter(t, failed, &FileSource{Path: full}, len(lines)/3, 29)
+	p.Source = &FileSource{Path: full}
+	if _, err := p.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := dump(t, db), dump(t, failed); a != b {
+		t.Fatalf("a projector resumed after a failed batch stores other rows: %s", firstDiff(a, b))
 	}
 }
 
