@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -234,7 +235,8 @@ func TestTournamentAPI(t *testing.T) {
 
 // TestBrowserTournament opens a simulated tournament's page in chromium: the standings start with
 // the winner, a knock-out's hand opens in the replayer, and the winner's page lists the
-// tournament with his place.
+// tournament with his place. The screenshot of the tournament page goes to the test's artifact
+// folder.
 func TestBrowserTournament(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
@@ -262,6 +264,15 @@ func TestBrowserTournament(t *testing.T) {
 	if first := mustText(ctx, t, `#standings tbody tr`); !strings.Contains(first, winner) {
 		t.Errorf("the standings start with %q, want the winner %s", first, winner)
 	}
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.ArtifactDir(), "tournament.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot of the tournament page: %s", path)
 	if outs := mustText(ctx, t, `#knockouts`); strings.Count(outs, "replay") != entries-1 {
 		t.Errorf("the knock-outs list %d hands, want %d: %q", strings.Count(outs, "replay"), entries-1, outs)
 	}
