@@ -72,15 +72,19 @@ func (p *Projector) memory(ctx context.Context, table string) (*audit.TableMemor
 	return m, nil
 }
 
-// auditHand audits a hand that ended, stores what it leaves for its table, and returns its
-// findings: those of its stray lines first (h.faults), then the auditor's.
-func (p *Projector) auditHand(ctx context.Context, h *hand) ([]finding.Finding, error) {
+// auditHand audits a hand that ended (its hand.ended is stream message endSeq), stores what it
+// leaves for its table and its tournament, and returns its findings: those of its stray lines
+// first (h.faults), then the auditor's, then its tournament's.
+func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand) ([]finding.Finding, error) {
 	prev, err := p.memory(ctx, h.table)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	fs, next := p.auditFunc()(h.all, prev)
+	if fs, err = p.tournamentHand(ctx, endSeq, h, fs); err != nil {
+		return nil, err
+	}
 	took := time.Since(start)
 	if next != prev && next != nil {
 		b, err := json.Marshal(next)

@@ -3,7 +3,9 @@
 // events it could not apply, so that the dashboard and sqlite3 can query them; it is the one
 // auditor of a running system: every hand is audited once, at its hand.ended, against what its
 // table's last hand left (table_memory), and every finding is stored with expected and actual;
-// it computes the draw-poker statistics over them (PlayerStats, OpenByPosition), answers the read
+// the hands of a tournament also go through the tournament model, whose tournament.* findings
+// are stored with the hand's and whose tournaments, tables, levels, moves, knock-outs and
+// standings are kept (tournament.go); it computes the draw-poker statistics over them (PlayerStats, OpenByPosition), answers the read
 // API the web renders (read.go), and keeps Live, the public state of hands in progress.
 //
 // Exactly once. Each batch of events (DefaultBatchSize per transaction) is written with the
@@ -32,6 +34,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/tournament"
 )
 
 // DefaultBatchSize is how many stream messages a projector writes per transaction.
@@ -76,6 +79,8 @@ type Projector struct {
 	replaying  bool
 	// mem caches table_memory by table (nil: the table has none); dropped with the memory.
 	mem map[string]*audit.TableMemory
+	// book follows the tournaments of the hands ended (tournament.go); rebuilt at load.
+	book *tournament.Book
 
 	b *batch
 }
@@ -173,7 +178,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem = false, nil, nil, false, 0, nil
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.book = false, nil, nil, false, 0, nil, nil
 }
 
 // errReplayDone stops the re-reading of open hands at the checkpoint.
@@ -200,6 +205,9 @@ func (p *Projector) load(ctx context.Context) error {
 		return fmt.Errorf("%w: %q, not %q", ErrOtherProjector, other, p.name())
 	case !errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("projector: read checkpoint: %w", err)
+	}
+	if err := p.loadTournaments(ctx); err != nil {
+		return err
 	}
 	rows, err := p.DB.QueryContext(ctx, `SELECT hand_id, stream_seq FROM hands WHERE end_seq IS NULL`)
 	if err != nil {
@@ -452,7 +460,7 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	s := summarize(h)
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
-	findings, err := p.auditHand(ctx, h)
+	findings, err := p.auditHand(ctx, m.Seq, h)
 	if err != nil {
 		return err
 	}

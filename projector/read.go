@@ -224,15 +224,18 @@ func Findings(ctx context.Context, db *sql.DB, hand string) ([]StoredFinding, er
 		if err := rows.Scan(&f.Seq, &f.Code, &f.Severity, &f.Seat, &f.Message, &exp, &act); err != nil {
 			return nil, err
 		}
-		if exp.Valid {
-			f.Expected = json.RawMessage(exp.String)
-		}
-		if act.Valid {
-			f.Actual = json.RawMessage(act.String)
-		}
+		f.Expected, f.Actual = rawJSON(exp), rawJSON(act)
 		out = append(out, f)
 	}
 	return out, rows.Err()
+}
+
+// rawJSON is a stored JSON value, nil for NULL.
+func rawJSON(v sql.NullString) json.RawMessage {
+	if !v.Valid {
+		return nil
+	}
+	return json.RawMessage(v.String)
 }
 
 // EndedHand is a hand that ended, with the stream sequence of its hand.ended.
@@ -335,4 +338,267 @@ func PlayerSessions(ctx context.Context, db *sql.DB, player string) ([]SeatChang
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// TournamentRow is a tournament of the read models. EndedAt is "" while it runs.
+type TournamentRow struct {
+	ID        string `json:"id"`
+	Entries   int    `json:"entries"`
+	Stack     int64  `json:"stack"`
+	Rebuys    int64  `json:"rebuys"`
+	Hands     int    `json:"hands"`
+	Level     int    `json:"level"`
+	InPlay    int    `json:"in_play"`
+	StartedAt string `json:"started_at"`
+	LastAt    string `json:"last_at"`
+	EndedAt   string `json:"ended_at,omitempty"`
+}
+
+const tournamentColumns = `tournament_id, entries, stack, rebuys, hands, level, in_play, started_at, last_at, COALESCE(ended_at, '')`
+
+func scanTournament(sc interface{ Scan(...any) error }) (TournamentRow, error) {
+	var t TournamentRow
+	err := sc.Scan(&t.ID, &t.Entries, &t.Stack, &t.Rebuys, &t.Hands, &t.Level, &t.InPlay, &t.StartedAt, &t.LastAt, &t.EndedAt)
+	return t, err
+}
+
+// Tournaments returns every tournament of the read models, the latest started first.
+func Tournaments(ctx context.Context, db *sql.DB) ([]TournamentRow, error) {
+	rows, err := db.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments ORDER BY started_at DESC, tournament_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []TournamentRow{}
+	for rows.Next() {
+		t, err := scanTournament(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// TournamentStanding is one line of a tournament's standings: Place is the finishing place (0
+// while he is in); Rank orders everyone, the players still in by chips, then those out by place;
+// Table is where he sits or went out; Hand the hand he went out in.
+type TournamentStanding struct {
+	Player string `json:"player"`
+	Place  int    `json:"place"`
+	Rank   int    `json:"rank"`
+	Chips  int64  `json:"chips"`
+	Table  string `json:"table"`
+	Hand   string `json:"hand,omitempty"`
+	Hands  int    `json:"hands"`
+	Rebuys int64  `json:"rebuys,omitempty"`
+}
+
+// TournamentTable is one table of a tournament, with every player's stack in each of its hands.
+type TournamentTable struct {
+	Table     string      `json:"table"`
+	Hands     int         `json:"hands"`
+	Level     int         `json:"level"`
+	FirstHand string      `json:"first_hand"`
+	LastHand  string      `json:"last_hand"`
+	Chips     []ChipPoint `json:"chips"`
+}
+
+// TournamentLevel is the first hand of a level at one table of a tournament.
+type TournamentLevel struct {
+	Table     string `json:"table"`
+	Level     int    `json:"level"`
+	Ante      int64  `json:"ante"`
+	MinBet    int64  `json:"min_bet"`
+	MaxBet    int64  `json:"max_bet"`
+	Hand      string `json:"hand"`
+	StartedAt string `json:"started_at"`
+}
+
+// TournamentMove is a player moved from one table to another, in the first hand he was dealt in
+// at the new one, with the stack he brought.
+type TournamentMove struct {
+	Hand   string `json:"hand"`
+	Player string `json:"player"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Stack  int64  `json:"stack"`
+}
+
+// TournamentKnockout is a player knocked out, in the hand he lost his last chip.
+type TournamentKnockout struct {
+	Hand   string `json:"hand"`
+	Player string `json:"player"`
+	Table  string `json:"table"`
+	Place  int    `json:"place"`
+}
+
+// TournamentFinding is a tournament.* finding with the hand and table that show it.
+type TournamentFinding struct {
+	Hand  string `json:"hand"`
+	Table string `json:"table"`
+	StoredFinding
+}
+
+// TournamentView is what the read models hold of one tournament.
+type TournamentView struct {
+	TournamentRow
+	Standings []TournamentStanding `json:"standings"`
+	Tables    []TournamentTable    `json:"tables"`
+	Levels    []TournamentLevel    `json:"levels"`
+	Moves     []TournamentMove     `json:"moves"`
+	Knockouts []TournamentKnockout `json:"knockouts"`
+	Findings  []TournamentFinding  `json:"findings"`
+}
+
+// queryRows runs q and scans each row with scan.
+func queryRows(ctx context.Context, db *sql.DB, q string, scan func(*sql.Rows) error, args ...any) error {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Tournament returns tournament id: its standings (the players still in by chips, then those
+// out by place), its tables with their chip counts hand by hand, its levels, moves and
+// knock-outs in the order of the hands that show them, and its tournament.* findings.
+// sql.ErrNoRows when the read models hold no such tournament.
+func Tournament(ctx context.Context, db *sql.DB, id string) (TournamentView, error) {
+	var v TournamentView
+	var err error
+	v.TournamentRow, err = scanTournament(db.QueryRowContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE tournament_id = ?`, id))
+	if err != nil {
+		return v, err
+	}
+	v.Standings, v.Tables, v.Levels, v.Moves, v.Knockouts, v.Findings =
+		[]TournamentStanding{}, []TournamentTable{}, []TournamentLevel{}, []TournamentMove{}, []TournamentKnockout{}, []TournamentFinding{}
+	err = queryRows(ctx, db, `SELECT player, place, chips, table_id, out_hand, hands, rebuys FROM tournament_players
+		WHERE tournament_id = ? ORDER BY place > 0 AND chips = 0, place, chips DESC, player`, func(r *sql.Rows) error {
+		var s TournamentStanding
+		if err := r.Scan(&s.Player, &s.Place, &s.Chips, &s.Table, &s.Hand, &s.Hands, &s.Rebuys); err != nil {
+			return err
+		}
+		s.Rank = len(v.Standings) + 1
+		if s.Place > 0 {
+			s.Rank = s.Place
+		}
+		v.Standings = append(v.Standings, s)
+		return nil
+	}, id)
+	if err != nil {
+		return v, err
+	}
+	byTable := map[string]int{}
+	err = queryRows(ctx, db, `SELECT table_id, hands, level, first_hand, last_hand FROM tournament_tables
+		WHERE tournament_id = ? ORDER BY table_id`, func(r *sql.Rows) error {
+		t := TournamentTable{Chips: []ChipPoint{}}
+		if err := r.Scan(&t.Table, &t.Hands, &t.Level, &t.FirstHand, &t.LastHand); err != nil {
+			return err
+		}
+		byTable[t.Table] = len(v.Tables)
+		v.Tables = append(v.Tables, t)
+		return nil
+	}, id)
+	if err != nil {
+		return v, err
+	}
+	err = queryRows(ctx, db, `SELECT th.table_id, h.hand_id, h.number, hp.player, hp.start_stack, hp.end_stack
+		FROM tournament_hands th JOIN hands h ON h.hand_id = th.hand_id JOIN hand_players hp ON hp.hand_id = th.hand_id
+		WHERE th.tournament_id = ? ORDER BY th.end_seq, hp.seat`, func(r *sql.Rows) error {
+		var table string
+		var p ChipPoint
+		if err := r.Scan(&table, &p.Hand, &p.Number, &p.Player, &p.Start, &p.End); err != nil {
+			return err
+		}
+		if i, ok := byTable[table]; ok {
+			v.Tables[i].Chips = append(v.Tables[i].Chips, p)
+		}
+		return nil
+	}, id)
+	if err != nil {
+		return v, err
+	}
+	err = queryRows(ctx, db, `SELECT l.table_id, l.level, l.ante, l.min_bet, l.max_bet, l.first_hand, l.started_at
+		FROM tournament_levels l WHERE l.tournament_id = ? ORDER BY l.started_at, l.table_id`, func(r *sql.Rows) error {
+		var l TournamentLevel
+		if err := r.Scan(&l.Table, &l.Level, &l.Ante, &l.MinBet, &l.MaxBet, &l.Hand, &l.StartedAt); err != nil {
+			return err
+		}
+		v.Levels = append(v.Levels, l)
+		return nil
+	}, id)
+	if err != nil {
+		return v, err
+	}
+	err = queryRows(ctx, db, `SELECT hand_id, player, from_table, to_table, stack FROM tournament_moves
+		WHERE tournament_id = ? ORDER BY end_seq, player`, func(r *sql.Rows) error {
+		var m TournamentMove
+		if err := r.Scan(&m.Hand, &m.Player, &m.From, &m.To, &m.Stack); err != nil {
+			return err
+		}
+		v.Moves = append(v.Moves, m)
+		return nil
+	}, id)
+	if err != nil {
+		return v, err
+	}
+	err = queryRows(ctx, db, `SELECT hand_id, player, table_id, place FROM tournament_knockouts
+		WHERE tournament_id = ? ORDER BY end_seq, place DESC, player`, func(r *sql.Rows) error {
+		var k TournamentKnockout
+		if err := r.Scan(&k.Hand, &k.Player, &k.Table, &k.Place); err != nil {
+			return err
+		}
+		v.Knockouts = append(v.Knockouts, k)
+		return nil
+	}, id)
+	if err != nil {
+		return v, err
+	}
+	err = queryRows(ctx, db, `SELECT f.hand_id, f.table_id, f.seq, f.code, f.severity, COALESCE(f.seat, 0), f.message, f.expected, f.actual
+		FROM tournament_hands th JOIN findings f ON f.hand_id = th.hand_id
+		WHERE th.tournament_id = ? AND f.code LIKE 'tournament.%' ORDER BY th.end_seq, f.n`, func(r *sql.Rows) error {
+		var f TournamentFinding
+		var exp, act sql.NullString
+		if err := r.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Severity, &f.Seat, &f.Message, &exp, &act); err != nil {
+			return err
+		}
+		f.Expected, f.Actual = rawJSON(exp), rawJSON(act)
+		v.Findings = append(v.Findings, f)
+		return nil
+	}, id)
+	return v, err
+}
+
+// PlayerTournament is a player's line in one tournament.
+type PlayerTournament struct {
+	Tournament string `json:"tournament"`
+	Entries    int    `json:"entries"`
+	StartedAt  string `json:"started_at"`
+	Ended      bool   `json:"ended"`
+	Place      int    `json:"place"` // 0 while he is in
+	Chips      int64  `json:"chips"`
+	Hand       string `json:"hand,omitempty"` // the hand he went out in
+}
+
+// PlayerTournaments returns every tournament player played, the latest started first.
+func PlayerTournaments(ctx context.Context, db *sql.DB, player string) ([]PlayerTournament, error) {
+	out := []PlayerTournament{}
+	err := queryRows(ctx, db, `SELECT t.tournament_id, t.entries, t.started_at, t.ended_at IS NOT NULL, p.place, p.chips, p.out_hand
+		FROM tournament_players p JOIN tournaments t ON t.tournament_id = p.tournament_id
+		WHERE p.player = ? ORDER BY t.started_at DESC, t.tournament_id`, func(r *sql.Rows) error {
+		var t PlayerTournament
+		if err := r.Scan(&t.Tournament, &t.Entries, &t.StartedAt, &t.Ended, &t.Place, &t.Chips, &t.Hand); err != nil {
+			return err
+		}
+		out = append(out, t)
+		return nil
+	}, player)
+	return out, err
 }

@@ -23,11 +23,39 @@ const (
 	stAuditStatus
 	stStrayFinding
 	stSeatChange
+	stTourHand
+	stTourUpsert
+	stTourTable
+	stTourLevel
+	stTourMove
+	stTourKnockout
+	stTourPlayer
 	numStmts
 )
 
 // statements holds the SQL of each stmtID.
 var statements = [numStmts]string{
+	stTourHand: `INSERT INTO tournament_hands (hand_id, tournament_id, table_id, end_seq, level, started, ended)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	stTourUpsert: `INSERT INTO tournaments (tournament_id, entries, stack, rebuys, hands, level, in_play, started_at, last_at, ended_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tournament_id) DO UPDATE SET entries = excluded.entries, stack = excluded.stack,
+			rebuys = excluded.rebuys, hands = excluded.hands, level = excluded.level, in_play = excluded.in_play,
+			started_at = excluded.started_at, last_at = excluded.last_at, ended_at = excluded.ended_at`,
+	stTourTable: `INSERT INTO tournament_tables (tournament_id, table_id, hands, level, first_hand, last_hand)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+		ON CONFLICT (tournament_id, table_id) DO UPDATE SET hands = excluded.hands, level = excluded.level,
+			last_hand = excluded.last_hand`,
+	stTourLevel: `INSERT OR IGNORE INTO tournament_levels (tournament_id, table_id, level, ante, min_bet, max_bet, first_hand, started_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	stTourMove: `INSERT OR IGNORE INTO tournament_moves (hand_id, player, tournament_id, from_table, to_table, stack, end_seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	stTourKnockout: `INSERT OR IGNORE INTO tournament_knockouts (hand_id, player, tournament_id, table_id, place, end_seq)
+		VALUES (?, ?, ?, ?, ?, ?)`,
+	stTourPlayer: `INSERT INTO tournament_players (tournament_id, player, table_id, chips, place, out_hand, hands, rebuys)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tournament_id, player) DO UPDATE SET table_id = excluded.table_id, chips = excluded.chips,
+			place = excluded.place, out_hand = excluded.out_hand, hands = excluded.hands, rebuys = excluded.rebuys`,
 	stSeatChange: `INSERT OR IGNORE INTO seat_changes (hand_id, player, kind, table_id, stream_seq, started_at, seat, amount, to_table)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stCheckpoint: `INSERT INTO checkpoint (name, stream_seq) VALUES (?, ?)

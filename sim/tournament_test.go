@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/sim/simtest"
 	"github.com/fechado/fechado/tournament"
 )
 
@@ -61,81 +61,12 @@ func errorsOf(fs []finding.Finding) []finding.Finding {
 	return out
 }
 
-// independentPlaces computes the finishing places from the JSON Lines alone, as events-v1.md §7
-// words it, without the tournament package: hands are taken as they end in the log; a player
-// whose stack a hand ends at 0 goes out in the place given by the players still in; those going
-// out in one hand are ordered by their stacks at its start (more chips, better place), equal
-// stacks sharing the place; the last player in is first.
+// independentPlaces is simtest.IndependentPlaces, failing t on a line it cannot read.
 func independentPlaces(t *testing.T, log []byte, entries int) map[string]int {
 	t.Helper()
-	type seat struct {
-		Seat   int
-		Player string
-		Stack  int64
-	}
-	starts := map[string][]seat{}
-	places := map[string]int{}
-	players := map[string]bool{}
-	in := entries
-	sc := bufio.NewScanner(bytes.NewReader(log))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e struct {
-			Hand string
-			Type string
-			Data json.RawMessage
-		}
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		switch e.Type {
-		case "hand.started":
-			var d struct{ Seats []seat }
-			if err := json.Unmarshal(e.Data, &d); err != nil {
-				t.Fatal(err)
-			}
-			starts[e.Hand] = d.Seats
-			for _, s := range d.Seats {
-				players[s.Player] = true
-			}
-		case "hand.ended":
-			var d struct {
-				Stacks []struct {
-					Seat  int
-					Stack int64
-				}
-			}
-			if err := json.Unmarshal(e.Data, &d); err != nil {
-				t.Fatal(err)
-			}
-			var out []seat
-			for _, s := range starts[e.Hand] {
-				for _, st := range d.Stacks {
-					if st.Seat == s.Seat && st.Stack == 0 {
-						out = append(out, s)
-					}
-				}
-			}
-			delete(starts, e.Hand)
-			for _, s := range out {
-				better := 0 // players going out here with more chips at the start
-				for _, o := range out {
-					if o.Stack > s.Stack {
-						better++
-					}
-				}
-				places[s.Player] = in - len(out) + 1 + better
-			}
-			in -= len(out)
-		}
-	}
-	for p := range players {
-		if _, ok := places[p]; !ok {
-			if in != 1 {
-				t.Fatalf("%s never went out, but %d players are still in", p, in)
-			}
-			places[p] = 1
-		}
+	places, err := simtest.IndependentPlaces(log, entries)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return places
 }

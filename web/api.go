@@ -16,6 +16,8 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /api/tables", s.getTables)
 	m.HandleFunc("GET /api/tables/{id}/chips", s.getChips)
+	m.HandleFunc("GET /api/tournaments", s.getTournaments)
+	m.HandleFunc("GET /api/tournaments/{id}", s.getTournament)
 	m.HandleFunc("GET /api/hands", s.getHands)
 	m.HandleFunc("GET /api/hands/{id}", s.getHand)
 	m.HandleFunc("GET /api/hands/{id}/replay", s.getReplay)

@@ -104,7 +104,8 @@ func (s *Server) getPlayers(w http.ResponseWriter, r *http.Request) {
 type NetPoint = projector.NetPoint
 
 // getPlayerStats is GET /api/players/{name}/stats: one player's statistics, his opens by
-// position, his result hand by hand and his sessions (sat down, sat out, cashed out, rebought).
+// position, his result hand by hand, his sessions (sat down, sat out, cashed out, rebought) and
+// his tournaments with the place he finished in.
 func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	f, bad := filterOf(r)
@@ -148,5 +149,11 @@ func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 		storeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"stats": statsView(st[0]), "positions": positions, "hands": series, "sessions": sessions})
+	tournaments, err := projector.PlayerTournaments(r.Context(), s.db, name)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"stats": statsView(st[0]), "positions": positions, "hands": series,
+		"sessions": sessions, "tournaments": tournaments})
 }

@@ -1,8 +1,12 @@
 package web
 
-// The tournaments page: a table's chip counts hand by hand and the players knocked out.
+// The tournaments page: the tournaments of the read models, one tournament's standings, tables
+// with their chip counts, levels, moves, knock-outs and findings; and a table's chip counts hand
+// by hand with the players knocked out there.
 
 import (
+	"database/sql"
+	"errors"
 	"net/http"
 	"sort"
 
@@ -87,4 +91,31 @@ func (s *Server) getChips(w http.ResponseWriter, r *http.Request) {
 		players = []string{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"table": id, "players": players, "points": points, "eliminations": outs})
+}
+
+// getTournaments is GET /api/tournaments: every tournament, the latest started first.
+func (s *Server) getTournaments(w http.ResponseWriter, r *http.Request) {
+	ts, err := projector.Tournaments(r.Context(), s.db)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tournaments": ts})
+}
+
+// getTournament is GET /api/tournaments/{id}: the tournament's standings, its tables with every
+// player's stack hand by hand, its level timeline, moves and knock-outs each with the hand that
+// shows it, and its tournament.* findings.
+func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	v, err := projector.Tournament(r.Context(), s.db, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		writeError(w, http.StatusNotFound, "no tournament "+id, nil)
+		return
+	}
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
 }

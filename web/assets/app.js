@@ -370,7 +370,8 @@ async function pagePlayer(name) {
         .map(([k, v]) => `<tr><td>${k}</td><td class="num">${esc(v)}</td></tr>`).join("")}</table>
       <h2>Open % by position</h2>${barChart(d.positions.map((p) => ({ label: "pos " + p.position, value: p.open_pct, title: `${p.opens}/${p.chances} chances` })))}
       <p><a href="#/hands?player=${encodeURIComponent(name)}">his hands</a></p></div></div>
-    <div class="panel"><h2>Sessions</h2>${sessionsTable(d.sessions || [])}</div>`;
+    <div class="panel"><h2>Sessions</h2>${sessionsTable(d.sessions || [])}</div>
+    <div class="panel"><h2>Tournaments</h2>${tournamentsTable(d.tournaments || [])}</div>`;
 }
 
 // What each change of seat means, as a whole phrase for each kind (events-v1.md section 7).
@@ -402,21 +403,87 @@ function sessionsTable(changes) {
 }
 
 // ---------- tournaments ----------
-async function pageTournaments(table) {
-  const { tables } = await api("/api/tables");
-  const sel = table ? decodeURIComponent(table) : tables.length ? tables[0].table : "";
+const handLink = (hand, text) => `<a href="#/hand/${esc(hand)}">${esc(text)}</a>`;
+const when = (at) => esc(String(at || "").replace("T", " ").slice(0, 19));
+
+// pageTournaments lists the tournaments, or shows one; below the list, any table's chip counts
+// hand by hand (cash tables too).
+async function pageTournaments(arg) {
+  if (arg && !arg.startsWith("table/")) return pageTournament(decodeURIComponent(arg));
+  const [{ tournaments }, { tables }] = await Promise.all([api("/api/tournaments"), api("/api/tables")]);
+  const list = tournaments.length ? `<table class="list" id="tournaments"><thead><tr><th>tournament</th><th>started</th><th class="num">entries</th>
+      <th class="num">still in</th><th class="num">hands</th><th class="num">level</th><th>state</th></tr></thead><tbody>
+      ${tournaments.map((t) => `<tr><td><a href="#/tournaments/${encodeURIComponent(t.id)}">${esc(t.id)}</a></td><td>${when(t.started_at)}</td>
+        <td class="num">${t.entries}</td><td class="num">${t.in_play}</td><td class="num">${t.hands}</td><td class="num">${t.level}</td>
+        <td>${t.ended_at ? `It ended at ${when(t.ended_at)}.` : "It is running."}</td></tr>`).join("")}</tbody></table>`
+    : '<p class="muted">No tournament hand has ended yet.</p>';
+  const sel = arg ? decodeURIComponent(arg.slice("table/".length)) : tables.length ? tables[0].table : "";
   let body = '<p class="muted">No table yet.</p>';
   if (sel) {
     const d = await api(`/api/tables/${encodeURIComponent(sel)}/chips`);
     const series = d.players.map((p) => ({ name: p, points: d.points.filter((x) => x.player === p).map((x) => [x.number, x.end]) }));
     body = `<div class="panel"><h2>Chip counts at ${esc(sel)} after each hand</h2>${lineChart(series, { xLabel: "hand number", yLabel: "chips" })}</div>
       <div class="panel"><h2>Eliminations</h2>${d.eliminations.length ? `<table class="list"><tr><th>place</th><th>player</th><th>out in hand</th></tr>
-        ${d.eliminations.map((e) => `<tr><td>${e.place}</td><td>${esc(e.player)}</td><td><a href="#/hand/${esc(e.hand)}">#${e.number}</a></td></tr>`).join("")}</table>` :
+        ${d.eliminations.map((e) => `<tr><td>${e.place}</td><td>${esc(e.player)}</td><td>${handLink(e.hand, "#" + e.number)}</td></tr>`).join("")}</table>` :
         '<p class="muted">Nobody is out.</p>'}</div>`;
   }
-  view().innerHTML = `<h1>Tournaments</h1><p>Table: <select id="tsel">${tables.map((t) =>
+  view().innerHTML = `<h1>Tournaments</h1><div class="panel">${list}</div>
+    <h2>One table</h2><p>Table: <select id="tsel">${tables.map((t) =>
     `<option ${t.table === sel ? "selected" : ""}>${esc(t.table)}</option>`).join("")}</select></p>${body}`;
-  $("#tsel").onchange = (ev) => { location.hash = "#/tournaments/" + encodeURIComponent(ev.target.value); };
+  $("#tsel").onchange = (ev) => { location.hash = "#/tournaments/table/" + encodeURIComponent(ev.target.value); };
+}
+
+// pageTournament shows one tournament: standings, each table's chip counts, the levels, the
+// moves, the knock-outs and the findings, every hand linked to the replayer.
+async function pageTournament(id) {
+  const t = await api(`/api/tournaments/${encodeURIComponent(id)}`);
+  const state = t.ended_at ? `It ended at ${when(t.ended_at)}.` : `It is running: ${t.in_play} players are still in.`;
+  const standings = `<table class="list" id="standings"><thead><tr><th class="num">rank</th><th>player</th><th class="num">chips</th>
+      <th>table</th><th>place</th><th>out in hand</th></tr></thead><tbody>
+    ${t.standings.map((s) => `<tr><td class="num">${s.rank}</td><td><a href="#/player/${encodeURIComponent(s.player)}">${esc(s.player)}</a></td>
+      <td class="num">${s.chips}</td><td>${esc(s.table)}</td><td>${s.place || ""}</td><td>${s.hand ? handLink(s.hand, "replay") : ""}</td></tr>`).join("")}
+    </tbody></table>`;
+  const tables = t.tables.map((tb) => {
+    const names = [...new Set(tb.chips.map((c) => c.player))];
+    const hands = [...new Set(tb.chips.map((c) => c.hand))];
+    const series = names.map((p) => ({ name: p, points: tb.chips.filter((c) => c.player === p).map((c) => [hands.indexOf(c.hand) + 1, c.end]) }));
+    return `<div class="panel"><h3>Table ${esc(tb.table)}: ${tb.hands} hands, level ${tb.level}, last hand ${handLink(tb.last_hand, "replay")}</h3>
+      ${lineChart(series, { xLabel: "hand at this table", yLabel: "chips" })}</div>`;
+  }).join("");
+  const levels = t.levels.length ? `<table class="list" id="levels"><thead><tr><th>from</th><th>table</th><th class="num">level</th>
+      <th class="num">ante</th><th class="num">bet</th><th>first hand</th></tr></thead><tbody>
+    ${t.levels.map((l) => `<tr><td>${when(l.started_at)}</td><td>${esc(l.table)}</td><td class="num">${l.level}</td><td class="num">${l.ante}</td>
+      <td class="num">${l.min_bet}–${l.max_bet}</td><td>${handLink(l.hand, "replay")}</td></tr>`).join("")}</tbody></table>`
+    : '<p class="muted">The hands give no level.</p>';
+  const moves = t.moves.length ? `<table class="list" id="moves"><thead><tr><th>player</th><th>from table</th><th>to table</th>
+      <th class="num">chips</th><th>first hand there</th></tr></thead><tbody>
+    ${t.moves.map((m) => `<tr><td>${esc(m.player)}</td><td>${esc(m.from)}</td><td>${esc(m.to)}</td><td class="num">${m.stack}</td>
+      <td>${handLink(m.hand, "replay")}</td></tr>`).join("")}</tbody></table>` : '<p class="muted">Nobody has been moved.</p>';
+  const outs = t.knockouts.length ? `<table class="list" id="knockouts"><thead><tr><th class="num">place</th><th>player</th><th>table</th>
+      <th>hand</th></tr></thead><tbody>
+    ${t.knockouts.map((k) => `<tr><td class="num">${k.place}</td><td>${esc(k.player)}</td><td>${esc(k.table)}</td>
+      <td>${handLink(k.hand, "replay")}</td></tr>`).join("")}</tbody></table>` : '<p class="muted">Nobody is out.</p>';
+  const findings = t.findings.length ? `<table class="list" id="tfindings"><thead><tr><th></th><th>code</th><th>what</th><th>hand</th></tr></thead><tbody>
+    ${t.findings.map((f) => `<tr><td>${badge(f.severity)}</td><td>${esc(f.code)}</td><td>${esc(f.message)}</td>
+      <td><a href="#/hand/${esc(f.hand)}/${f.seq}">${esc(f.table)}</a></td></tr>`).join("")}</tbody></table>`
+    : '<p class="muted">The checks across the tables found nothing.</p>';
+  view().innerHTML = `<h1>Tournament ${esc(t.id)}</h1>
+    <p>${t.entries} entries of ${t.stack} chips, ${t.hands} hands, up to level ${t.level}. It started at ${when(t.started_at)}. ${state}</p>
+    <div class="panel"><h2>Standings</h2>${standings}</div>
+    <h2>Chip counts at each table</h2>${tables}
+    <div class="panel"><h2>Levels</h2>${levels}</div>
+    <div class="cols"><div class="panel"><h2>Moves between tables</h2>${moves}</div>
+    <div class="panel"><h2>Knock-outs</h2>${outs}</div></div>
+    <div class="panel"><h2>Findings across the tables</h2>${findings}</div>`;
+}
+
+// tournamentsTable lists a player's tournaments with his place.
+function tournamentsTable(ts) {
+  if (!ts.length) return '<p class="muted">He has played no tournament.</p>';
+  return `<table class="list" id="ptournaments"><thead><tr><th>tournament</th><th>started</th><th>result</th><th>out in hand</th></tr></thead><tbody>
+    ${ts.map((t) => `<tr><td><a href="#/tournaments/${encodeURIComponent(t.tournament)}">${esc(t.tournament)}</a></td><td>${when(t.started_at)}</td>
+      <td>${t.place ? `He finished in place ${t.place} of ${t.entries}.` : `He is still in with ${t.chips} chips.`}</td>
+      <td>${t.hand ? handLink(t.hand, "replay") : ""}</td></tr>`).join("")}</tbody></table>`;
 }
 
 window.addEventListener("hashchange", route);

@@ -1,0 +1,201 @@
+package projector
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/sim"
+	"github.com/fechado/fechado/sim/simtest"
+)
+
+// simTournament plays a 60-entry tournament on 8 tables to its end and returns its log lines.
+func simTournament(t *testing.T) ([]byte, [][]byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 60, Tables: 8, Seed: 11}, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), bytes.Split(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte("\n"))
+}
+
+// tournamentFindings returns the tournament.* findings of db, or of an audit of the whole log,
+// one line each, sorted.
+func tournamentFindings(fs []finding.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		if strings.HasPrefix(string(f.Code), "tournament.") {
+			out = append(out, fmt.Sprintf("%s %s %d %s %s", f.Hand, f.Table, f.Seq, f.Code, f.Message))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// auditedTournamentFindings audits log as `fechado audit` does and returns its tournament.*
+// findings (tournamentFindings).
+func auditedTournamentFindings(t *testing.T, log []byte) []string {
+	t.Helper()
+	var audited []finding.Finding
+	a := audit.New(func(f finding.Finding) { audited = append(audited, f) })
+	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	return tournamentFindings(audited)
+}
+
+// storedTournamentFindings returns the tournament.* findings db holds (tournamentFindings).
+func storedTournamentFindings(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	var stored []finding.Finding
+	rows, err := db.QueryContext(context.Background(), `SELECT hand_id, table_id, seq, code, message FROM findings`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f finding.Finding
+		if err := rows.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Message); err != nil {
+			t.Fatal(err)
+		}
+		stored = append(stored, f)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return tournamentFindings(stored)
+}
+
+// A simulated 60-entry tournament on 8 tables, projected: the standings stored are the places an
+// independent reading of the JSON Lines gives (events-v1.md §7), the tournament.* findings stored
+// are those `fechado audit` gives over the whole log, every knock-out has its hand, and a
+// projector restarted half-way (rebuilding the tournament from its rows), or resumed after a
+// failed batch, stores the same rows.
+func TestTournamentProjected(t *testing.T) {
+	ctx := context.Background()
+	log, lines := simTournament(t)
+	full := writeLines(t, t.TempDir(), lines)
+	db := openDB(t)
+	project(t, db, full, 97)
+
+	want, err := simtest.IndependentPlaces(log, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT player, place FROM tournament_players WHERE tournament_id = ?`, sim.DefaultTournament)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for rows.Next() {
+		var p string
+		var place int
+		if err := rows.Scan(&p, &place); err != nil {
+			t.Fatal(err)
+		}
+		got[p] = place
+	}
+	rows.Close()
+	if len(got) != 60 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("stored standings differ from the independent computation:\n got %v\nwant %v", got, want)
+	}
+
+	var knockouts, unmatched int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*), SUM(h.hand_id IS NULL OR p.place <> k.place)
+		FROM tournament_knockouts k LEFT JOIN hands h ON h.hand_id = k.hand_id
+		LEFT JOIN tournament_players p ON p.tournament_id = k.tournament_id AND p.player = k.player`).Scan(&knockouts, &unmatched); err != nil {
+		t.Fatal(err)
+	}
+	if knockouts != 59 || unmatched != 0 {
+		t.Errorf("%d knock-outs (%d without their hand or place), want 59", knockouts, unmatched)
+	}
+	var ended sql.NullString
+	var inPlay int
+	if err := db.QueryRowContext(ctx, `SELECT ended_at, in_play FROM tournaments WHERE tournament_id = ?`, sim.DefaultTournament).Scan(&ended, &inPlay); err != nil {
+		t.Fatal(err)
+	}
+	if !ended.Valid || inPlay != 1 {
+		t.Errorf("the tournament is stored as not ended (ended_at %v, %d in play)", ended, inPlay)
+	}
+
+	gotF, wantF := storedTournamentFindings(t, db), auditedTournamentFindings(t, log)
+	if len(wantF) < 59 || fmt.Sprint(gotF) != fmt.Sprint(wantF) {
+		t.Errorf("stored %d tournament findings, the audit gives %d:\n got %v\nwant %v", len(gotF), len(wantF), gotF, wantF)
+	}
+
+	// Restarted half-way, with a new projector that rebuilds the tournament from the rows.
+	again := openDB(t)
+	project(t, again, writeLines(t, t.TempDir(), lines[:len(lines)/2]), 53)
+	project(t, again, full, 53)
+	if a, b := dump(t, db), dump(t, again); a != b {
+		t.Fatalf("a projector restarted half-way stores other rows: %s", firstDiff(a, b))
+	}
+
+	// A projector whose transaction fails in the middle of a batch (the tournament model has
+	// followed hands whose rows are rolled back) resumes with the rows of an uninterrupted one.
+	failed := openDB(t)
+	p := failAfter(t, failed, &FileSource{Path: full}, len(lines)/3, 29)
+	p.Source = &FileSource{Path: full}
+	if _, err := p.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := dump(t, db), dump(t, failed); a != b {
+		t.Fatalf("a projector resumed after a failed batch stores other rows: %s", firstDiff(a, b))
+	}
+}
+
+// Each tournament irregularity the simulator injects (findings-v1.md tournament.*) is stored by
+// the projector where the audit of the whole log reports it, and makes its hand's audit status
+// an error.
+func TestTournamentInjectedStored(t *testing.T) {
+	for _, code := range sim.TournamentInjectable() {
+		t.Run(string(code), func(t *testing.T) {
+			var b bytes.Buffer
+			if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 40, Tables: 5, Seed: 5,
+				Inject: []finding.Code{code}}, &b); err != nil {
+				t.Fatal(err)
+			}
+			db := openDB(t)
+			project(t, db, writeLines(t, t.TempDir(), bytes.Split(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte("\n"))), 61)
+			got, want := storedTournamentFindings(t, db), auditedTournamentFindings(t, b.Bytes())
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("stored %d tournament findings, the audit gives %d:\n got %v\nwant %v", len(got), len(want), got, want)
+			}
+			var n, errorHands int
+			if err := db.QueryRowContext(context.Background(), `SELECT COUNT(*), SUM(h.audit_status = 'error') FROM findings f
+				JOIN hands h ON h.hand_id = f.hand_id WHERE f.code = ?`, string(code)).Scan(&n, &errorHands); err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 || errorHands != n {
+				t.Errorf("%d %s findings stored, %d of them in hands whose audit status is error", n, code, errorHands)
+			}
+		})
+	}
+}
+
+// BenchmarkTournamentRestart measures what a restart costs a database holding a whole simulated
+// 60-entry tournament: rebuilding the tournament model from tournament_hands at load.
+func BenchmarkTournamentRestart(b *testing.B) {
+	var log bytes.Buffer
+	if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 60, Tables: 8, Seed: 11}, &log); err != nil {
+		b.Fatal(err)
+	}
+	db := openDB(b)
+	pr := project(b, db, writeLines(b, b.TempDir(), bytes.Split(bytes.TrimSuffix(log.Bytes(), []byte("\n")), []byte("\n"))), 0)
+	p := New(db, nil)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := p.loadTournaments(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(pr.Hands), "hands")
+}

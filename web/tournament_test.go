@@ -1,0 +1,291 @@
+package web_test
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/sim"
+	"github.com/fechado/fechado/sim/simtest"
+)
+
+// tournamentAnswer is what GET /api/tournaments/{id} gives.
+type tournamentAnswer struct {
+	ID      string `json:"id"`
+	Entries int    `json:"entries"`
+	InPlay  int    `json:"in_play"`
+	EndedAt string `json:"ended_at"`
+	// Standings are read in their order.
+	Standings []struct {
+		Player string `json:"player"`
+		Place  int    `json:"place"`
+		Rank   int    `json:"rank"`
+		Chips  int64  `json:"chips"`
+		Hand   string `json:"hand"`
+	} `json:"standings"`
+	Tables []struct {
+		Table string `json:"table"`
+		Hands int    `json:"hands"`
+		Chips []struct {
+			Hand   string `json:"hand"`
+			Player string `json:"player"`
+			End    int64  `json:"end"`
+		} `json:"chips"`
+	} `json:"tables"`
+	Levels []struct {
+		Table string `json:"table"`
+		Level int    `json:"level"`
+		Ante  int64  `json:"ante"`
+		Hand  string `json:"hand"`
+	} `json:"levels"`
+	Moves []struct {
+		Hand   string `json:"hand"`
+		Player string `json:"player"`
+		From   string `json:"from"`
+		To     string `json:"to"`
+		Stack  int64  `json:"stack"`
+	} `json:"moves"`
+	Knockouts []struct {
+		Hand   string `json:"hand"`
+		Player string `json:"player"`
+		Table  string `json:"table"`
+		Place  int    `json:"place"`
+	} `json:"knockouts"`
+	Findings []struct {
+		Hand     string `json:"hand"`
+		Code     string `json:"code"`
+		Severity string `json:"severity"`
+	} `json:"findings"`
+}
+
+// entries is the number of entries of the tournaments of these tests.
+const entries = 24
+
+// simTournament plays a tournament of 24 entries on 4 tables to its end and returns its log, its
+// hands, and the places an independent reading of the log gives.
+func simTournament(t *testing.T) ([]byte, []*sim.Hand, map[string]int) {
+	t.Helper()
+	ts, err := sim.NewTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: entries, Tables: 4, Seed: 3, ExposeRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	var hands []*sim.Hand
+	if err := sim.WriteAll(&log, func() (*sim.Hand, error) {
+		h, err := ts.Next()
+		if h != nil {
+			hands = append(hands, h)
+		}
+		return h, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	places, err := simtest.IndependentPlaces(log.Bytes(), entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log.Bytes(), hands, places
+}
+
+// sortedLines sorts and joins lines, to compare two sets.
+func sortedLines(lines []string) string {
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// A simulated tournament posted to the server: GET /api/tournaments/{id} gives the places an
+// independent reading of the JSON Lines gives (events-v1.md §7), each table's hands with every
+// player's stack, the first hand of each level at each table, every move and knock-out with the
+// hand that shows it (each hand answering GET /api/hands/{id}, the replayer's link), a
+// tournament.place finding per knock-out and no error; a player's page lists the tournament with
+// his place.
+func TestTournamentAPI(t *testing.T) {
+	log, hands, places := simTournament(t)
+	// What the log says, hand by hand.
+	var moves, levels, chips, outs []string
+	seenLevel := map[string]bool{}
+	tables := map[string]int{}
+	for _, h := range hands {
+		first, last := h.Events[0], h.Events[len(h.Events)-1]
+		hs, end := first.Data.(*events.HandStarted), last.Data.(*events.HandEnded)
+		tables[first.Table]++
+		if k := fmt.Sprint(first.Table, hs.Tournament.Level); !seenLevel[k] {
+			seenLevel[k] = true
+			levels = append(levels, fmt.Sprintf("%s %d %d %s", first.Table, hs.Tournament.Level, hs.Stakes.Ante, first.Hand))
+		}
+		for _, s := range hs.Seats {
+			if s.From != "" {
+				moves = append(moves, fmt.Sprintf("%s %s %s %s %d", first.Hand, s.Player, s.From, first.Table, s.Stack))
+			}
+			for _, st := range end.Stacks {
+				if st.Seat == s.Seat {
+					chips = append(chips, fmt.Sprintf("%s %s %d", first.Hand, s.Player, st.Stack))
+					if st.Stack == 0 {
+						outs = append(outs, fmt.Sprintf("%s %s %s %d", first.Hand, s.Player, first.Table, places[s.Player]))
+					}
+				}
+			}
+		}
+	}
+	if len(moves) == 0 || len(tables) < 2 {
+		t.Fatalf("%d moves at %d tables: not a test of a tournament across tables", len(moves), len(tables))
+	}
+
+	e := newEnv(t, 64<<20)
+	e.post(log, http.StatusOK, nil)
+	e.waitProjected()
+	var got tournamentAnswer
+	e.get("/api/tournaments/"+sim.DefaultTournament, http.StatusOK, &got)
+	if got.ID != sim.DefaultTournament || got.Entries != entries || got.InPlay != 1 || got.EndedAt == "" {
+		t.Errorf("tournament %q: %d entries, %d in play, ended at %q; want %d entries, 1 in play, ended", got.ID, got.Entries, got.InPlay, got.EndedAt, entries)
+	}
+	if len(got.Standings) != entries {
+		t.Fatalf("%d standings, want %d", len(got.Standings), entries)
+	}
+	for i, s := range got.Standings {
+		if s.Place != places[s.Player] || s.Rank != i+1 || s.Place != s.Rank {
+			t.Errorf("line %d: %s in place %d, rank %d; want place and rank %d", i+1, s.Player, s.Place, s.Rank, places[s.Player])
+		}
+		if (s.Place == 1) != (s.Hand == "") {
+			t.Errorf("%s in place %d went out in hand %q", s.Player, s.Place, s.Hand)
+		}
+	}
+	var gotMoves, gotLevels, gotChips, gotOuts []string
+	for _, m := range got.Moves {
+		gotMoves = append(gotMoves, fmt.Sprintf("%s %s %s %s %d", m.Hand, m.Player, m.From, m.To, m.Stack))
+	}
+	for _, l := range got.Levels {
+		gotLevels = append(gotLevels, fmt.Sprintf("%s %d %d %s", l.Table, l.Level, l.Ante, l.Hand))
+	}
+	if len(got.Tables) != len(tables) {
+		t.Errorf("%d tables, want %d", len(got.Tables), len(tables))
+	}
+	for _, tb := range got.Tables {
+		if tb.Hands != tables[tb.Table] {
+			t.Errorf("table %s: %d hands, want %d", tb.Table, tb.Hands, tables[tb.Table])
+		}
+		for _, c := range tb.Chips {
+			gotChips = append(gotChips, fmt.Sprintf("%s %s %d", c.Hand, c.Player, c.End))
+		}
+	}
+	for _, k := range got.Knockouts {
+		gotOuts = append(gotOuts, fmt.Sprintf("%s %s %s %d", k.Hand, k.Player, k.Table, k.Place))
+	}
+	for _, c := range []struct {
+		what      string
+		got, want []string
+	}{{"moves", gotMoves, moves}, {"levels", gotLevels, levels}, {"chip counts", gotChips, chips}, {"knock-outs", gotOuts, outs}} {
+		if g, w := sortedLines(c.got), sortedLines(c.want); g != w {
+			t.Errorf("%s:\n got %s\nwant %s", c.what, g, w)
+		}
+	}
+	if len(outs) != entries-1 {
+		t.Errorf("%d knock-outs in the log, want %d", len(outs), entries-1)
+	}
+	placeFindings := 0
+	for _, f := range got.Findings {
+		if f.Severity == "error" {
+			t.Errorf("hand %s: %s", f.Hand, f.Code)
+		}
+		if f.Code == "tournament.place" {
+			placeFindings++
+		}
+	}
+	if placeFindings != entries-1 {
+		t.Errorf("%d tournament.place findings, want %d", placeFindings, entries-1)
+	}
+	for _, k := range got.Knockouts[:3] {
+		e.get("/api/hands/"+k.Hand, http.StatusOK, nil)
+	}
+
+	var list struct {
+		Tournaments []struct {
+			ID string `json:"id"`
+		} `json:"tournaments"`
+	}
+	e.get("/api/tournaments", http.StatusOK, &list)
+	if len(list.Tournaments) != 1 || list.Tournaments[0].ID != sim.DefaultTournament {
+		t.Errorf("tournaments %+v, want only %s", list.Tournaments, sim.DefaultTournament)
+	}
+	e.get("/api/tournaments/no-such-tournament", http.StatusNotFound, nil)
+
+	for _, s := range got.Standings[:2] {
+		var page struct {
+			Tournaments []struct {
+				Tournament string `json:"tournament"`
+				Place      int    `json:"place"`
+				Ended      bool   `json:"ended"`
+			} `json:"tournaments"`
+		}
+		e.get("/api/players/"+s.Player+"/stats", http.StatusOK, &page)
+		if len(page.Tournaments) != 1 || page.Tournaments[0].Tournament != sim.DefaultTournament ||
+			page.Tournaments[0].Place != places[s.Player] || !page.Tournaments[0].Ended {
+			t.Errorf("%s's page lists tournaments %+v, want %s in place %d", s.Player, page.Tournaments, sim.DefaultTournament, places[s.Player])
+		}
+	}
+}
+
+// TestBrowserTournament opens a simulated tournament's page in chromium: the standings start with
+// the winner, a knock-out's hand opens in the replayer, and the winner's page lists the
+// tournament with his place. The screenshot of the tournament page goes to the test's artifact
+// folder.
+func TestBrowserTournament(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
+	}
+	log, _, places := simTournament(t)
+	var winner string
+	for p, place := range places {
+		if place == 1 {
+			winner = p
+		}
+	}
+	e := newEnv(t, 64<<20)
+	e.post(log, http.StatusOK, nil)
+	e.waitProjected()
+	ctx := browser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(e.ts.URL+"/#/tournaments"),
+		chromedp.WaitVisible(chromedp.CSS(`#tournaments a`)),
+		chromedp.Click(chromedp.CSS(`#tournaments a`)),
+		chromedp.WaitVisible(chromedp.CSS(`#standings`)),
+	)
+	if err != nil {
+		t.Fatalf("tournament page: %v", err)
+	}
+	if first := mustText(ctx, t, `#standings tbody tr`); !strings.Contains(first, winner) {
+		t.Errorf("the standings start with %q, want the winner %s", first, winner)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.ArtifactDir(), "tournament.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot of the tournament page: %s", path)
+	if outs := mustText(ctx, t, `#knockouts`); strings.Count(outs, "replay") != entries-1 {
+		t.Errorf("the knock-outs list %d hands, want %d: %q", strings.Count(outs, "replay"), entries-1, outs)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#knockouts tbody a`)),
+		chromedp.WaitVisible(chromedp.CSS(`#slider`)),
+		chromedp.Navigate(e.ts.URL+"/#/player/"+winner),
+		chromedp.WaitVisible(chromedp.CSS(`#ptournaments`)),
+	)
+	if err != nil {
+		t.Fatalf("replayer and player page: %v", err)
+	}
+	if row := mustText(ctx, t, `#ptournaments tbody tr`); !strings.Contains(row, sim.DefaultTournament) || !strings.Contains(row, fmt.Sprintf("He finished in place 1 of %d.", entries)) {
+		t.Errorf("the winner's page lists %q", row)
+	}
+}
