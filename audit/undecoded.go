@@ -63,6 +63,7 @@ func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq eve
 // missing event).
 func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err error) {
 	msg := fmt.Sprintf("this line is not a valid event: %v", err)
+	notJSON := e == nil
 	e = Place(e, nil, string(a.prevHand), string(a.prevTable), a.prevSeq)
 	if e == nil {
 		a.emit(mk("", "", a.prevSeq+1, finding.LogSchema, 0, msg, nil, nil))
@@ -87,6 +88,9 @@ func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err erro
 	a.chain.TrackIDs = track && e.ID != ""
 	problems := a.chain.CheckSum(e, sum)
 	a.chain.TrackIDs = track
+	if notJSON {
+		a.chain.Unread(e.Hand)
+	}
 	if p == nil {
 		a.emit(fault)
 		for _, pr := range problems {
