@@ -199,3 +199,49 @@ func BenchmarkTournamentRestart(b *testing.B) {
 	}
 	b.ReportMetric(float64(pr.Hands), "hands")
 }
+
+// Issue 19's done-when for the other two presets it names (br-fechado is
+// TestTournamentProjected's): a 60-entry tournament on 8 tables plays to the end, the projector
+// stores no error for it, and its standings in SQLite equal the independent computation of places
+// from the JSON Lines.
+func TestTournamentStandingsOtherPresets(t *testing.T) {
+	for _, preset := range []string{"tr-kapali", "std-draw"} {
+		t.Run(preset, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := sim.RunTournament(sim.TournamentConfig{Rules: preset, Entries: 60, Tables: 8, Seed: 11}, &b); err != nil {
+				t.Fatal(err)
+			}
+			lines := bytes.Split(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte("\n"))
+			db := openDB(t)
+			project(t, db, writeLines(t, t.TempDir(), lines), 97)
+			want, err := simtest.IndependentPlaces(b.Bytes(), 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			rows, err := db.Query(`SELECT player, place FROM tournament_players WHERE tournament_id = ?`, sim.DefaultTournament)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var p string
+				var place int
+				if err := rows.Scan(&p, &place); err != nil {
+					t.Fatal(err)
+				}
+				got[p] = place
+			}
+			rows.Close()
+			if len(got) != 60 || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("stored standings differ from the independent computation:\n got %v\nwant %v", got, want)
+			}
+			var errs int
+			if err := db.QueryRow(`SELECT COUNT(*) FROM findings WHERE severity = 'error'`).Scan(&errs); err != nil {
+				t.Fatal(err)
+			}
+			if errs != 0 {
+				t.Errorf("%d error findings stored for a clean tournament", errs)
+			}
+		})
+	}
+}
