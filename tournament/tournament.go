@@ -513,3 +513,23 @@ func endStack(end *events.HandEnded, seat events.Seat) (events.Chips, bool) {
 	}
 	return 0, false
 }
+
+// Seat is a player still in, seated at a table, with his chips.
+type Seat struct {
+	Seat   events.Seat  `json:"seat"`
+	Player string       `json:"player"`
+	Chips  events.Chips `json:"chips"`
+}
+
+// Seated returns the players still in seated at table id, in seat order (a player moved and
+// not yet through a hand at his new table is at the table he left).
+func (t *Tournament) Seated(id string) []Seat {
+	seats := []Seat{}
+	for _, p := range t.plist {
+		if p.Table == id && !p.Out {
+			seats = append(seats, Seat{Seat: p.Seat, Player: p.Name, Chips: p.Chips})
+		}
+	}
+	slices.SortFunc(seats, func(a, b Seat) int { return cmp.Compare(a.Seat, b.Seat) })
+	return seats
+}

@@ -2,10 +2,8 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"time"
 
@@ -77,11 +75,7 @@ type tourTable struct {
 }
 
 // tourSeat is a player seated at a table.
-type tourSeat struct {
-	Seat   events.Seat  `json:"seat"`
-	Player string       `json:"player"`
-	Chips  events.Chips `json:"chips"`
-}
+type tourSeat = tournament.Seat
 
 // replayTournament replays tournament id up to the time at ("" = the end) from the files, merged
 // in time order, or from the stored log.
@@ -135,13 +129,7 @@ func replayTournament(m *Main, store *logFlags, files []string, id, at string, a
 	}
 	for _, tb := range t.Tables() {
 		tt := tourTable{Table: tb.ID, Level: tb.Level, Hands: tb.Hands, Number: tb.Number, Hand: tb.Hand,
-			Ended: tb.End.Format(time.RFC3339Nano), Carry: tb.Carry, Running: running[tb.ID], Players: []tourSeat{}}
-		for _, p := range t.Players() {
-			if p.Table == tb.ID && !p.Out {
-				tt.Players = append(tt.Players, tourSeat{Seat: p.Seat, Player: p.Name, Chips: p.Chips})
-			}
-		}
-		slices.SortFunc(tt.Players, func(a, b tourSeat) int { return cmp.Compare(a.Seat, b.Seat) })
+			Ended: tb.End.Format(time.RFC3339Nano), Carry: tb.Carry, Running: running[tb.ID], Players: t.Seated(tb.ID)}
 		r.Tables = append(r.Tables, tt)
 	}
 	out := bufio.NewWriter(m.Stdout)
