@@ -46,36 +46,16 @@ func (a *atFlag) seq() (int, error) {
 
 // tourReplay is a tournament at a moment, as replay --tournament --json prints it.
 type tourReplay struct {
-	Tournament string                `json:"tournament"`
-	At         string                `json:"at,omitempty"`
-	Entries    int                   `json:"entries"`
-	Stack      events.Chips          `json:"stack"`
-	Rebuys     events.Chips          `json:"rebuys"`
-	Level      int                   `json:"level"`
-	Hands      int                   `json:"hands"`
-	InPlay     int                   `json:"in_play"`
-	Finished   bool                  `json:"finished"`
-	ChipsHeld  events.Chips          `json:"chips_held"`
-	ChipsMade  events.Chips          `json:"chips_made"`
-	Tables     []tourTable           `json:"tables"`
-	Standings  []tournament.Standing `json:"standings"`
+	tournament.Moment
+	At     string      `json:"at,omitempty"`
+	Tables []tourTable `json:"tables"`
 }
 
-// tourTable is one table of a tournament at a moment.
+// tourTable is one table of a tournament at a moment, with the state of its hand in progress.
 type tourTable struct {
-	Table   string        `json:"table"`
-	Level   int           `json:"level"`
-	Hands   int           `json:"hands"`
-	Number  int           `json:"number"`
-	Hand    string        `json:"hand"`
-	Ended   string        `json:"ended"`
-	Carry   events.Chips  `json:"carry"`
-	Players []tourSeat    `json:"players"`
+	tournament.TableMoment
 	Running *replay.State `json:"running,omitempty"`
 }
-
-// tourSeat is a player seated at a table.
-type tourSeat = tournament.Seat
 
 // replayTournament replays tournament id up to the time at ("" = the end) from the files, merged
 // in time order, or from the stored log.
@@ -114,23 +94,20 @@ func replayTournament(m *Main, store *logFlags, files []string, id, at string, a
 			return usageErr("%v", err)
 		}
 	}
-	t := f.Tournament()
-	if t == nil {
+	mo := f.Moment()
+	if mo == nil {
 		return usageErr("no hand of tournament %s ended by then", id)
 	}
-	r := tourReplay{Tournament: t.ID, At: at, Entries: t.Entries, Stack: t.Stack, Rebuys: t.Rebuys, Level: t.Level,
-		Hands: t.Hands, InPlay: t.InPlay(), Finished: t.Finished(), Standings: t.Standings()}
-	r.ChipsHeld, r.ChipsMade = t.Chips()
+	t := f.Tournament()
+	r := tourReplay{Moment: *mo, At: at}
 	running := map[string]*replay.State{}
 	for _, evs := range f.Running() {
 		if st, err := replay.At(evs, 0); err == nil {
 			running[st.Table] = st
 		}
 	}
-	for _, tb := range t.Tables() {
-		tt := tourTable{Table: tb.ID, Level: tb.Level, Hands: tb.Hands, Number: tb.Number, Hand: tb.Hand,
-			Ended: tb.End.Format(time.RFC3339Nano), Carry: tb.Carry, Running: running[tb.ID], Players: t.Seated(tb.ID)}
-		r.Tables = append(r.Tables, tt)
+	for _, tb := range mo.Tables {
+		r.Tables = append(r.Tables, tourTable{TableMoment: tb, Running: running[tb.Table]})
 	}
 	out := bufio.NewWriter(m.Stdout)
 	defer out.Flush()
