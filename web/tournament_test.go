@@ -2,8 +2,11 @@ package web_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +18,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/sim"
 	"github.com/fechado/fechado/sim/simtest"
+	"github.com/fechado/fechado/tournament"
 )
 
 // tournamentAnswer is what GET /api/tournaments/{id} gives.
@@ -288,4 +292,98 @@ func TestBrowserTournament(t *testing.T) {
 	if row := mustText(ctx, t, `#ptournaments tbody tr`); !strings.Contains(row, sim.DefaultTournament) || !strings.Contains(row, fmt.Sprintf("He finished in place 1 of %d.", entries)) {
 		t.Errorf("the winner's page lists %q", row)
 	}
+}
+
+// tournamentAtAnswer is what GET /api/tournaments/{id}?at=TIME gives.
+type tournamentAtAnswer struct {
+	tournament.Moment
+	At     string   `json:"at"`
+	PrevAt string   `json:"prev_at"`
+	NextAt string   `json:"next_at"`
+	Times  []string `json:"times"`
+}
+
+// A simulated 24-entry tournament projected: GET /api/tournaments/{id}?at=TIME in the middle of
+// it gives the tables, stacks, hands in progress and standings a tournament.Follower gives on
+// the JSON Lines up to that time (what replay --tournament --at shows); stepping with next_at
+// from the first hand's start reaches the end, the finished tournament, through every boundary
+// once; a time that is not RFC 3339 is a 400 and an unknown tournament a 404.
+func TestTournamentAt(t *testing.T) {
+	log, hands, places := simTournament(t)
+	e := newEnv(t, 64<<20)
+	e.post(log, http.StatusOK, nil)
+	e.waitProjected()
+
+	mid := hands[len(hands)/2].Events[2].At
+	at, err := tournament.ParseTime(mid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := tournament.NewFollower(sim.DefaultTournament, at)
+	rd := events.NewReader(bytes.NewReader(log), "log")
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Add(ev)
+	}
+	want := f.Moment()
+	if want == nil || want.Finished || want.InPlay < 2 {
+		t.Fatalf("the middle of the tournament is not in the middle: %+v", want)
+	}
+	var got tournamentAtAnswer
+	e.get("/api/tournaments/"+sim.DefaultTournament+"?at="+url.QueryEscape(mid), http.StatusOK, &got)
+	gj, _ := json.Marshal(got.Moment)
+	wj, _ := json.Marshal(want)
+	if string(gj) != string(wj) {
+		t.Errorf("at %s the API gives\n%s\nthe log gives\n%s", mid, gj, wj)
+	}
+	inProgress := 0
+	for _, tb := range got.Tables {
+		if tb.InProgress != "" {
+			inProgress++
+		}
+	}
+	if inProgress == 0 {
+		t.Errorf("at %s, an event in the middle of a hand, no hand is in progress", mid)
+	}
+	if got.PrevAt == "" || got.NextAt == "" || !(got.PrevAt < got.NextAt) {
+		t.Errorf("at %s: previous %q, next %q", mid, got.PrevAt, got.NextAt)
+	}
+
+	// Step from the first boundary to the last.
+	if len(got.Times) < 2*len(hands)/2 {
+		t.Fatalf("%d boundaries for %d hands", len(got.Times), len(hands))
+	}
+	step, steps := got.Times[0], 1
+	for {
+		var s tournamentAtAnswer
+		e.get("/api/tournaments/"+sim.DefaultTournament+"?at="+url.QueryEscape(step), http.StatusOK, &s)
+		if s.NextAt == "" {
+			if !s.Finished || s.InPlay != 1 {
+				t.Errorf("at the last boundary %s: finished %v, %d in play", step, s.Finished, s.InPlay)
+			}
+			for _, st := range s.Standings {
+				if st.Place != places[st.Player] {
+					t.Errorf("at the end %s is in place %d, want %d", st.Player, st.Place, places[st.Player])
+				}
+			}
+			break
+		}
+		step = s.NextAt
+		steps++
+		if steps > len(got.Times) {
+			t.Fatalf("more than %d steps", len(got.Times))
+		}
+	}
+	if steps != len(got.Times) {
+		t.Errorf("%d steps through %d boundaries", steps, len(got.Times))
+	}
+
+	e.get("/api/tournaments/"+sim.DefaultTournament+"?at=yesterday", http.StatusBadRequest, nil)
+	e.get("/api/tournaments/no-such-tournament?at="+url.QueryEscape(mid), http.StatusNotFound, nil)
 }

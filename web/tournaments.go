@@ -7,10 +7,12 @@ package web
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 
 	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/tournament"
 )
 
 // ChipPoint is a player's stack after one hand of a table.
@@ -105,10 +107,37 @@ func (s *Server) getTournaments(w http.ResponseWriter, r *http.Request) {
 
 // getTournament is GET /api/tournaments/{id}: the tournament's standings, its tables with every
 // player's stack hand by hand, its level timeline, moves and knock-outs each with the hand that
-// shows it, and its tournament.* findings.
+// shows it, and its tournament.* findings. With ?at=TIME (RFC 3339) it gives instead the
+// tournament as it stood at that moment (see getTournamentAt).
 func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if r.URL.Query().Has("at") {
+		s.getTournamentAt(w, r, id, r.URL.Query().Get("at"))
+		return
+	}
 	v, err := projector.Tournament(r.Context(), s.db, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		writeError(w, http.StatusNotFound, "no tournament "+id, nil)
+		return
+	}
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// getTournamentAt is GET /api/tournaments/{id}?at=TIME: every table with its players and
+// stacks, its level and the hand in progress, and the standings, as the hands of the tournament
+// leave them at TIME (the same tournament code as replay --tournament --at), with the times of
+// the hand boundaries before and after it to step through the tournament.
+func (s *Server) getTournamentAt(w http.ResponseWriter, r *http.Request, id, at string) {
+	t, err := tournament.ParseTime(at)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("The time %q is not an RFC 3339 time such as 2026-11-29T13:05:00Z.", at), nil)
+		return
+	}
+	v, err := projector.TournamentMoment(r.Context(), s.db, id, t)
 	if errors.Is(err, sql.ErrNoRows) {
 		writeError(w, http.StatusNotFound, "no tournament "+id, nil)
 		return
