@@ -277,6 +277,19 @@ func TestBrowserTournament(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot of the tournament page: %s", path)
+	// The step control starts at the first hand's start and moves to the next boundary.
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#tmoment p`))); err != nil {
+		t.Fatalf("step control: %v", err)
+	}
+	if m := mustText(ctx, t, `#tmoment p`); !strings.Contains(m, "moment 1 of") {
+		t.Errorf("the step control starts at %q, want moment 1", m)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tnext`)), chromedp.WaitVisible(chromedp.CSS(`#tprev:not([disabled])`))); err != nil {
+		t.Fatalf("next: %v", err)
+	}
+	if m := mustText(ctx, t, `#tmoment p`); !strings.Contains(m, "moment 2 of") {
+		t.Errorf("after Next the step control shows %q, want moment 2", m)
+	}
 	if outs := mustText(ctx, t, `#knockouts`); strings.Count(outs, "replay") != entries-1 {
 		t.Errorf("the knock-outs list %d hands, want %d: %q", strings.Count(outs, "replay"), entries-1, outs)
 	}

@@ -470,11 +470,46 @@ async function pageTournament(id) {
   view().innerHTML = `<h1>Tournament ${esc(t.id)}</h1>
     <p>${t.entries} entries of ${t.stack} chips, ${t.hands} hands, up to level ${t.level}. It started at ${when(t.started_at)}. ${state}</p>
     <div class="panel"><h2>Standings</h2>${standings}</div>
+    <div class="panel" id="tstep"><h2>The tournament hand by hand</h2>
+      <p>Step from one hand's start or end to the next to see every table and the standings at that moment.</p>
+      <p><button id="tprev">Previous</button> <button id="tnext">Next</button>
+        <input type="range" id="tslider" min="0" max="0" value="0" aria-label="moment in the tournament"></p>
+      <div id="tmoment"></div></div>
     <h2>Chip counts at each table</h2>${tables}
     <div class="panel"><h2>Levels</h2>${levels}</div>
     <div class="cols"><div class="panel"><h2>Moves between tables</h2>${moves}</div>
     <div class="panel"><h2>Knock-outs</h2>${outs}</div></div>
     <div class="panel"><h2>Findings across the tables</h2>${findings}</div>`;
+  if (t.started_at) await stepTournament(id, t.started_at);
+}
+
+// stepTournament shows tournament id as it stood at the time at (GET /api/tournaments/{id}?at=),
+// and sets the step control to move to the previous or the next hand boundary.
+async function stepTournament(id, at) {
+  const m = await api(`/api/tournaments/${encodeURIComponent(id)}?at=${encodeURIComponent(at)}`);
+  const prev = $("#tprev"), next = $("#tnext"), slider = $("#tslider");
+  if (!prev) return; // the page was left meanwhile
+  prev.disabled = !m.prev_at;
+  next.disabled = !m.next_at;
+  prev.onclick = () => stepTournament(id, m.prev_at);
+  next.onclick = () => stepTournament(id, m.next_at);
+  slider.max = String(Math.max(0, m.times.length - 1));
+  const here = m.times.findIndex((x) => x === m.at);
+  slider.value = String(here >= 0 ? here : m.times.filter((x) => x < m.at).length);
+  slider.onchange = () => stepTournament(id, m.times[Number(slider.value)]);
+  const running = (tb) => tb.in_progress ? `Hand ${handLink(tb.in_progress, "in progress")} is being played.` : "No hand is being played.";
+  const tables = m.tables.map((tb) => `<div class="panel"><h3>Table ${esc(tb.table)}</h3>
+    <p>Level ${tb.level}. ${tb.number ? `Its last hand ended was number ${tb.number}, ${handLink(tb.hand, "replay")}.` : ""} ${running(tb)}</p>
+    ${tb.players.length ? `<table class="list"><thead><tr><th class="num">seat</th><th>player</th><th class="num">chips</th></tr></thead><tbody>
+      ${tb.players.map((p) => `<tr><td class="num">${p.seat}</td><td>${esc(p.player)}</td><td class="num">${p.chips}</td></tr>`).join("")}</tbody></table>`
+      : '<p class="muted">Nobody sits at this table any more.</p>'}</div>`).join("");
+  const standings = m.standings.length ? `<table class="list" id="tstandings"><thead><tr><th class="num">rank</th><th>player</th><th class="num">chips</th>
+      <th>table</th><th>place</th></tr></thead><tbody>
+    ${m.standings.map((s) => `<tr><td class="num">${s.rank}</td><td>${esc(s.player)}</td><td class="num">${s.chips}</td>
+      <td>${esc(s.table)}</td><td>${s.place || ""}</td></tr>`).join("")}</tbody></table>`
+    : '<p class="muted">No hand had ended by then.</p>';
+  $("#tmoment").innerHTML = `<p>At ${when(m.at)}, moment ${Number(slider.value) + 1} of ${m.times.length}: level ${m.level}, ${m.in_play} players still in.</p>
+    <div class="cols">${tables}</div><h3>Standings at that moment</h3>${standings}`;
 }
 
 // tournamentsTable lists a player's tournaments with his place.
