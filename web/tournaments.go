@@ -116,15 +116,7 @@ func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err := projector.Tournament(r.Context(), s.db, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		writeError(w, http.StatusNotFound, "no tournament "+id, nil)
-		return
-	}
-	if err != nil {
-		storeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
+	answerTournament(w, id, v, err)
 }
 
 // getTournamentAt is GET /api/tournaments/{id}?at=TIME: every table with its players and
@@ -138,6 +130,11 @@ func (s *Server) getTournamentAt(w http.ResponseWriter, r *http.Request, id, at 
 		return
 	}
 	v, err := projector.TournamentMoment(r.Context(), s.db, id, t)
+	answerTournament(w, id, v, err)
+}
+
+// answerTournament writes v, or a 404 when tournament id has no row, or the store's error.
+func answerTournament(w http.ResponseWriter, id string, v any, err error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		writeError(w, http.StatusNotFound, "no tournament "+id, nil)
 		return
