@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/fechado/fechado/internal/browsertest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,9 +19,6 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 )
-
-// chromium is Debian's browser, which the browser test drives.
-const chromium = "/usr/bin/chromium"
 
 // tapper drives the console page in chromium and counts the events the page has stored.
 type tapper struct {
@@ -90,26 +88,8 @@ type want struct {
 
 // newBrowser starts chromium on the console of a fresh log, logged in as mesa1, at the setup form.
 func newBrowser(t *testing.T) (*env, *tapper) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
-	}
 	e := newEnv(t)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1024, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelA)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
-	t.Cleanup(cancelT)
+	ctx := browsertest.New(t, 1024, 900, 120*time.Second)
 	p := &tapper{t: t, ctx: ctx}
 	p.do("login",
 		chromedp.Navigate(e.ts.URL+"/console/"),

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"github.com/fechado/fechado/internal/browsertest"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,18 +18,12 @@ import (
 	"github.com/fechado/fechado/sim"
 )
 
-// chromium is Debian's browser, which the browser test drives.
-const chromium = "/usr/bin/chromium"
-
 // TestBrowserReplayer drives chromium through the dashboard: the live tables, the hands list
 // filtered to hands with findings, the replayer of a hand with an injected irregularity, stepped
 // event by event to the flagged one, where the page must show the finding's code. The screenshot
 // goes to the test's artifact folder (go test -artifacts -outputdir DIR keeps it; the path is
 // logged).
 func TestBrowserReplayer(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
-	}
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 4, Seed: 7, Table: "browser-table", ExposeRate: -1,
 		Inject: []finding.Code{finding.OpenWithoutOpeners}})
@@ -109,25 +104,7 @@ func TestBrowserReplayer(t *testing.T) {
 // (a minute at most).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1300, 1000),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() {
-		cancelT()
-		cancel()
-		cancelA()
-	})
-	return ctx
+	return browsertest.New(t, 1300, 1000, 60*time.Second)
 }
 
 // mustText returns the text of the first element sel matches.
@@ -143,9 +120,6 @@ func mustText(ctx context.Context, t *testing.T, sel string) string {
 // TestBrowserPlayerSessions opens the page of a player of a cash session in chromium: his
 // sessions are listed, sitting down with his buy-in first.
 func TestBrowserPlayerSessions(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", chromium, err)
-	}
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 5, Hands: 120, Seed: 4, Table: "t-cash", Cash: true, ExposeRate: -1})
 	e.post(handsBody(hs), http.StatusOK, nil)
