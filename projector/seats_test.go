@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"sort"
 	"testing"
 
@@ -16,20 +15,13 @@ import (
 // player and change, exactly as the hands' hand.started say them: sat down with a buy-in, sat out
 // with a stack, left with chips, rebought.
 func TestSeatChanges(t *testing.T) {
-	s, err := sim.New(sim.Config{Rules: "std-draw", Players: 5, Hands: 200, Seed: 4, Table: "cash", Cash: true})
+	hands, err := sim.All(sim.Config{Rules: "std-draw", Players: 5, Hands: 200, Seed: 4, Table: "cash", Cash: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var lines [][]byte
 	var want []string
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, h := range hands {
 		for _, e := range h.Events {
 			lines = append(lines, bytes.Clone(e.Raw))
 		}
@@ -84,20 +76,13 @@ func TestSeatChanges(t *testing.T) {
 // The live tables show who sits out the hand in progress (events-v1.md §7 away), with his chips,
 // as its hand.started says; a copy handed out does not share them.
 func TestLiveShowsWhoIsAway(t *testing.T) {
-	s, err := sim.New(sim.Config{Rules: "br-fechado", Players: 5, Hands: 300, Seed: 4, Table: "cash", Cash: true})
+	hands, err := sim.All(sim.Config{Rules: "br-fechado", Players: 5, Hands: 300, Seed: 4, Table: "cash", Cash: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	live := NewLive()
 	seen := 0
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, h := range hands {
 		live.Apply(h.Events[0])
 		st, _ := live.Table("cash")
 		want := h.Events[0].Data.(*events.HandStarted).Away

@@ -90,20 +90,7 @@ func TestTournamentProjected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT player, place FROM tournament_players WHERE tournament_id = ?`, sim.DefaultTournament)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]int{}
-	for rows.Next() {
-		var p string
-		var place int
-		if err := rows.Scan(&p, &place); err != nil {
-			t.Fatal(err)
-		}
-		got[p] = place
-	}
-	rows.Close()
+	got := storedPlaces(t, db)
 	if len(got) != 60 || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("stored standings differ from the independent computation:\n got %v\nwant %v", got, want)
 	}
@@ -218,20 +205,7 @@ func TestTournamentStandingsOtherPresets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]int{}
-			rows, err := db.Query(`SELECT player, place FROM tournament_players WHERE tournament_id = ?`, sim.DefaultTournament)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var p string
-				var place int
-				if err := rows.Scan(&p, &place); err != nil {
-					t.Fatal(err)
-				}
-				got[p] = place
-			}
-			rows.Close()
+			got := storedPlaces(t, db)
 			if len(got) != 60 || fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("stored standings differ from the independent computation:\n got %v\nwant %v", got, want)
 			}
@@ -244,4 +218,27 @@ func TestTournamentStandingsOtherPresets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// storedPlaces returns the places the projector stored for the simulator's tournament, by player.
+func storedPlaces(t *testing.T, db *sql.DB) map[string]int {
+	t.Helper()
+	rows, err := db.Query(`SELECT player, place FROM tournament_players WHERE tournament_id = ?`, sim.DefaultTournament)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[string]int{}
+	for rows.Next() {
+		var p string
+		var place int
+		if err := rows.Scan(&p, &place); err != nil {
+			t.Fatal(err)
+		}
+		got[p] = place
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
