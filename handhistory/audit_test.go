@@ -27,17 +27,7 @@ func TestImportedHandsAudit(t *testing.T) {
 				f = handhistory.PHH
 			}
 			res := importFile(t, f, path)
-			var found []finding.Finding
-			a := audit.New(func(f finding.Finding) { found = append(found, f) })
-			for _, h := range res.Hands {
-				for _, e := range h.Events {
-					a.Add(e)
-				}
-			}
-			a.Close()
-			if a.Hands != len(res.Hands) {
-				t.Errorf("audited %d hands of %d", a.Hands, len(res.Hands))
-			}
+			found := auditImported(t, res)
 			for _, f := range found {
 				switch {
 				case f.Severity != finding.Error:
@@ -54,4 +44,22 @@ func TestImportedHandsAudit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// auditImported audits the hands of res as one log, in the order imported, and returns the
+// findings; it fails the test when a hand went unaudited.
+func auditImported(t *testing.T, res *handhistory.Result) []finding.Finding {
+	t.Helper()
+	var found []finding.Finding
+	a := audit.New(func(f finding.Finding) { found = append(found, f) })
+	for _, h := range res.Hands {
+		for _, e := range h.Events {
+			a.Add(e)
+		}
+	}
+	a.Close()
+	if a.Hands != len(res.Hands) {
+		t.Errorf("audited %d hands of %d", a.Hands, len(res.Hands))
+	}
+	return found
 }

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/handhistory"
 )
 
@@ -76,15 +74,7 @@ func TestSessionComingsAndGoings(t *testing.T) {
 			t.Errorf("hand %d: previous %v, want %s", i+1, hs.Previous, res.Hands[i-1].ID)
 		}
 	}
-	var found []finding.Finding
-	a := audit.New(func(f finding.Finding) { found = append(found, f) })
-	for _, h := range res.Hands {
-		for _, e := range h.Events {
-			a.Add(e)
-		}
-	}
-	a.Close()
-	for _, f := range found {
+	for _, f := range auditImported(t, res) {
 		t.Errorf("%s", f.JSON())
 	}
 }
