@@ -7,6 +7,15 @@
 // fragment to be glued to another, so that each language can order its words as it must. Each
 // language declares its messages once, in a file of its own; a test keeps every language complete
 // and its placeholders the same as English's.
+//
+// A language's core messages are in its own file (en.go, pt_br.go, tr.go, es.go). A part of the
+// product with many words of its own (the web pages, the table console) keeps them in files named
+// after the part and the language (web_en.go, web_pt_br.go…), each declaring
+//
+//	var _ = extend("pt-BR", map[string]Text{"web.menu.tables": {Other: "Mesas"}})
+//
+// so that parts grow their words without touching one another's files. A key is declared once:
+// a key two files declare for the same language stops the program at start.
 package lang
 
 import (
@@ -53,8 +62,30 @@ var (
 	matcher language.Matcher
 )
 
-// register adds a language; each language's file calls it from init.
+// extra holds the messages parts declare with extend, by language code, until the language
+// registers: package variables are initialised before any init function runs, so every part's
+// messages are here when register runs.
+var extra = map[string][]map[string]Text{}
+
+// extend adds a part's messages to the language code; it returns nothing of use and exists to
+// be called from a package variable's initialiser.
+func extend(code string, msgs map[string]Text) struct{} {
+	extra[code] = append(extra[code], msgs)
+	return struct{}{}
+}
+
+// register adds a language with the messages its parts declared; each language's file calls it
+// from init.
 func register(l *Lang) {
+	for _, m := range extra[l.Code] {
+		for k, t := range m {
+			if _, dup := l.Messages[k]; dup {
+				panic("lang: " + l.Code + " declares " + k + " twice")
+			}
+			l.Messages[k] = t
+		}
+	}
+	delete(extra, l.Code)
 	l.Tag = language.MustParse(l.Code)
 	all = append(all, l)
 	sort.Slice(all, func(i, j int) bool { return all[i].Code == "en" || (all[j].Code != "en" && all[i].Code < all[j].Code) })
@@ -147,6 +178,10 @@ func (t Text) Placeholders() []string {
 
 // Has reports whether the language has a message for key.
 func (l *Lang) Has(key string) bool { _, ok := l.text(key); return ok }
+
+// Text returns the message for key in l, falling back to English, for a reader that fills the
+// placeholders itself (the web pages); the zero Text when no language has the key.
+func (l *Lang) Text(key string) Text { t, _ := l.text(key); return t }
 
 // text returns the message for key in l, falling back to English.
 func (l *Lang) text(key string) (Text, bool) {

@@ -121,3 +121,11 @@ func TestFromAccept(t *testing.T) {
 		}
 	}
 }
+
+// Every part's messages name a language fechado speaks: extend's leftovers are messages no
+// language took.
+func TestEveryPartNamesAKnownLanguage(t *testing.T) {
+	for code := range extra {
+		t.Errorf("messages declared for %q, which is not a language fechado speaks", code)
+	}
+}

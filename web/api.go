@@ -23,6 +23,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/hands/{id}/replay", s.getReplay)
 	m.HandleFunc("GET /api/players", s.getPlayers)
 	m.HandleFunc("GET /api/players/{name}/stats", s.getPlayerStats)
+	m.HandleFunc("GET /api/messages", s.getMessages)
 	m.HandleFunc("GET /api/events", s.serveSSE)
 	m.HandleFunc("POST /api/events", s.postEvents)
 	m.HandleFunc("/api/events", func(w http.ResponseWriter, r *http.Request) {
