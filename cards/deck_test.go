@@ -5,10 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math/rand/v2"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/internal/race"
 )
 
 func vectorSeed() Seed {
@@ -146,7 +147,7 @@ func TestInPlace(t *testing.T) {
 			}
 		}
 	}
-	if raceEnabled() {
+	if race.Enabled {
 		return // the race detector's instrumentation allocates
 	}
 	if n := testing.AllocsPerRun(100, func() {
@@ -280,18 +281,4 @@ func TestShuffleMatchesReference(t *testing.T) {
 	if got := Join(refShuffle(vectorSeed(), Deck(Two))[:10], " "); got != "8c 9c Qc 8d Jc 7s 2h 3h 5s 5h" {
 		t.Errorf("reference shuffle of the vector seed: %s", got)
 	}
-}
-
-// raceEnabled reports whether the test binary was built with -race.
-func raceEnabled() bool {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
 }

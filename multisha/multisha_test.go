@@ -7,11 +7,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fechado/fechado/internal/race"
 	"pgregory.net/rapid"
 )
 
@@ -264,7 +264,7 @@ func TestHMACCounterShuffleSeed(t *testing.T) {
 
 // SumMany and HMACCounter allocate nothing, the caller's arrays staying on its stack.
 func TestAllocs(t *testing.T) {
-	if raceEnabled() {
+	if race.Enabled {
 		return // the race detector's instrumentation allocates
 	}
 	paths(t, func(t *testing.T) {
@@ -339,18 +339,4 @@ func FuzzSumMany(f *testing.F) {
 			}
 		}
 	})
-}
-
-// raceEnabled reports whether the test binary was built with -race.
-func raceEnabled() bool {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
 }

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fechado/fechado/audit"
-	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/audittest"
 	"github.com/fechado/fechado/sim"
 	"github.com/fechado/fechado/sim/simtest"
 )
@@ -43,12 +42,7 @@ func tournamentFindings(fs []finding.Finding) []string {
 // findings (tournamentFindings).
 func auditedTournamentFindings(t *testing.T, log []byte) []string {
 	t.Helper()
-	var audited []finding.Finding
-	a := audit.New(func(f finding.Finding) { audited = append(audited, f) })
-	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
+	audited, _ := audittest.Findings(t, log, "tournament")
 	return tournamentFindings(audited)
 }
 

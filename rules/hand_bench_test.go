@@ -3,12 +3,12 @@ package rules_test
 import (
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/race"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/rules"
 )
@@ -156,7 +156,7 @@ func BenchmarkHandReplay(b *testing.B) {
 // more (the expected pots at the first award, a longer list of awards, violations).
 func TestHandReplayAllocs(t *testing.T) {
 	paths := testfiles.Glob(t, "vectors/table-*.jsonl")
-	if raceEnabled() {
+	if race.Enabled {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	hands := loadHands(t, paths...)
@@ -169,18 +169,4 @@ func TestHandReplayAllocs(t *testing.T) {
 	if perHand > 4 {
 		t.Errorf("replaying a hand allocates %.1f objects; want at most 4", perHand)
 	}
-}
-
-// raceEnabled reports whether the test binary was built with -race.
-func raceEnabled() bool {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
 }

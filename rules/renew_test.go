@@ -2,7 +2,6 @@ package rules_test
 
 import (
 	"fmt"
-	"io"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
@@ -28,25 +27,16 @@ func TestRenewSameAsNewHand(t *testing.T) {
 				if inject {
 					cfg.Inject = sim.InjectableFor(preset)
 				}
-				s, err := sim.New(cfg)
+				hands, err := sim.All(cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
 				var reused *rules.Hand
-				hands := 0
-				for {
-					h, err := s.Next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					hands++
+				for _, h := range hands {
 					replayBoth(t, h.Events, &reused)
 				}
-				if hands < 10 {
-					t.Fatalf("only %d hands simulated", hands)
+				if len(hands) < 10 {
+					t.Fatalf("only %d hands simulated", len(hands))
 				}
 			})
 		}

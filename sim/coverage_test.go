@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -48,17 +47,14 @@ func coverage(t testing.TB, preset string, n int) map[string]int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for {
-			h, err := s.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		err = forEach(s.Next, func(h *Hand) error {
 			for _, e := range h.Events {
 				a.Add(e)
 			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 		if s.Won() {
 			c["matches won"]++

@@ -9,40 +9,25 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/rules"
 )
 
-// auditHands simulates cfg and audits the log; it returns the findings by hand.
+// auditRun simulates cfg and audits the log; it returns the hands and the findings.
 func auditRun(t testing.TB, cfg Config) ([]*Hand, []finding.Finding) {
 	t.Helper()
-	s, err := New(cfg)
+	hands, err := All(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hands []*Hand
 	var buf bytes.Buffer
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		hands = append(hands, h)
+	for _, h := range hands {
 		if err := WriteHand(&buf, h); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var fs []finding.Finding
-	a := audit.New(func(f finding.Finding) { fs = append(fs, f) })
-	if _, err := audit.AuditReader(a, events.NewReader(&buf, "sim")); err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
+	fs, _ := auditLog(t, buf.Bytes())
 	return hands, fs
 }
 
@@ -175,12 +160,8 @@ func TestStopsWhenWon(t *testing.T) {
 		t.Fatal(err)
 	}
 	var last *Hand
-	for {
-		h, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		last = h
+	if err := forEach(s.Next, func(h *Hand) error { last = h; return nil }); err != nil {
+		t.Fatal(err)
 	}
 	if !s.Won() || last == nil {
 		t.Fatal("the match did not end")

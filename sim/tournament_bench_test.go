@@ -1,15 +1,14 @@
 package sim
 
 import (
-	"bytes"
 	"fmt"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/fechado/fechado/audit"
-	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/audittest"
 )
 
 // auditTournamentLog audits log as `fechado audit` does and returns the hands audited; with
@@ -30,10 +29,7 @@ func auditTournamentLog(tb testing.TB, log []byte, sample bool, base uint64) (ha
 			}
 		}
 	}
-	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
-		tb.Fatal(err)
-	}
-	a.Close()
+	audittest.Run(tb, a, log, "tournament")
 	if sample {
 		measure()
 	}

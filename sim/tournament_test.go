@@ -11,6 +11,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/audittest"
 	"github.com/fechado/fechado/sim/simtest"
 	"github.com/fechado/fechado/tournament"
 )
@@ -39,15 +40,9 @@ func playTournament(t testing.TB, cfg TournamentConfig) ([]byte, []*Hand) {
 
 // auditLog audits a log with one auditor, as `fechado audit` does, and returns its findings and
 // the auditor.
-func auditLog(t *testing.T, log []byte) ([]finding.Finding, *audit.Auditor) {
+func auditLog(t testing.TB, log []byte) ([]finding.Finding, *audit.Auditor) {
 	t.Helper()
-	var fs []finding.Finding
-	a := audit.New(func(f finding.Finding) { fs = append(fs, f) })
-	if _, err := audit.AuditReader(a, events.NewReader(bytes.NewReader(log), "tournament")); err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
-	return fs, a
+	return audittest.Findings(t, log, "tournament")
 }
 
 // errorsOf returns the findings of severity error.

@@ -6,21 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fechado/fechado/audit"
-	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/audittest"
 	"github.com/fechado/fechado/sim"
 )
 
 // auditLog audits a JSON Lines log and returns its findings.
 func auditLog(t *testing.T, log string) []finding.Finding {
 	t.Helper()
-	var fs []finding.Finding
-	a := audit.New(func(f finding.Finding) { fs = append(fs, f) })
-	if _, err := audit.AuditReader(a, events.NewReader(strings.NewReader(log), "sim")); err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
+	fs, _ := audittest.Findings(t, []byte(log), "sim")
 	return fs
 }
 
