@@ -56,6 +56,9 @@ type Migration struct {
 	Version int    // the file's number
 	Name    string // the file's name, e.g. "0001_init.sql"
 	SQL     string
+	// Reproject is set for a migration that carries schema.ReprojectMark: applying it also
+	// empties every read model and the checkpoint, so the projector projects the log again.
+	Reproject bool
 }
 
 var migrationName = regexp.MustCompile(`^([0-9]{4})_[a-z0-9_]+\.sql$`)
@@ -78,7 +81,7 @@ func Migrations() ([]Migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		ms = append(ms, Migration{Version: v, Name: name, SQL: string(b)})
+		ms = append(ms, Migration{Version: v, Name: name, SQL: string(b), Reproject: schema.Reprojects(string(b))})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
 	for i := 1; i < len(ms); i++ {
@@ -96,6 +99,11 @@ func Migrate(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return err
 	}
+	return migrate(ctx, db, ms)
+}
+
+// migrate applies those of ms, in order, that the database has not run.
+func migrate(ctx context.Context, db *sql.DB, ms []Migration) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY,
 		name    TEXT NOT NULL
@@ -134,8 +142,33 @@ func apply(ctx context.Context, db *sql.DB, m Migration) error {
 	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
 	}
+	if m.Reproject {
+		if err := emptyReadModels(ctx, tx); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// emptyReadModels deletes every row of the checkpoint and of each read model of
+// schema.ReadModels that the database has so far (a migration re-projects before later ones
+// create the rest).
+func emptyReadModels(ctx context.Context, tx *sql.Tx) error {
+	for _, name := range append([]string{schema.Checkpoint}, schema.ReadModels...) {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			continue
+		}
+		// The name comes from the list in package schema, never from input.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM "`+name+`"`); err != nil {
+			return fmt.Errorf("emptying %s: %w", name, err)
+		}
+	}
+	return nil
 }

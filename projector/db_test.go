@@ -1,15 +1,20 @@
 package projector
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/schema"
 )
 
 func TestMigrationsAppliedOnceInOrder(t *testing.T) {
@@ -127,4 +132,140 @@ func TestAuditHookStoresFindings(t *testing.T) {
 	if exp != "40" || act != "[20,21]" {
 		t.Errorf("pot.split stored expected %q, actual %q; want 40, [20,21]", exp, act)
 	}
+}
+
+// A migration marked schema.ReprojectMark empties every read model and the checkpoint: a database
+// left at migration 0001 with the rows of a whole log, migrated, starts again from the first
+// message and ends with the rows of a fresh projection of that log. The marked migrations are
+// 0002 to 0004, and schema.ReadModels names every table but the checkpoint and the runner's own.
+func TestReprojectingMigrationGivesAFreshProjection(t *testing.T) {
+	ctx := context.Background()
+	ms, err := Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if want := m.Version >= 2 && m.Version <= 4; m.Reproject != want {
+			t.Errorf("%s: Reproject %v, want %v", m.Name, m.Reproject, want)
+		}
+	}
+	log, _ := simTournament(t)
+	var lines [][]byte
+	lines = append(lines, buildCorpus(t, 1)...)
+	lines = append(lines, bytes.Split(bytes.TrimSuffix(log, []byte("\n")), []byte("\n"))...)
+	dir := t.TempDir()
+	path := writeLines(t, dir, lines)
+
+	freshPath := filepath.Join(dir, "fresh.db")
+	fresh, err := Open(ctx, freshPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	project(t, fresh, path, 100)
+	want := dump(t, fresh)
+	tables := tableNames(t, fresh)
+	readModels := slices.DeleteFunc(slices.Clone(tables), func(n string) bool {
+		return n == schema.Checkpoint || n == "schema_migrations"
+	})
+	if got := slices.Sorted(slices.Values(schema.ReadModels)); !slices.Equal(got, readModels) {
+		t.Errorf("schema.ReadModels %v; the tables besides the checkpoint and schema_migrations are %v", got, readModels)
+	}
+
+	old, err := sql.Open("sqlite3", filepath.Join(dir, "old.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	old.SetMaxOpenConns(1) // ATTACH holds for one connection
+	if err := migrate(ctx, old, ms[:1]); err != nil {
+		t.Fatal(err)
+	}
+	// The rows of the whole log, as a projector of migration 0001 left them: every column 0001
+	// has, copied from the fresh projection, and its checkpoint at the end of the log.
+	if _, err := old.ExecContext(ctx, `ATTACH DATABASE ? AS fresh`, freshPath); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range tableNames(t, old) {
+		if name == "schema_migrations" {
+			continue
+		}
+		cols := commonColumns(t, old, name)
+		q := fmt.Sprintf(`INSERT INTO main."%s" (%s) SELECT %s FROM fresh."%s"`, name, cols, cols, name)
+		if _, err := old.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if _, err := old.ExecContext(ctx, `DETACH DATABASE fresh`); err != nil {
+		t.Fatal(err)
+	}
+	var hands, checkpoint int
+	if err := old.QueryRow(`SELECT (SELECT COUNT(*) FROM hands), (SELECT MAX(stream_seq) FROM checkpoint)`).Scan(&hands, &checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	if hands == 0 || checkpoint != len(lines) {
+		t.Fatalf("the database at 0001 holds %d hands up to message %d, want some up to %d", hands, checkpoint, len(lines))
+	}
+
+	if err := Migrate(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append([]string{schema.Checkpoint}, schema.ReadModels...) {
+		var n int
+		if err := old.QueryRow(fmt.Sprintf(`SELECT COUNT(*) FROM "%s"`, name)).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Errorf("after the migrations %s holds %d rows, want none", name, n)
+		}
+	}
+	if pr := project(t, old, path, 100); pr.Checkpoint != uint64(len(lines)) {
+		t.Fatalf("the migrated database projected up to %d, want %d", pr.Checkpoint, len(lines))
+	}
+	if got := dump(t, old); got != want {
+		t.Fatalf("the migrated database's rows differ from a fresh projection's: %s", firstDiff(want, got))
+	}
+}
+
+// tableNames returns the names of db's tables, sorted.
+func tableNames(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// commonColumns returns the columns table has both in db's main database and in the attached
+// one named fresh, comma-separated.
+func commonColumns(t *testing.T, db *sql.DB, table string) string {
+	t.Helper()
+	rows, err := db.Query(`SELECT m.name FROM pragma_table_info(?, 'main') m
+		JOIN pragma_table_info(?, 'fresh') f ON f.name = m.name ORDER BY m.cid`, table, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var cols []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		cols = append(cols, `"`+c+`"`)
+	}
+	if len(cols) == 0 {
+		t.Fatalf("table %s has no column in common", table)
+	}
+	return strings.Join(cols, ", ")
 }

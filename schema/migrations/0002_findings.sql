@@ -7,15 +7,8 @@
 -- the checkpoint dropped, so the projector projects the whole log again (every row is a function
 -- of the log).
 
-DELETE FROM checkpoint;
-DELETE FROM tables;
-DELETE FROM hands;
-DELETE FROM hand_players;
-DELETE FROM actions;
-DELETE FROM draws;
-DELETE FROM awards;
-DELETE FROM pots;
-DELETE FROM quarantine;
+-- The runner empties every read model and the checkpoint (schema.ReprojectMark).
+-- fechado:reproject
 DROP TABLE findings;
 
 -- findings: every finding of the auditor, written in the transaction of the stream message that

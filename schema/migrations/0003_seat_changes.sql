@@ -5,17 +5,8 @@
 -- The rows of earlier logs were projected without them: the rows are emptied and the checkpoint
 -- dropped, so the projector projects the whole log again (every row is a function of the log).
 
-DELETE FROM checkpoint;
-DELETE FROM tables;
-DELETE FROM hands;
-DELETE FROM hand_players;
-DELETE FROM actions;
-DELETE FROM draws;
-DELETE FROM awards;
-DELETE FROM pots;
-DELETE FROM quarantine;
-DELETE FROM findings;
-DELETE FROM table_memory;
+-- The runner empties every read model and the checkpoint (schema.ReprojectMark).
+-- fechado:reproject
 
 -- seat_changes: kind is 'joined' (he sat down; amount = his buy-in), 'away' (seated with chips
 -- but not dealt in: sitting out, waiting for the big blind; amount = his stack), 'left' (gone

@@ -8,18 +8,8 @@
 -- The findings of earlier logs lacked tournament.*: the rows are emptied and the checkpoint
 -- dropped, so the projector projects the whole log again (every row is a function of the log).
 
-DELETE FROM checkpoint;
-DELETE FROM tables;
-DELETE FROM hands;
-DELETE FROM hand_players;
-DELETE FROM actions;
-DELETE FROM draws;
-DELETE FROM awards;
-DELETE FROM pots;
-DELETE FROM quarantine;
-DELETE FROM findings;
-DELETE FROM table_memory;
-DELETE FROM seat_changes;
+-- The runner empties every read model and the checkpoint (schema.ReprojectMark).
+-- fechado:reproject
 
 -- tournaments: one row per tournament; ended_at is set once one player holds every chip.
 CREATE TABLE tournaments (
