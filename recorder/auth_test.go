@@ -77,6 +77,22 @@ func startAuthServer(t *testing.T, a *roles.Auth) *server.Server {
 	return s
 }
 
+// startAuthApp starts a server with the auth file's users (startAuthServer) and opens the
+// recorder's own connection to it; both end with the test, as does the context returned, which
+// bounds the test to 30 seconds.
+func startAuthApp(t *testing.T) (*server.Server, *recorder.Log, context.Context) {
+	t.Helper()
+	s := startAuthServer(t, authFile(t))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	app, err := recorder.Open(ctx, recorder.Options{URLs: []string{s.ClientURL()}, User: recorder.AppUser, Password: "pw-app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { app.Close() })
+	return s, app, ctx
+}
+
 // client is a raw NATS client of one user; errs receives the asynchronous errors the server sends
 // it (permission violations).
 type client struct {
@@ -177,15 +193,7 @@ func TestRolesMatchTheStream(t *testing.T) {
 // is refused another's; the spectator can neither subscribe to the hand subjects nor reach the
 // stream; the auditor reads every event, face-down cards and seeds included.
 func TestRolesEnforcedByServer(t *testing.T) {
-	a := authFile(t)
-	s := startAuthServer(t, a)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	app, err := recorder.Open(ctx, recorder.Options{URLs: []string{s.ClientURL()}, User: recorder.AppUser, Password: "pw-app"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer app.Close()
+	s, app, ctx := startAuthApp(t)
 
 	// Table device A, with its own inbox prefix (it may receive replies there only).
 	devA := connect(t, s, "dealer-a", "pw-a", nats.CustomInboxPrefix(roles.InboxPrefix("dealer-a")))
@@ -296,15 +304,7 @@ func TestRolesEnforcedByServer(t *testing.T) {
 // The spectator follows hands as they are played on the public subjects and never receives a
 // card nobody has seen face up, a seed, or a prev, until the hand has ended.
 func TestSpectatorSeesPublicViewsOnly(t *testing.T) {
-	a := authFile(t)
-	s := startAuthServer(t, a)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	app, err := recorder.Open(ctx, recorder.Options{URLs: []string{s.ClientURL()}, User: recorder.AppUser, Password: "pw-app"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer app.Close()
+	s, app, ctx := startAuthApp(t)
 
 	spec := connect(t, s, "screen", "pw-screen", nats.PermissionErrOnSubscribe(true))
 	views := make(chan *nats.Msg, 1024)

@@ -34,7 +34,7 @@ func appendInterleaved(t *testing.T, l *recorder.Log, hands ...[]*events.Event) 
 	}
 }
 
-func collect(t *testing.T, read func(func(recorder.Stored) error) error) []byte {
+func collect(t testing.TB, read func(func(recorder.Stored) error) error) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	last := uint64(0)

@@ -47,16 +47,7 @@ func record(t testing.TB, l *recorder.Log, name string, data []byte) (recorder.S
 // exportHands is what export --all writes.
 func exportHands(t testing.TB, l *recorder.Log) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	err := l.ReadHands(ctx(t), func(s recorder.Stored) error {
-		b.Write(s.Event.Raw)
-		b.WriteByte('\n')
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHands(ctx(t), fn) })
 }
 
 func readFile(t testing.TB, path string) []byte {

@@ -96,12 +96,19 @@ type Left struct {
 	To     string       `json:"to,omitempty"`
 }
 
-// awayAndLeft returns the away and left lists of hs, empty (not nil) when it has none.
-func awayAndLeft(hs *events.HandStarted) ([]Away, []Left) {
-	away, left := []Away{}, []Left{}
-	for _, a := range hs.Away {
+// AwayOf returns the public view of a hand.started's away list, empty (not nil) when it has
+// none: the replayer's, and a live table's in the API.
+func AwayOf(as []events.AwaySeat) []Away {
+	away := make([]Away, 0, len(as))
+	for _, a := range as {
 		away = append(away, Away{Seat: a.Seat, Player: a.Player, Stack: a.Stack})
 	}
+	return away
+}
+
+// awayAndLeft returns the away and left lists of hs, empty (not nil) when it has none.
+func awayAndLeft(hs *events.HandStarted) ([]Away, []Left) {
+	away, left := AwayOf(hs.Away), []Left{}
 	for _, l := range hs.Left {
 		left = append(left, Left{Player: l.Player, Stack: l.Stack, To: l.To})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/replay"
 )
 
 // TableView is a table's public live state in the API.
@@ -25,19 +26,12 @@ type TableView struct {
 	At         string      `json:"at"`
 	Seats      []SeatView  `json:"seats"`
 	// Away lists the players seated with chips who are not dealt in (events-v1.md §7).
-	Away []AwayView `json:"away"`
+	Away []replay.Away `json:"away"`
 	// Live is false for a table known from the read models only (no hand seen since start).
 	Live bool `json:"live"`
 	// Hands and HandsEnded count the table's hands in the read models.
 	Hands      int `json:"hands"`
 	HandsEnded int `json:"hands_ended"`
-}
-
-// AwayView is a player of TableView sitting out the hand with his chips.
-type AwayView struct {
-	Seat   events.Seat `json:"seat"`
-	Player string      `json:"player"`
-	Stack  int64       `json:"stack"`
 }
 
 // SeatView is a seat of TableView: public information only.
@@ -68,10 +62,7 @@ func cardStrings[T interface{ String() string }](cs []T) []string {
 func tableView(t projector.TableState) TableView {
 	v := TableView{Table: t.Table, Hand: t.Hand, Number: t.Number, Preset: t.Preset, Dealer: t.Dealer,
 		Stage: t.Stage.String(), Round: string(t.Round), ToAct: t.ToAct, Pot: int64(t.Pot), Carry: int64(t.Carry),
-		Commitment: t.Commitment, Seq: int(t.Seq), At: t.At, Seats: []SeatView{}, Away: []AwayView{}, Live: true}
-	for _, a := range t.Away {
-		v.Away = append(v.Away, AwayView{Seat: a.Seat, Player: a.Player, Stack: int64(a.Stack)})
-	}
+		Commitment: t.Commitment, Seq: int(t.Seq), At: t.At, Seats: []SeatView{}, Away: replay.AwayOf(t.Away), Live: true}
 	for _, s := range t.Seats {
 		v.Seats = append(v.Seats, SeatView{Seat: s.Seat, Player: s.Player, Stack: int64(s.Stack),
 			InFront: int64(s.InFront), InPot: int64(s.InPot), Cards: s.Cards, Folded: s.Folded, AllIn: s.AllIn,
