@@ -16,6 +16,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
+	"github.com/fechado/fechado/replay"
 	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/tournament"
 )
@@ -34,16 +35,12 @@ type refAuditor struct {
 	findings int
 }
 
+// refTableState keeps the players of a table's last hand in maps; the rest of what the hand left
+// (dealer, starter, seats, carry, passed-out count) is the Auditor's tableState, its players unused.
 type refTableState struct {
-	dealer    events.Seat
-	starter   events.Seat
-	seats     []events.Seat
-	carry     events.Chips
-	passedOut int
-	passed    bool
-	misdeal   bool
-	stacks    map[string]events.Chips
-	seatOf    map[string]events.Seat
+	last   tableState
+	stacks map[string]events.Chips
+	seatOf map[string]events.Seat
 }
 
 func newRef(fn func(finding.Finding)) *refAuditor {
@@ -194,59 +191,31 @@ func (a *refAuditor) auditHand(p *pending) []finding.Finding {
 func (a *refAuditor) continuity(table string, first *events.Event, h *rules.Hand) []finding.Finding {
 	hs := h.Start
 	var out []finding.Finding
-	add := func(code finding.Code, seat events.Seat, msg string, expected, actual any) {
-		out = append(out, mk(first.Hand, table, first.Seq, code, seat, msg, expected, actual))
-	}
 	prev := a.tables[table]
 	p := h.Preset
-	for _, s := range hs.Seats {
-		if s.Rebuy != nil && *s.Rebuy > 0 && !p.Rebuys {
-			add(finding.TableRebuy, s.Seat, fmt.Sprintf("%s rebought %d chips; %s allows no rebuys", s.Player, *s.Rebuy, p.Name), 0, *s.Rebuy)
-		}
-		if s.Stack == 0 && !p.BrokeDealtIn {
-			add(finding.TableSeating, s.Seat, fmt.Sprintf("%s has no chips and was dealt in; %s deals in only players with chips", s.Player, p.Name), nil, s.Player)
-		}
-	}
-	// The version 1.1 seat checks are the auditor's own functions, given a table state made from
-	// the reference's maps: what is compared here is the bookkeeping around them.
+	out = seatingAllowed(out, first, table, hs, p)
+	// The seat, carry and dealer checks are the auditor's own functions, given a table state made
+	// from the reference's maps: what is compared here is the bookkeeping around them.
 	out = seatConflicts(out, first, table, hs)
 	if prev != nil {
-		ts := &tableState{}
+		ts := prev.last
 		for name, st := range prev.stacks {
 			ts.players = append(ts.players, playerEnd{name: name, seat: prev.seatOf[name], stack: st})
 		}
-		out = seatsAcross(out, first, table, hs, ts)
-		if hs.Carry != prev.carry {
-			add(finding.TableCarry, 0, fmt.Sprintf("the hand starts with a carry of %d; the last hand left %d", hs.Carry, prev.carry), prev.carry, hs.Carry)
-		}
-		wantPassed := 0
-		switch {
-		case prev.passed:
-			wantPassed = prev.passedOut + 1
-		case prev.misdeal:
-			wantPassed = prev.passedOut
-		}
-		if hs.PassedOut != wantPassed {
-			add(finding.TablePassedOut, 0, fmt.Sprintf("passed_out is %d; the table has had %d passed-out deals in a row", hs.PassedOut, wantPassed), wantPassed, hs.PassedOut)
-		}
+		out = seatsAcross(out, first, table, hs, &ts)
+		out = carryAcross(out, first, table, hs, &ts)
 		var seats []events.Seat
 		for _, s := range hs.Seats {
 			seats = append(seats, s.Seat)
 		}
-		if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
-			what := "dealer"
-			if p.Starter {
-				what = "seat before the starter"
-			}
-			add(finding.TableDealer, 0, fmt.Sprintf("the %s should be seat %d, not %d", what, want, hs.Dealer), want, hs.Dealer)
-		}
+		out = dealerAcross(out, first, table, hs, p, seats, &ts)
 	}
-	st := &refTableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
-		misdeal: h.Misdeal, stacks: map[string]events.Chips{}, seatOf: map[string]events.Seat{}}
+	st := &refTableState{last: tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
+		misdeal: h.Misdeal}, stacks: map[string]events.Chips{}, seatOf: map[string]events.Seat{}}
 	for _, s := range hs.Seats {
-		st.seats = append(st.seats, s.Seat)
+		st.last.seats = append(st.last.seats, s.Seat)
 	}
-	st.starter = rules.NextSeat(st.seats, hs.Dealer)
+	st.last.starter = rules.NextSeat(st.last.seats, hs.Dealer)
 	for _, pl := range h.Players {
 		st.stacks[pl.Name] = pl.Stack
 		st.seatOf[pl.Name] = pl.Seat
@@ -258,7 +227,7 @@ func (a *refAuditor) continuity(table string, first *events.Event, h *rules.Hand
 		}
 	}
 	if end := h.Ended(); end != nil {
-		st.carry = end.Carry
+		st.last.carry = end.Carry
 		bySeat := map[events.Seat]events.Chips{}
 		for _, s := range end.Stacks {
 			bySeat[s.Seat] = s.Stack
@@ -368,16 +337,7 @@ func TestAuditorMatchesReferenceOnShuffledLogs(t *testing.T) {
 	vectors, _ := filepath.Glob(testfiles.Path("vectors", "table-*.jsonl"))
 	var base [][]*events.Event // hands, in file order
 	for _, path := range vectors {
-		idx := map[string]int{}
-		for _, e := range readEvents(t, path) {
-			i, ok := idx[e.Hand]
-			if !ok {
-				i = len(base)
-				idx[e.Hand] = i
-				base = append(base, nil)
-			}
-			base[i] = append(base[i], e)
-		}
+		base = append(base, replay.Group(readEvents(t, path))...)
 	}
 	if len(base) < 10 {
 		t.Fatalf("only %d hands in the vectors", len(base))
@@ -468,17 +428,7 @@ func TestAuditorMatchesReferenceOnShuffledLogs(t *testing.T) {
 // hands before them left (the replay at hand.ended, through the rules, is not counted).
 func TestAddAllocatesNothingPerEvent(t *testing.T) {
 	path, _ := benchLog(t, t.TempDir(), 12)
-	var hands [][]*events.Event
-	idx := map[string]int{}
-	for _, e := range readEvents(t, path) {
-		i, ok := idx[e.Hand]
-		if !ok {
-			i = len(hands)
-			idx[e.Hand] = i
-			hands = append(hands, nil)
-		}
-		hands[i] = append(hands[i], e)
-	}
+	hands := replay.Group(readEvents(t, path))
 	a := New(nil)
 	a.chain.Window, a.chain.IDWindow = 16, 512
 	warm := len(hands) / 2

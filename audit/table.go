@@ -59,19 +59,9 @@ func findPlayer(ps []playerEnd, name string) *playerEnd {
 // appending the findings to out, then records what this hand leaves.
 func (a *Auditor) continuity(out []finding.Finding, table string, first *events.Event, h *rules.Hand) []finding.Finding {
 	hs := h.Start
-	add := func(code finding.Code, seat events.Seat, msg string, expected, actual any) {
-		out = append(out, mk(first.Hand, table, first.Seq, code, seat, msg, expected, actual))
-	}
 	prev := a.tables[table]
 	p := h.Preset
-	for _, s := range hs.Seats {
-		if s.Rebuy != nil && *s.Rebuy > 0 && !p.Rebuys {
-			add(finding.TableRebuy, s.Seat, fmt.Sprintf("%s rebought %d chips; %s allows no rebuys", s.Player, *s.Rebuy, p.Name), 0, *s.Rebuy)
-		}
-		if s.Stack == 0 && !p.BrokeDealtIn {
-			add(finding.TableSeating, s.Seat, fmt.Sprintf("%s has no chips and was dealt in; %s deals in only players with chips", s.Player, p.Name), nil, s.Player)
-		}
-	}
+	out = seatingAllowed(out, first, table, hs, p)
 	// The seats dealt in, in seat order: for the rotation, and what the next hand rotates from.
 	var seatBuf [events.MaxSeat]events.Seat
 	seats := seatBuf[:0]
@@ -81,29 +71,13 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 	out = seatConflicts(out, first, table, hs)
 	if prev != nil {
 		out = seatsAcross(out, first, table, hs, prev)
-		if hs.Carry != prev.carry {
-			add(finding.TableCarry, 0, fmt.Sprintf("the hand starts with a carry of %d; the last hand left %d", hs.Carry, prev.carry), prev.carry, hs.Carry)
-		}
-		wantPassed := 0
-		switch {
-		case prev.passed:
-			wantPassed = prev.passedOut + 1
-		case prev.misdeal:
-			wantPassed = prev.passedOut
-		}
-		if hs.PassedOut != wantPassed {
-			add(finding.TablePassedOut, 0, fmt.Sprintf("passed_out is %d; the table has had %d passed-out deals in a row", hs.PassedOut, wantPassed), wantPassed, hs.PassedOut)
-		}
+		out = carryAcross(out, first, table, hs, prev)
 		// presets.md "next hand" puts the dealer of this hand where the last one leaves it; in
 		// blind games the TDA dead-button rule does (events-v1.md §7).
 		if p.Blinds {
 			out = blindRotation(out, first, table, hs, h, prev, seats)
-		} else if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
-			what := "dealer"
-			if p.Starter {
-				what = "seat before the starter"
-			}
-			add(finding.TableDealer, 0, fmt.Sprintf("the %s should be seat %d, not %d", what, want, hs.Dealer), want, hs.Dealer)
+		} else {
+			out = dealerAcross(out, first, table, hs, p, seats, prev)
 		}
 	}
 	// The previous state has been read: this hand's replaces it, in the same storage.
@@ -154,6 +128,54 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 				st.player(pl.Name).stack = v
 			}
 		}
+	}
+	return out
+}
+
+// seatingAllowed checks each seat hs deals in against preset p: a rebuy only where p allows
+// rebuys, and a player without chips only where p deals such players in.
+func seatingAllowed(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, p rules.Preset) []finding.Finding {
+	for _, s := range hs.Seats {
+		if s.Rebuy != nil && *s.Rebuy > 0 && !p.Rebuys {
+			out = append(out, mk(first.Hand, table, first.Seq, finding.TableRebuy, s.Seat, fmt.Sprintf("%s rebought %d chips; %s allows no rebuys", s.Player, *s.Rebuy, p.Name), 0, *s.Rebuy))
+		}
+		if s.Stack == 0 && !p.BrokeDealtIn {
+			out = append(out, mk(first.Hand, table, first.Seq, finding.TableSeating, s.Seat, fmt.Sprintf("%s has no chips and was dealt in; %s deals in only players with chips", s.Player, p.Name), nil, s.Player))
+		}
+	}
+	return out
+}
+
+// carryAcross checks the carry and the passed_out count of hs against what the table's previous
+// hand left (prev): a passed-out deal adds one to the count, a misdeal keeps it, any other hand
+// starts it again from 0.
+func carryAcross(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, prev *tableState) []finding.Finding {
+	if hs.Carry != prev.carry {
+		out = append(out, mk(first.Hand, table, first.Seq, finding.TableCarry, 0, fmt.Sprintf("the hand starts with a carry of %d; the last hand left %d", hs.Carry, prev.carry), prev.carry, hs.Carry))
+	}
+	wantPassed := 0
+	switch {
+	case prev.passed:
+		wantPassed = prev.passedOut + 1
+	case prev.misdeal:
+		wantPassed = prev.passedOut
+	}
+	if hs.PassedOut != wantPassed {
+		out = append(out, mk(first.Hand, table, first.Seq, finding.TablePassedOut, 0, fmt.Sprintf("passed_out is %d; the table has had %d passed-out deals in a row", hs.PassedOut, wantPassed), wantPassed, hs.PassedOut))
+	}
+	return out
+}
+
+// dealerAcross checks the dealer of hs (or, in a preset with a starter, the seat before him)
+// against where preset p's "next hand" rule moves it from the previous hand (prev), in games
+// without blinds; seats are the seats hs deals in, in seat order.
+func dealerAcross(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, p rules.Preset, seats []events.Seat, prev *tableState) []finding.Finding {
+	if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
+		what := "dealer"
+		if p.Starter {
+			what = "seat before the starter"
+		}
+		out = append(out, mk(first.Hand, table, first.Seq, finding.TableDealer, 0, fmt.Sprintf("the %s should be seat %d, not %d", what, want, hs.Dealer), want, hs.Dealer))
 	}
 	return out
 }
