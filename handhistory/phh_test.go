@@ -20,13 +20,19 @@ func finishing(h handhistory.Hand) []events.Chips {
 	return out
 }
 
-func TestPHHFixedShowdown(t *testing.T) {
-	res := importFile(t, handhistory.PHH, "testdata/phh/fixed-showdown.phh")
+// onlyHand returns the one hand of res, its events checked (checkEvents); it fails the test when
+// res skipped anything or holds another number of hands.
+func onlyHand(t *testing.T, res *handhistory.Result) handhistory.Hand {
+	t.Helper()
 	if len(res.Skipped) != 0 || len(res.Hands) != 1 {
 		t.Fatalf("hands %d skipped %v", len(res.Hands), res.Skipped)
 	}
-	h := res.Hands[0]
-	checkEvents(t, h)
+	checkEvents(t, res.Hands[0])
+	return res.Hands[0]
+}
+
+func TestPHHFixedShowdown(t *testing.T) {
+	h := onlyHand(t, importFile(t, handhistory.PHH, "testdata/phh/fixed-showdown.phh"))
 	s := h.Events[0].Data.(*events.HandStarted)
 	if h.Table != "phh-fixed-showdown" || s.Dealer != 6 || s.Seats[0].Player != "Ann Lee" || s.Stakes != (events.Stakes{MinBet: 2, MaxBet: 4}) {
 		t.Errorf("table %s started %+v", h.Table, s)
@@ -122,12 +128,7 @@ func TestPHHSession(t *testing.T) {
 }
 
 func TestPHHCents(t *testing.T) {
-	res := importFile(t, handhistory.PHH, "testdata/phh/pot-cents.phh")
-	if len(res.Skipped) != 0 || len(res.Hands) != 1 {
-		t.Fatalf("hands %d skipped %v", len(res.Hands), res.Skipped)
-	}
-	h := res.Hands[0]
-	checkEvents(t, h)
+	h := onlyHand(t, importFile(t, handhistory.PHH, "testdata/phh/pot-cents.phh"))
 	s := h.Events[0].Data.(*events.HandStarted)
 	if s.Stakes.MinBet != 50 || s.Seats[1].Stack != 3550 || h.Events[0].At != "2025-07-14T00:00:00Z" {
 		t.Errorf("stakes %+v seats %+v at %s", s.Stakes, s.Seats, h.Events[0].At)
@@ -198,12 +199,7 @@ actions = [
   "p3 sm 2c3d4h5s7c", "p1 sm AsKsQdJc9h", "p2 sm AhKhQcJd9s",
 ]
 `
-	res := handhistory.ImportPHH("tie.phh", []byte(src))
-	if len(res.Skipped) != 0 || len(res.Hands) != 1 {
-		t.Fatalf("hands %d skipped %v", len(res.Hands), res.Skipped)
-	}
-	h := res.Hands[0]
-	checkEvents(t, h)
+	h := onlyHand(t, handhistory.ImportPHH("tie.phh", []byte(src)))
 	// 45 chips for two equal hands: p1, the first left of the button (p3), gets the odd one.
 	if got, want := awards(h), []string{"seat 1 pot 0: 23", "seat 2 pot 0: 22"}; !slices.Equal(got, want) {
 		t.Errorf("awards %v, want %v", got, want)

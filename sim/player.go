@@ -29,6 +29,10 @@ var styles = []Style{
 	{Name: "gambler", Tight: 0.35, Aggression: 0.6, Bluff: 0.15, Slowplay: 0.1},
 }
 
+// madeStrength rates the categories from trips up, whatever their ranks (indexed by category).
+var madeStrength = [...]float64{rules.Trips: 0.7, rules.Straight: 0.78, rules.Flush: 0.84, rules.FullHouse: 0.9,
+	rules.Quads: 0.97, rules.StraightFlush: 1}
+
 // strength rates five cards from 0 (nothing) to 1 (the best), with credit for draws before the
 // draw.
 func strength(ev *rules.Evaluator, hand []cards.Card, beforeDraw bool, low cards.Rank) float64 {
@@ -38,25 +42,15 @@ func strength(ev *rules.Evaluator, hand []cards.Card, beforeDraw bool, low cards
 	v := ev.Eval([5]cards.Card(hand))
 	hi := func(r cards.Rank) float64 { return float64(r-low) / float64(cards.Ace-low+1) }
 	var s float64
-	switch v.Category() {
+	switch c := v.Category(); c {
 	case rules.HighCard:
 		s = 0.05 + 0.1*hi(maxRank(hand))
 	case rules.Pair:
 		s = 0.2 + 0.25*hi(pairRank(hand))
 	case rules.TwoPair:
 		s = 0.55 + 0.1*hi(pairRank(hand))
-	case rules.Trips:
-		s = 0.7
-	case rules.Straight:
-		s = 0.78
-	case rules.Flush:
-		s = 0.84
-	case rules.FullHouse:
-		s = 0.9
-	case rules.Quads:
-		s = 0.97
-	case rules.StraightFlush:
-		s = 1
+	default:
+		s = madeStrength[c]
 	}
 	if beforeDraw && s < 0.5 {
 		if _, ok := flushDraw(hand); ok {

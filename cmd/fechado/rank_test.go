@@ -1,18 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
 )
-
-func runRankCmd(stdin string, args ...string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb}
-	code = m.Run(args)
-	return code, out.String(), errb.String()
-}
 
 func TestRank(t *testing.T) {
 	tests := []struct {
@@ -70,7 +62,7 @@ func TestRank(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := runRankCmd(tt.stdin, tt.args...)
+			code, out, errs := fechado(tt.stdin, tt.args...)
 			if code != 0 || out != tt.want || errs != "" {
 				t.Errorf("fechado %q: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", tt.args, code, errs, out, tt.want)
 			}
@@ -110,7 +102,7 @@ func TestRankBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := runRankCmd(tt.stdin, tt.args...)
+			code, out, errs := fechado(tt.stdin, tt.args...)
 			if code != 2 || out != "" || !strings.Contains(errs, tt.stderr) || !strings.HasPrefix(errs, "fechado rank: ") {
 				t.Errorf("fechado %q: exit %d, stdout %q, stderr %q; want exit 2 and a message with %q",
 					tt.args, code, out, errs, tt.stderr)
@@ -120,7 +112,7 @@ func TestRankBadInput(t *testing.T) {
 }
 
 func TestRankHelp(t *testing.T) {
-	code, out, _ := runRankCmd("", "rank", "--help")
+	code, out, _ := fechado("", "rank", "--help")
 	for _, want := range []string{"Usage: fechado rank --rules NAME [--low RANK] [HAND…]", "competition ranking", "-rules", "-low"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--help lacks %q:\n%s", want, out)
@@ -156,7 +148,7 @@ func TestRankManyLines(t *testing.T) {
 			}
 		}
 	}
-	code, out, errs := runRankCmd(in.String(), "rank", "--rules", "tr-kapali")
+	code, out, errs := fechado(in.String(), "rank", "--rules", "tr-kapali")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
