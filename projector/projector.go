@@ -517,6 +517,9 @@ type batch struct {
 	live  []*events.Event // accepted events, for Live after the commit
 	// audited holds what the auditor found in the batch, for OnAudit after the commit.
 	audited []Audited
+	// tours names the tournaments whose hands the batch followed, with the last hand of each:
+	// their memory is written at the commit.
+	tours map[string]string
 }
 
 // stmt returns statement id, prepared in the transaction.
@@ -548,6 +551,9 @@ func (p *Projector) begin(ctx context.Context) error {
 // events to Live.
 func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 	b := p.b
+	if err := p.saveTournaments(ctx); err != nil {
+		return err
+	}
 	if _, err := b.stmt(stCheckpoint).ExecContext(ctx, p.name(), b.last); err != nil {
 		return fmt.Errorf("projector: checkpoint: %w", err)
 	}

@@ -30,6 +30,7 @@ const (
 	stTourMove
 	stTourKnockout
 	stTourPlayer
+	stTourMemory
 	numStmts
 )
 
@@ -56,6 +57,8 @@ var statements = [numStmts]string{
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (tournament_id, player) DO UPDATE SET table_id = excluded.table_id, chips = excluded.chips,
 			place = excluded.place, out_hand = excluded.out_hand, hands = excluded.hands, rebuys = excluded.rebuys`,
+	stTourMemory: `INSERT INTO tournament_memory (tournament_id, hand_id, memory) VALUES (?, ?, ?)
+		ON CONFLICT (tournament_id) DO UPDATE SET hand_id = excluded.hand_id, memory = excluded.memory`,
 	stSeatChange: `INSERT OR IGNORE INTO seat_changes (hand_id, player, kind, table_id, stream_seq, started_at, seat, amount, to_table)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stCheckpoint: `INSERT INTO checkpoint (name, stream_seq) VALUES (?, ?)

@@ -2,6 +2,7 @@ package projector
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -13,37 +14,49 @@ import (
 // The tournaments. The projector's auditor sees one table at a time (audit.HandAfter audits
 // each hand alone), so the checks across the tables of a tournament are the projector's: every
 // ended hand of a tournament goes through one tournament.Book, in stream order, and its
-// tournament.* findings are stored with the hand's own. The book is memory; it is rebuilt at
-// load from tournament_hands, which keeps the hand.started and hand.ended of every tournament
-// hand written in the transaction of its other rows, so a restart follows on from exactly the
-// hands committed.
+// tournament.* findings are stored with the hand's own. The book is memory; each transaction
+// that follows a tournament's hands also writes what they leave (tournament.Memory) to
+// tournament_memory, as table_memory is kept for the auditor, so a restart restores each
+// tournament as of exactly the hands committed, however many there were.
 
-// loadTournaments rebuilds the book from the tournament hands stored, in the order they ended.
+// loadTournaments restores the book from tournament_memory, the tournaments in the order first
+// stored.
 func (p *Projector) loadTournaments(ctx context.Context) error {
 	p.book = tournament.NewBook()
-	rows, err := p.DB.QueryContext(ctx, `SELECT started, ended FROM tournament_hands ORDER BY end_seq`)
+	rows, err := p.DB.QueryContext(ctx, `SELECT tournament_id, memory FROM tournament_memory ORDER BY rowid`)
 	if err != nil {
-		return fmt.Errorf("projector: tournament hands: %w", err)
+		return fmt.Errorf("projector: tournament memory: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var start, end []byte
-		if err := rows.Scan(&start, &end); err != nil {
+		var id string
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
 			return err
 		}
-		s, err := events.Parse(start)
-		if err != nil {
-			return fmt.Errorf("projector: tournament hand: %w", err)
+		var m tournament.Memory
+		if err := json.Unmarshal(b, &m); err != nil {
+			return fmt.Errorf("projector: tournament memory of %s: %w", id, err)
 		}
-		e, err := events.Parse(end)
-		if err != nil {
-			return fmt.Errorf("projector: tournament hand: %w", err)
-		}
-		if h, ok := tournament.HandOf([]*events.Event{s, e}); ok {
-			p.book.Add(nil, &h)
+		if _, err := p.book.Restore(m); err != nil {
+			return fmt.Errorf("projector: tournament memory of %s: %w", id, err)
 		}
 	}
 	return rows.Err()
+}
+
+// saveTournaments writes the memory of each tournament the batch followed, in its transaction.
+func (p *Projector) saveTournaments(ctx context.Context) error {
+	for id, hand := range p.b.tours {
+		b, err := json.Marshal(p.book.Get(id).Memory())
+		if err != nil {
+			return err
+		}
+		if _, err := p.b.stmt(stTourMemory).ExecContext(ctx, id, hand, b); err != nil {
+			return fmt.Errorf("projector: tournament memory of %s: %w", id, err)
+		}
+	}
+	return nil
 }
 
 // tournamentHand follows a hand that ended through its tournament, if it belongs to one, writes
@@ -55,6 +68,10 @@ func (p *Projector) tournamentHand(ctx context.Context, endSeq uint64, h *hand, 
 	}
 	dst = p.book.Add(dst, &th)
 	t := p.book.Get(th.Start.Tournament.ID)
+	if p.b.tours == nil {
+		p.b.tours = map[string]string{}
+	}
+	p.b.tours[t.ID] = h.id
 	hs := th.Start
 	exec := func(id stmtID, args ...any) error {
 		_, err := p.b.stmt(id).ExecContext(ctx, args...)

@@ -71,7 +71,7 @@ func storedTournamentFindings(t *testing.T, db *sql.DB) []string {
 // A simulated 60-entry tournament on 8 tables, projected: the standings stored are the places an
 // independent reading of the JSON Lines gives (events-v1.md §7), the tournament.* findings stored
 // are those `fechado audit` gives over the whole log, every knock-out has its hand, and a
-// projector restarted half-way (rebuilding the tournament from its rows), or resumed after a
+// projector restarted half-way (restoring the tournament from its memory), or resumed after a
 // failed batch, stores the same rows.
 func TestTournamentProjected(t *testing.T) {
 	ctx := context.Background()
@@ -112,7 +112,7 @@ func TestTournamentProjected(t *testing.T) {
 		t.Errorf("stored %d tournament findings, the audit gives %d:\n got %v\nwant %v", len(gotF), len(wantF), gotF, wantF)
 	}
 
-	// Restarted half-way, with a new projector that rebuilds the tournament from the rows.
+	// Restarted half-way, with a new projector that restores the tournament from its memory.
 	again := openDB(t)
 	project(t, again, writeLines(t, t.TempDir(), lines[:len(lines)/2]), 53)
 	project(t, again, full, 53)
@@ -163,7 +163,7 @@ func TestTournamentInjectedStored(t *testing.T) {
 }
 
 // BenchmarkTournamentRestart measures what a restart costs a database holding a whole simulated
-// 60-entry tournament: rebuilding the tournament model from tournament_hands at load.
+// 60-entry tournament: restoring the tournament model from tournament_memory at load.
 func BenchmarkTournamentRestart(b *testing.B) {
 	var log bytes.Buffer
 	if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 60, Tables: 8, Seed: 11}, &log); err != nil {

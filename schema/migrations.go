@@ -37,6 +37,8 @@ var ReadModels = []string{
 	// 0004
 	"tournaments", "tournament_hands", "tournament_tables", "tournament_levels", "tournament_moves",
 	"tournament_knockouts", "tournament_players",
+	// 0005
+	"tournament_memory",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.
