@@ -44,17 +44,10 @@ type PlayerMemory struct {
 	ArrivedAt   string
 }
 
-// TableMemory is a Table with its players by name.
+// TableMemory is a Table with its players by name (the names stand for Table.Players in JSON).
 type TableMemory struct {
-	ID         string
-	Level      int
-	Carry      events.Chips
-	Hands      int
-	Number     int
-	Hand       string
-	Start, End time.Time
-	Stakes     events.Stakes
-	Players    []string
+	Table
+	Players []string
 }
 
 // Memory returns what t holds, sharing nothing with it.
@@ -67,8 +60,8 @@ func (t *Tournament) Memory() Memory {
 			LastEnd: p.lastEnd, MoveFrom: p.moveFrom, MoveTo: p.moveTo, ArrivedFrom: p.arrivedFrom, ArrivedAt: p.arrivedAt})
 	}
 	for _, tb := range t.tlist {
-		tm := TableMemory{ID: tb.ID, Level: tb.Level, Carry: tb.Carry, Hands: tb.Hands, Number: tb.Number, Hand: tb.Hand,
-			Start: tb.Start, End: tb.End, Stakes: tb.Stakes, Players: make([]string, 0, len(tb.Players))}
+		tm := TableMemory{Table: *tb, Players: make([]string, 0, len(tb.Players))}
+		tm.Table.Players, tm.Table.spare = nil, nil
 		for _, p := range tb.Players {
 			tm.Players = append(tm.Players, p.Name)
 		}
@@ -97,8 +90,9 @@ func (b *Book) Restore(m Memory) (*Tournament, error) {
 		t.plist = append(t.plist, &p)
 	}
 	for _, tm := range m.Tables {
-		tb := &Table{ID: tm.ID, Level: tm.Level, Carry: tm.Carry, Hands: tm.Hands, Number: tm.Number, Hand: tm.Hand,
-			Start: tm.Start, End: tm.End, Stakes: tm.Stakes}
+		tb := new(Table)
+		*tb = tm.Table
+		tb.Players, tb.spare = nil, nil
 		for _, name := range tm.Players {
 			p := t.players[name]
 			if p == nil {
