@@ -190,6 +190,26 @@ func localState(t *testing.T, s *server.Server) (server.StreamState, bool) {
 	return server.StreamState{}, false
 }
 
+// waitStoredOnce waits until node s's own store holds as many messages as hands have events, and
+// fails the test unless they are numbered from 1, none deleted, one subject per hand; it returns
+// the number of events.
+func waitStoredOnce(t *testing.T, s *server.Server, hands [][]*events.Event) int {
+	t.Helper()
+	want := 0
+	for _, h := range hands {
+		want += len(h)
+	}
+	waitFor(t, 10*time.Second, s.Name()+" to hold every event", func() bool {
+		st, ok := localState(t, s)
+		return ok && st.Msgs == uint64(want)
+	})
+	st, _ := localState(t, s)
+	if st.FirstSeq != 1 || st.LastSeq != uint64(want) || st.NumDeleted != 0 || st.NumSubjects != len(hands) {
+		t.Fatalf("node %s: state %+v, want %d messages from 1, none deleted, %d subjects", s.Name(), st, want, len(hands))
+	}
+	return want
+}
+
 func waitFor(t *testing.T, d time.Duration, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
@@ -333,20 +353,8 @@ func TestClusterKeepsHandsThroughNodeLoss(t *testing.T) {
 	c.waitCurrent(ctx, l, victim)
 	appendHands(41, 46) // and appends still go in with all three back
 
-	want := 0
-	for _, h := range hands {
-		want += len(h)
-	}
 	for _, s := range c.nodes {
-		// The node's own store: as many messages as events, nothing deleted, one subject per hand.
-		waitFor(t, 10*time.Second, s.Name()+" to hold every event", func() bool {
-			st, ok := localState(t, s)
-			return ok && st.Msgs == uint64(want)
-		})
-		st, _ := localState(t, s)
-		if st.FirstSeq != 1 || st.LastSeq != uint64(want) || st.NumDeleted != 0 || st.NumSubjects != len(hands) {
-			t.Fatalf("node %s: state %+v, want %d messages from 1, none deleted, %d subjects", s.Name(), st, want, len(hands))
-		}
+		want := waitStoredOnce(t, s, hands)
 		// And its content: every hand complete, each event once, the chain whole.
 		got := readOnNode(t, ctx, l.JetStream(), s.Name(), want)
 		chain := events.NewChain()
