@@ -12,14 +12,9 @@ import (
 // following every stored hand again, so that starting up does not grow with the tournament's
 // history. Restore(t.Memory()) followed by the same hands finds what t would have found.
 type Memory struct {
-	ID      string
-	Entries int
-	Stack   events.Chips
-	Rebuys  events.Chips
-	Level   int
-	Hands   int
-	First   time.Time
-	Last    time.Time
+	// Tournament holds the exported fields (its id, entries, stack, rebuys, level, hands and
+	// times); the rest follows.
+	Tournament
 	// Players are the players in the order first seen; Tables the tables likewise, each naming
 	// the players of its last hand.
 	Players []PlayerMemory
@@ -52,8 +47,8 @@ type TableMemory struct {
 
 // Memory returns what t holds, sharing nothing with it.
 func (t *Tournament) Memory() Memory {
-	m := Memory{ID: t.ID, Entries: t.Entries, Stack: t.Stack, Rebuys: t.Rebuys, Level: t.Level, Hands: t.Hands,
-		First: t.First, Last: t.Last, Levels: make(map[int]events.Stakes, len(t.levels)),
+	m := Memory{Tournament: Tournament{ID: t.ID, Entries: t.Entries, Stack: t.Stack, Rebuys: t.Rebuys, Level: t.Level,
+		Hands: t.Hands, First: t.First, Last: t.Last}, Levels: make(map[int]events.Stakes, len(t.levels)),
 		Sum: t.sum, Adjust: t.adjust, Seen: t.seen, Out: t.out}
 	for _, p := range t.plist {
 		m.Players = append(m.Players, PlayerMemory{Player: *p, LastTable: p.lastTable, LastStart: p.lastStart,

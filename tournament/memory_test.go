@@ -116,7 +116,7 @@ func TestRestoredBookFollowsOnAlike(t *testing.T) {
 
 // Restore refuses a memory whose table names a player the tournament does not list.
 func TestRestoreRefusesUnknownPlayer(t *testing.T) {
-	m := tournament.Memory{ID: "t", Tables: []tournament.TableMemory{{Table: tournament.Table{ID: "a"}, Players: []string{"nobody"}}}}
+	m := tournament.Memory{Tournament: tournament.Tournament{ID: "t"}, Tables: []tournament.TableMemory{{Table: tournament.Table{ID: "a"}, Players: []string{"nobody"}}}}
 	if _, err := tournament.NewBook().Restore(m); err == nil {
 		t.Fatal("a table naming an unknown player was restored")
 	}
