@@ -40,12 +40,13 @@ lint: $(STATICCHECK) ## gofmt check, go vet, staticcheck (pinned in go.mod)
 	@GOFLAGS="$(LINTFLAGS)" $(STATICCHECK) ./...
 
 # The packages whose code runs goroutines over state they share (the log and its recorder, the
-# projector, the web server and the table console, the commands that serve them, the rules'
-# evaluator cache, the benchmark runner): make test runs their tests under the race detector. The
-# others are single-threaded, and some of their tests count allocations, which the detector's
-# instrumentation would add to; their code runs under the detector too inside these packages'
+# projector, the web server and the table console, the commands that serve them, the benchmark
+# runner): make test runs their tests under the race detector, and the rules' test of the
+# evaluator cache, which tables share (the rest of rules' suite walks every five-card hand, slow
+# under the detector, and single-threaded). The others are single-threaded, and some of their
+# tests count allocations, which the detector's instrumentation would add to; their code runs under the detector too inside these packages'
 # tests (the live auditor of serve, for one), and make test-long runs every package under it.
-RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/... ./rules/...
+RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 
 # make test runs go vet and staticcheck with the race detector's flags (LINTFLAGS), so that they
 # read the very packages the race tests compile: the large dependencies (nats-server, chromedp,
@@ -56,6 +57,7 @@ test: cc chromium lint ## lint, then the short suite (-short), the race detector
 	@rc=0; \
 	echo "==> go test -short -race $(RACEPKGS)"; \
 	$(GO) test -short -race -timeout 15m $(RACEPKGS) || rc=1; \
+	$(GO) test -short -race -run Concurrent ./rules/ || rc=1; \
 	echo "==> go test -short (the other packages)"; \
 	$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
 	exit $$rc
