@@ -2,11 +2,15 @@ package web_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/rules"
 )
 
@@ -151,5 +155,51 @@ func TestPlayersListSortFilterPage(t *testing.T) {
 		if !strings.HasPrefix(q, a.Field) {
 			t.Errorf("/api/players?%s: field %q", q, a.Field)
 		}
+	}
+}
+
+// Every word the list pages ask of the catalogue exists: each key their scripts name, and each of
+// the keys they build from a stage, an audit status, a statistic or a kind of seat change.
+func TestListPagesWordsExist(t *testing.T) {
+	var src strings.Builder
+	for _, f := range []string{"tables.js", "handlist.js", "players.js", "tournaments.js", "charts.js"} {
+		b, err := os.ReadFile(filepath.Join("assets", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	keys := map[string]bool{}
+	for _, m := range regexp.MustCompile(`"((?:web|preset|status|sev)\.[a-z0-9_.-]*[a-z0-9_])"`).FindAllStringSubmatch(src.String(), -1) {
+		keys[m[1]] = true
+	}
+	if len(keys) < 100 {
+		t.Fatalf("only %d keys found in the scripts: the pattern misses them", len(keys))
+	}
+	for _, stage := range []string{"setup", "deal", "betting", "betting.blind", "betting.first", "betting.second", "draw", "showdown", "settle", "ended"} {
+		keys["web.tables.stage."+stage] = true
+	}
+	for _, a := range []string{"ok", "info", "warning", "error"} {
+		keys["web.hands.audit."+a] = true
+		keys["sev."+a] = a != "ok"
+	}
+	for _, m := range regexp.MustCompile(`\["([a-z_]+)", "[a-z_]+", (?:num|pct|dec)\]`).FindAllStringSubmatch(src.String(), -1) {
+		keys["web.players.stat."+m[1]+".name"], keys["web.players.stat."+m[1]+".help"] = true, true
+	}
+	for _, k := range []string{"joined", "away", "rebuy", "left"} {
+		keys["web.player.session."+k] = true
+	}
+	for _, p := range rules.Names() {
+		keys["preset."+p] = true
+	}
+	for k, want := range keys {
+		for _, l := range lang.All() {
+			if want && !l.Has(k) {
+				t.Errorf("%s: the list pages ask for %q, which the catalogue lacks", l.Code, k)
+			}
+		}
+	}
+	if !keys["web.players.stat.wsd.help"] || !keys["web.tables.stage.draw"] {
+		t.Error("the built keys are not checked")
 	}
 }

@@ -86,24 +86,35 @@ function chipSegments(rows, label = (r) => "") {
   return segs;
 }
 
+// niceTicks gives about n round values (steps of 1, 2, 2.5 or 5 times a power of ten) that cover
+// lo..hi; whole when whole is set.
+function niceTicks(lo, hi, n, whole = false) {
+  const raw = Math.max((hi - lo) / n, whole ? 1 : 1e-9);
+  const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((x) => x >= raw && (!whole || Number.isInteger(x)));
+  const out = [];
+  for (let v = Math.floor(lo / step) * step; v < hi + step; v += step) out.push(Math.round(v * 1e6) / 1e6);
+  return out.filter((v, k, a) => k === 0 || a[k - 1] < hi);
+}
+
 // lineChart draws series [{name, segments: [[{x, y, hand, title, kind}]]}] as an SVG: each
 // segment a line, each point a link to its hand (#/hand/ID), a bust a cross, a rebuy a ring.
-function lineChart(series, { xLabel = "", yLabel = "", height = 280 } = {}) {
+function lineChart(series, { xLabel = "", yLabel = "", height = 280, maxWidth = 760 } = {}) {
   const pts = series.flatMap((s) => s.segments.flat());
   if (!pts.length) return `<p class="muted">${esc(t("web.list.chart.empty"))}</p>`;
-  const width = chartWidth();
+  const width = chartWidth(maxWidth);
   const pad = { l: 58, r: 12, t: 12, b: 44 };
   let [x0, x1] = [Math.min(...pts.map((p) => p.x)), Math.max(...pts.map((p) => p.x))];
   let [y0, y1] = [Math.min(0, ...pts.map((p) => p.y)), Math.max(...pts.map((p) => p.y))];
   if (x0 === x1) x1 = x0 + 1;
   if (y0 === y1) y1 = y0 + 1;
+  const yt = niceTicks(y0, y1, 4);
+  [y0, y1] = [yt[0], yt[yt.length - 1]];
   const X = (x) => (pad.l + ((x - x0) / (x1 - x0)) * (width - pad.l - pad.r)).toFixed(1);
   const Y = (y) => (height - pad.b - ((y - y0) / (y1 - y0)) * (height - pad.t - pad.b)).toFixed(1);
-  const ticks = (a, b, n) => Array.from({ length: n + 1 }, (_, k) => a + ((b - a) * k) / n);
-  const grid = ticks(y0, y1, 4).map((y) => `<line x1="${pad.l}" x2="${width - pad.r}" y1="${Y(y)}" y2="${Y(y)}" stroke="#e3e6e1"/>
-    <text x="${pad.l - 6}" y="${Number(Y(y)) + 4}" text-anchor="end">${esc(numFmt(Math.round(y)))}</text>`).join("");
-  const nx = Math.max(1, Math.min(Math.floor((width - pad.l) / 60), x1 - x0));
-  const xt = [...new Set(ticks(x0, x1, nx).map(Math.round))].map((x) => `<text x="${X(x)}" y="${height - pad.b + 16}" text-anchor="middle">${esc(numFmt(x))}</text>`).join("");
+  const grid = yt.map((y) => `<line x1="${pad.l}" x2="${width - pad.r}" y1="${Y(y)}" y2="${Y(y)}" stroke="#e3e6e1"/>
+    <text x="${pad.l - 6}" y="${Number(Y(y)) + 4}" text-anchor="end">${esc(numFmt(y))}</text>`).join("");
+  const xt = niceTicks(x0, x1, Math.max(1, Math.floor((width - pad.l) / 60)), true).filter((x) => x >= x0 && x <= x1).map((x) => `<text x="${X(x)}" y="${height - pad.b + 16}" text-anchor="middle">${esc(numFmt(x))}</text>`).join("");
   const color = (k) => COLORS[k % COLORS.length];
   const marker = (p, c) => {
     const [cx, cy] = [X(p.x), Y(p.y)];
@@ -127,6 +138,7 @@ function barChart(bars, { height = 200, max = 100 } = {}) {
   if (!bars.length) return `<p class="muted">${esc(t("web.list.chart.empty"))}</p>`;
   const width = Math.min(chartWidth(420), 420);
   const pad = { l: 10, b: 26, t: 18 };
+  max = Math.min(max, Math.max(10, ...bars.map((b) => b.value || 0)) * 1.1);
   const bw = (width - pad.l) / bars.length;
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${bars.map((b, k) => {
     const h = b.value == null ? 0 : ((height - pad.b - pad.t) * b.value) / max;

@@ -71,7 +71,7 @@ async function pageTournament(id) {
     const label = (c) => t("web.hands.title.one", { table: tb.table, number: c.number });
     return `<div class="panel tchips" data-table="${esc(tb.table)}"><h3>${esc(t("web.tournament.table", { table: tb.table, n: tb.hands, level: tb.level }))}
       · ${handLink(tb.last_hand, t("web.tournament.lasthand"))}</h3>
-      ${lineChart(chipSeries(tb.chips, hands, label), { xLabel: t("web.list.chart.x.table"), yLabel: t("web.list.chart.y.chips") })}</div>`;
+      ${lineChart(chipSeries(tb.chips, hands, label), { xLabel: t("web.list.chart.x.table"), yLabel: t("web.list.chart.y.chips"), maxWidth: 580 })}</div>`;
   }).join("");
   const levels = x.levels.length ? `<div class="scroll"><table class="list cards-on-phone" id="levels"><thead><tr>${th("web.list.col.from")}${th("web.list.col.table")}
       ${th("web.list.col.level", "num")}${th("web.list.col.ante", "num")}${th("web.list.col.bet", "num")}${th("web.list.col.firsthand")}</tr></thead><tbody>
