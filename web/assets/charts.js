@@ -11,8 +11,6 @@ const num = (v) => (v == null ? "–" : numFmt(v));
 const dec = (v) => (v == null ? "–" : numFmt(v, 2));
 // pct writes a percentage (the API gives 0–100) the locale's way ("12,5 %", "%12,5").
 const pct = (v) => (v == null ? "–" : new Intl.NumberFormat(words.lang, { style: "percent", maximumFractionDigits: 1 }).format(v / 100));
-// fmt is kept for the pages that still write a raw value with a suffix.
-const fmt = (v, suffix = "") => (v == null ? "–" : v + suffix);
 
 // dateTime writes an RFC 3339 time of the API as the reader's date and time, in his time zone,
 // with the zone named; the machine-readable time stays in a <time> element's datetime.
