@@ -157,7 +157,7 @@ func TestBrowserLists(t *testing.T) {
 	}
 	for _, order := range []string{"descending", "ascending"} {
 		run("sort by net "+order,
-			chromedp.Click(chromedp.CSS(`#players th[data-sort="net"] a`)),
+			chromedp.Click(chromedp.CSS(`#players th[data-sort="net"] button`)),
 			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#players th[data-sort="net"][aria-sort=%q]`, order))),
 		)
 		n := nets()

@@ -33,24 +33,27 @@ const tableLink = (table) => `<a class="table" href="#/hands?table=${encodeURICo
 // playerList links each name of a comma-separated list (the hands' winners).
 const playerList = (names) => String(names || "").split(",").map((s) => s.trim()).filter(Boolean).map(playerLink).join(", ");
 
-// sortHeader is a column header that sorts the list when clicked: a link (so a new tab and the
-// keyboard work) to the same list sorted by key, with aria-sort saying the current order.
-// cur is {sort, order}; href(key, order) gives the link; title explains the column.
-function sortHeader(label, key, cur, href, { cls = "", title = "" } = {}) {
+// sortHeader is a column header that sorts the list when its button is pressed (a click or the
+// keyboard), with aria-sort saying the current order; cur is {sort, order}, title explains the
+// column. The button carries the order it asks for in data-sort and data-order.
+function sortHeader(label, key, cur, { cls = "", title = "" } = {}) {
   const on = cur.sort === key;
   const next = on ? (cur.order === "asc" ? "desc" : "asc") : key === "player" ? "asc" : "desc";
   const aria = on ? (cur.order === "asc" ? "ascending" : "descending") : "none";
   const arrow = on ? (cur.order === "asc" ? " ▲" : " ▼") : "";
   const text = title ? `<abbr title="${esc(title)}">${esc(label)}</abbr>` : esc(label);
-  return `<th class="${cls}" aria-sort="${aria}" data-sort="${esc(key)}"><a class="sort" href="${esc(href(key, next))}">${text}${arrow}</a></th>`;
+  return `<th class="${cls}" aria-sort="${aria}" data-sort="${esc(key)}"><button type="button" class="sort" data-sort="${esc(key)}" data-order="${next}">${text}${arrow}</button></th>`;
 }
 
-// pager writes "Showing 1–50 of 230" with links to the previous and next pages; href(offset)
-// gives the link to the page from offset.
+// pager writes "1–50 of 230" with the previous and next pages: links when href(offset) gives
+// the page's address, else buttons carrying the offset in data-offset for the page to handle.
 function pager(total, limit, offset, href) {
   const from = total ? offset + 1 : 0, to = Math.min(offset + limit, total);
-  const prev = offset > 0 ? `<a class="button" rel="prev" href="${esc(href(Math.max(0, offset - limit)))}">${esc(t("web.list.prev"))}</a>` : "";
-  const next = offset + limit < total ? `<a class="button" rel="next" href="${esc(href(offset + limit))}">${esc(t("web.list.next"))}</a>` : "";
+  const go = (rel, off, key) => href
+    ? `<a class="button" rel="${rel}" href="${esc(href(off))}">${esc(t(key))}</a>`
+    : `<button type="button" class="page" rel="${rel}" data-offset="${off}">${esc(t(key))}</button>`;
+  const prev = offset > 0 ? go("prev", Math.max(0, offset - limit), "web.list.prev") : "";
+  const next = offset + limit < total ? go("next", offset + limit, "web.list.next") : "";
   return `<nav class="pager" aria-label="${esc(t("web.list.pages"))}"><span class="total">${esc(t("web.list.showing", { from, to, total }))}</span> ${prev} ${next}</nav>`;
 }
 

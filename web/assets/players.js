@@ -20,7 +20,8 @@ function statsLegend() {
 }
 
 // The Players list's state: main.js routes #/players without a query, so the sort, the filters
-// and the page live here (and in sessionStorage, to come back to the same list).
+// and the page live here (and in sessionStorage, to come back to the same list), changed by
+// buttons rather than links to addresses the router would not know.
 function playersState(qs) {
   const saved = new URLSearchParams(qs || sessionStorage.getItem("players") || "");
   return {
@@ -41,12 +42,9 @@ async function pagePlayers(qs) {
   p.set("limit", String(PLAYERS_PAGE));
   const data = await api("/api/players?" + p.toString());
   sessionStorage.setItem("players", playersQuery(st).toString());
-  // The headers and the pager carry the state they lead to in their href; a click renders it here.
-  const stateHref = (s) => "#/players?" + playersQuery({ ...st, ...s }).toString();
   const cur = { sort: data.sort, order: data.order };
-  const head = sortHeader(t("web.list.col.player"), "player", cur, (sort, order) => stateHref({ sort, order, offset: 0 }), { cls: "main" }) +
-    STATS.map(([k, field]) => sortHeader(t("web.players.stat." + k + ".name"), field, cur, (sort, order) => stateHref({ sort, order, offset: 0 }),
-      { cls: "num", title: t("web.players.stat." + k + ".help") })).join("");
+  const head = sortHeader(t("web.list.col.player"), "player", cur, { cls: "main" }) +
+    STATS.map(([k, field]) => sortHeader(t("web.players.stat." + k + ".name"), field, cur, { cls: "num", title: t("web.players.stat." + k + ".help") })).join("");
   const rows = data.players.map((pl) => `<tr class="click" data-player="${esc(pl.player)}"><td class="main">${playerLink(pl.player)}</td>
       ${STATS.map(([k, field, w]) => `<td class="num" data-label="${esc(t("web.players.stat." + k + ".name"))}">${esc(w(pl[field]))}</td>`).join("")}</tr>`).join("");
   view().innerHTML = `<h1>${esc(t("web.players.title"))}</h1>
@@ -55,14 +53,16 @@ async function pagePlayers(qs) {
       <label>${esc(t("web.list.filter.table"))}<input type="text" name="table" value="${esc(st.table)}" autocapitalize="off"></label>
       <button type="submit">${esc(t("web.list.filter.apply"))}</button>
     </form>
-    ${pager(data.total, data.limit, data.offset, (offset) => stateHref({ offset }))}
+    ${pager(data.total, data.limit, data.offset, null)}
     <div class="scroll"><table class="list sticky-first" id="players"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>
     ${data.players.length ? "" : `<p class="muted">${esc(t(st.player || st.table ? "web.players.nomatch" : "web.players.none"))}</p>`}
     ${statsLegend()}`;
   const go = (qs2) => { pagePlayers(qs2).catch((e) => { view().innerHTML = `<p class="error-box">${esc(e.message)}</p>`; }); };
-  view().querySelectorAll("a.sort, nav.pager a").forEach((a) => a.addEventListener("click", (ev) => {
-    ev.preventDefault();
-    go(a.getAttribute("href").split("?")[1] || "");
+  view().querySelectorAll("button.sort").forEach((b) => b.addEventListener("click", () => {
+    go(playersQuery({ ...st, sort: b.dataset.sort, order: b.dataset.order, offset: 0 }).toString());
+  }));
+  view().querySelectorAll("nav.pager button").forEach((b) => b.addEventListener("click", () => {
+    go(playersQuery({ ...st, offset: Number(b.dataset.offset) }).toString());
   }));
   $("#pfilters").addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -19,7 +19,7 @@ function chipSeries(points, hands, label) {
 async function pageTournaments(arg) {
   if (arg && !arg.startsWith("table/")) return pageTournament(decodeURIComponent(arg));
   const [{ tournaments }, { tables }] = await Promise.all([api("/api/tournaments"), api("/api/tables")]);
-  const list = tournaments.length ? `<div class="scroll"><table class="list cards-on-phone" id="tournaments"><thead><tr><th>${esc(t("web.list.col.tournament"))}</th>
+  const list = tournaments.length ? `<div class="scroll"><table class="list" id="tournaments"><thead><tr><th>${esc(t("web.list.col.tournament"))}</th>
       <th>${esc(t("web.list.col.started"))}</th><th class="num">${esc(t("web.list.col.entries"))}</th><th class="num">${esc(t("web.list.col.stillin"))}</th>
       <th class="num">${esc(t("web.list.col.hands"))}</th><th class="num">${esc(t("web.list.col.level"))}</th><th>${esc(t("web.list.col.state"))}</th></tr></thead><tbody>
       ${tournaments.map((x) => `<tr><td class="main"><a href="#/tournaments/${encodeURIComponent(x.id)}">${esc(x.id)}</a></td>
@@ -60,7 +60,7 @@ async function pageTournament(id) {
   const replay = (hand) => handLink(hand, t("web.list.replay"));
   const th = (key, cls = "") => `<th class="${cls}">${esc(t(key))}</th>`;
   const td = (key, html, cls = "") => `<td class="${cls}" data-label="${esc(t(key))}">${html}</td>`;
-  const standings = `<div class="scroll"><table class="list cards-on-phone" id="standings"><thead><tr>${th("web.list.col.rank", "num")}${th("web.list.col.player")}
+  const standings = `<div class="scroll"><table class="list" id="standings"><thead><tr>${th("web.list.col.rank", "num")}${th("web.list.col.player")}
       ${th("web.list.col.chips", "num")}${th("web.list.col.table")}${th("web.list.col.place")}${th("web.list.col.outhand")}</tr></thead><tbody>
     ${x.standings.map((s) => `<tr><td class="num">${num(s.rank)}</td><td class="main">${playerLink(s.player)}</td>
       ${td("web.list.col.chips", num(s.chips), "num")}${td("web.list.col.table", tableLink(s.table))}${td("web.list.col.place", s.place ? num(s.place) : "")}
@@ -73,18 +73,18 @@ async function pageTournament(id) {
       · ${handLink(tb.last_hand, t("web.tournament.lasthand"))}</h3>
       ${lineChart(chipSeries(tb.chips, hands, label), { xLabel: t("web.list.chart.x.table"), yLabel: t("web.list.chart.y.chips"), maxWidth: 580 })}</div>`;
   }).join("");
-  const levels = x.levels.length ? `<div class="scroll"><table class="list cards-on-phone" id="levels"><thead><tr>${th("web.list.col.from")}${th("web.list.col.table")}
+  const levels = x.levels.length ? `<div class="scroll"><table class="list" id="levels"><thead><tr>${th("web.list.col.from")}${th("web.list.col.table")}
       ${th("web.list.col.level", "num")}${th("web.list.col.ante", "num")}${th("web.list.col.bet", "num")}${th("web.list.col.firsthand")}</tr></thead><tbody>
     ${x.levels.map((l) => `<tr><td class="main">${dateTime(l.started_at)}</td>${td("web.list.col.table", tableLink(l.table))}${td("web.list.col.level", num(l.level), "num")}
       ${td("web.list.col.ante", num(l.ante), "num")}${td("web.list.col.bet", esc(l.max_bet ? t("web.tournament.bet.range", { min: num(l.min_bet), max: num(l.max_bet) }) : t("web.tournament.bet.nolimit", { min: num(l.min_bet) })), "num")}
       ${td("web.list.col.firsthand", replay(l.hand))}</tr>`).join("")}</tbody></table></div>`
     : `<p class="muted">${esc(t("web.tournament.nolevels"))}</p>`;
-  const moves = x.moves.length ? `<div class="scroll"><table class="list cards-on-phone" id="moves"><thead><tr>${th("web.list.col.player")}${th("web.list.col.fromtable")}
+  const moves = x.moves.length ? `<div class="scroll"><table class="list" id="moves"><thead><tr>${th("web.list.col.player")}${th("web.list.col.fromtable")}
       ${th("web.list.col.totable")}${th("web.list.col.chips", "num")}${th("web.list.col.firsthere")}</tr></thead><tbody>
     ${x.moves.map((m) => `<tr><td class="main">${playerLink(m.player)}</td>${td("web.list.col.fromtable", tableLink(m.from))}${td("web.list.col.totable", tableLink(m.to))}
       ${td("web.list.col.chips", num(m.stack), "num")}${td("web.list.col.firsthere", replay(m.hand))}</tr>`).join("")}</tbody></table></div>`
     : `<p class="muted">${esc(t("web.tournament.nomoves"))}</p>`;
-  const outs = x.knockouts.length ? `<div class="scroll"><table class="list cards-on-phone" id="knockouts"><thead><tr>${th("web.list.col.place", "num")}${th("web.list.col.player")}
+  const outs = x.knockouts.length ? `<div class="scroll"><table class="list" id="knockouts"><thead><tr>${th("web.list.col.place", "num")}${th("web.list.col.player")}
       ${th("web.list.col.table")}${th("web.list.col.hand")}</tr></thead><tbody>
     ${x.knockouts.map((k) => `<tr><td class="num">${num(k.place)}</td><td class="main">${playerLink(k.player)}</td>${td("web.list.col.table", tableLink(k.table))}
       ${td("web.list.col.hand", replay(k.hand))}</tr>`).join("")}</tbody></table></div>` : `<p class="muted">${esc(t("web.tournament.noouts"))}</p>`;
