@@ -61,8 +61,18 @@ func TestBrowserLists(t *testing.T) {
 	}
 	dir := t.ArtifactDir()
 	ctx := browsertest.New(t, 1300, 1000, 3*time.Minute)
+	// shoot saves the whole page; a phone's page is also saved as the screen shows it first.
 	shoot := func(name string) {
 		t.Helper()
+		if strings.HasSuffix(name, "-phone") {
+			top, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatalf("screenshot %s: %v", name, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name+"-screen.png"), top, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Fatalf("screenshot %s: %v", name, err)
