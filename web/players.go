@@ -62,9 +62,24 @@ func statsView(st projector.Stats) StatsView {
 }
 
 // filterOf reads the statistics filter of a request: table (whatever its case), preset (one of
-// the presets' names), from, to.
-// A failure of the database is an error, a bad filter an *apiError.
-func (s *Server) filterOf(r *http.Request) (projector.Filter, *apiError, error) {
+// the presets' names), from, to. When it is bad, or the database fails, it answers the request
+// and returns false.
+func (s *Server) filterOf(w http.ResponseWriter, r *http.Request) (projector.Filter, bool) {
+	f, bad, err := s.readFilter(r)
+	if err != nil {
+		storeError(w, err)
+		return f, false
+	}
+	if bad != nil {
+		writeError(w, http.StatusBadRequest, bad.Error, bad)
+		return f, false
+	}
+	return f, true
+}
+
+// readFilter reads filterOf's filter: a failure of the database is an error, a bad filter an
+// *apiError.
+func (s *Server) readFilter(r *http.Request) (projector.Filter, *apiError, error) {
 	q := r.URL.Query()
 	var f projector.Filter
 	if v := q.Get("table"); v != "" {
@@ -142,13 +157,8 @@ func sortPlayers(players []StatsView, key string, desc bool) {
 // whatever its case; table, preset, from, to), sorted by a column (sort, order asc or desc), a
 // page of limit players from offset, with the total the filters select.
 func (s *Server) getPlayers(w http.ResponseWriter, r *http.Request) {
-	f, bad, err := s.filterOf(r)
-	if err != nil {
-		storeError(w, err)
-		return
-	}
-	if bad != nil {
-		writeError(w, http.StatusBadRequest, bad.Error, bad)
+	f, ok := s.filterOf(w, r)
+	if !ok {
 		return
 	}
 	q := r.URL.Query()
@@ -253,13 +263,8 @@ type NetPoint = projector.NetPoint
 // his tournaments with the place he finished in.
 func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	f, bad, err := s.filterOf(r)
-	if err != nil {
-		storeError(w, err)
-		return
-	}
-	if bad != nil {
-		writeError(w, http.StatusBadRequest, bad.Error, bad)
+	f, ok := s.filterOf(w, r)
+	if !ok {
 		return
 	}
 	f.Players = []string{name}
