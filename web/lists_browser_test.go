@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fechado/fechado/events"
@@ -268,6 +269,9 @@ func TestBrowserLists(t *testing.T) {
 	}
 	var none any
 	eval(`localStorage.setItem("lang", "pt-BR")`, &none)
+	if _, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "America/Sao_Paulo"}); err != nil {
+		t.Fatal(err)
+	}
 	run("phone", chromedp.EmulateViewport(390, 844), chromedp.Navigate(e.ts.URL+"/#/tables"), chromedp.Reload())
 	for _, p := range pages {
 		run(p.name+" on a phone", chromedp.Navigate(e.ts.URL+"/"+p.hash), chromedp.WaitVisible(chromedp.CSS(p.ready)))
@@ -282,6 +286,22 @@ func TestBrowserLists(t *testing.T) {
 			t.Errorf("%s at 390 px: a chart label is %.1f px tall", p.name, smallest)
 		}
 		shoot(p.name + "-phone")
+		if p.name == "hands" {
+			// The times are the reader's: São Paulo's, with its zone named.
+			var at struct{ Attr, Text string }
+			eval(`(() => { const x = document.querySelector("#hands time"); return { Attr: x.getAttribute("datetime"), Text: x.textContent }; })()`, &at)
+			utc, err := time.Parse(time.RFC3339Nano, at.Attr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			brt, err := time.LoadLocation("America/Sao_Paulo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := utc.In(brt).Format("02/01/2006, 15:04:05"); !strings.Contains(at.Text, want) || !regexp.MustCompile(`BRT|GMT-3|UTC-3`).MatchString(at.Text) {
+				t.Errorf("a hand started at %s shows %q in São Paulo, want %s and the zone", at.Attr, at.Text, want)
+			}
+		}
 	}
 	// The words are Portuguese: the heading, the column, the sentence.
 	if h := mustText(ctx, t, `h1`); !strings.HasPrefix(h, "Torneio ") {

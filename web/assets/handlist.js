@@ -18,10 +18,22 @@ function handResult(h) {
   return esc(t(names.length > 1 ? "web.hands.split" : "web.hands.won", { players: mark })).replace(mark, names.map(playerLink).join(", "));
 }
 
+// localDay is the start of day d (YYYY-MM-DD), plus days, in the reader's time zone, as the
+// RFC 3339 time the API takes: "from the 3rd until the 5th" means his days, not UTC's.
+function localDay(d, plus = 0) {
+  const [y, m, day] = d.split("-").map(Number);
+  const at = new Date(y, m - 1, day + plus);
+  return isNaN(at) ? d : at.toISOString();
+}
+
 async function pageHands(qs) {
   const params = new URLSearchParams(qs || "");
   if (!params.get("limit")) params.set("limit", String(HANDS_PAGE));
-  const data = await api("/api/hands?" + params.toString());
+  const q = new URLSearchParams(params);
+  // The "until" day is included: the hands started before the next day begins.
+  if (/^\d{4}-\d{2}-\d{2}$/.test(q.get("from") || "")) q.set("from", localDay(q.get("from")));
+  if (/^\d{4}-\d{2}-\d{2}$/.test(q.get("to") || "")) q.set("to", localDay(q.get("to"), 1));
+  const data = await api("/api/hands?" + q.toString());
   const f = (k) => esc(params.get(k) || "");
   const href = (offset) => { const p = new URLSearchParams(params); p.set("offset", String(offset)); return "#/hands?" + p.toString(); };
   const rows = data.hands.map((h) => `<tr class="click" data-hand="${esc(h.hand)}">
