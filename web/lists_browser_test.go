@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/internal/browsertest"
+	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -142,6 +144,11 @@ func TestBrowserLists(t *testing.T) {
 		t.Errorf("%d rows link their hand, want 50", len(rows))
 	}
 	allPrefixed("winners", hrefs(`#hands tbody a.player`), "#/player/")
+	var presets []string
+	eval(`[...document.querySelectorAll("#filters select[name=preset] option")].map((o) => o.value + "=" + o.textContent)`, &presets)
+	if len(presets) != len(rules.Names())+1 || !slices.Contains(presets, "std-draw=Draw Poker, jacks or better") {
+		t.Errorf("the game filter offers %q, want any game and the %d presets by name", presets, len(rules.Names()))
+	}
 	allPrefixed("next page", hrefs(`nav.pager a[rel="next"]`), "#/hands?")
 	shoot("hands-desktop")
 

@@ -3,7 +3,9 @@
 // charts.js; main.js routes.
 "use strict";
 
-const PRESETS = ["br-fechado", "br-online", "tr-kapali", "std-draw", "online-draw"];
+// presets are the presets the catalogue names (preset.CODE), in their names' order.
+const presets = () => Object.keys(words.messages).filter((k) => k.startsWith("preset.")).map((k) => k.slice("preset.".length)).filter((c) => /^[a-z-]+$/.test(c))
+  .sort((a, b) => t("preset." + a).localeCompare(t("preset." + b), words.lang));
 const HANDS_PAGE = 50;
 
 // handResult says how a hand ended, as a whole sentence with its winners linked.
@@ -50,7 +52,7 @@ async function pageHands(qs) {
     <form class="filters" id="filters">
       <label>${esc(t("web.list.filter.table"))}<input type="text" name="table" value="${f("table")}" autocapitalize="off"></label>
       <label>${esc(t("web.list.filter.player"))}<input type="text" name="player" value="${f("player")}" autocapitalize="off"></label>
-      <label>${esc(t("web.list.filter.preset"))}<select name="preset"><option value="">${esc(t("web.list.filter.any"))}</option>${PRESETS.map((p) =>
+      <label>${esc(t("web.list.filter.preset"))}<select name="preset"><option value="">${esc(t("web.list.filter.any"))}</option>${presets().map((p) =>
         `<option ${params.get("preset") === p ? "selected" : ""} value="${p}">${esc(t("preset." + p))}</option>`).join("")}</select></label>
       <label>${esc(t("web.list.filter.from"))}<input type="date" name="from" value="${f("from")}"></label>
       <label>${esc(t("web.list.filter.to"))}<input type="date" name="to" value="${f("to")}"></label>
