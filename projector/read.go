@@ -126,26 +126,30 @@ func scanHand(sc interface{ Scan(...any) error }) (HandRow, error) {
 
 // HandQuery selects hands: empty fields select everything, the fields combine with AND.
 type HandQuery struct {
+	// Table and Player select a table's hands and a player's whatever the case of the name
+	// ("Ana" finds ana's); Preset is a preset's exact name.
 	Table, Preset, Player string
 	// WithFindings selects only the hands with at least one finding.
 	WithFindings bool
 	// From and To bound the time a hand started: From <= started < To; zero = unbounded.
 	From, To time.Time
 	Limit    int // the most hands returned; 0 = no limit
+	Offset   int // the hands skipped before the first returned, in the list's order
 }
 
-// Hands returns the hands q selects, newest (in stream order) first.
-func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
+// where returns the WHERE clause of q over hands h, and its arguments. The table and player
+// filters compare without case through the NOCASE indexes of migration 0005.
+func (q HandQuery) where() (string, []any) {
 	var conds []string
 	var args []any
 	if q.Table != "" {
-		conds, args = append(conds, "h.table_id = ?"), append(args, q.Table)
+		conds, args = append(conds, "h.table_id IN (SELECT table_id FROM tables WHERE table_id = ? COLLATE NOCASE)"), append(args, q.Table)
 	}
 	if q.Preset != "" {
 		conds, args = append(conds, "h.preset = ?"), append(args, q.Preset)
 	}
 	if q.Player != "" {
-		conds, args = append(conds, "EXISTS (SELECT 1 FROM hand_players hp WHERE hp.hand_id = h.hand_id AND hp.player = ?)"), append(args, q.Player)
+		conds, args = append(conds, "h.hand_id IN (SELECT hand_id FROM hand_players WHERE player = ? COLLATE NOCASE)"), append(args, q.Player)
 	}
 	if q.WithFindings {
 		conds = append(conds, "h.findings > 0")
@@ -156,14 +160,23 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 	if !q.To.IsZero() {
 		conds, args = append(conds, "h.started_ms < ?"), append(args, q.To.UnixMilli())
 	}
-	query := "SELECT " + handColumns + " FROM hands h"
-	if len(conds) > 0 {
-		query += " WHERE " + strings.Join(conds, " AND ")
+	if len(conds) == 0 {
+		return "", nil
 	}
-	query += " ORDER BY h.stream_seq DESC"
-	if q.Limit > 0 {
-		query += " LIMIT ?"
-		args = append(args, q.Limit)
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// Hands returns the hands q selects, newest (in stream order) first, from q.Offset on.
+func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
+	where, args := q.where()
+	query := "SELECT " + handColumns + " FROM hands h" + where + " ORDER BY h.stream_seq DESC"
+	if q.Limit > 0 || q.Offset > 0 {
+		limit := q.Limit
+		if limit <= 0 {
+			limit = -1 // SQLite's "no limit"
+		}
+		query += " LIMIT ? OFFSET ?"
+		args = append(args, limit, q.Offset)
 	}
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -179,6 +192,46 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// CountHands returns how many hands q selects, Limit and Offset aside: the total of a list
+// shown a page at a time.
+func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
+	where, args := q.where()
+	var n int
+	err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM hands h"+where, args...).Scan(&n)
+	return n, err
+}
+
+// TablesNamed returns the tables of the read models whose name is name whatever its case, for a
+// filter a person typed ("T-Clean" finds t-clean).
+func TablesNamed(ctx context.Context, db *sql.DB, name string) ([]string, error) {
+	out := []string{}
+	err := queryRows(ctx, db, `SELECT table_id FROM tables WHERE table_id = ? COLLATE NOCASE ORDER BY table_id`, func(r *sql.Rows) error {
+		var t string
+		if err := r.Scan(&t); err != nil {
+			return err
+		}
+		out = append(out, t)
+		return nil
+	}, name)
+	return out, err
+}
+
+// PlayersStarting returns the players of the read models whose name starts with prefix whatever
+// its case ("an" finds Ana and anabel), sorted; the prefix is taken as written, % and _ included.
+func PlayersStarting(ctx context.Context, db *sql.DB, prefix string) ([]string, error) {
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix)
+	out := []string{}
+	err := queryRows(ctx, db, `SELECT DISTINCT player FROM hand_players WHERE player LIKE ? ESCAPE '\' ORDER BY player`, func(r *sql.Rows) error {
+		var p string
+		if err := r.Scan(&p); err != nil {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	}, esc+"%")
+	return out, err
 }
 
 // Hand returns the row of hand id; sql.ErrNoRows when the read models do not hold it.
@@ -281,12 +334,15 @@ type NetPoint struct {
 	Number    int    `json:"number"`
 	StartedAt string `json:"started_at"`
 	Net       int64  `json:"net"`
+	// Start and End are his stack when the hand began and when it ended.
+	Start int64 `json:"start"`
+	End   int64 `json:"end"`
 }
 
-// PlayerResults returns player's net result in every hand he was dealt in, in the order the
-// hands started.
+// PlayerResults returns player's net result and stacks in every hand he was dealt in, in the
+// order the hands started.
 func PlayerResults(ctx context.Context, db *sql.DB, player string) ([]NetPoint, error) {
-	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.table_id, h.number, h.started_at, hp.net
+	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.table_id, h.number, h.started_at, hp.net, hp.start_stack, hp.end_stack
 		FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id WHERE hp.player = ? ORDER BY h.started_ms, h.stream_seq`, player)
 	if err != nil {
 		return nil, err
@@ -295,7 +351,7 @@ func PlayerResults(ctx context.Context, db *sql.DB, player string) ([]NetPoint, 
 	out := []NetPoint{}
 	for rows.Next() {
 		var p NetPoint
-		if err := rows.Scan(&p.Hand, &p.Table, &p.Number, &p.StartedAt, &p.Net); err != nil {
+		if err := rows.Scan(&p.Hand, &p.Table, &p.Number, &p.StartedAt, &p.Net, &p.Start, &p.End); err != nil {
 			return nil, err
 		}
 		out = append(out, p)

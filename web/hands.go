@@ -35,11 +35,17 @@ func parseTime(v string) (time.Time, error) {
 	return time.Parse("2006-01-02", v)
 }
 
-// getHands is GET /api/hands: hands newest first, filtered by table, player, preset, findings
-// (1: only hands with findings), from/to (start time), limit.
+// getHands is GET /api/hands: hands newest first, filtered by table and player (whatever their
+// case), preset (one of the presets' names, else a 400 naming them), findings (1: only hands with
+// findings), from/to (start time); a page of limit hands from offset, with the total the filters
+// select.
 func (s *Server) getHands(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	hq := projector.HandQuery{Table: q.Get("table"), Preset: q.Get("preset"), Player: q.Get("player"), Limit: DefaultLimit}
+	hq := projector.HandQuery{Table: q.Get("table"), Preset: q.Get("preset"), Player: q.Get("player")}
+	if bad := checkPreset(hq.Preset); bad != nil {
+		writeError(w, http.StatusBadRequest, bad.Error, bad)
+		return
+	}
 	switch q.Get("findings") {
 	case "", "0":
 	case "1":
@@ -63,20 +69,23 @@ func (s *Server) getHands(w http.ResponseWriter, r *http.Request) {
 		}
 		*b.dst = t
 	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxLimit {
-			writeError(w, http.StatusBadRequest, "limit must be 1.."+strconv.Itoa(MaxLimit), &apiError{Field: "limit"})
-			return
-		}
-		hq.Limit = n
+	pg, bad := pageOf(r, DefaultLimit)
+	if bad != nil {
+		writeError(w, http.StatusBadRequest, bad.Error, bad)
+		return
 	}
+	hq.Limit, hq.Offset = pg.Limit, pg.Offset
 	out, err := projector.Hands(r.Context(), s.db, hq)
 	if err != nil {
 		storeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"hands": out})
+	total, err := projector.CountHands(r.Context(), s.db, hq)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"hands": out, "total": total, "limit": pg.Limit, "offset": pg.Offset})
 }
 
 // handSummary is the hands-list row of a hand with its findings: the "hand" SSE event.

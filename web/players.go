@@ -1,11 +1,16 @@
 package web
 
 import (
+	"fmt"
 	"math"
 	"net/http"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/rules"
 )
 
 // StatsView is a player's statistics in the API: the counts, and the ratios computed from them
@@ -56,14 +61,41 @@ func statsView(st projector.Stats) StatsView {
 		StandPat: ratio(st.StandPat()), Open: ratio(st.OpenPct())}
 }
 
-// filterOf reads the statistics filter of a request: table, preset, from, to.
-func filterOf(r *http.Request) (projector.Filter, *apiError) {
+// filterOf reads the statistics filter of a request: table (whatever its case), preset (one of
+// the presets' names), from, to. When it is bad, or the database fails, it answers the request
+// and returns false.
+func (s *Server) filterOf(w http.ResponseWriter, r *http.Request) (projector.Filter, bool) {
+	f, bad, err := s.readFilter(r)
+	if err != nil {
+		storeError(w, err)
+		return f, false
+	}
+	if bad != nil {
+		writeError(w, http.StatusBadRequest, bad.Error, bad)
+		return f, false
+	}
+	return f, true
+}
+
+// readFilter reads filterOf's filter: a failure of the database is an error, a bad filter an
+// *apiError.
+func (s *Server) readFilter(r *http.Request) (projector.Filter, *apiError, error) {
 	q := r.URL.Query()
 	var f projector.Filter
 	if v := q.Get("table"); v != "" {
-		f.Tables = []string{v}
+		ids, err := projector.TablesNamed(r.Context(), s.db, v)
+		if err != nil {
+			return f, nil, err
+		}
+		if len(ids) == 0 {
+			ids = []string{v} // no such table: the filter selects nothing
+		}
+		f.Tables = ids
 	}
 	if v := q.Get("preset"); v != "" {
+		if bad := checkPreset(v); bad != nil {
+			return f, bad, nil
+		}
 		f.Presets = []string{v}
 	}
 	for _, b := range []struct {
@@ -73,20 +105,103 @@ func filterOf(r *http.Request) (projector.Filter, *apiError) {
 		if v := q.Get(b.key); v != "" {
 			t, err := parseTime(v)
 			if err != nil {
-				return f, &apiError{Error: b.key + " must be an RFC 3339 time or a date YYYY-MM-DD", Field: b.key}
+				return f, &apiError{Error: b.key + " must be an RFC 3339 time or a date YYYY-MM-DD", Field: b.key}, nil
 			}
 			*b.dst = t
 		}
 	}
-	return f, nil
+	return f, nil, nil
 }
 
-// getPlayers is GET /api/players: every player's statistics (filters: table, preset, from, to).
+// playerSorts are the columns the players list sorts by (?sort=), each with the value it
+// compares; nil values (a ratio with no denominator) come last whatever the order.
+var playerSorts = map[string]func(StatsView) *float64{
+	"player":        nil,
+	"hands":         func(v StatsView) *float64 { return num(float64(v.Hands)) },
+	"vpip_pct":      func(v StatsView) *float64 { return v.VPIP },
+	"raise_pre_pct": func(v StatsView) *float64 { return v.RaisePreDraw },
+	"aggression":    func(v StatsView) *float64 { return v.Aggression },
+	"open_pct":      func(v StatsView) *float64 { return v.Open },
+	"avg_drawn":     func(v StatsView) *float64 { return v.AvgDrawn },
+	"stand_pat_pct": func(v StatsView) *float64 { return v.StandPat },
+	"wtsd_pct":      func(v StatsView) *float64 { return v.WTSD },
+	"wsd_pct":       func(v StatsView) *float64 { return v.WSD },
+	"net":           func(v StatsView) *float64 { return num(float64(v.Net)) },
+}
+
+func num(f float64) *float64 { return &f }
+
+// sortPlayers orders players by column key, descending when desc, ties by name.
+func sortPlayers(players []StatsView, key string, desc bool) {
+	val := playerSorts[key]
+	sort.SliceStable(players, func(i, j int) bool {
+		a, b := players[i], players[j]
+		if val != nil {
+			x, y := val(a), val(b)
+			switch {
+			case x == nil && y == nil:
+			case x == nil:
+				return false
+			case y == nil:
+				return true
+			case *x != *y:
+				return (*x < *y) != desc
+			}
+			return a.Player < b.Player
+		}
+		return (strings.ToLower(a.Player) < strings.ToLower(b.Player)) != desc
+	})
+}
+
+// getPlayers is GET /api/players: the players' statistics (filters: player, the start of a name
+// whatever its case; table, preset, from, to), sorted by a column (sort, order asc or desc), a
+// page of limit players from offset, with the total the filters select.
 func (s *Server) getPlayers(w http.ResponseWriter, r *http.Request) {
-	f, bad := filterOf(r)
+	f, ok := s.filterOf(w, r)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	key := q.Get("sort")
+	if key == "" {
+		key = "player"
+	}
+	if _, ok := playerSorts[key]; !ok {
+		keys := make([]string, 0, len(playerSorts))
+		for k := range playerSorts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("sort %q is not a column: %s", key, strings.Join(keys, ", ")), &apiError{Field: "sort"})
+		return
+	}
+	order := q.Get("order")
+	if order == "" {
+		order = "asc"
+		if key != "player" {
+			order = "desc"
+		}
+	}
+	if order != "asc" && order != "desc" {
+		writeError(w, http.StatusBadRequest, "order must be asc or desc", &apiError{Field: "order"})
+		return
+	}
+	pg, bad := pageOf(r, DefaultLimit)
 	if bad != nil {
 		writeError(w, http.StatusBadRequest, bad.Error, bad)
 		return
+	}
+	if v := q.Get("player"); v != "" {
+		names, err := projector.PlayersStarting(r.Context(), s.db, v)
+		if err != nil {
+			storeError(w, err)
+			return
+		}
+		if len(names) == 0 {
+			writeJSON(w, http.StatusOK, map[string]any{"players": []StatsView{}, "total": 0, "limit": pg.Limit, "offset": pg.Offset, "sort": key, "order": order})
+			return
+		}
+		f.Players = names
 	}
 	st, err := projector.PlayerStats(r.Context(), s.db, f)
 	if err != nil {
@@ -97,7 +212,47 @@ func (s *Server) getPlayers(w http.ResponseWriter, r *http.Request) {
 	for i := range st {
 		out[i] = statsView(st[i])
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"players": out})
+	sortPlayers(out, key, order == "desc")
+	total := len(out)
+	out = out[min(pg.Offset, total):min(pg.Offset+pg.Limit, total)]
+	writeJSON(w, http.StatusOK, map[string]any{"players": out, "total": total, "limit": pg.Limit, "offset": pg.Offset, "sort": key, "order": order})
+}
+
+// page is the part of a list one answer gives: Limit items from Offset.
+type page struct {
+	Limit, Offset int
+}
+
+// pageOf reads limit (1..MaxLimit, def when absent) and offset (0 or more) of a list request.
+func pageOf(r *http.Request, def int) (page, *apiError) {
+	pg := page{Limit: def}
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxLimit {
+			return pg, &apiError{Error: "limit must be 1.." + strconv.Itoa(MaxLimit), Field: "limit"}
+		}
+		pg.Limit = n
+	}
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return pg, &apiError{Error: "offset must be a whole number, 0 or more", Field: "offset"}
+		}
+		pg.Offset = n
+	}
+	return pg, nil
+}
+
+// checkPreset returns the answer to a preset filter that names no preset ("" filters nothing).
+func checkPreset(name string) *apiError {
+	if name == "" {
+		return nil
+	}
+	if _, err := rules.Lookup(name); err != nil {
+		return &apiError{Error: fmt.Sprintf("preset %q is not one of the known presets: %s", name, strings.Join(rules.Names(), ", ")), Field: "preset"}
+	}
+	return nil
 }
 
 // NetPoint is a player's result in one hand, for the chart of his running total.
@@ -108,9 +263,8 @@ type NetPoint = projector.NetPoint
 // his tournaments with the place he finished in.
 func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	f, bad := filterOf(r)
-	if bad != nil {
-		writeError(w, http.StatusBadRequest, bad.Error, bad)
+	f, ok := s.filterOf(w, r)
+	if !ok {
 		return
 	}
 	f.Players = []string{name}

@@ -7,13 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/sim"
@@ -234,73 +230,6 @@ func TestTournamentAPI(t *testing.T) {
 			page.Tournaments[0].Place != places[s.Player] || !page.Tournaments[0].Ended {
 			t.Errorf("%s's page lists tournaments %+v, want %s in place %d", s.Player, page.Tournaments, sim.DefaultTournament, places[s.Player])
 		}
-	}
-}
-
-// TestBrowserTournament opens a simulated tournament's page in chromium: the standings start with
-// the winner, a knock-out's hand opens in the replayer, and the winner's page lists the
-// tournament with his place. The screenshot of the tournament page goes to the test's artifact
-// folder.
-func TestBrowserTournament(t *testing.T) {
-	log, _, places := simTournament(t)
-	var winner string
-	for p, place := range places {
-		if place == 1 {
-			winner = p
-		}
-	}
-	e := newEnv(t, 64<<20)
-	e.post(log, http.StatusOK, nil)
-	e.waitProjected()
-	ctx := browser(t)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(e.ts.URL+"/#/tournaments"),
-		chromedp.WaitVisible(chromedp.CSS(`#tournaments a`)),
-		chromedp.Click(chromedp.CSS(`#tournaments a`)),
-		chromedp.WaitVisible(chromedp.CSS(`#standings`)),
-	)
-	if err != nil {
-		t.Fatalf("tournament page: %v", err)
-	}
-	if first := mustText(ctx, t, `#standings tbody tr`); !strings.Contains(first, winner) {
-		t.Errorf("the standings start with %q, want the winner %s", first, winner)
-	}
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.ArtifactDir(), "tournament.png")
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot of the tournament page: %s", path)
-	// The step control starts at the first hand's start and moves to the next boundary.
-	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#tmoment p`))); err != nil {
-		t.Fatalf("step control: %v", err)
-	}
-	if m := mustText(ctx, t, `#tmoment p`); !strings.Contains(m, "moment 1 of") {
-		t.Errorf("the step control starts at %q, want moment 1", m)
-	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tnext`)), chromedp.WaitVisible(chromedp.CSS(`#tprev:not([disabled])`))); err != nil {
-		t.Fatalf("next: %v", err)
-	}
-	if m := mustText(ctx, t, `#tmoment p`); !strings.Contains(m, "moment 2 of") {
-		t.Errorf("after Next the step control shows %q, want moment 2", m)
-	}
-	if outs := mustText(ctx, t, `#knockouts`); strings.Count(outs, "replay") != entries-1 {
-		t.Errorf("the knock-outs list %d hands, want %d: %q", strings.Count(outs, "replay"), entries-1, outs)
-	}
-	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`#knockouts tbody a`)),
-		chromedp.WaitVisible(chromedp.CSS(`#slider`)),
-		chromedp.Navigate(e.ts.URL+"/#/player/"+winner),
-		chromedp.WaitVisible(chromedp.CSS(`#ptournaments`)),
-	)
-	if err != nil {
-		t.Fatalf("replayer and player page: %v", err)
-	}
-	if row := mustText(ctx, t, `#ptournaments tbody tr`); !strings.Contains(row, sim.DefaultTournament) || !strings.Contains(row, fmt.Sprintf("He finished in place 1 of %d.", entries)) {
-		t.Errorf("the winner's page lists %q", row)
 	}
 }
 

@@ -1,79 +1,113 @@
-// fechado dashboard: the Tournaments pages. Helpers (api, esc, cardHTML, t…) are in app.js; main.js routes.
+// fechado dashboard: the Tournaments pages, and any table's chip counts hand by hand. Helpers
+// (api, esc, cardHTML, t…) are in app.js, the lists' (num, dateTime, playerLink, lineChart,
+// chipSegments…) in charts.js; main.js routes.
 "use strict";
 
+// chipSeries turns chip points ({hand, number, player, start, end}) of one table into a series a
+// player, cut where a rebuy or a bust breaks his stack (chipSegments); x is the hand's place in
+// hands, label names the hand in a point's title.
+function chipSeries(points, hands, label) {
+  const names = [...new Set(points.map((c) => c.player))];
+  return names.map((p) => ({
+    name: p, href: playerHref(p),
+    segments: chipSegments(points.filter((c) => c.player === p).map((c) => ({ ...c, x: hands.indexOf(c.hand) + 1 })), label),
+  }));
+}
+
+// pageTournaments lists the tournaments, or shows one; below the list, any table's chip counts
+// hand by hand (cash tables too).
 async function pageTournaments(arg) {
   if (arg && !arg.startsWith("table/")) return pageTournament(decodeURIComponent(arg));
   const [{ tournaments }, { tables }] = await Promise.all([api("/api/tournaments"), api("/api/tables")]);
-  const list = tournaments.length ? `<table class="list" id="tournaments"><thead><tr><th>tournament</th><th>started</th><th class="num">entries</th>
-      <th class="num">still in</th><th class="num">hands</th><th class="num">level</th><th>state</th></tr></thead><tbody>
-      ${tournaments.map((t) => `<tr><td><a href="#/tournaments/${encodeURIComponent(t.id)}">${esc(t.id)}</a></td><td>${when(t.started_at)}</td>
-        <td class="num">${t.entries}</td><td class="num">${t.in_play}</td><td class="num">${t.hands}</td><td class="num">${t.level}</td>
-        <td>${t.ended_at ? `It ended at ${when(t.ended_at)}.` : "It is running."}</td></tr>`).join("")}</tbody></table>`
-    : '<p class="muted">No tournament hand has ended yet.</p>';
+  const list = tournaments.length ? `<div class="scroll"><table class="list" id="tournaments"><thead><tr><th>${esc(t("web.list.col.tournament"))}</th>
+      <th>${esc(t("web.list.col.started"))}</th><th class="num">${esc(t("web.list.col.entries"))}</th><th class="num">${esc(t("web.list.col.stillin"))}</th>
+      <th class="num">${esc(t("web.list.col.hands"))}</th><th class="num">${esc(t("web.list.col.level"))}</th><th>${esc(t("web.list.col.state"))}</th></tr></thead><tbody>
+      ${tournaments.map((x) => `<tr><td class="main"><a href="#/tournaments/${encodeURIComponent(x.id)}">${esc(x.id)}</a></td>
+        <td data-label="${esc(t("web.list.col.started"))}">${dateTime(x.started_at)}</td><td class="num" data-label="${esc(t("web.list.col.entries"))}">${num(x.entries)}</td>
+        <td class="num" data-label="${esc(t("web.list.col.stillin"))}">${num(x.in_play)}</td><td class="num" data-label="${esc(t("web.list.col.hands"))}">${num(x.hands)}</td>
+        <td class="num" data-label="${esc(t("web.list.col.level"))}">${num(x.level)}</td>
+        <td data-label="${esc(t("web.list.col.state"))}">${x.ended_at ? tEnded(x.ended_at) : esc(t("web.tournament.running"))}</td></tr>`).join("")}</tbody></table></div>`
+    : `<p class="muted">${esc(t("web.tournament.none"))}</p>`;
   const sel = arg ? decodeURIComponent(arg.slice("table/".length)) : tables.length ? tables[0].table : "";
-  let body = '<p class="muted">No table yet.</p>';
+  let body = `<p class="muted">${esc(t("web.tables.none"))}</p>`;
   if (sel) {
     const d = await api(`/api/tables/${encodeURIComponent(sel)}/chips`);
-    const series = d.players.map((p) => ({ name: p, points: d.points.filter((x) => x.player === p).map((x) => [x.number, x.end]) }));
-    body = `<div class="panel"><h2>Chip counts at ${esc(sel)} after each hand</h2>${lineChart(series, { xLabel: "hand number", yLabel: "chips" })}</div>
-      <div class="panel"><h2>Eliminations</h2>${d.eliminations.length ? `<table class="list"><tr><th>place</th><th>player</th><th>out in hand</th></tr>
-        ${d.eliminations.map((e) => `<tr><td>${e.place}</td><td>${esc(e.player)}</td><td>${handLink(e.hand, "#" + e.number)}</td></tr>`).join("")}</table>` :
-        '<p class="muted">Nobody is out.</p>'}</div>`;
+    const hands = [...new Set(d.points.map((c) => c.hand))];
+    const label = (c) => t("web.hands.title.one", { table: sel, number: c.number });
+    body = `<div class="panel" id="tablechips"><h2>${esc(t("web.tournament.tablechips.title", { table: sel }))}</h2>
+      ${lineChart(chipSeries(d.points, hands, label), { xLabel: t("web.list.chart.x.table"), yLabel: t("web.list.chart.y.chips") })}</div>
+      <div class="panel"><h2>${esc(t("web.tournament.tablechips.outs"))}</h2>${d.eliminations.length ? `<div class="scroll"><table class="list" id="eliminations"><thead><tr>
+        <th class="num">${esc(t("web.list.col.place"))}</th><th>${esc(t("web.list.col.player"))}</th><th>${esc(t("web.list.col.outhand"))}</th></tr></thead><tbody>
+        ${d.eliminations.map((e) => `<tr><td class="num">${num(e.place)}</td><td class="main">${playerLink(e.player)}</td>
+          <td>${handLink(e.hand, t("web.hands.number", { number: e.number }))}</td></tr>`).join("")}</tbody></table></div>` :
+        `<p class="muted">${esc(t("web.tournament.noouts"))}</p>`}</div>`;
   }
-  view().innerHTML = `<h1>Tournaments</h1><div class="panel">${list}</div>
-    <h2>One table</h2><p>Table: <select id="tsel">${tables.map((t) =>
-    `<option ${t.table === sel ? "selected" : ""}>${esc(t.table)}</option>`).join("")}</select></p>${body}`;
+  view().innerHTML = `<h1>${esc(t("web.tournaments.title"))}</h1><div class="panel">${list}</div>
+    <h2>${esc(t("web.tournament.tablechips.one"))}</h2><p><label>${esc(t("web.list.col.table"))} <select id="tsel">${tables.map((x) =>
+    `<option ${x.table === sel ? "selected" : ""} value="${esc(x.table)}">${esc(x.table)}</option>`).join("")}</select></label>
+    ${sel ? tableLink(sel) : ""}</p>${body}`;
   $("#tsel").onchange = (ev) => { location.hash = "#/tournaments/table/" + encodeURIComponent(ev.target.value); };
 }
+
+// tEnded says when a tournament ended, the date in the reader's locale and zone.
+const tEnded = (at) => esc(t("web.tournament.ended", { at: "\u0000" })).replace("\u0000", dateTime(at));
 
 // pageTournament shows one tournament: standings, each table's chip counts, the levels, the
 // moves, the knock-outs and the findings, every hand linked to the replayer.
 async function pageTournament(id) {
-  const t = await api(`/api/tournaments/${encodeURIComponent(id)}`);
-  const state = t.ended_at ? `It ended at ${when(t.ended_at)}.` : `It is running: ${t.in_play} players are still in.`;
-  const standings = `<table class="list" id="standings"><thead><tr><th class="num">rank</th><th>player</th><th class="num">chips</th>
-      <th>table</th><th>place</th><th>out in hand</th></tr></thead><tbody>
-    ${t.standings.map((s) => `<tr><td class="num">${s.rank}</td><td><a href="#/player/${encodeURIComponent(s.player)}">${esc(s.player)}</a></td>
-      <td class="num">${s.chips}</td><td>${esc(s.table)}</td><td>${s.place || ""}</td><td>${s.hand ? handLink(s.hand, "replay") : ""}</td></tr>`).join("")}
-    </tbody></table>`;
-  const tables = t.tables.map((tb) => {
-    const names = [...new Set(tb.chips.map((c) => c.player))];
+  const x = await api(`/api/tournaments/${encodeURIComponent(id)}`);
+  const state = x.ended_at ? tEnded(x.ended_at) : esc(t("web.tournament.stillin", { n: x.in_play }));
+  const replay = (hand) => handLink(hand, t("web.list.replay"));
+  const th = (key, cls = "") => `<th class="${cls}">${esc(t(key))}</th>`;
+  const td = (key, html, cls = "") => `<td class="${cls}" data-label="${esc(t(key))}">${html}</td>`;
+  const standings = `<div class="scroll"><table class="list" id="standings"><thead><tr>${th("web.list.col.rank", "num")}${th("web.list.col.player")}
+      ${th("web.list.col.chips", "num")}${th("web.list.col.table")}${th("web.list.col.place")}${th("web.list.col.outhand")}</tr></thead><tbody>
+    ${x.standings.map((s) => `<tr><td class="num">${num(s.rank)}</td><td class="main">${playerLink(s.player)}</td>
+      ${td("web.list.col.chips", num(s.chips), "num")}${td("web.list.col.table", tableLink(s.table))}${td("web.list.col.place", s.place ? num(s.place) : "")}
+      ${td("web.list.col.outhand", s.hand ? replay(s.hand) : "")}</tr>`).join("")}
+    </tbody></table></div>`;
+  const tables = x.tables.map((tb) => {
     const hands = [...new Set(tb.chips.map((c) => c.hand))];
-    const series = names.map((p) => ({ name: p, points: tb.chips.filter((c) => c.player === p).map((c) => [hands.indexOf(c.hand) + 1, c.end]) }));
-    return `<div class="panel"><h3>Table ${esc(tb.table)}: ${tb.hands} hands, level ${tb.level}, last hand ${handLink(tb.last_hand, "replay")}</h3>
-      ${lineChart(series, { xLabel: "hand at this table", yLabel: "chips" })}</div>`;
+    const label = (c) => t("web.hands.title.one", { table: tb.table, number: c.number });
+    return `<div class="panel tchips" data-table="${esc(tb.table)}"><h3>${esc(t("web.tournament.table", { table: tb.table, n: tb.hands, level: tb.level }))}
+      · ${handLink(tb.last_hand, t("web.tournament.lasthand"))}</h3>
+      ${lineChart(chipSeries(tb.chips, hands, label), { xLabel: t("web.list.chart.x.table"), yLabel: t("web.list.chart.y.chips"), maxWidth: 580 })}</div>`;
   }).join("");
-  const levels = t.levels.length ? `<table class="list" id="levels"><thead><tr><th>from</th><th>table</th><th class="num">level</th>
-      <th class="num">ante</th><th class="num">bet</th><th>first hand</th></tr></thead><tbody>
-    ${t.levels.map((l) => `<tr><td>${when(l.started_at)}</td><td>${esc(l.table)}</td><td class="num">${l.level}</td><td class="num">${l.ante}</td>
-      <td class="num">${l.min_bet}–${l.max_bet}</td><td>${handLink(l.hand, "replay")}</td></tr>`).join("")}</tbody></table>`
-    : '<p class="muted">The hands give no level.</p>';
-  const moves = t.moves.length ? `<table class="list" id="moves"><thead><tr><th>player</th><th>from table</th><th>to table</th>
-      <th class="num">chips</th><th>first hand there</th></tr></thead><tbody>
-    ${t.moves.map((m) => `<tr><td>${esc(m.player)}</td><td>${esc(m.from)}</td><td>${esc(m.to)}</td><td class="num">${m.stack}</td>
-      <td>${handLink(m.hand, "replay")}</td></tr>`).join("")}</tbody></table>` : '<p class="muted">Nobody has been moved.</p>';
-  const outs = t.knockouts.length ? `<table class="list" id="knockouts"><thead><tr><th class="num">place</th><th>player</th><th>table</th>
-      <th>hand</th></tr></thead><tbody>
-    ${t.knockouts.map((k) => `<tr><td class="num">${k.place}</td><td>${esc(k.player)}</td><td>${esc(k.table)}</td>
-      <td>${handLink(k.hand, "replay")}</td></tr>`).join("")}</tbody></table>` : '<p class="muted">Nobody is out.</p>';
-  const findings = t.findings.length ? `<table class="list" id="tfindings"><thead><tr><th></th><th>code</th><th>what</th><th>hand</th></tr></thead><tbody>
-    ${t.findings.map((f) => `<tr><td>${badge(f.severity)}</td><td>${esc(f.code)}</td><td>${esc(f.message)}</td>
-      <td><a href="#/hand/${esc(f.hand)}/${f.seq}">${esc(f.table)}</a></td></tr>`).join("")}</tbody></table>`
-    : '<p class="muted">The checks across the tables found nothing.</p>';
-  view().innerHTML = `<h1>Tournament ${esc(t.id)}</h1>
-    <p>${t.entries} entries of ${t.stack} chips, ${t.hands} hands, up to level ${t.level}. It started at ${when(t.started_at)}. ${state}</p>
-    <div class="panel"><h2>Standings</h2>${standings}</div>
-    <div class="panel" id="tstep"><h2>The tournament hand by hand</h2>
-      <p>Step from one hand's start or end to the next to see every table and the standings at that moment.</p>
-      <p><button id="tprev">Previous</button> <button id="tnext">Next</button>
-        <input type="range" id="tslider" min="0" max="0" value="0" aria-label="moment in the tournament"></p>
+  const levels = x.levels.length ? `<div class="scroll"><table class="list" id="levels"><thead><tr>${th("web.list.col.from")}${th("web.list.col.table")}
+      ${th("web.list.col.level", "num")}${th("web.list.col.ante", "num")}${th("web.list.col.bet", "num")}${th("web.list.col.firsthand")}</tr></thead><tbody>
+    ${x.levels.map((l) => `<tr><td class="main">${dateTime(l.started_at)}</td>${td("web.list.col.table", tableLink(l.table))}${td("web.list.col.level", num(l.level), "num")}
+      ${td("web.list.col.ante", num(l.ante), "num")}${td("web.list.col.bet", esc(l.max_bet ? t("web.tournament.bet.range", { min: num(l.min_bet), max: num(l.max_bet) }) : t("web.tournament.bet.nolimit", { min: num(l.min_bet) })), "num")}
+      ${td("web.list.col.firsthand", replay(l.hand))}</tr>`).join("")}</tbody></table></div>`
+    : `<p class="muted">${esc(t("web.tournament.nolevels"))}</p>`;
+  const moves = x.moves.length ? `<div class="scroll"><table class="list" id="moves"><thead><tr>${th("web.list.col.player")}${th("web.list.col.fromtable")}
+      ${th("web.list.col.totable")}${th("web.list.col.chips", "num")}${th("web.list.col.firsthere")}</tr></thead><tbody>
+    ${x.moves.map((m) => `<tr><td class="main">${playerLink(m.player)}</td>${td("web.list.col.fromtable", tableLink(m.from))}${td("web.list.col.totable", tableLink(m.to))}
+      ${td("web.list.col.chips", num(m.stack), "num")}${td("web.list.col.firsthere", replay(m.hand))}</tr>`).join("")}</tbody></table></div>`
+    : `<p class="muted">${esc(t("web.tournament.nomoves"))}</p>`;
+  const outs = x.knockouts.length ? `<div class="scroll"><table class="list" id="knockouts"><thead><tr>${th("web.list.col.place", "num")}${th("web.list.col.player")}
+      ${th("web.list.col.table")}${th("web.list.col.hand")}</tr></thead><tbody>
+    ${x.knockouts.map((k) => `<tr><td class="num">${num(k.place)}</td><td class="main">${playerLink(k.player)}</td>${td("web.list.col.table", tableLink(k.table))}
+      ${td("web.list.col.hand", replay(k.hand))}</tr>`).join("")}</tbody></table></div>` : `<p class="muted">${esc(t("web.tournament.noouts"))}</p>`;
+  const findings = x.findings.length ? `<div class="scroll"><table class="list cards-on-phone" id="tfindings"><thead><tr><th></th>${th("web.list.col.code")}
+      ${th("web.list.col.what")}${th("web.list.col.hand")}</tr></thead><tbody>
+    ${x.findings.map((f) => `<tr><td>${badge(f.severity, t("sev." + f.severity))}</td>${td("web.list.col.code", `<span class="code">${esc(f.code)}</span>`)}
+      ${td("web.list.col.what", esc(f.message))}<td class="main"><a href="#/hand/${esc(f.hand)}/${f.seq}">${esc(t("web.tournament.finding.at", { table: f.table, seq: f.seq }))}</a></td></tr>`).join("")}</tbody></table></div>`
+    : `<p class="muted">${esc(t("web.tournament.nofindings"))}</p>`;
+  view().innerHTML = `<h1>${esc(t("web.tournament.title", { id: x.id }))}</h1>
+    <p>${esc(t("web.tournament.summary", { entries: x.entries, stack: x.stack, n: x.hands, level: x.level }))}
+      ${esc(t("web.tournament.started", { at: "\u0000" })).replace("\u0000", dateTime(x.started_at))} ${state}</p>
+    <div class="panel"><h2>${esc(t("web.tournament.standings"))}</h2>${standings}</div>
+    <div class="panel" id="tstep"><h2>${esc(t("web.tournament.step"))}</h2>
+      <p>${esc(t("web.tournament.step.help"))}</p>
+      <p><button id="tprev">${esc(t("web.list.prev"))}</button> <button id="tnext">${esc(t("web.list.next"))}</button>
+        <input type="range" id="tslider" min="0" max="0" value="0" aria-label="${esc(t("web.tournament.moment.label"))}"></p>
       <div id="tmoment"></div></div>
-    <h2>Chip counts at each table</h2>${tables}
-    <div class="panel"><h2>Levels</h2>${levels}</div>
-    <div class="cols"><div class="panel"><h2>Moves between tables</h2>${moves}</div>
-    <div class="panel"><h2>Knock-outs</h2>${outs}</div></div>
-    <div class="panel"><h2>Findings across the tables</h2>${findings}</div>`;
-  if (t.started_at) await stepTournament(id, t.started_at);
+    <h2>${esc(t("web.tournament.chips"))}</h2><div class="chipgrid">${tables}</div>
+    <div class="panel"><h2>${esc(t("web.tournament.levels"))}</h2>${levels}</div>
+    <div class="cols"><div class="panel"><h2>${esc(t("web.tournament.moves"))}</h2>${moves}</div>
+    <div class="panel"><h2>${esc(t("web.tournament.knockouts"))}</h2>${outs}</div></div>
+    <div class="panel"><h2>${esc(t("web.tournament.findings"))}</h2>${findings}</div>`;
+  if (x.started_at) await stepTournament(id, x.started_at);
 }
 
 // stepTournament shows tournament id as it stood at the time at (GET /api/tournaments/{id}?at=),
@@ -90,27 +124,18 @@ async function stepTournament(id, at) {
   const here = m.times.findIndex((x) => x === m.at);
   slider.value = String(here >= 0 ? here : m.times.filter((x) => x < m.at).length);
   slider.onchange = () => stepTournament(id, m.times[Number(slider.value)]);
-  const running = (tb) => tb.in_progress ? `Hand ${handLink(tb.in_progress, "in progress")} is being played.` : "No hand is being played.";
-  const tables = m.tables.map((tb) => `<div class="panel"><h3>Table ${esc(tb.table)}</h3>
-    <p>Level ${tb.level}. ${tb.number ? `Its last hand ended was number ${tb.number}, ${handLink(tb.hand, "replay")}.` : ""} ${running(tb)}</p>
-    ${tb.players.length ? `<table class="list"><thead><tr><th class="num">seat</th><th>player</th><th class="num">chips</th></tr></thead><tbody>
-      ${tb.players.map((p) => `<tr><td class="num">${p.seat}</td><td>${esc(p.player)}</td><td class="num">${p.chips}</td></tr>`).join("")}</tbody></table>`
-      : '<p class="muted">Nobody sits at this table any more.</p>'}</div>`).join("");
-  const standings = m.standings.length ? `<table class="list" id="tstandings"><thead><tr><th class="num">rank</th><th>player</th><th class="num">chips</th>
-      <th>table</th><th>place</th></tr></thead><tbody>
-    ${m.standings.map((s) => `<tr><td class="num">${s.rank}</td><td>${esc(s.player)}</td><td class="num">${s.chips}</td>
-      <td>${esc(s.table)}</td><td>${s.place || ""}</td></tr>`).join("")}</tbody></table>`
-    : '<p class="muted">No hand had ended by then.</p>';
-  $("#tmoment").innerHTML = `<p>At ${when(m.at)}, moment ${Number(slider.value) + 1} of ${m.times.length}: level ${m.level}, ${m.in_play} players still in.</p>
-    <div class="cols">${tables}</div><h3>Standings at that moment</h3>${standings}`;
+  const running = (tb) => tb.in_progress ? esc(t("web.tournament.playing", { hand: "\u0000" })).replace("\u0000", handLink(tb.in_progress, t("web.tournament.inprogress")))
+    : esc(t("web.tournament.notplaying"));
+  const tables = m.tables.map((tb) => `<div class="panel"><h3>${esc(t("web.tournament.table.short", { table: tb.table }))}</h3>
+    <p>${esc(t("web.tournament.level", { level: tb.level }))} ${tb.number ? esc(t("web.tournament.lastended", { number: tb.number, hand: "\u0000" })).replace("\u0000", handLink(tb.hand, t("web.list.replay"))) : ""} ${running(tb)}</p>
+    ${tb.players.length ? `<div class="scroll"><table class="list"><thead><tr><th class="num">${esc(t("web.list.col.seat"))}</th><th>${esc(t("web.list.col.player"))}</th><th class="num">${esc(t("web.list.col.chips"))}</th></tr></thead><tbody>
+      ${tb.players.map((p) => `<tr><td class="num">${num(p.seat)}</td><td class="main">${playerLink(p.player)}</td><td class="num">${num(p.chips)}</td></tr>`).join("")}</tbody></table></div>`
+      : `<p class="muted">${esc(t("web.tournament.empty"))}</p>`}</div>`).join("");
+  const standings = m.standings.length ? `<div class="scroll"><table class="list" id="tstandings"><thead><tr><th class="num">${esc(t("web.list.col.rank"))}</th><th>${esc(t("web.list.col.player"))}</th>
+      <th class="num">${esc(t("web.list.col.chips"))}</th><th>${esc(t("web.list.col.table"))}</th><th>${esc(t("web.list.col.place"))}</th></tr></thead><tbody>
+    ${m.standings.map((s) => `<tr><td class="num">${num(s.rank)}</td><td class="main">${playerLink(s.player)}</td><td class="num">${num(s.chips)}</td>
+      <td>${tableLink(s.table)}</td><td>${s.place ? num(s.place) : ""}</td></tr>`).join("")}</tbody></table></div>`
+    : `<p class="muted">${esc(t("web.tournament.nothingyet"))}</p>`;
+  $("#tmoment").innerHTML = `<p>${esc(t("web.tournament.moment", { at: "\u0000", k: Number(slider.value) + 1, n: m.times.length, level: m.level, players: m.in_play })).replace("\u0000", dateTime(m.at))}</p>
+    <div class="cols">${tables}</div><h3>${esc(t("web.tournament.standings.then"))}</h3>${standings}`;
 }
-
-// tournamentsTable lists a player's tournaments with his place.
-function tournamentsTable(ts) {
-  if (!ts.length) return '<p class="muted">He has played no tournament.</p>';
-  return `<table class="list" id="ptournaments"><thead><tr><th>tournament</th><th>started</th><th>result</th><th>out in hand</th></tr></thead><tbody>
-    ${ts.map((t) => `<tr><td><a href="#/tournaments/${encodeURIComponent(t.tournament)}">${esc(t.tournament)}</a></td><td>${when(t.started_at)}</td>
-      <td>${t.place ? `He finished in place ${t.place} of ${t.entries}.` : `He is still in with ${t.chips} chips.`}</td>
-      <td>${t.hand ? handLink(t.hand, "replay") : ""}</td></tr>`).join("")}</tbody></table>`;
-}
-
