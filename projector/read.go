@@ -138,7 +138,7 @@ type HandQuery struct {
 }
 
 // where returns the WHERE clause of q over hands h, and its arguments. The table and player
-// filters compare without case through the NOCASE indexes of migration 0005.
+// filters compare without case through the NOCASE indexes of migration 0006.
 func (q HandQuery) where() (string, []any) {
 	var conds []string
 	var args []any

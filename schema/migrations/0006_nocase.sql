@@ -1,4 +1,4 @@
--- fechado read models, migration 0005: the lists' filters find a table or a player whatever the
+-- fechado read models, migration 0006: the lists' filters find a table or a player whatever the
 -- case a person types ("Ana", "ana"): indexes in SQLite's NOCASE order serve `= ? COLLATE NOCASE`
 -- and a name's prefix with LIKE.
 CREATE INDEX hand_players_player_nocase ON hand_players (player COLLATE NOCASE);
