@@ -74,6 +74,10 @@ type seatView struct {
 	Dealer       bool
 	DX, DY       float64
 	DealerLabel  string
+	// Discards are the cards the player just threw, on their way to the muck, with how many.
+	Discards     []cardView
+	DiscardLabel string
+	DLX, DLY     float64
 }
 
 type potView struct {
@@ -89,7 +93,13 @@ type view struct {
 	PotX   float64
 	PotY   float64
 	HasPot bool
+	// Muck is the discards and burned cards, face down beside the pot; MuckLabel says how many.
+	Muck      []float64
+	MuckLabel string
 }
+
+// The muck's place on the felt: right of the pot.
+const muckX, muckY = 700, 282
 
 var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
 
@@ -111,7 +121,7 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		px, py := cx+seatRX*math.Cos(a), cy+seatRY*math.Sin(a)
 		sv := seatView{X: px - plateW/2, Y: py - plateH/2, CX: px, CY: py, Name: s.Player,
 			Stack: l.T("stack", lang.Args{"n": s.Stack}), Marked: marked[s.Seat],
-			Turn: st.Turn == s.Seat && st.Turn != 0, Acted: m.Acted == s.Seat && m.Acted != 0,
+			Turn: (st.Turn == s.Seat && st.Turn != 0) || (st.Drawer == s.Seat && st.Drawer != 0 && st.Stage == "draw"), Acted: m.Acted == s.Seat && m.Acted != 0,
 			Out: s.Status == replay.StatusFolded || s.Status == replay.StatusMucked, Won: s.Won > 0}
 		switch {
 		case s.Status == replay.StatusFolded || s.Status == replay.StatusMucked || s.Status == replay.StatusAllIn:
@@ -154,6 +164,9 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 			sv.Chips = l.Number(int64(chips))
 		}
 		sv.ChipX, sv.ChipY = cx+0.55*seatRX*math.Cos(a), cy+0.50*seatRY*math.Sin(a)
+		if st.Type == events.CardsDiscardedType && sv.Acted && s.Drew {
+			discards(l, &sv, s)
+		}
 		if st.Dealer == s.Seat {
 			sv.Dealer = true
 			sv.DealerLabel = l.T("dealer", nil)
@@ -185,11 +198,48 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		v.Pots = append(v.Pots, potView{Y: cy, Text: l.T("pot.main.amt", lang.Args{"amount": st.Pot})})
 	}
 	v.HasPot = len(v.Pots) > 0
+	muck := len(st.Deck.Burned)
+	for _, s := range st.Seats {
+		muck += s.Drawn
+	}
+	if muck > 0 && !st.Ended {
+		for k := 0; k < min(muck, 6); k++ {
+			v.Muck = append(v.Muck, float64(muckX-cardW/2+2*k))
+		}
+		v.MuckLabel = l.T("table.muck", lang.Args{"n": muck})
+	}
 	var b bytes.Buffer
 	if err := svg.Execute(&b, v); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
+}
+
+// discards lays the cards seat s just threw halfway between his plate and the muck, face up
+// when the log shows them (an ended hand), face down when it keeps only their number.
+func discards(l *lang.Lang, sv *seatView, s replay.Seat) {
+	if s.Drawn == 0 {
+		sv.DiscardLabel = l.T("table.pat", nil)
+		sv.DLX, sv.DLY = (sv.CX+muckX)/2, (sv.CY+muckY)/2
+		return
+	}
+	mx, my := (sv.CX+2*muckX)/3, (sv.CY+2*muckY)/3
+	w := float64(s.Drawn*(cardW-12) + 12)
+	for j := 0; j < s.Drawn; j++ {
+		cv := cardView{X: mx - w/2 + float64(j*(cardW-12)), Y: my - cardH/2, CornerRad: 4}
+		cv.RankX, cv.RankY, cv.SuitY = cv.X+cardW/2, cv.Y+20, cv.Y+42
+		if j < len(s.Discarded) {
+			c := s.Discarded[j]
+			cv.Rank, cv.Suit = rankText(c), suitSymbols[c.Suit()]
+			cv.Red = c.Suit() == cards.Hearts || c.Suit() == cards.Diamonds
+			cv.Title = explain.Words(l, c)
+		} else {
+			cv.Down = true
+		}
+		sv.Discards = append(sv.Discards, cv)
+	}
+	sv.DiscardLabel = l.T("table.discards", lang.Args{"n": s.Drawn})
+	sv.DLX, sv.DLY = mx, my+cardH/2+18
 }
 
 func rankText(c cards.Card) string {
@@ -226,6 +276,11 @@ svg.table .chip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
 svg.table .chiptext{font:700 17px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:4px}
 svg.table .button{fill:#fff;stroke:#222;stroke-width:2}
 svg.table .buttontext{font:700 18px system-ui,sans-serif;text-anchor:middle;fill:#111}
+svg.table .muck{fill:#2d4f8e;stroke:#e8e4d8;stroke-width:1.5}
+svg.table .mucktext{font:15px system-ui,sans-serif;fill:#fff;text-anchor:middle}
+svg.table .toss{stroke:#fff;stroke-width:2;stroke-dasharray:6 5;opacity:.8}
+svg.table .discardtext{font:700 16px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:4px}
+svg.table .potchip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
 svg.table .pot{font:700 22px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:5px}
 `
 
@@ -233,7 +288,9 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`{{if .Title}}<title>{{.Title}}</title>{{end}}` +
 	`<ellipse class="rail" cx="500" cy="300" rx="350" ry="190"/>` +
 	`<ellipse class="felt" cx="500" cy="300" rx="326" ry="166"/>` +
+	`{{if .HasPot}}<circle class="potchip" cx="500" cy="{{(index .Pots 0).Y}}" r="13" transform="translate(0 -34)"/>{{end}}` +
 	`{{range .Pots}}<text class="pot" x="500" y="{{.Y}}">{{.Text}}</text>{{end}}` +
+	`{{if .Muck}}<g><title>{{.MuckLabel}}</title>{{range .Muck}}<rect class="muck" x="{{.}}" y="258" width="34" height="48" rx="4"/>{{end}}<text class="mucktext" x="700" y="326">{{.MuckLabel}}</text></g>{{end}}` +
 	`{{range .Seats}}` +
 	`{{if .Chips}}<g><circle class="chip" cx="{{.ChipX}}" cy="{{.ChipY}}" r="15"/><text class="chiptext" x="{{.ChipX}}" y="{{.ChipY}}" dy="-20">{{.Chips}}</text></g>{{end}}` +
 	`<g><rect class="plate{{if .Out}} out{{end}}{{if .Won}} won{{end}}{{if .Turn}} turn{{end}}{{if .Acted}} acted{{end}}{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="200" height="134" rx="12"/>` +
@@ -246,5 +303,11 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
 	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
 	`</g>` +
+	`{{if .DiscardLabel}}<g>{{if .Discards}}<line class="toss" x1="{{.ChipX}}" y1="{{.ChipY}}" x2="700" y2="282"/>{{end}}{{range .Discards}}<g>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
+	`{{if .Down}}<rect class="back" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
+	`{{else}}<rect class="card" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
+	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
+	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
+	`<text class="discardtext" x="{{.DLX}}" y="{{.DLY}}">{{.DiscardLabel}}</text></g>{{end}}` +
 	`{{if .Dealer}}<g><title>{{.DealerLabel}}</title><circle class="button" cx="{{.DX}}" cy="{{.DY}}" r="17"/><text class="buttontext" x="{{.DX}}" y="{{.DY}}" dy="6">D</text></g>{{end}}` +
 	`{{end}}</svg>`))

@@ -42,3 +42,30 @@ func mustCards(s string) []cards.Card {
 	}
 	return cs
 }
+
+// The player who just discarded has his discards drawn on their way to the muck with their
+// number; the muck counts every discard and burned card.
+func TestDiscardsToTheMuck(t *testing.T) {
+	st := &replay.State{Dealer: 1, Stage: "draw", Type: events.CardsDiscardedType, Drawer: 2, Pot: 30,
+		Deck: replay.Deck{Burned: mustCards("2c")},
+		Seats: []replay.Seat{
+			{Seat: 1, Player: "Ana", Stack: 100, Status: replay.StatusActive, Cards: mustCards("Jc Jd"), Discarded: mustCards("2h 5s Kd"), Drawn: 3, Drew: true},
+			{Seat: 2, Player: "Bruno", Stack: 80, Status: replay.StatusActive, Hidden: 5},
+		}}
+	l, _ := lang.Get("en")
+	svg, err := SVG(l, st, Marks{Acted: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(svg)
+	for _, want := range []string{"3 cards to the muck", "Muck: 4 cards", "king of diamonds", `class="toss"`, "turn"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the drawing lacks %q", want)
+		}
+	}
+	// Once the next player acts, the discards lie in the muck: no longer drawn on their way.
+	svg, _ = SVG(l, st, Marks{Acted: 2})
+	if strings.Contains(string(svg), "to the muck") || !strings.Contains(string(svg), "Muck: 4 cards") {
+		t.Errorf("discards drawn on their way after another player acted")
+	}
+}

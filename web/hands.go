@@ -12,6 +12,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/tableview"
 )
 
 // HandRow is a hand in the hands list.
@@ -193,8 +194,12 @@ func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// getReplay is GET /api/hands/{id}/replay: the table after each event (?at=SEQ: after that one
-// event only), with the findings that show at each step.
+// getReplay is GET /api/hands/{id}/replay?lang=&tz=: the table after each event (?at=SEQ: after
+// that one event only), each step with the event in words, the findings that show at it told as
+// sentences with their rules, and the table drawn (tableview's SVG, as in the printed report).
+// The whole hand's answer adds its title, its history in words, its result and its deck checked
+// against the commitment. Words are in the language of ?lang= (else the browser's), times in the
+// zone of ?tz= (an IANA name; else UTC).
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	at := 0
 	if v := r.URL.Query().Get("at"); v != "" {
@@ -205,33 +210,30 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		}
 		at = n
 	}
+	loc := time.UTC
+	if v := r.URL.Query().Get("tz"); v != "" {
+		l, err := time.LoadLocation(v)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "tz must be a time zone's name (Europe/Istanbul)", &apiError{Field: "tz"})
+			return
+		}
+		loc = l
+	}
 	evs, view, fs, ok := s.shownHand(w, r)
 	if !ok {
 		return
 	}
 	done := view == viewStored
-	type stepOut struct {
-		Step
-		Event    json.RawMessage `json:"event"`
-		Findings []FindingView   `json:"findings"`
-	}
-	one := func(i int) (stepOut, error) {
-		st, err := stateAt(evs, evs[i].Seq, !done)
-		if err != nil {
-			return stepOut{}, err
-		}
-		o := stepOut{Step: st, Event: eventJSON(evs[i]), Findings: []FindingView{}}
-		for _, f := range fs {
-			if f.Seq == int(evs[i].Seq) {
-				o.Findings = append(o.Findings, f)
-			}
-		}
-		return o, nil
+	first := evs[0]
+	tl, err := newTeller(readerLang(r), evs, !done, fs)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: first.Hand})
+		return
 	}
 	if at > 0 {
-		for i, e := range evs {
+		for _, e := range evs {
 			if int(e.Seq) == at {
-				o, err := one(i)
+				o, err := tl.step(e)
 				if err != nil {
 					writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: e.Hand, Seq: at})
 					return
@@ -243,17 +245,21 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "the hand has no event at seq "+strconv.Itoa(at), &apiError{Field: "at", Seq: at})
 		return
 	}
-	out := make([]stepOut, 0, len(evs))
-	for i := range evs {
-		o, err := one(i)
+	out := make([]shownStep, 0, len(evs))
+	for _, e := range evs {
+		o, err := tl.step(e)
 		if err != nil {
-			writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: evs[i].Hand, Seq: int(evs[i].Seq)})
+			writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: e.Hand, Seq: int(e.Seq)})
 			return
 		}
 		out = append(out, o)
 	}
-	first := evs[0]
+	shown := tl.shown
+	if shown == nil {
+		shown = []shownFinding{}
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": fs,
+		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": shown,
+		"words": tl.words(out[len(out)-1].State, done, loc), "table_css": tableview.CSS,
 	})
 }
