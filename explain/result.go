@@ -35,6 +35,20 @@ func (h *Hand) Result(l *lang.Lang, st *replay.State) []string {
 	return out
 }
 
+// ShownHands names the hands shown in st by seat, in full ("pair of nines"), for the plates of the
+// table's drawing.
+func (h *Hand) ShownHands(l *lang.Lang, st *replay.State) map[events.Seat]string {
+	out := map[events.Seat]string{}
+	for _, s := range st.Seats {
+		if s.Shown {
+			if name := h.HandName(l, s.Cards); name != "" {
+				out[s.Seat] = name
+			}
+		}
+	}
+	return out
+}
+
 // Actor returns the seat whose own act e is (a bet, a fold, a discard, a hand shown or mucked),
 // 0 when e is the dealer's, the table's or the machine's.
 func Actor(e *events.Event) events.Seat {

@@ -168,14 +168,16 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 				}
 			}
 			fv.Caption = l.T("report.at", lang.Args{"seq": int(f.Seq), "index": i + 1})
-			fv.Table, err = tableview.SVG(l, st, tableview.Marks{Seats: x.Seats, Cards: x.Cards, Acted: acted, Title: fv.Caption})
+			fv.Table, err = tableview.SVG(l, st, tableview.Marks{Seats: x.Seats, Cards: x.Cards, Acted: acted, Title: fv.Caption,
+				Hands: h.ShownHands(l, st)})
 			if err != nil {
 				return err
 			}
 		}
 		p.Findings = append(p.Findings, fv)
 	}
-	p.Final, err = tableview.SVG(l, final, tableview.Marks{Seats: concerned, Title: l.T("report.final", nil)})
+	p.Final, err = tableview.SVG(l, final, tableview.Marks{Seats: concerned, Title: l.T("report.final", nil),
+		Hands: h.ShownHands(l, final)})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,8 @@ type Marks struct {
 	Cards []cards.Card
 	// Acted is the seat that just acted (0: none).
 	Acted events.Seat
+	// Hands names the hands shown, by seat ("pair of nines"), written by the plates.
+	Hands map[events.Seat]string
 	// Title labels the drawing for screen readers.
 	Title string
 }
@@ -74,6 +76,10 @@ type seatView struct {
 	Dealer       bool
 	DX, DY       float64
 	DealerLabel  string
+	// HandName is his hand as shown, written at HX, HY beside the plate.
+	HandName string
+	HX, HY   float64
+	HAnchor  string
 	// Discards are the cards the player just threw, on their way to the muck, with how many.
 	Discards     []cardView
 	DiscardLabel string
@@ -164,6 +170,20 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 			sv.Chips = l.Number(int64(chips))
 		}
 		sv.ChipX, sv.ChipY = cx+0.55*seatRX*math.Cos(a), cy+0.50*seatRY*math.Sin(a)
+		if name := m.Hands[s.Seat]; name != "" {
+			// On the felt's side of the plate: above it for the players at the bottom.
+			sv.HandName, sv.HX, sv.HY, sv.HAnchor = name, px, py+plateH/2+20, "middle"
+			if math.Sin(a) > 0.3 {
+				sv.HY = py - plateH/2 - 10
+			}
+			// Beside the drawing's edge the name runs from the plate's outer side inwards.
+			switch c := math.Cos(a); {
+			case c > 0.3:
+				sv.HX, sv.HAnchor = px+plateW/2, "end"
+			case c < -0.3:
+				sv.HX, sv.HAnchor = px-plateW/2, "start"
+			}
+		}
 		if st.Type == events.CardsDiscardedType && sv.Acted && s.Drew {
 			discards(l, &sv, s)
 		}
@@ -178,7 +198,8 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 			if math.Sin(a) > 0.3 {
 				sy = 1
 			}
-			sv.DX, sv.DY = px+sx*(plateW/2-6), py+sy*(plateH/2-6)
+			// Kept inside the drawing, whose edge a side plate touches.
+			sv.DX, sv.DY = min(max(px+sx*(plateW/2-6), 20), width-20), py+sy*(plateH/2-6)
 		}
 		v.Seats = append(v.Seats, sv)
 	}
@@ -276,6 +297,7 @@ svg.table .chip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
 svg.table .chiptext{font:700 17px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:4px}
 svg.table .button{fill:#fff;stroke:#222;stroke-width:2}
 svg.table .buttontext{font:700 18px system-ui,sans-serif;text-anchor:middle;fill:#111}
+svg.table .handname{font:700 16px system-ui,sans-serif;fill:#111;paint-order:stroke;stroke:#fbfaf5;stroke-width:5px}
 svg.table .muck{fill:#2d4f8e;stroke:#e8e4d8;stroke-width:1.5}
 svg.table .mucktext{font:15px system-ui,sans-serif;fill:#fff;text-anchor:middle}
 svg.table .toss{stroke:#fff;stroke-width:2;stroke-dasharray:6 5;opacity:.8}
@@ -303,6 +325,7 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
 	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
 	`</g>` +
+	`{{if .HandName}}<text class="handname" x="{{.HX}}" y="{{.HY}}" text-anchor="{{.HAnchor}}">{{.HandName}}</text>{{end}}` +
 	`{{if .DiscardLabel}}<g>{{if .Discards}}<line class="toss" x1="{{.ChipX}}" y1="{{.ChipY}}" x2="700" y2="282"/>{{end}}{{range .Discards}}<g>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
 	`{{if .Down}}<rect class="back" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
 	`{{else}}<rect class="card" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +

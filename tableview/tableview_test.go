@@ -19,13 +19,14 @@ func TestDrawing(t *testing.T) {
 			{Seat: 3, Player: "Çağla", Stack: 0, Status: replay.StatusAllIn, Hidden: 5},
 		}}
 	l, _ := lang.Get("pt-BR")
-	svg, err := SVG(l, st, Marks{Seats: []events.Seat{1}, Cards: mustCards("Jc"), Acted: 1, Title: "mesa"})
+	svg, err := SVG(l, st, Marks{Seats: []events.Seat{1}, Cards: mustCards("Jc"), Acted: 1, Title: "mesa",
+		Hands: map[events.Seat]string{1: "par de valetes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(svg)
 	for _, want := range []string{">Ana<", ">Bruno<", ">Çağla<", "1.200 fichas", ">correu<", ">all-in<",
-		"Pote principal: 30", "Pote lateral 1: 10", ">D<", "valete de paus", "acted marked", "card marked", ">20<", `class="back"`} {
+		"Pote principal: 30", "Pote lateral 1: 10", ">D<", "valete de paus", "acted marked", "card marked", ">20<", `class="back"`, ">par de valetes<"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the drawing lacks %q", want)
 		}

@@ -134,8 +134,8 @@ func TestReplayTold(t *testing.T) {
 			if strings.Contains(a.Steps[seq-2].Table, " marked") {
 				t.Errorf("the table at seq %d already marks a seat", seq-1)
 			}
-			if !strings.Contains(a.Steps[len(a.Steps)-1].Table, "<svg") {
-				t.Error("the last step has no drawing")
+			if !strings.Contains(a.Steps[len(a.Steps)-1].Table, `class="handname"`) {
+				t.Error("the last step's drawing names no hand shown")
 			}
 			discards := 0
 			for _, s := range a.Steps {

@@ -203,7 +203,7 @@ func (t *teller) step(e *events.Event) (shownStep, error) {
 	if ln, ok := explain.LineAt(t.lines, e.Seq); ok {
 		o.Line = ln.Text
 	}
-	marks := tableview.Marks{Acted: explain.Actor(e), Title: o.Line}
+	marks := tableview.Marks{Acted: explain.Actor(e), Title: o.Line, Hands: t.hand.ShownHands(t.l, st.State)}
 	for _, f := range t.shown {
 		if f.Seq != int(e.Seq) {
 			continue
