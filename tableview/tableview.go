@@ -124,7 +124,7 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 	for i, s := range st.Seats {
 		// Seats go clockwise from the bottom of the drawing, in seat order.
 		a := math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
-		px, py := cx+seatRX*math.Cos(a), cy+seatRY*math.Sin(a)
+		px, py := tenth(cx+seatRX*math.Cos(a)), tenth(cy+seatRY*math.Sin(a))
 		sv := seatView{X: px - plateW/2, Y: py - plateH/2, CX: px, CY: py, Name: s.Player,
 			Stack: l.T("stack", lang.Args{"n": s.Stack}), Marked: marked[s.Seat],
 			Turn: (st.Turn == s.Seat && st.Turn != 0) || (st.Drawer == s.Seat && st.Drawer != 0 && st.Stage == "draw"), Acted: m.Acted == s.Seat && m.Acted != 0,
@@ -169,7 +169,7 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		if chips > 0 {
 			sv.Chips = l.Number(int64(chips))
 		}
-		sv.ChipX, sv.ChipY = cx+0.55*seatRX*math.Cos(a), cy+0.50*seatRY*math.Sin(a)
+		sv.ChipX, sv.ChipY = tenth(cx+0.55*seatRX*math.Cos(a)), tenth(cy+0.50*seatRY*math.Sin(a))
 		if name := m.Hands[s.Seat]; name != "" {
 			// On the felt's side of the plate: above it for the players at the bottom.
 			sv.HandName, sv.HX, sv.HY, sv.HAnchor = name, px, py+plateH/2+20, "middle"
@@ -244,7 +244,7 @@ func discards(l *lang.Lang, sv *seatView, s replay.Seat) {
 		sv.DLX, sv.DLY = (sv.CX+muckX)/2, (sv.CY+muckY)/2
 		return
 	}
-	mx, my := (sv.CX+2*muckX)/3, (sv.CY+2*muckY)/3
+	mx, my := tenth((sv.CX+2*muckX)/3), tenth((sv.CY+2*muckY)/3)
 	w := float64(s.Drawn*(cardW-12) + 12)
 	for j := 0; j < s.Drawn; j++ {
 		cv := cardView{X: mx - w/2 + float64(j*(cardW-12)), Y: my - cardH/2, CornerRad: 4}
@@ -262,6 +262,10 @@ func discards(l *lang.Lang, sv *seatView, s replay.Seat) {
 	sv.DiscardLabel = l.T("table.discards", lang.Args{"n": s.Drawn})
 	sv.DLX, sv.DLY = mx, my+cardH/2+18
 }
+
+// tenth rounds a coordinate to a tenth of a unit of the view box (a thousandth of its width):
+// finer than any screen or printer shows, and short to write.
+func tenth(f float64) float64 { return math.Round(f*10) / 10 }
 
 func rankText(c cards.Card) string {
 	r := c.Rank().String()

@@ -1,7 +1,10 @@
 package web_test
 
 import (
+	"compress/gzip"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -162,4 +165,27 @@ func TestReplayTold(t *testing.T) {
 		})
 	}
 	e.get("/api/hands/"+hand+"/replay?tz=Nowhere/Atlantis", http.StatusBadRequest, nil)
+
+	// A drawing at every event: the answer is gzipped for a client that takes it, and not for
+	// one that refuses it.
+	for enc, want := range map[string]string{"gzip, deflate, br": "gzip", "gzip;q=0, identity": "", "": ""} {
+		req, _ := http.NewRequest("GET", e.ts.URL+"/api/hands/"+hand+"/replay", nil)
+		req.Header.Set("Accept-Encoding", enc)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := io.Reader(resp.Body)
+		if want == "gzip" {
+			if body, err = gzip.NewReader(resp.Body); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var a replayAnswer
+		err = json.NewDecoder(body).Decode(&a)
+		resp.Body.Close()
+		if got := resp.Header.Get("Content-Encoding"); got != want || err != nil || len(a.Steps) != len(h.Events) {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q (want %q), %d steps, %v", enc, got, want, len(a.Steps), err)
+		}
+	}
 }

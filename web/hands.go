@@ -1,12 +1,14 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fechado/fechado/events"
@@ -258,8 +260,42 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	if shown == nil {
 		shown = []shownFinding{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	writeGzipJSON(w, r, http.StatusOK, map[string]any{
 		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": shown,
 		"words": tl.words(out[len(out)-1].State, done, loc), "table_css": tableview.CSS,
 	})
 }
+
+// writeGzipJSON answers like writeJSON, gzipped when the client accepts it: a hand's replay holds
+// a drawing of the table at every event, which compresses about tenfold.
+func writeGzipJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
+	w.Header().Add("Vary", "Accept-Encoding")
+	if !acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		writeJSON(w, code, v)
+		return
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	gz, _ := gzip.NewWriterLevel(w, gzip.BestSpeed) // the level is valid: no error
+	writeJSON(gzipWriter{w, gz}, code, v)
+	gz.Close()
+}
+
+// acceptsGzip reports whether an Accept-Encoding header lists gzip without refusing it (q=0).
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			q := strings.ReplaceAll(params, " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
+
+// gzipWriter is a ResponseWriter whose body goes through gzip.
+type gzipWriter struct {
+	http.ResponseWriter
+	gz *gzip.Writer
+}
+
+func (g gzipWriter) Write(b []byte) (int, error) { return g.gz.Write(b) }
