@@ -121,7 +121,32 @@ func TestBrowserReplayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The same event in Portuguese: the switcher redraws the page at the event shown.
+	// End goes to the last event; Page Up to the start of the part of the hand it is in (the
+	// showdown). Then the finding's address, loaded afresh, opens the page at the finding.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustText(ctx, t, `#step-seq`); got != fmt.Sprintf("Event %d of %d", total, total) {
+		t.Errorf("after End the page is at %q", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.PageUp)); err != nil {
+		t.Fatal(err)
+	}
+	if now := js[string](ctx, t, `document.querySelector(".jump-round.now").dataset.round`); now != "showdown" {
+		t.Errorf("after End and Page Up the page is in the part %q, want the showdown", now)
+	}
+	if got := mustText(ctx, t, `#step-seq`); got == fmt.Sprintf("Event %d of %d", total, total) {
+		t.Errorf("Page Up did not move from the last event")
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/#/hand/%s/%d", e.ts.URL, hand, seq)), chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	poll(ctx, t, fmt.Sprintf(`document.querySelector("#step-seq") && document.querySelector("#step-seq").textContent === "Event %d of %d"`, seq, total))
+	// The same event in Portuguese: the switcher redraws the page at the event shown, which the
+	// address follows as the keys step.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
 	if hash := js[string](ctx, t, `location.hash`); hash != fmt.Sprintf("#/hand/%s/%d", hand, seq) {
 		t.Errorf("at seq %d the address is %q", seq, hash)
 	}

@@ -119,6 +119,9 @@ async function pageHand(id, at) {
     else if (cur + 1 < parts.length) go(parts[cur + 1][0]);
     else go(steps.length - 1);
   };
+  // On a narrow screen a tap on the table shows it larger, to be scrolled sideways; another tap
+  // fits it again.
+  $("#table").onclick = () => { if (window.innerWidth < 700) $("#table").classList.toggle("zoom"); };
   $("#first").onclick = () => { stop(); go(0); };
   $("#last").onclick = () => { stop(); go(steps.length - 1); };
   $("#prev").onclick = () => { stop(); go(i - 1); };
