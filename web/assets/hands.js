@@ -129,7 +129,7 @@ async function pageHand(id, at) {
   $("#play").onclick = play;
   $("#slider").oninput = (ev) => { stop(); go(Number(ev.target.value)); };
   view().querySelectorAll(".jump-round").forEach((b) => { b.onclick = () => { stop(); go(Number(b.dataset.k)); }; });
-  view().addEventListener("click", (ev) => {
+  $(".hand-page").addEventListener("click", (ev) => {
     const a = ev.target.closest("a[data-seq]");
     if (!a) return;
     ev.preventDefault(); stop();
@@ -137,7 +137,7 @@ async function pageHand(id, at) {
     if (k >= 0) { go(k); $("#table").scrollIntoView({ block: "nearest" }); }
   });
   const onKey = (ev) => {
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || (ev.target.closest && ev.target.closest("input, select, textarea"))) return;
     const keys = {
       ArrowRight: () => go(i + 1), ArrowLeft: () => go(i - 1), Home: () => go(0), End: () => go(steps.length - 1),
       PageDown: () => jump(1), PageUp: () => jump(-1),
@@ -146,6 +146,8 @@ async function pageHand(id, at) {
     if (keys[ev.key]) { ev.preventDefault(); stop(); keys[ev.key](); }
   };
   document.addEventListener("keydown", onKey);
-  cleanup = () => { stop(); document.removeEventListener("keydown", onKey); };
+  // A hand still being played: when it ends, the page is drawn again with everything shown.
+  const unlisten = data.ended ? () => {} : listen((kind, x) => { if (kind === "hand" && x.hand && x.hand.hand === id) route(); });
+  cleanup = () => { stop(); unlisten(); document.removeEventListener("keydown", onKey); };
   render();
 }
