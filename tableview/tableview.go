@@ -84,6 +84,7 @@ type seatView struct {
 	Discards     []cardView
 	DiscardLabel string
 	DLX, DLY     float64
+	TossX, TossY float64 // the middle of the muck's pile, where the dashed line ends
 }
 
 type potView struct {
@@ -99,13 +100,21 @@ type view struct {
 	PotX   float64
 	PotY   float64
 	HasPot bool
-	// Muck is the discards and burned cards, face down beside the pot; MuckLabel says how many.
+	// Muck is the discards and burned cards, face down under the pot (the x of each card of the
+	// pile, MuckY their top); MuckLabel says how many.
 	Muck      []float64
+	MuckY     float64
 	MuckLabel string
+	MuckLX    float64
+	MuckLY    float64
 }
 
-// The muck's place on the felt: right of the pot.
-const muckX, muckY = 700, 282
+// The muck's pile: small face-down cards under the pot, its label on their right.
+const (
+	muckX          = 462
+	muckW, muckH   = 26, 36
+	muckLabelSpace = 8
+)
 
 var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
 
@@ -121,6 +130,8 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 	for _, c := range m.Cards {
 		markedCard[c] = true
 	}
+	// Under the last pot's line.
+	muckY := tenth(float64(cy) + 16*float64(max(len(st.Pots), 1)-1) + 14)
 	for i, s := range st.Seats {
 		// Seats go clockwise from the bottom of the drawing, in seat order.
 		a := math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
@@ -185,7 +196,7 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 			}
 		}
 		if st.Type == events.CardsDiscardedType && sv.Acted && s.Drew {
-			discards(l, &sv, s)
+			discards(l, &sv, s, math.Sin(a) > 0.3, muckY+muckH/2)
 		}
 		if st.Dealer == s.Seat {
 			sv.Dealer = true
@@ -225,9 +236,11 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 	}
 	if muck > 0 && !st.Ended {
 		for k := 0; k < min(muck, 6); k++ {
-			v.Muck = append(v.Muck, float64(muckX-cardW/2+2*k))
+			v.Muck = append(v.Muck, float64(muckX+2*k))
 		}
+		v.MuckY = muckY
 		v.MuckLabel = l.T("table.muck", lang.Args{"n": muck})
+		v.MuckLX, v.MuckLY = muckX+muckW+10+muckLabelSpace, muckY+muckH/2+5
 	}
 	var b bytes.Buffer
 	if err := svg.Execute(&b, v); err != nil {
@@ -236,15 +249,22 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 	return template.HTML(b.String()), nil
 }
 
-// discards lays the cards seat s just threw halfway between his plate and the muck, face up
-// when the log shows them (an ended hand), face down when it keeps only their number.
-func discards(l *lang.Lang, sv *seatView, s replay.Seat) {
+// discards lays the cards seat s just threw where his chips go (none are in front of anyone
+// during the draw), face up when the log shows them (an ended hand), face down when it keeps only
+// their number; a dashed line leads to the muck's pile at muck's height. low says the seat is in
+// the drawing's lower half, where the label goes above the cards.
+func discards(l *lang.Lang, sv *seatView, s replay.Seat, low bool, muck float64) {
+	mx, my := sv.ChipX, sv.ChipY
+	labelY := my + cardH/2 + 18
+	if low {
+		labelY = my - cardH/2 - 8
+	}
+	sv.DLX, sv.DLY, sv.TossX, sv.TossY = mx, labelY, muckX+muckW/2+5, muck
 	if s.Drawn == 0 {
 		sv.DiscardLabel = l.T("table.pat", nil)
-		sv.DLX, sv.DLY = (sv.CX+muckX)/2, (sv.CY+muckY)/2
+		sv.DLY = my
 		return
 	}
-	mx, my := tenth((sv.CX+2*muckX)/3), tenth((sv.CY+2*muckY)/3)
 	w := float64(s.Drawn*(cardW-12) + 12)
 	for j := 0; j < s.Drawn; j++ {
 		cv := cardView{X: mx - w/2 + float64(j*(cardW-12)), Y: my - cardH/2, CornerRad: 4}
@@ -260,7 +280,6 @@ func discards(l *lang.Lang, sv *seatView, s replay.Seat) {
 		sv.Discards = append(sv.Discards, cv)
 	}
 	sv.DiscardLabel = l.T("table.discards", lang.Args{"n": s.Drawn})
-	sv.DLX, sv.DLY = mx, my+cardH/2+18
 }
 
 // tenth rounds a coordinate to a tenth of a unit of the view box (a thousandth of its width):
@@ -303,7 +322,7 @@ svg.table .button{fill:#fff;stroke:#222;stroke-width:2}
 svg.table .buttontext{font:700 18px system-ui,sans-serif;text-anchor:middle;fill:#111}
 svg.table .handname{font:700 16px system-ui,sans-serif;fill:#111;paint-order:stroke;stroke:#fbfaf5;stroke-width:5px}
 svg.table .muck{fill:#2d4f8e;stroke:#e8e4d8;stroke-width:1.5}
-svg.table .mucktext{font:15px system-ui,sans-serif;fill:#fff;text-anchor:middle}
+svg.table .mucktext{font:15px system-ui,sans-serif;fill:#fff;text-anchor:start}
 svg.table .toss{stroke:#fff;stroke-width:2;stroke-dasharray:6 5;opacity:.8}
 svg.table .discardtext{font:700 16px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:4px}
 svg.table .potchip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
@@ -316,7 +335,7 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`<ellipse class="felt" cx="500" cy="300" rx="326" ry="166"/>` +
 	`{{if .HasPot}}<circle class="potchip" cx="500" cy="{{(index .Pots 0).Y}}" r="13" transform="translate(0 -34)"/>{{end}}` +
 	`{{range .Pots}}<text class="pot" x="500" y="{{.Y}}">{{.Text}}</text>{{end}}` +
-	`{{if .Muck}}<g><title>{{.MuckLabel}}</title>{{range .Muck}}<rect class="muck" x="{{.}}" y="258" width="34" height="48" rx="4"/>{{end}}<text class="mucktext" x="700" y="326">{{.MuckLabel}}</text></g>{{end}}` +
+	`{{if .Muck}}<g><title>{{.MuckLabel}}</title>{{range .Muck}}<rect class="muck" x="{{.}}" y="{{$.MuckY}}" width="26" height="36" rx="3"/>{{end}}<text class="mucktext" x="{{.MuckLX}}" y="{{.MuckLY}}">{{.MuckLabel}}</text></g>{{end}}` +
 	`{{range .Seats}}` +
 	`{{if .Chips}}<g><circle class="chip" cx="{{.ChipX}}" cy="{{.ChipY}}" r="15"/><text class="chiptext" x="{{.ChipX}}" y="{{.ChipY}}" dy="-20">{{.Chips}}</text></g>{{end}}` +
 	`<g><rect class="plate{{if .Out}} out{{end}}{{if .Won}} won{{end}}{{if .Turn}} turn{{end}}{{if .Acted}} acted{{end}}{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="200" height="134" rx="12"/>` +
@@ -330,7 +349,7 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
 	`</g>` +
 	`{{if .HandName}}<text class="handname" x="{{.HX}}" y="{{.HY}}" text-anchor="{{.HAnchor}}">{{.HandName}}</text>{{end}}` +
-	`{{if .DiscardLabel}}<g>{{if .Discards}}<line class="toss" x1="{{.ChipX}}" y1="{{.ChipY}}" x2="700" y2="282"/>{{end}}{{range .Discards}}<g>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
+	`{{if .DiscardLabel}}<g>{{if .Discards}}<line class="toss" x1="{{.ChipX}}" y1="{{.ChipY}}" x2="{{.TossX}}" y2="{{.TossY}}"/>{{end}}{{range .Discards}}<g>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
 	`{{if .Down}}<rect class="back" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
 	`{{else}}<rect class="card" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
 	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
