@@ -3,6 +3,7 @@ package lang
 // The hand page's own words (web/assets/hands.js) and the table drawing's muck and discards
 // (package tableview, shared with the printed report).
 var _ = extend("en", map[string]Text{
+	"web.hand.title":          {Other: "Hand {number} at table {table}"},
 	"web.hand.intro":          {Other: "{preset}, begun {date}"},
 	"web.hand.ended":          {Other: "the hand has ended"},
 	"web.hand.live":           {Other: "the hand is still being played"},

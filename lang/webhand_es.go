@@ -3,6 +3,7 @@ package lang
 // Las palabras de la página de una mano (web/assets/hands.js) y los descartes del dibujo de la
 // mesa (paquete tableview, común con el informe impreso).
 var _ = extend("es", map[string]Text{
+	"web.hand.title":          {Other: "Mano {number} de la mesa {table}"},
 	"web.hand.intro":          {Other: "{preset}, empezada el {date}"},
 	"web.hand.ended":          {Other: "la mano ha terminado"},
 	"web.hand.live":           {Other: "la mano aún se está jugando"},

@@ -3,6 +3,7 @@ package lang
 // As palavras da página de uma mão (web/assets/hands.js) e o morto e os descartes do desenho da
 // mesa (pacote tableview, comum ao relatório impresso).
 var _ = extend("pt-BR", map[string]Text{
+	"web.hand.title":          {Other: "Mão {number} da mesa {table}"},
 	"web.hand.intro":          {Other: "{preset}, iniciada em {date}"},
 	"web.hand.ended":          {Other: "a mão terminou"},
 	"web.hand.live":           {Other: "a mão ainda está em jogo"},

@@ -3,6 +3,7 @@ package lang
 // Bir elin sayfasının sözleri (web/assets/hands.js) ve masa çiziminin ıskartası (tableview
 // paketi, basılı raporla ortak).
 var _ = extend("tr", map[string]Text{
+	"web.hand.title":          {Other: "{table} masası, {number}. el"},
 	"web.hand.intro":          {Other: "{preset}, başlangıç {date}"},
 	"web.hand.ended":          {Other: "el bitti"},
 	"web.hand.live":           {Other: "el hâlâ oynanıyor"},

@@ -234,7 +234,7 @@ type handWords struct {
 // words tells the whole hand; final is the table after its last event.
 func (t *teller) words(final *replay.State, ended bool, loc *time.Location) handWords {
 	l := t.l
-	w := handWords{Title: l.T("report.title", lang.Args{"table": final.Table, "number": final.Number}),
+	w := handWords{Title: l.T("web.hand.title", lang.Args{"table": final.Table, "number": final.Number}),
 		History: t.lines, Result: []string{}, Decks: []report.DeckCheck{}}
 	started := t.hand.Events[0].At
 	if at, err := time.Parse(time.RFC3339Nano, started); err == nil {

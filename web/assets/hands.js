@@ -81,8 +81,8 @@ async function pageHand(id, at) {
       <aside class="hand-side"><section><h2>${esc(t("web.hand.history"))}</h2>
         <ol class="hand-history" id="history">${w.history.map((ln) => `<li data-seq="${ln.seq}" data-last="${ln.last}"><a href="#/hand/${esc(id)}/${ln.seq}" data-seq="${ln.seq}">${esc(ln.text)}</a></li>`).join("")}</ol></section></aside>
     </div>
-    <section class="hand-all"><h2>${esc(t("web.hand.findings", { n: data.findings.length }))}</h2>
-      ${data.findings.map((f) => findingHTML(f, id)).join("") || `<p class="ok">${esc(t("report.nofindings"))}</p>`}</section>
+    ${data.ended ? `<section class="hand-all"><h2>${esc(t("web.hand.findings", { n: data.findings.length }))}</h2>
+      ${data.findings.map((f) => findingHTML(f, id)).join("") || `<p class="ok">${esc(t("report.nofindings"))}</p>`}</section>` : ""}
     ${data.ended && w.decks.length ? `<details class="hand-deck" id="deck"><summary>${esc(t("web.hand.deck"))}</summary>${w.decks.map(deckHTML).join("")}</details>` : ""}
     ${data.ended ? "" : `<p class="muted">${esc(t("web.hand.public"))}</p>`}
     <p class="hand-keys">${esc(t("web.hand.keys"))}</p></div>`;
