@@ -70,3 +70,20 @@ func TestDiscardsToTheMuck(t *testing.T) {
 		t.Errorf("discards drawn on their way after another player acted")
 	}
 }
+
+// BenchmarkSVG measures drawing one table of five players at the showdown, as the hand page
+// does once for every event of a hand.
+func BenchmarkSVG(b *testing.B) {
+	st := &replay.State{Dealer: 2, Turn: 3, Pot: 40, Stage: "showdown", Pots: []replay.Pot{{Index: 0, Amount: 30}, {Index: 1, Amount: 10}}}
+	for i, hand := range []string{"Jc Jd 2h 5s Kd", "Ac Ad 2c 5c Kc", "3h 4h 5h 6h 7h", "9s 9d 9h Ts Td", "2s 3s 4d 5d 7c"} {
+		st.Seats = append(st.Seats, replay.Seat{Seat: events.Seat(i + 1), Player: "player", Stack: 1200, InFront: 20,
+			Status: replay.StatusActive, Cards: mustCards(hand), Shown: true})
+	}
+	l, _ := lang.Get("pt-BR")
+	m := Marks{Seats: []events.Seat{1}, Cards: mustCards("Jc"), Acted: 1, Hands: map[events.Seat]string{1: "par de valetes"}}
+	for b.Loop() {
+		if _, err := SVG(l, st, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
