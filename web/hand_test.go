@@ -61,8 +61,39 @@ func TestReplayTold(t *testing.T) {
 	clean := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 21, Table: "t-told", ExposeRate: -1})
 	bad := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 4, Seed: 7, Table: "t-told-bad", ExposeRate: -1,
 		Inject: []finding.Code{finding.OpenWithoutOpeners}})
-	e.post(append(handsBody(clean), handsBody(bad)...), http.StatusOK, nil)
+	// A hand still being played, up to the first discard of one card or more.
+	live := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 1, Seed: 31, Table: "t-told-live", ExposeRate: -1})[0]
+	cut := 0
+	for i, ev := range live.Events {
+		if d, ok := ev.Data.(*events.CardsDiscarded); ok && len(d.Cards) > 0 {
+			cut = i + 1
+			break
+		}
+	}
+	if cut == 0 {
+		t.Fatal("nobody drew in the hand in progress")
+	}
+	e.post(append(append(handsBody(clean), handsBody(bad)...), jsonl(live.Events[:cut])...), http.StatusOK, nil)
 	e.waitProjected()
+
+	t.Run("in progress", func(t *testing.T) {
+		var a replayAnswer
+		e.get("/api/hands/"+live.Events[0].Hand+"/replay", http.StatusOK, &a)
+		for _, st := range a.Steps {
+			// Nothing was exposed: no card is drawn face up, and no hand is named.
+			if strings.Contains(st.Table, `class="card`) || strings.Contains(st.Table, "handname") {
+				t.Fatalf("seq %d of a hand in progress draws a card face up", st.Seq)
+			}
+		}
+		last := a.Steps[len(a.Steps)-1]
+		d := live.Events[cut-1].Data.(*events.CardsDiscarded)
+		if want := fmt.Sprintf(" draws %d.", len(d.Cards)); !strings.HasSuffix(last.Line, want) {
+			t.Errorf("the discard of a hand in progress reads %q, want …%q", last.Line, want)
+		}
+		if len(a.Words.Result) != 0 || len(a.Words.Decks) != 0 || len(a.Findings) != 0 {
+			t.Errorf("a hand in progress tells its result %v, decks %v, findings %v", a.Words.Result, a.Words.Decks, a.Findings)
+		}
+	})
 
 	t.Run("draw eligibility", func(t *testing.T) {
 		short := 0
