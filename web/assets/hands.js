@@ -101,8 +101,8 @@ async function pageHand(id, at) {
       li.classList.toggle("later", Number(li.dataset.seq) > st.seq);
       if (on) li.scrollIntoView({ block: "nearest" });
     });
-    const r = roundOf(st);
-    view().querySelectorAll(".jump-round").forEach((b) => b.classList.toggle("now", b.dataset.round === r && Number(b.dataset.k) <= i));
+    const cur = parts.filter(([k]) => k <= i).length - 1;
+    view().querySelectorAll(".jump-round").forEach((b, n) => b.classList.toggle("now", n === cur));
   };
   const go = (k) => { i = Math.max(0, Math.min(steps.length - 1, k)); render(); };
   const stop = () => { if (timer) { clearInterval(timer); timer = null; $("#play").textContent = "►"; } };
