@@ -10,6 +10,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/lang"
+	"github.com/fechado/fechado/roles"
 	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/sim"
 )
@@ -216,5 +217,61 @@ func TestEveryCodeEveryShape(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// RuleText quotes the paragraph of docs/rules.md under an anchor the rulebook cites.
+func TestRuleText(t *testing.T) {
+	r, _ := RuleFor("open.without-openers", "br-fechado")
+	text, ok := RuleText(r.Anchor)
+	if !ok || !strings.Contains(text, "Seed 000") || strings.Contains(text, "<a id") {
+		t.Errorf("the rule under %s reads %q", r.Anchor, text)
+	}
+	if _, ok := RuleText("no-such-rule"); ok {
+		t.Error("an unknown anchor has a text")
+	}
+	if _, ok := RuleText(""); ok {
+		t.Error("a rule of the contract (no anchor) has a text in docs/rules.md")
+	}
+}
+
+// The timeline of a hand's public views tells a draw by the number declared: the cards thrown
+// are not shown while the hand is played.
+func TestTimelinePublicDraw(t *testing.T) {
+	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 1, Seed: 3, ExposeRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var public []*events.Event
+	drew := 0
+	for _, e := range hs[0].Events {
+		if d, ok := e.Data.(*events.CardsDiscarded); ok && len(d.Cards) > 0 {
+			drew++
+		}
+		v, ok := roles.PublicView(e)
+		if !ok {
+			continue
+		}
+		pe, err := v.Event()
+		if err != nil {
+			t.Fatal(err)
+		}
+		public = append(public, pe)
+	}
+	if drew == 0 {
+		t.Fatal("nobody drew: the case is not tested")
+	}
+	h, err := NewHand(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ln := range h.Timeline(lang.English()) {
+		if strings.Contains(ln.Text, " draws ") {
+			n++
+		}
+	}
+	if n != drew {
+		t.Errorf("the public timeline tells %d draws, want %d", n, drew)
 	}
 }

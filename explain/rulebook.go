@@ -1,6 +1,11 @@
 package explain
 
-import "github.com/fechado/fechado/finding"
+import (
+	"strings"
+
+	"github.com/fechado/fechado/docs"
+	"github.com/fechado/fechado/finding"
+)
 
 // Rule is the rule a finding enforces, as a person cites it.
 type Rule struct {
@@ -128,4 +133,20 @@ func RuleFor(code finding.Code, preset string) (Rule, bool) {
 		r.Source = "events-v1.md"
 	}
 	return r, true
+}
+
+// RuleText returns the paragraph of docs/rules.md under anchor, as written there (the rule, its
+// source quoted and translated, the reasoning), without the anchor's tag; false when the document
+// has no such anchor.
+func RuleText(anchor string) (string, bool) {
+	tag := `<a id="` + anchor + `"></a>`
+	i := strings.Index(docs.Rules, tag)
+	if anchor == "" || i < 0 {
+		return "", false
+	}
+	s := docs.Rules[i+len(tag):]
+	if j := strings.Index(s, "\n\n"); j >= 0 {
+		s = s[:j]
+	}
+	return strings.TrimSpace(strings.ReplaceAll(s, "\n", " ")), true
 }

@@ -9,12 +9,12 @@ import (
 // Line is one line of a hand's timeline: what happened at an event, in words.
 type Line struct {
 	// Seq is the event's seq (the first one, when a line tells several: the cards of the deal).
-	Seq events.Seq
+	Seq events.Seq `json:"seq"`
 	// Last is the last event the line tells.
-	Last events.Seq
+	Last events.Seq `json:"last"`
 	// Seat is the player who acted (0: the dealer, the table or the machine).
-	Seat events.Seat
-	Text string
+	Seat events.Seat `json:"seat"`
+	Text string      `json:"text"`
 }
 
 // Timeline tells the hand event by event in l. The cards of the deal make one line, and the
@@ -102,10 +102,15 @@ func (h *Hand) Timeline(l *lang.Lang) []Line {
 				add(e, d.Seat, "ev.fold", a)
 			}
 		case *events.CardsDiscarded:
-			if len(d.Cards) == 0 {
+			// A hand's public view keeps the count, not the cards (roles.PublicView).
+			n := len(d.Cards)
+			if n == 0 && d.Declared != nil {
+				n = *d.Declared
+			}
+			if n == 0 {
 				add(e, d.Seat, "ev.pat", lang.Args{"player": h.Name(l, d.Seat)})
 			} else {
-				add(e, d.Seat, "ev.draw", lang.Args{"player": h.Name(l, d.Seat), "n": len(d.Cards)})
+				add(e, d.Seat, "ev.draw", lang.Args{"player": h.Name(l, d.Seat), "n": n})
 			}
 		case *events.OpenersShown:
 			add(e, d.Seat, "ev.openers", lang.Args{"player": h.Name(l, d.Seat), "cards": Symbols(d.Cards)})

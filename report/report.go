@@ -49,7 +49,7 @@ type page struct {
 	Players   []playerRow
 	Findings  []findingView
 	Timeline  []timelineLine
-	Decks     []deckView
+	Decks     []DeckCheck
 	Chain     string
 	ChainText string
 }
@@ -85,23 +85,29 @@ type findingView struct {
 	Caption  string
 }
 
-type deckView struct {
-	Method   string
-	Verdict  string
-	Good     bool // the verdict on the seed
-	DealtOK  bool // the verdict on the cards taken
-	Checked  bool
-	Dealt    string
-	Order    []cardCell
-	OrderTxt string
-	Taken    []cardCell
-	TakenTxt string
+// DeckCheck is one shuffle of a hand checked against its commitment, in words.
+type DeckCheck struct {
+	// Method says how and at which event the deck was shuffled; Verdict whether the revealed
+	// seed matches the commitment (Good) or why it cannot be checked.
+	Method  string `json:"method"`
+	Verdict string `json:"verdict,omitempty"`
+	Good    bool   `json:"good"`
+	// Checked is set when the order is known; Dealt then says whether the cards taken follow it
+	// (DealtOK).
+	Checked bool   `json:"checked"`
+	Dealt   string `json:"dealt,omitempty"`
+	DealtOK bool   `json:"dealt_ok"`
+	// Order is the order the seed and the cut give, top first; Taken the cards dealt and burned
+	// from it, in order, each marked Bad where it differs.
+	Order []CardCell `json:"order"`
+	Taken []CardCell `json:"taken"`
 }
 
-type cardCell struct {
-	Text string
-	Red  bool
-	Bad  bool
+// CardCell is a card of a deck check as its symbol ("8♣").
+type CardCell struct {
+	Text string `json:"text"`
+	Red  bool   `json:"red,omitempty"`
+	Bad  bool   `json:"bad,omitempty"`
 }
 
 // Write writes the report of the hand whose events (in any order, one hand only) are evs.
@@ -136,7 +142,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 	}
 	p.Intro = l.T("report.intro", lang.Args{"preset": explain.PresetName(l, final.Rules), "date": started, "now": l.DateTime(o.Now)})
 	p.PrintHint = l.T("report.printed", nil)
-	p.Result = result(l, h, final)
+	p.Result = h.Result(l, final)
 
 	var concerned []events.Seat
 	for i, f := range o.Findings {
@@ -155,15 +161,23 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 			fv.Cards = l.T("report.cards", lang.Args{"cards": explain.Symbols(unique(x.Cards))})
 		}
 		if st, err := replay.At(evs, f.Seq); err == nil && f.Seq > 0 {
+			var acted events.Seat
+			for _, e := range evs {
+				if e.Seq == f.Seq {
+					acted = explain.Actor(e)
+				}
+			}
 			fv.Caption = l.T("report.at", lang.Args{"seq": int(f.Seq), "index": i + 1})
-			fv.Table, err = tableview.SVG(l, st, tableview.Marks{Seats: x.Seats, Cards: x.Cards, Acted: actor(evs, f.Seq), Title: fv.Caption})
+			fv.Table, err = tableview.SVG(l, st, tableview.Marks{Seats: x.Seats, Cards: x.Cards, Acted: acted, Title: fv.Caption,
+				Hands: h.ShownHands(l, st)})
 			if err != nil {
 				return err
 			}
 		}
 		p.Findings = append(p.Findings, fv)
 	}
-	p.Final, err = tableview.SVG(l, final, tableview.Marks{Seats: concerned, Title: l.T("report.final", nil)})
+	p.Final, err = tableview.SVG(l, final, tableview.Marks{Seats: concerned, Title: l.T("report.final", nil),
+		Hands: h.ShownHands(l, final)})
 	if err != nil {
 		return err
 	}
@@ -191,7 +205,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 		}
 		p.Timeline = append(p.Timeline, tl)
 	}
-	p.Decks = decks(l, evs, final)
+	p.Decks = Decks(l, evs, final)
 	last := evs[len(evs)-1]
 	raw := last.Raw
 	if raw == nil {
@@ -200,34 +214,6 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 	p.Chain = events.Hash(raw)
 	p.ChainText = l.T("report.chain.text", lang.Args{"seq": int(last.Seq), "hand": last.Hand})
 	return tmpl.Execute(w, p)
-}
-
-// result says how the hand ended, in words: who won what with which hand.
-func result(l *lang.Lang, h *explain.Hand, st *replay.State) []string {
-	switch {
-	case st.Misdeal:
-		return []string{l.T("result.misdeal", nil)}
-	case st.Passed:
-		return []string{l.T("result.passed", nil)}
-	case !st.Ended:
-		return []string{l.T("result.unfinished", nil)}
-	}
-	var out []string
-	for _, s := range st.Seats {
-		if s.Won == 0 {
-			continue
-		}
-		name := ""
-		if s.Shown {
-			name = h.HandName(l, s.Cards)
-		}
-		if name == "" {
-			out = append(out, l.T("result.win.nohand", lang.Args{"player": s.Player, "amount": s.Won}))
-		} else {
-			out = append(out, l.T("result.win", lang.Args{"player": s.Player, "amount": s.Won, "hand": name}))
-		}
-	}
-	return out
 }
 
 // ordered returns the hand's events in seq order up to last.
@@ -243,22 +229,6 @@ func ordered(evs []*events.Event, last events.Seq) []*events.Event {
 		}
 	}
 	return out
-}
-
-// actor returns the seat that acted at seq (0 when the event is not a player's action).
-func actor(evs []*events.Event, seq events.Seq) events.Seat {
-	for _, e := range evs {
-		if e.Seq != seq {
-			continue
-		}
-		switch d := e.Data.(type) {
-		case *events.PlayerActed:
-			return d.Seat
-		case *events.CardsDiscarded:
-			return d.Seat
-		}
-	}
-	return 0
 }
 
 func unique(cs []cards.Card) []cards.Card {
@@ -283,9 +253,10 @@ func labels(l *lang.Lang) map[string]string {
 	return m
 }
 
-// decks checks every shuffle of the hand against its commitment: the seed revealed, the order it
-// gives (after the cut), and the cards taken from it in order against that order.
-func decks(l *lang.Lang, evs []*events.Event, st *replay.State) []deckView {
+// Decks checks every shuffle of the hand (evs in seq order, st the table after the last of them)
+// against its commitment: the seed revealed, the order it gives (after the cut), and the cards
+// taken from it in order against that order.
+func Decks(l *lang.Lang, evs []*events.Event, st *replay.State) []DeckCheck {
 	taken := make([][]cards.Card, len(st.Deck.Shuffles))
 	cur := -1
 	for _, e := range evs {
@@ -302,9 +273,9 @@ func decks(l *lang.Lang, evs []*events.Event, st *replay.State) []deckView {
 			}
 		}
 	}
-	var out []deckView
+	out := []DeckCheck{}
 	for i, sh := range st.Deck.Shuffles {
-		dv := deckView{}
+		dv := DeckCheck{}
 		switch {
 		case sh.Commitment == "":
 			dv.Method = l.T("deck.hand", lang.Args{"seq": int(sh.Seq)})
@@ -343,6 +314,6 @@ func decks(l *lang.Lang, evs []*events.Event, st *replay.State) []deckView {
 	return out
 }
 
-func cell(c cards.Card, bad bool) cardCell {
-	return cardCell{Text: explain.Symbol(c), Red: c.Suit() == cards.Hearts || c.Suit() == cards.Diamonds, Bad: bad}
+func cell(c cards.Card, bad bool) CardCell {
+	return CardCell{Text: explain.Symbol(c), Red: c.Suit() == cards.Hearts || c.Suit() == cards.Diamonds, Bad: bad}
 }

@@ -24,6 +24,8 @@ type Marks struct {
 	Cards []cards.Card
 	// Acted is the seat that just acted (0: none).
 	Acted events.Seat
+	// Hands names the hands shown, by seat ("pair of nines"), written by the plates.
+	Hands map[events.Seat]string
 	// Title labels the drawing for screen readers.
 	Title string
 }
@@ -74,6 +76,15 @@ type seatView struct {
 	Dealer       bool
 	DX, DY       float64
 	DealerLabel  string
+	// HandName is his hand as shown, written at HX, HY beside the plate.
+	HandName string
+	HX, HY   float64
+	HAnchor  string
+	// Discards are the cards the player just threw, on their way to the muck, with how many.
+	Discards     []cardView
+	DiscardLabel string
+	DLX, DLY     float64
+	TossX, TossY float64 // the middle of the muck's pile, where the dashed line ends
 }
 
 type potView struct {
@@ -89,7 +100,21 @@ type view struct {
 	PotX   float64
 	PotY   float64
 	HasPot bool
+	// Muck is the discards and burned cards, face down under the pot (the x of each card of the
+	// pile, MuckY their top); MuckLabel says how many.
+	Muck      []float64
+	MuckY     float64
+	MuckLabel string
+	MuckLX    float64
+	MuckLY    float64
 }
+
+// The muck's pile: small face-down cards under the pot, its label on their right.
+const (
+	muckX          = 462
+	muckW, muckH   = 26, 36
+	muckLabelSpace = 8
+)
 
 var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
 
@@ -105,13 +130,15 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 	for _, c := range m.Cards {
 		markedCard[c] = true
 	}
+	// Under the last pot's line.
+	muckY := tenth(float64(cy) + 16*float64(max(len(st.Pots), 1)-1) + 14)
 	for i, s := range st.Seats {
 		// Seats go clockwise from the bottom of the drawing, in seat order.
 		a := math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
-		px, py := cx+seatRX*math.Cos(a), cy+seatRY*math.Sin(a)
+		px, py := tenth(cx+seatRX*math.Cos(a)), tenth(cy+seatRY*math.Sin(a))
 		sv := seatView{X: px - plateW/2, Y: py - plateH/2, CX: px, CY: py, Name: s.Player,
 			Stack: l.T("stack", lang.Args{"n": s.Stack}), Marked: marked[s.Seat],
-			Turn: st.Turn == s.Seat && st.Turn != 0, Acted: m.Acted == s.Seat && m.Acted != 0,
+			Turn: (st.Turn == s.Seat && st.Turn != 0) || (st.Drawer == s.Seat && st.Drawer != 0 && st.Stage == "draw"), Acted: m.Acted == s.Seat && m.Acted != 0,
 			Out: s.Status == replay.StatusFolded || s.Status == replay.StatusMucked, Won: s.Won > 0}
 		switch {
 		case s.Status == replay.StatusFolded || s.Status == replay.StatusMucked || s.Status == replay.StatusAllIn:
@@ -153,7 +180,24 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		if chips > 0 {
 			sv.Chips = l.Number(int64(chips))
 		}
-		sv.ChipX, sv.ChipY = cx+0.55*seatRX*math.Cos(a), cy+0.50*seatRY*math.Sin(a)
+		sv.ChipX, sv.ChipY = tenth(cx+0.55*seatRX*math.Cos(a)), tenth(cy+0.50*seatRY*math.Sin(a))
+		if name := m.Hands[s.Seat]; name != "" {
+			// On the felt's side of the plate: above it for the players at the bottom.
+			sv.HandName, sv.HX, sv.HY, sv.HAnchor = name, px, py+plateH/2+20, "middle"
+			if math.Sin(a) > 0.3 {
+				sv.HY = py - plateH/2 - 10
+			}
+			// Beside the drawing's edge the name runs from the plate's outer side inwards.
+			switch c := math.Cos(a); {
+			case c > 0.3:
+				sv.HX, sv.HAnchor = px+plateW/2, "end"
+			case c < -0.3:
+				sv.HX, sv.HAnchor = px-plateW/2, "start"
+			}
+		}
+		if st.Type == events.CardsDiscardedType && sv.Acted && s.Drew {
+			discards(l, &sv, s, math.Sin(a) > 0.3, muckY+muckH/2)
+		}
 		if st.Dealer == s.Seat {
 			sv.Dealer = true
 			sv.DealerLabel = l.T("dealer", nil)
@@ -165,7 +209,8 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 			if math.Sin(a) > 0.3 {
 				sy = 1
 			}
-			sv.DX, sv.DY = px+sx*(plateW/2-6), py+sy*(plateH/2-6)
+			// Kept inside the drawing, whose edge a side plate touches.
+			sv.DX, sv.DY = min(max(px+sx*(plateW/2-6), 20), width-20), py+sy*(plateH/2-6)
 		}
 		v.Seats = append(v.Seats, sv)
 	}
@@ -185,12 +230,61 @@ func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		v.Pots = append(v.Pots, potView{Y: cy, Text: l.T("pot.main.amt", lang.Args{"amount": st.Pot})})
 	}
 	v.HasPot = len(v.Pots) > 0
+	muck := len(st.Deck.Burned)
+	for _, s := range st.Seats {
+		muck += s.Drawn
+	}
+	if muck > 0 && !st.Ended {
+		for k := 0; k < min(muck, 6); k++ {
+			v.Muck = append(v.Muck, float64(muckX+2*k))
+		}
+		v.MuckY = muckY
+		v.MuckLabel = l.T("table.muck", lang.Args{"n": muck})
+		v.MuckLX, v.MuckLY = muckX+muckW+10+muckLabelSpace, muckY+muckH/2+5
+	}
 	var b bytes.Buffer
 	if err := svg.Execute(&b, v); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
 }
+
+// discards lays the cards seat s just threw where his chips go (none are in front of anyone
+// during the draw), face up when the log shows them (an ended hand), face down when it keeps only
+// their number; a dashed line leads to the muck's pile at muck's height. low says the seat is in
+// the drawing's lower half, where the label goes above the cards.
+func discards(l *lang.Lang, sv *seatView, s replay.Seat, low bool, muck float64) {
+	mx, my := sv.ChipX, sv.ChipY
+	labelY := my + cardH/2 + 18
+	if low {
+		labelY = my - cardH/2 - 8
+	}
+	sv.DLX, sv.DLY, sv.TossX, sv.TossY = mx, labelY, muckX+muckW/2+5, muck
+	if s.Drawn == 0 {
+		sv.DiscardLabel = l.T("table.pat", nil)
+		sv.DLY = my
+		return
+	}
+	w := float64(s.Drawn*(cardW-12) + 12)
+	for j := 0; j < s.Drawn; j++ {
+		cv := cardView{X: mx - w/2 + float64(j*(cardW-12)), Y: my - cardH/2, CornerRad: 4}
+		cv.RankX, cv.RankY, cv.SuitY = cv.X+cardW/2, cv.Y+20, cv.Y+42
+		if j < len(s.Discarded) {
+			c := s.Discarded[j]
+			cv.Rank, cv.Suit = rankText(c), suitSymbols[c.Suit()]
+			cv.Red = c.Suit() == cards.Hearts || c.Suit() == cards.Diamonds
+			cv.Title = explain.Words(l, c)
+		} else {
+			cv.Down = true
+		}
+		sv.Discards = append(sv.Discards, cv)
+	}
+	sv.DiscardLabel = l.T("table.discards", lang.Args{"n": s.Drawn})
+}
+
+// tenth rounds a coordinate to a tenth of a unit of the view box (a thousandth of its width):
+// finer than any screen or printer shows, and short to write.
+func tenth(f float64) float64 { return math.Round(f*10) / 10 }
 
 func rankText(c cards.Card) string {
 	r := c.Rank().String()
@@ -226,6 +320,12 @@ svg.table .chip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
 svg.table .chiptext{font:700 17px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:4px}
 svg.table .button{fill:#fff;stroke:#222;stroke-width:2}
 svg.table .buttontext{font:700 18px system-ui,sans-serif;text-anchor:middle;fill:#111}
+svg.table .handname{font:700 16px system-ui,sans-serif;fill:#111;paint-order:stroke;stroke:#fbfaf5;stroke-width:5px}
+svg.table .muck{fill:#2d4f8e;stroke:#e8e4d8;stroke-width:1.5}
+svg.table .mucktext{font:15px system-ui,sans-serif;fill:#fff;text-anchor:start}
+svg.table .toss{stroke:#fff;stroke-width:2;stroke-dasharray:6 5;opacity:.8}
+svg.table .discardtext{font:700 16px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:4px}
+svg.table .potchip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
 svg.table .pot{font:700 22px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:5px}
 `
 
@@ -233,7 +333,9 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`{{if .Title}}<title>{{.Title}}</title>{{end}}` +
 	`<ellipse class="rail" cx="500" cy="300" rx="350" ry="190"/>` +
 	`<ellipse class="felt" cx="500" cy="300" rx="326" ry="166"/>` +
+	`{{if .HasPot}}<circle class="potchip" cx="500" cy="{{(index .Pots 0).Y}}" r="13" transform="translate(0 -34)"/>{{end}}` +
 	`{{range .Pots}}<text class="pot" x="500" y="{{.Y}}">{{.Text}}</text>{{end}}` +
+	`{{if .Muck}}<g><title>{{.MuckLabel}}</title>{{range .Muck}}<rect class="muck" x="{{.}}" y="{{$.MuckY}}" width="26" height="36" rx="3"/>{{end}}<text class="mucktext" x="{{.MuckLX}}" y="{{.MuckLY}}">{{.MuckLabel}}</text></g>{{end}}` +
 	`{{range .Seats}}` +
 	`{{if .Chips}}<g><circle class="chip" cx="{{.ChipX}}" cy="{{.ChipY}}" r="15"/><text class="chiptext" x="{{.ChipX}}" y="{{.ChipY}}" dy="-20">{{.Chips}}</text></g>{{end}}` +
 	`<g><rect class="plate{{if .Out}} out{{end}}{{if .Won}} won{{end}}{{if .Turn}} turn{{end}}{{if .Acted}} acted{{end}}{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="200" height="134" rx="12"/>` +
@@ -246,5 +348,12 @@ var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox=
 	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
 	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
 	`</g>` +
+	`{{if .HandName}}<text class="handname" x="{{.HX}}" y="{{.HY}}" text-anchor="{{.HAnchor}}">{{.HandName}}</text>{{end}}` +
+	`{{if .DiscardLabel}}<g>{{if .Discards}}<line class="toss" x1="{{.ChipX}}" y1="{{.ChipY}}" x2="{{.TossX}}" y2="{{.TossY}}"/>{{end}}{{range .Discards}}<g>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
+	`{{if .Down}}<rect class="back" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
+	`{{else}}<rect class="card" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
+	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
+	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
+	`<text class="discardtext" x="{{.DLX}}" y="{{.DLY}}">{{.DiscardLabel}}</text></g>{{end}}` +
 	`{{if .Dealer}}<g><title>{{.DealerLabel}}</title><circle class="button" cx="{{.DX}}" cy="{{.DY}}" r="17"/><text class="buttontext" x="{{.DX}}" y="{{.DY}}" dy="6">D</text></g>{{end}}` +
 	`{{end}}</svg>`))

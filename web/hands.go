@@ -1,17 +1,20 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/tableview"
 )
 
 // HandRow is a hand in the hands list.
@@ -202,8 +205,12 @@ func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// getReplay is GET /api/hands/{id}/replay: the table after each event (?at=SEQ: after that one
-// event only), with the findings that show at each step.
+// getReplay is GET /api/hands/{id}/replay?lang=&tz=: the table after each event (?at=SEQ: after
+// that one event only), each step with the event in words, the findings that show at it told as
+// sentences with their rules, and the table drawn (tableview's SVG, as in the printed report).
+// The whole hand's answer adds its title, its history in words, its result and its deck checked
+// against the commitment. Words are in the language of ?lang= (else the browser's), times in the
+// zone of ?tz= (an IANA name; else UTC).
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	at := 0
 	if v := r.URL.Query().Get("at"); v != "" {
@@ -214,33 +221,30 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		}
 		at = n
 	}
+	loc := time.UTC
+	if v := r.URL.Query().Get("tz"); v != "" {
+		l, err := time.LoadLocation(v)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "tz must be a time zone's name (Europe/Istanbul)", &apiError{Field: "tz"})
+			return
+		}
+		loc = l
+	}
 	evs, view, fs, ok := s.shownHand(w, r)
 	if !ok {
 		return
 	}
 	done := view == viewStored
-	type stepOut struct {
-		Step
-		Event    json.RawMessage `json:"event"`
-		Findings []FindingView   `json:"findings"`
-	}
-	one := func(i int) (stepOut, error) {
-		st, err := stateAt(evs, evs[i].Seq, !done)
-		if err != nil {
-			return stepOut{}, err
-		}
-		o := stepOut{Step: st, Event: eventJSON(evs[i]), Findings: []FindingView{}}
-		for _, f := range fs {
-			if f.Seq == int(evs[i].Seq) {
-				o.Findings = append(o.Findings, f)
-			}
-		}
-		return o, nil
+	first := evs[0]
+	tl, err := newTeller(readerLang(r), evs, !done, fs)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: first.Hand})
+		return
 	}
 	if at > 0 {
-		for i, e := range evs {
+		for _, e := range evs {
 			if int(e.Seq) == at {
-				o, err := one(i)
+				o, err := tl.step(e)
 				if err != nil {
 					writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: e.Hand, Seq: at})
 					return
@@ -252,17 +256,55 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "the hand has no event at seq "+strconv.Itoa(at), &apiError{Field: "at", Seq: at})
 		return
 	}
-	out := make([]stepOut, 0, len(evs))
-	for i := range evs {
-		o, err := one(i)
+	out := make([]shownStep, 0, len(evs))
+	for _, e := range evs {
+		o, err := tl.step(e)
 		if err != nil {
-			writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: evs[i].Hand, Seq: int(evs[i].Seq)})
+			writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: e.Hand, Seq: int(e.Seq)})
 			return
 		}
 		out = append(out, o)
 	}
-	first := evs[0]
-	writeJSON(w, http.StatusOK, map[string]any{
-		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": fs,
+	shown := tl.shown
+	if shown == nil {
+		shown = []shownFinding{}
+	}
+	writeGzipJSON(w, r, http.StatusOK, map[string]any{
+		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": shown,
+		"words": tl.words(out[len(out)-1].State, done, loc), "table_css": tableview.CSS,
 	})
 }
+
+// writeGzipJSON answers like writeJSON, gzipped when the client accepts it: a hand's replay holds
+// a drawing of the table at every event, which compresses about tenfold.
+func writeGzipJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
+	w.Header().Add("Vary", "Accept-Encoding")
+	if !acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		writeJSON(w, code, v)
+		return
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	gz, _ := gzip.NewWriterLevel(w, gzip.BestSpeed) // the level is valid: no error
+	writeJSON(gzipWriter{w, gz}, code, v)
+	gz.Close()
+}
+
+// acceptsGzip reports whether an Accept-Encoding header lists gzip without refusing it (q=0).
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			q := strings.ReplaceAll(params, " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
+
+// gzipWriter is a ResponseWriter whose body goes through gzip.
+type gzipWriter struct {
+	http.ResponseWriter
+	gz *gzip.Writer
+}
+
+func (g gzipWriter) Write(b []byte) (int, error) { return g.gz.Write(b) }

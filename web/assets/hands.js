@@ -1,113 +1,153 @@
-// fechado dashboard: one hand's page: the replayer, its findings and its report. Helpers (api, esc, cardHTML, t…) are in app.js; main.js routes.
+// fechado dashboard: one hand's page, the dispute desk: the table as the printed report draws it
+// (the server's drawing, one per step), the event in words, the findings as sentences with their
+// rules, the hand's history, its result and its deck. Helpers (api, esc, t…) are in app.js;
+// main.js routes.
 "use strict";
 
-function describe(e) {
-  const d = e.data || {};
-  const parts = [`seq ${e.seq}`, e.type];
-  if (d.seat) parts.push(`seat ${d.seat}`);
-  if (e.type === "player.acted") parts.push(`${d.action}${d.amount ? " " + d.amount : ""} (${d.round})`);
-  else if (e.type === "cards.discarded") parts.push(d.cards.length ? `discards ${d.cards.join(" ")}` : d.declared ? `discards ${d.declared}` : "stands pat");
-  else if (e.type === "card.dealt" || e.type === "card.burned" || e.type === "card.exposed") parts.push(d.card ? d.card : "face down");
-  else if (e.type === "hand.shown" || e.type === "openers.shown") parts.push(d.cards.join(" "));
-  else if (e.type === "pot.awarded") parts.push(`wins ${d.amount} from pot ${d.pot}`);
-  else if (e.type === "ante.posted" || e.type === "blind.posted" || e.type === "bet.returned") parts.push(String(d.amount));
-  else if (e.type === "misdeal.declared") parts.push(d.reason);
-  return parts.join(" · ");
+// roundOf names the part of the hand a step belongs to, for the jumps by betting round.
+function roundOf(s) {
+  if (s.stage === "betting") return s.round === "second" ? "second" : "first";
+  if (s.stage === "draw") return "draw";
+  if (s.stage === "showdown" || s.stage === "settle" || s.stage === "ended") return "showdown";
+  return "deal";
 }
 
-function findingHTML(f) {
-  const show = (v) => (typeof v === "string" ? v : JSON.stringify(v));
-  return `<div class="f ${esc(f.severity)}" data-code="${esc(f.code)}"><span class="code">${esc(f.code)}</span> ${badge(f.severity)}
-    ${f.seat ? `<span class="muted">seat ${f.seat}</span>` : ""} <span class="muted">at seq ${f.seq}</span>
-    <div>${esc(f.message)}</div>
-    ${f.expected !== undefined ? `<div><b>expected:</b> ${esc(show(f.expected))}</div>` : ""}
-    ${f.actual !== undefined ? `<div><b>actual:</b> ${esc(show(f.actual))}</div>` : ""}</div>`;
+function findingHTML(f, id) {
+  return `<article class="hf ${esc(f.severity)}" data-code="${esc(f.code)}" data-seq="${f.seq}">
+    <p class="hf-head"><span class="hf-sev">${esc(f.severity_text)}</span>
+      <a class="hf-at" href="#/hand/${esc(id)}/${f.seq}" data-seq="${f.seq}">${esc(t("web.hand.at", { seq: f.seq }))}</a>
+      <span class="hf-code">${esc(f.code)}</span></p>
+    <p class="hf-sentence">${esc(f.sentence)}</p>
+    ${f.who ? `<p class="hf-who">${esc(f.who)}</p>` : ""}
+    <p class="hf-cite">${esc(f.citation)}</p>
+    ${f.rule ? `<details class="hf-rule"><summary>${esc(t("web.hand.ruletext", { title: f.rule_title }))}</summary>
+      <blockquote cite="docs/rules.md#${esc(f.anchor)}">${esc(f.rule)}</blockquote></details>` : ""}
+  </article>`;
 }
 
-function seatHTML(s, st) {
-  const turn = st.turn === s.seat || st.drawer === s.seat;
-  const cards = s.cards.map((c) => cardHTML(c, (s.seen || []).includes(c) ? "seen" : "")).join("") +
-    Array.from({ length: s.hidden }, () => cardHTML(null)).join("");
-  const drew = st.draws && st.draws[s.seat] !== undefined ? `drew ${st.draws[s.seat]}` : "";
-  return `<div class="seat ${esc(s.status)} ${turn ? "turn" : ""}" data-seat="${s.seat}">
-    <div class="who"><span>${esc(s.player)}</span><span>seat ${s.seat}</span></div>
-    <div class="tags">${st.dealer === s.seat ? '<span class="dealer">dealer</span>' : ""}${st.opener === s.seat ? '<span class="opener">opener</span>' : ""}
-      ${s.status !== "active" ? `<span>${esc(s.status)}</span>` : ""}${drew ? `<span>${drew}</span>` : ""}${turn ? "<span>to act</span>" : ""}</div>
-    <div class="cards">${cards}</div>
-    <div class="chips">stack <b>${s.stack}</b> · in front <b>${s.in_front}</b> · in pot ${s.in}${s.won ? ` · won <b>${s.won}</b>` : ""}</div>
-    ${s.hand ? `<div class="muted">${esc(s.hand)}</div>` : ""}</div>`;
+function deckHTML(d) {
+  const cell = (c) => `<span class="${c.red ? "red" : ""}${c.bad ? " bad" : ""}">${esc(c.text)}</span>`;
+  return `<div class="hd-deck"><p>${esc(d.method)}</p>
+    ${d.verdict ? `<p class="${d.good ? "ok" : "bad"}">${esc(d.verdict)}</p>` : ""}
+    ${d.dealt ? `<p class="${d.dealt_ok ? "ok" : "bad"}">${esc(d.dealt)}</p>` : ""}
+    ${d.checked ? `<p>${esc(t("deck.taken"))}</p><div class="hd-cards">${d.taken.map(cell).join("")}</div>
+      <p>${esc(t("deck.order"))}</p><div class="hd-cards">${d.order.map(cell).join("")}</div>` : ""}</div>`;
 }
 
 async function pageHand(id, at) {
-  const data = await api(`/api/hands/${encodeURIComponent(id)}/replay`);
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  const q = `lang=${encodeURIComponent(words.lang)}&tz=${encodeURIComponent(tz)}`;
+  const data = await api(`/api/hands/${encodeURIComponent(id)}/replay?${q}`).catch(() =>
+    api(`/api/hands/${encodeURIComponent(id)}/replay?lang=${encodeURIComponent(words.lang)}`));
   const steps = data.steps;
+  const w = data.words;
+  // The drawing's styles, the report's own, once for the page.
+  if (!document.getElementById("tableview-css")) {
+    const style = document.createElement("style");
+    style.id = "tableview-css";
+    style.textContent = data.table_css;
+    document.head.appendChild(style);
+  }
   let i = steps.length - 1;
   if (at) { const k = steps.findIndex((s) => s.seq === Number(at)); if (k >= 0) i = k; }
   let timer = null;
-  const marks = [];
-  let lastRound = "";
-  steps.forEach((s, k) => {
-    const label = s.stage === "draw" ? "draw" : s.round && s.stage === "betting" ? s.round : s.stage === "showdown" ? "showdown" : "";
-    if (label && label !== lastRound) { marks.push([k, label]); lastRound = label; }
-  });
+  // The first step of each part of the hand, for the jumps.
+  const parts = [];
+  steps.forEach((s, k) => { const r = roundOf(s); if (!parts.length || parts[parts.length - 1][1] !== r) parts.push([k, r]); });
   const pct = (k) => (steps.length > 1 ? (100 * k) / (steps.length - 1) : 0);
   const first = steps[0];
-  view().innerHTML = `<h1>Hand ${esc(first.table)} #${first.number} <span class="muted code">${esc(id)}</span></h1>
-    <div class="muted">${esc(first.rules)} · ante ${first.stakes.ante} · bet ${first.stakes.min_bet}${first.stakes.max_bet ? "–" + first.stakes.max_bet : " no limit"}
-      · ${data.ended ? "ended" : "in progress: only public information is shown"}
-      · <a href="#/hands?table=${encodeURIComponent(first.table)}">table's hands</a>
-      ${data.ended ? ` · <a class="report button" data-hand="${esc(id)}" href="${esc(reportHref(id))}" target="_blank" rel="noopener">Report</a>` : ""}</div>
-    <div class="controls">
-      <button id="first" title="jump to the start">|◀</button><button id="prev" title="step back (←)">◀</button>
-      <button id="play" title="play / pause">play</button><button id="next" title="step forward (→)">▶</button>
-      <button id="last" title="jump to the end">▶|</button>
-      <label>speed <select id="speed"><option value="1600">0.5×</option><option value="800" selected>1×</option><option value="400">2×</option><option value="200">4×</option></select></label>
-      <div class="sliderwrap"><input type="range" id="slider" min="0" max="${steps.length - 1}" value="${i}">
-        <div class="marks">${marks.map(([k, l]) => `<i style="left:${pct(k)}%"></i><b style="left:${pct(k)}%">${esc(l)}</b>`).join("")}
-        ${steps.map((s, k) => (s.findings.length ? `<i class="find" style="left:${pct(k)}%" title="${esc(s.findings.map((f) => f.code).join(", "))}"></i>` : "")).join("")}</div></div>
-      <span id="step-seq" class="code"></span>
+  view().innerHTML = `<div class="hand-page">
+    <div class="hand-head"><h1>${esc(w.title)}</h1>
+      <p>${esc(w.intro)} · ${esc(t(data.ended ? "web.hand.ended" : "web.hand.live"))}
+        · <a href="#/hands?table=${encodeURIComponent(first.table)}">${esc(t("web.hand.tablehands"))}</a>
+        ${data.ended ? ` · <a class="report button" data-hand="${esc(id)}" href="${esc(reportHref(id))}" target="_blank" rel="noopener">${esc(t("web.hand.report"))}</a>` : ""}</p></div>
+    <div class="hand-controls" role="toolbar" aria-label="${esc(t("web.hand.controls"))}">
+      <button id="first" title="${esc(t("web.hand.first"))}" aria-label="${esc(t("web.hand.first"))}">|◀</button>
+      <button id="prev" title="${esc(t("web.hand.prev"))}" aria-label="${esc(t("web.hand.prev"))}">◀</button>
+      <button id="play" title="${esc(t("web.hand.play"))}" aria-label="${esc(t("web.hand.play"))}">►</button>
+      <button id="next" title="${esc(t("web.hand.next"))}" aria-label="${esc(t("web.hand.next"))}">▶</button>
+      <button id="last" title="${esc(t("web.hand.last"))}" aria-label="${esc(t("web.hand.last"))}">▶|</button>
+      <span class="hand-rounds">${parts.map(([k, r]) => `<button class="jump-round" data-k="${k}" data-round="${r}">${esc(t("web.hand.round." + r))}</button>`).join("")}</span>
+      <span id="step-seq" class="hand-stepno"></span>
     </div>
-    <div class="eventline" id="event"></div>
-    <div class="cols"><div class="felt"><div class="seats" id="seats"></div><div class="potline" id="pots"></div></div>
-      <div><div class="panel findings"><h2>At this event</h2><div id="step-findings"></div></div>
-        <div class="panel findings"><h2>All findings (${data.findings.length})</h2>
-        ${data.findings.map((f) => `<div><a href="#/hand/${esc(id)}/${f.seq}" data-seq="${f.seq}" class="jump code">seq ${f.seq} ${esc(f.code)}</a></div>`).join("") || '<p class="muted">The auditor found nothing.</p>'}</div></div></div>`;
+    <div class="hand-slider"><input type="range" id="slider" min="0" max="${steps.length - 1}" value="${i}" aria-label="${esc(t("web.hand.slider"))}">
+      <div class="hand-marks">${steps.map((s, k) => (s.findings.length ? `<i class="find" style="left:${pct(k)}%" title="${esc(s.findings.map((f) => f.sentence).join(" "))}"></i>` : "")).join("")}</div></div>
+    <p class="hand-line" id="event" aria-live="polite"></p>
+    <div class="hand-grid">
+      <div class="hand-main"><div class="hand-table" id="table"></div>
+        <div id="step-findings" class="hand-here"></div>
+        ${data.ended ? `<section class="hand-result" id="result"><h2>${esc(t("web.hand.result"))}</h2>${w.result.map((r) => `<p>${esc(r)}</p>`).join("")}</section>` : ""}
+      </div>
+      <aside class="hand-side"><section><h2>${esc(t("web.hand.history"))}</h2>
+        <ol class="hand-history" id="history">${w.history.map((ln) => `<li data-seq="${ln.seq}" data-last="${ln.last}"><a href="#/hand/${esc(id)}/${ln.seq}" data-seq="${ln.seq}">${esc(ln.text)}</a></li>`).join("")}</ol></section></aside>
+    </div>
+    ${data.ended ? `<section class="hand-all"><h2>${esc(t("web.hand.findings", { n: data.findings.length }))}</h2>
+      ${data.findings.map((f) => findingHTML(f, id)).join("") || `<p class="ok">${esc(t("report.nofindings"))}</p>`}</section>` : ""}
+    ${data.ended && w.decks.length ? `<details class="hand-deck" id="deck"><summary>${esc(t("web.hand.deck"))}</summary>${w.decks.map(deckHTML).join("")}</details>` : ""}
+    ${data.ended ? "" : `<p class="muted">${esc(t("web.hand.public"))}</p>`}
+    <p class="hand-keys">${esc(t("web.hand.keys"))}</p></div>`;
   const render = () => {
     const st = steps[i];
     $("#slider").value = i;
-    $("#step-seq").textContent = `step ${i + 1}/${steps.length} · seq ${st.seq}`;
-    $("#event").textContent = describe(st.event);
-    $("#seats").innerHTML = st.seats.map((s) => seatHTML(s, st)).join("") + (st.away || []).map((a) => `<div class="seat away" data-seat="${a.seat}">
-      <div class="who"><span>${esc(a.player)}</span><span>seat ${a.seat}</span></div>
-      <div class="tags">${st.dealer === a.seat ? '<span class="dealer">dealer</span>' : ""}<span>away, not dealt in</span></div>
-      <div class="chips">stack <b>${a.stack}</b></div></div>`).join("");
-    const pots = st.pots.map((p) => `<span>${p.index === 0 ? "main pot" : "side pot " + p.index}: <b>${p.amount}</b>${p.eligible.length ? ` <span class="muted">(seats ${p.eligible.join(", ")})</span>` : ""}</span>`).join("");
-    $("#pots").innerHTML = `<span>pot <b>${st.pot}</b></span>${st.carry ? `<span>carry ${st.carry}</span>` : ""}${pots}${st.round ? `<span>round ${esc(st.round)}</span>` : ""}<span>${esc(st.stage)}</span>`;
-    $("#step-findings").innerHTML = st.findings.length ? st.findings.map(findingHTML).join("") : '<p class="muted">No finding at this event.</p>';
+    // The address follows the event shown, so that a reload, a link or another language keeps it.
+    history.replaceState(null, "", `#/hand/${encodeURIComponent(id)}/${st.seq}`);
+    $("#step-seq").textContent = t("web.hand.step", { step: i + 1, total: steps.length, seq: st.seq });
+    $("#event").textContent = st.line;
+    $("#table").innerHTML = st.table;
+    $("#step-findings").innerHTML = st.findings.map((f) => findingHTML(f, id)).join("");
+    view().querySelectorAll("#history li").forEach((li) => {
+      const on = st.seq >= Number(li.dataset.seq) && st.seq <= Number(li.dataset.last);
+      li.classList.toggle("now", on);
+      li.classList.toggle("later", Number(li.dataset.seq) > st.seq);
+      if (on) li.scrollIntoView({ block: "nearest" });
+    });
+    const cur = parts.filter(([k]) => k <= i).length - 1;
+    view().querySelectorAll(".jump-round").forEach((b, n) => b.classList.toggle("now", n === cur));
   };
   const go = (k) => { i = Math.max(0, Math.min(steps.length - 1, k)); render(); };
-  const stop = () => { if (timer) { clearInterval(timer); timer = null; $("#play").textContent = "play"; } };
+  const stop = () => { if (timer) { clearInterval(timer); timer = null; $("#play").textContent = "►"; } };
+  const play = () => {
+    if (timer) { stop(); return; }
+    if (i >= steps.length - 1) go(0);
+    $("#play").textContent = "❚❚";
+    timer = setInterval(() => { if (i >= steps.length - 1) stop(); else go(i + 1); }, 900);
+  };
+  // The part of the hand before (-1) or after (+1) the one step i is in.
+  const jump = (dir) => {
+    const cur = parts.filter(([k]) => k <= i).length - 1;
+    if (dir < 0) go(cur > 0 && i === parts[cur][0] ? parts[cur - 1][0] : parts[Math.max(cur, 0)][0]);
+    else if (cur + 1 < parts.length) go(parts[cur + 1][0]);
+    else go(steps.length - 1);
+  };
+  // On a narrow screen a tap on the table shows it larger, to be scrolled sideways; another tap
+  // fits it again.
+  $("#table").onclick = () => { if (window.innerWidth < 700) $("#table").classList.toggle("zoom"); };
   $("#first").onclick = () => { stop(); go(0); };
   $("#last").onclick = () => { stop(); go(steps.length - 1); };
   $("#prev").onclick = () => { stop(); go(i - 1); };
   $("#next").onclick = () => { stop(); go(i + 1); };
-  $("#slider").oninput = (ev) => { stop(); go(Number(ev.target.value)); };
-  const play = () => {
-    if (timer) { stop(); return; }
-    if (i >= steps.length - 1) go(0);
-    $("#play").textContent = "pause";
-    timer = setInterval(() => { if (i >= steps.length - 1) stop(); else go(i + 1); }, Number($("#speed").value));
-  };
   $("#play").onclick = play;
-  $("#speed").onchange = () => { if (timer) { stop(); play(); } };
-  view().querySelectorAll("a.jump").forEach((a) => a.addEventListener("click", (ev) => {
-    ev.preventDefault(); stop(); const k = steps.findIndex((s) => s.seq === Number(a.dataset.seq)); if (k >= 0) go(k);
-  }));
-  const onKey = (ev) => { if (ev.key === "ArrowRight") { stop(); go(i + 1); } else if (ev.key === "ArrowLeft") { stop(); go(i - 1); } };
+  $("#slider").oninput = (ev) => { stop(); go(Number(ev.target.value)); };
+  view().querySelectorAll(".jump-round").forEach((b) => { b.onclick = () => { stop(); go(Number(b.dataset.k)); }; });
+  $(".hand-page").addEventListener("click", (ev) => {
+    const a = ev.target.closest("a[data-seq]");
+    if (!a) return;
+    ev.preventDefault(); stop();
+    const k = steps.findIndex((s) => s.seq === Number(a.dataset.seq));
+    if (k >= 0) { go(k); $("#table").scrollIntoView({ block: "nearest" }); }
+  });
+  const onKey = (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || (ev.target.closest && ev.target.closest("input, select, textarea"))) return;
+    const keys = {
+      ArrowRight: () => go(i + 1), ArrowLeft: () => go(i - 1), Home: () => go(0), End: () => go(steps.length - 1),
+      PageDown: () => jump(1), PageUp: () => jump(-1),
+    };
+    if (ev.key === " ") { ev.preventDefault(); play(); return; }
+    if (keys[ev.key]) { ev.preventDefault(); stop(); keys[ev.key](); }
+  };
   document.addEventListener("keydown", onKey);
-  cleanup = () => { stop(); document.removeEventListener("keydown", onKey); };
+  // A hand still being played: when it ends, the page is drawn again with everything shown.
+  const unlisten = data.ended ? () => {} : listen((kind, x) => { if (kind === "hand" && x.hand && x.hand.hand === id) route(); });
+  cleanup = () => { stop(); unlisten(); document.removeEventListener("keydown", onKey); };
   render();
 }
-
-// ---------- charts ----------
-// lineChart draws series [{name, points:[[x,y]...]}] as an SVG string.

@@ -1,0 +1,36 @@
+package lang
+
+// The hand page's own words (web/assets/hands.js) and the table drawing's muck and discards
+// (package tableview, shared with the printed report).
+var _ = extend("en", map[string]Text{
+	"web.hand.title":          {Other: "Hand {number} at table {table}"},
+	"web.hand.intro":          {Other: "{preset}, begun {date}"},
+	"web.hand.ended":          {Other: "the hand has ended"},
+	"web.hand.live":           {Other: "the hand is still being played"},
+	"web.hand.public":         {Other: "While the hand is played only what the whole table has seen is shown: the cards, the findings and the report come when it ends."},
+	"web.hand.tablehands":     {Other: "this table's hands"},
+	"web.hand.report":         {Other: "Printable report"},
+	"web.hand.controls":       {Other: "Replay the hand"},
+	"web.hand.first":          {Other: "Back to the start (Home)"},
+	"web.hand.prev":           {Other: "One event back (←)"},
+	"web.hand.play":           {Other: "Play or pause (Space)"},
+	"web.hand.next":           {Other: "One event on (→)"},
+	"web.hand.last":           {Other: "To the end (End)"},
+	"web.hand.slider":         {Other: "Event of the hand"},
+	"web.hand.step":           {Other: "Event {step} of {total}"},
+	"web.hand.round.deal":     {Other: "Deal"},
+	"web.hand.round.first":    {Other: "First betting round"},
+	"web.hand.round.draw":     {Other: "Draw"},
+	"web.hand.round.second":   {Other: "Second betting round"},
+	"web.hand.round.showdown": {Other: "Showdown"},
+	"web.hand.history":        {Other: "What happened"},
+	"web.hand.result":         {Other: "Result"},
+	"web.hand.findings":       {One: "{n} irregularity found", Other: "{n} irregularities found"},
+	"web.hand.at":             {Other: "at event {seq}"},
+	"web.hand.ruletext":       {Other: "The rule as written: {title}"},
+	"web.hand.deck":           {Other: "The deck re-derived from the revealed seed"},
+	"web.hand.keys":           {Other: "Keys: ← and → step one event, Page Up and Page Down jump a betting round, Home and End go to the start and the end, Space plays and pauses."},
+	"table.muck":              {One: "Muck: {n} card", Other: "Muck: {n} cards"},
+	"table.discards":          {One: "{n} card to the muck", Other: "{n} cards to the muck"},
+	"table.pat":               {Other: "stands pat"},
+})

@@ -1,0 +1,36 @@
+package lang
+
+// Las palabras de la página de una mano (web/assets/hands.js) y los descartes del dibujo de la
+// mesa (paquete tableview, común con el informe impreso).
+var _ = extend("es", map[string]Text{
+	"web.hand.title":          {Other: "Mano {number} de la mesa {table}"},
+	"web.hand.intro":          {Other: "{preset}, empezada el {date}"},
+	"web.hand.ended":          {Other: "la mano ha terminado"},
+	"web.hand.live":           {Other: "la mano aún se está jugando"},
+	"web.hand.public":         {Other: "Mientras se juega la mano solo se muestra lo que ha visto toda la mesa: las cartas, las irregularidades y el informe llegan cuando termine."},
+	"web.hand.tablehands":     {Other: "manos de esta mesa"},
+	"web.hand.report":         {Other: "Informe para imprimir"},
+	"web.hand.controls":       {Other: "Repetir la mano"},
+	"web.hand.first":          {Other: "Volver al principio (Inicio)"},
+	"web.hand.prev":           {Other: "Un evento atrás (←)"},
+	"web.hand.play":           {Other: "Reproducir o pausar (Espacio)"},
+	"web.hand.next":           {Other: "Un evento adelante (→)"},
+	"web.hand.last":           {Other: "Ir al final (Fin)"},
+	"web.hand.slider":         {Other: "Evento de la mano"},
+	"web.hand.step":           {Other: "Evento {step} de {total}"},
+	"web.hand.round.deal":     {Other: "Reparto"},
+	"web.hand.round.first":    {Other: "Primera ronda de apuestas"},
+	"web.hand.round.draw":     {Other: "Descarte"},
+	"web.hand.round.second":   {Other: "Segunda ronda de apuestas"},
+	"web.hand.round.showdown": {Other: "Enseñar las cartas"},
+	"web.hand.history":        {Other: "Lo que pasó"},
+	"web.hand.result":         {Other: "Resultado"},
+	"web.hand.findings":       {One: "{n} irregularidad encontrada", Other: "{n} irregularidades encontradas"},
+	"web.hand.at":             {Other: "en el evento {seq}"},
+	"web.hand.ruletext":       {Other: "La regla tal como está escrita: {title}"},
+	"web.hand.deck":           {Other: "La baraja recalculada a partir de la semilla revelada"},
+	"web.hand.keys":           {Other: "Teclas: ← y → avanzan o retroceden un evento, Re Pág y Av Pág saltan una ronda de apuestas, Inicio y Fin van al principio y al final, Espacio reproduce y pausa."},
+	"table.muck":              {One: "Descartes: {n} carta", Other: "Descartes: {n} cartas"},
+	"table.discards":          {One: "{n} carta a los descartes", Other: "{n} cartas a los descartes"},
+	"table.pat":               {Other: "se queda servido"},
+})

@@ -1,0 +1,36 @@
+package lang
+
+// As palavras da página de uma mão (web/assets/hands.js) e o morto e os descartes do desenho da
+// mesa (pacote tableview, comum ao relatório impresso).
+var _ = extend("pt-BR", map[string]Text{
+	"web.hand.title":          {Other: "Mão {number} da mesa {table}"},
+	"web.hand.intro":          {Other: "{preset}, iniciada em {date}"},
+	"web.hand.ended":          {Other: "a mão terminou"},
+	"web.hand.live":           {Other: "a mão ainda está em jogo"},
+	"web.hand.public":         {Other: "Enquanto a mão é jogada, só se mostra o que a mesa toda viu: as cartas, as irregularidades e o relatório vêm quando ela terminar."},
+	"web.hand.tablehands":     {Other: "mãos desta mesa"},
+	"web.hand.report":         {Other: "Relatório para imprimir"},
+	"web.hand.controls":       {Other: "Rever a mão"},
+	"web.hand.first":          {Other: "Voltar ao início (Home)"},
+	"web.hand.prev":           {Other: "Um evento para trás (←)"},
+	"web.hand.play":           {Other: "Reproduzir ou pausar (Espaço)"},
+	"web.hand.next":           {Other: "Um evento adiante (→)"},
+	"web.hand.last":           {Other: "Ir ao fim (End)"},
+	"web.hand.slider":         {Other: "Evento da mão"},
+	"web.hand.step":           {Other: "Evento {step} de {total}"},
+	"web.hand.round.deal":     {Other: "Distribuição"},
+	"web.hand.round.first":    {Other: "Primeira rodada de apostas"},
+	"web.hand.round.draw":     {Other: "Troca"},
+	"web.hand.round.second":   {Other: "Segunda rodada de apostas"},
+	"web.hand.round.showdown": {Other: "Showdown"},
+	"web.hand.history":        {Other: "O que aconteceu"},
+	"web.hand.result":         {Other: "Resultado"},
+	"web.hand.findings":       {One: "{n} irregularidade encontrada", Other: "{n} irregularidades encontradas"},
+	"web.hand.at":             {Other: "no evento {seq}"},
+	"web.hand.ruletext":       {Other: "A regra como está escrita: {title}"},
+	"web.hand.deck":           {Other: "O baralho recalculado a partir da semente revelada"},
+	"web.hand.keys":           {Other: "Teclas: ← e → avançam ou recuam um evento, Page Up e Page Down saltam uma rodada de apostas, Home e End vão ao início e ao fim, Espaço reproduz e pausa."},
+	"table.muck":              {One: "Morto: {n} carta", Other: "Morto: {n} cartas"},
+	"table.discards":          {One: "{n} carta para o morto", Other: "{n} cartas para o morto"},
+	"table.pat":               {Other: "fica servido"},
+})

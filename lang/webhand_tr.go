@@ -1,0 +1,36 @@
+package lang
+
+// Bir elin sayfasının sözleri (web/assets/hands.js) ve masa çiziminin ıskartası (tableview
+// paketi, basılı raporla ortak).
+var _ = extend("tr", map[string]Text{
+	"web.hand.title":          {Other: "{table} masası, {number}. el"},
+	"web.hand.intro":          {Other: "{preset}, başlangıç {date}"},
+	"web.hand.ended":          {Other: "el bitti"},
+	"web.hand.live":           {Other: "el hâlâ oynanıyor"},
+	"web.hand.public":         {Other: "El oynanırken yalnızca bütün masanın gördüğü gösterilir: kartlar, usulsüzlükler ve rapor el bitince gelir."},
+	"web.hand.tablehands":     {Other: "bu masanın elleri"},
+	"web.hand.report":         {Other: "Yazdırılabilir rapor"},
+	"web.hand.controls":       {Other: "Eli yeniden oynat"},
+	"web.hand.first":          {Other: "Başa dön (Home)"},
+	"web.hand.prev":           {Other: "Bir olay geri (←)"},
+	"web.hand.play":           {Other: "Oynat ya da duraklat (Boşluk)"},
+	"web.hand.next":           {Other: "Bir olay ileri (→)"},
+	"web.hand.last":           {Other: "Sona git (End)"},
+	"web.hand.slider":         {Other: "Elin olayı"},
+	"web.hand.step":           {Other: "Olay {step} / {total}"},
+	"web.hand.round.deal":     {Other: "Dağıtım"},
+	"web.hand.round.first":    {Other: "Birinci bahis turu"},
+	"web.hand.round.draw":     {Other: "Kart değiştirme"},
+	"web.hand.round.second":   {Other: "İkinci bahis turu"},
+	"web.hand.round.showdown": {Other: "Kartların açılması"},
+	"web.hand.history":        {Other: "Neler oldu"},
+	"web.hand.result":         {Other: "Sonuç"},
+	"web.hand.findings":       {One: "{n} usulsüzlük bulundu", Other: "{n} usulsüzlük bulundu"},
+	"web.hand.at":             {Other: "{seq}. olayda"},
+	"web.hand.ruletext":       {Other: "Kuralın yazılı metni: {title}"},
+	"web.hand.deck":           {Other: "Açıklanan tohumdan yeniden çıkarılan deste"},
+	"web.hand.keys":           {Other: "Tuşlar: ← ve → bir olay ilerletir ya da geri alır, Page Up ve Page Down bir bahis turu atlar, Home ve End başa ve sona gider, Boşluk oynatır ve duraklatır."},
+	"table.muck":              {One: "Iskarta: {n} kart", Other: "Iskarta: {n} kart"},
+	"table.discards":          {One: "{n} kart ıskartaya", Other: "{n} kart ıskartaya"},
+	"table.pat":               {Other: "kart değiştirmiyor"},
+})
