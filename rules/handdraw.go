@@ -196,6 +196,16 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 	h.give(p, c)
 }
 
+// owed returns the cards the draw still owes p: his replacements not yet dealt, the ones
+// held back for later (an exposed card's, std-draw's fifth card).
+func (h *Hand) owed(p *Player) int {
+	n := p.Pending + int(h.owedLater[p.Seat])
+	if h.delayed[p.Seat] {
+		n++
+	}
+	return n
+}
+
 // finishDraw checks, once the draw is over, that every drawer got his replacements.
 func (h *Hand) finishDraw(seq events.Seq) {
 	if h.Stage != StageDraw {
@@ -207,10 +217,7 @@ func (h *Hand) finishDraw(seq events.Seq) {
 		if p.Folded || p.Mucked {
 			continue
 		}
-		owed := p.Pending + int(h.owedLater[s])
-		if h.delayed[s] {
-			owed++
-		}
+		owed := h.owed(p)
 		switch {
 		case owed > 0:
 			h.once(finding.DrawReplacements, seq, s, fmt.Sprintf("seat %d discarded %d and got %d", s, p.Discards, p.Discards-owed), p.Discards, p.Discards-owed)

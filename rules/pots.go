@@ -28,12 +28,19 @@ type Award struct {
 }
 
 // contender reports whether p may win chips: live, not a false opener, five cards; or, in a
-// hand that ends in the blind round before any card is dealt, the last player in.
+// hand that ends in the blind round before any card is dealt, the last player in. During the
+// draw the replacements still owed to him count as held: a player waiting for his draw is
+// still in every pot he put chips in (docs/rules.md "Pots and side pots", "pot layers"),
+// and a hand is judged on the five cards the draw leaves him.
 func (h *Hand) contender(p *Player) bool {
 	if !p.Live() {
 		return false
 	}
-	if p.Held() != 5 {
+	held := p.Held()
+	if h.Stage == StageDraw {
+		held += h.owed(p)
+	}
+	if held != 5 {
 		// presets.md br-online "pots": the best live hand wins the one pot. When everybody else
 		// folds in the blind round nobody holds a card, and the last player in is the only hand
 		// left to win it.
