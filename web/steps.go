@@ -33,9 +33,6 @@ type Step struct {
 type stepper struct {
 	evs    []*events.Event
 	public bool
-	// beforeDraw is the table just before the first discard (nil until a step of the draw
-	// needs it).
-	beforeDraw *replay.State
 }
 
 // at returns the step after event seq.
@@ -56,57 +53,8 @@ func (r *stepper) at(seq events.Seq) (Step, error) {
 		for i := range st.Pots {
 			st.Pots[i].Eligible = []events.Seat{}
 		}
-		return s, nil
-	}
-	if err := r.drawEligible(st); err != nil {
-		return Step{}, err
 	}
 	return s, nil
-}
-
-// drawEligible gives the pots of a state in the draw the players who may win them. The rules
-// count a hand only once it has five cards, and during the draw a player who has thrown his
-// discards holds fewer until his replacements come: he would vanish from the pots he is still
-// playing for. Nobody bets during the draw, so the pots are what they were before its first
-// discard; who may win them is who could then, less anyone who has since left the hand.
-func (r *stepper) drawEligible(st *replay.State) error {
-	if st.Stage != "draw" {
-		return nil
-	}
-	first := events.Seq(0)
-	for _, e := range r.evs {
-		if e.Type == events.CardsDiscardedType {
-			first = e.Seq
-			break
-		}
-	}
-	if first <= 1 || st.Seq < first {
-		return nil
-	}
-	if r.beforeDraw == nil {
-		b, err := replay.At(r.evs, first-1)
-		if err != nil {
-			return err
-		}
-		r.beforeDraw = b
-	}
-	live := map[events.Seat]bool{}
-	for _, s := range st.Seats {
-		live[s.Seat] = s.Status == replay.StatusActive || s.Status == replay.StatusAllIn
-	}
-	for i := range st.Pots {
-		if i >= len(r.beforeDraw.Pots) || r.beforeDraw.Pots[i].Index != st.Pots[i].Index {
-			continue
-		}
-		el := []events.Seat{}
-		for _, s := range r.beforeDraw.Pots[i].Eligible {
-			if live[s] {
-				el = append(el, s)
-			}
-		}
-		st.Pots[i].Eligible = el
-	}
-	return nil
 }
 
 // shownStep is one step of the replayer as the API answers it: the state, the event as stored
