@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,5 +77,44 @@ func TestReplayErrors(t *testing.T) {
 		if code, _, errOut := fechado("not json\n", args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
+	}
+}
+
+// Through the draw every player still in the hand may win the main pot, the one waiting for his
+// replacements too (docs/rules.md "Pots and side pots", pot layers: the live players).
+func TestReplayDrawEligible(t *testing.T) {
+	const hand = "9085ef83-9ab5-5867-a7bc-face883e39db" // ana draws three at seq 36
+	waiting := 0
+	for seq := 36; ; seq++ {
+		code, out, errOut := fechado("", "replay", "--json", "--hand", hand, "--at", strconv.Itoa(seq), vector(t, "table-br-fechado.jsonl"))
+		if code != exitOK {
+			t.Fatalf("--at %d: exit %d: %s", seq, code, errOut)
+		}
+		var st replay.State
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Stage != "draw" {
+			break
+		}
+		if len(st.Pots) == 0 {
+			t.Fatalf("seq %d: no pot", seq)
+		}
+		for _, s := range st.Seats {
+			live := s.Status == replay.StatusActive || s.Status == replay.StatusAllIn
+			if live && len(s.Cards)+s.Hidden < 5 {
+				waiting++
+			}
+			if live != slices.Contains(st.Pots[0].Eligible, s.Seat) {
+				t.Errorf("seq %d: seat %d (%s, %d cards) eligible for the main pot %v, want %v", seq, s.Seat, s.Status, len(s.Cards), st.Pots[0].Eligible, live)
+			}
+		}
+		code, text, _ := fechado("", "replay", "--hand", hand, "--at", strconv.Itoa(seq), vector(t, "table-br-fechado.jsonl"))
+		if code != exitOK || !strings.Contains(text, "main pot 60, eligible: seats 1, 3") {
+			t.Errorf("--at %d: exit %d:\n%s", seq, code, text)
+		}
+	}
+	if waiting == 0 {
+		t.Fatal("no step of the draw has a player waiting for his replacements: the case is not tested")
 	}
 }
