@@ -5,8 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"strings"
-	"unsafe"
+	"slices"
 
 	"github.com/fechado/fechado/idset"
 )
@@ -43,28 +42,20 @@ const (
 // recognised while the hand is in the window; and it remembers the last IDWindow to 2×IDWindow
 // event ids, so an id used twice is caught when the two uses are that close (a retried append, a
 // doubled hand) — an exact check of a whole log needs memory that grows with it (fechado verify).
-//
-// The chain keeps its own copies of the hand ids (see handLink.key), never the events' strings,
-// which may share the lines of a Reader that recycles them.
 type Chain struct {
 	hands map[string]*handLink // by handLink.hand
-	// free holds the links of hands dropped from the window, for the next new hands: a long log
-	// allocates no link once the window is full. Until then links are cut from slab, allocated
-	// 64 at a time.
-	free []*handLink
-	slab []handLink
 	// lastLink caches the hand of the previous call: consecutive events mostly belong to the
 	// same hand, so the map is looked up only when the hand changes. nil when nothing is cached.
 	lastLink *handLink
-	ids      idset.Set // fingerprints of the ids of the current and the previous generation
+	ids      idset.Set // the ids of the current and the previous generation
 	// IDWindow is the size of a generation of remembered ids (DefaultIDWindow when 0).
 	IDWindow int
-	// ring holds the forgotten hands (copies of their keys: a link is reused once dropped),
-	// oldest first from ringHead, as a circular buffer of ringLen of them, so that forgetting a
-	// hand moves no other.
-	ring     []handKey
-	ringHead int
-	ringLen  int
+	// forgotten holds the forgotten hands as a circular buffer, the oldest at head once it is
+	// full; free holds the links of the hands dropped from it, for the next new hands: a long log
+	// allocates nothing once the window is full.
+	forgotten []string
+	head      int
+	free      []*handLink
 	// Window is how many forgotten hands the chain remembers (DefaultWindow when 0).
 	Window int
 	// TrackIDs turns on the check of unique ids.
@@ -78,47 +69,13 @@ const DefaultWindow = 4096
 const DefaultIDWindow = 1 << 17
 
 type handLink struct {
-	// hand is the hand's id, the link's key in Chain.hands: a string of key's bytes, which are
-	// written again only once the link has left the map (see setHand).
 	hand    string
-	key     handKey
 	lastSeq Seq
 	last    [sha256.Size]byte // hash of the last line
 	ended   bool
 	// unread: the last line was not JSON (events-v1.md §8), so the next line's prev, the hash of
 	// a line the producer wrote, cannot be judged against it.
 	unread bool
-}
-
-// handKey is the chain's copy of a hand id, as a value: an id of up to 36 bytes (a UUID is 36) is
-// held in the key itself, so that a new hand costs no allocation; a longer one is cloned.
-type handKey struct {
-	n    uint8 // the length of the id in b, or longID
-	b    [36]byte
-	long string
-}
-
-const longID = 0xff
-
-// setHand gives a new link its hand: a copy of hand, in the link.
-func (h *handLink) setHand(hand string) {
-	if len(hand) > len(h.key.b) {
-		h.key = handKey{n: longID, long: strings.Clone(hand)}
-		h.hand = h.key.long
-		return
-	}
-	h.key.n = uint8(copy(h.key.b[:], hand))
-	if len(hand) > 0 {
-		h.hand = unsafe.String(&h.key.b[0], len(hand))
-	}
-}
-
-// linkOf returns the link of the hand of k, or nil.
-func (c *Chain) linkOf(k *handKey) *handLink {
-	if k.n == longID {
-		return c.hands[k.long]
-	}
-	return c.hands[string(k.b[:k.n])] // not allocated: a lookup
 }
 
 // NewChain returns an empty Chain that checks ids too.
@@ -128,26 +85,18 @@ func NewChain() *Chain {
 
 // link returns the link of hand, creating it on its first event.
 func (c *Chain) link(hand string) *handLink {
-	if c.lastLink != nil && c.lastLink.hand == hand {
-		return c.lastLink
-	}
-	h := c.hands[hand]
+	h := c.lookup(hand)
 	if h == nil {
-		if n := len(c.free); n > 0 {
-			h = c.free[n-1]
-			c.free = c.free[:n-1]
-		} else {
-			if len(c.slab) == 0 {
-				c.slab = make([]handLink, 64)
-			}
-			h = &c.slab[0]
-			c.slab = c.slab[1:]
-		}
 		if c.hands == nil {
 			c.hands = map[string]*handLink{}
 		}
-		h.setHand(hand)
-		c.hands[h.hand] = h
+		if n := len(c.free); n > 0 {
+			h, c.free = c.free[n-1], c.free[:n-1]
+			*h = handLink{hand: hand}
+		} else {
+			h = &handLink{hand: hand}
+		}
+		c.hands[hand] = h
 	}
 	c.lastLink = h
 	return h
@@ -218,7 +167,7 @@ func isHexOf(s string, sum *[sha256.Size]byte) bool {
 		return false
 	}
 	for i := 0; i < sha256.Size; i += 4 {
-		if hex8(binary.BigEndian.Uint32(sum[i:])) != bigEndian8(s[2*i:]) {
+		if hex8(binary.BigEndian.Uint32(sum[i:])) != binary.BigEndian.Uint64([]byte(s[2*i:2*i+8])) {
 			return false
 		}
 	}
@@ -235,13 +184,6 @@ func hex8(x uint32) uint64 {
 	// Bytes of 10 and more (n+6 reaches bit 4) become letters: '0'+n, plus 'a'-'0'-10 = 0x27.
 	letters := (v + 0x0606060606060606) >> 4 & 0x0101010101010101
 	return v + 0x3030303030303030 + letters*0x27
-}
-
-// bigEndian8 reads the first eight bytes of s as a big-endian word.
-func bigEndian8(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
-		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
 }
 
 // Last returns the seq and line hash of the last event seen of hand, for appending after it.
@@ -268,7 +210,7 @@ func (c *Chain) Ended(hand string) bool {
 }
 
 // Forget moves a finished hand into the window of remembered hands, dropping the oldest one
-// when the window is full (its ids are remembered until their generation passes).
+// when the window is full.
 func (c *Chain) Forget(hand string) {
 	link := c.lookup(hand)
 	if link == nil {
@@ -278,39 +220,31 @@ func (c *Chain) Forget(hand string) {
 	if w <= 0 {
 		w = DefaultWindow
 	}
-	if c.ringLen == len(c.ring) {
-		c.growRing(w)
+	if c.head > 0 && len(c.forgotten) != w { // the window changed: oldest first again
+		c.forgotten, c.head = slices.Concat(c.forgotten[c.head:], c.forgotten[:c.head]), 0
 	}
-	c.ring[(c.ringHead+c.ringLen)%len(c.ring)] = link.key
-	c.ringLen++
-	for c.ringLen > w {
-		old := c.ring[c.ringHead]
-		c.ring[c.ringHead] = handKey{}
-		c.ringHead = (c.ringHead + 1) % len(c.ring)
-		c.ringLen--
-		if h := c.linkOf(&old); h != nil {
-			delete(c.hands, h.hand)
-			if c.lastLink == h {
-				c.lastLink = nil
-			}
-			*h = handLink{}
-			c.free = append(c.free, h)
-		}
+	for len(c.forgotten) > w { // the window shrank
+		c.drop(c.forgotten[0])
+		c.forgotten = c.forgotten[1:]
 	}
+	if len(c.forgotten) < w {
+		c.forgotten = append(c.forgotten, link.hand)
+		return
+	}
+	c.drop(c.forgotten[c.head])
+	c.forgotten[c.head] = link.hand
+	c.head = (c.head + 1) % w
 }
 
-// growRing makes room for one more forgotten hand: it doubles the ring, up to one more than the
-// window w (the hand added before the oldest is dropped), keeping the hands in order.
-func (c *Chain) growRing(w int) {
-	n := max(2*len(c.ring), 16)
-	if n > w+1 {
-		n = max(w+1, len(c.ring)+1)
+// drop lets go of a hand that left the window.
+func (c *Chain) drop(hand string) {
+	if h := c.hands[hand]; h != nil {
+		delete(c.hands, hand)
+		if c.lastLink == h {
+			c.lastLink = nil
+		}
+		c.free = append(c.free, h)
 	}
-	ring := make([]handKey, n)
-	for i := range c.ringLen {
-		ring[i] = c.ring[(c.ringHead+i)%len(c.ring)]
-	}
-	c.ring, c.ringHead = ring, 0
 }
 
 func short(h string) string {

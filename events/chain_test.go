@@ -209,8 +209,8 @@ func TestChainMatchesReference(t *testing.T) {
 				}
 			}
 		}
-		if len(c.hands) != len(ref.hands) || c.ringLen != len(ref.ring) {
-			t.Fatalf("seed %d: %d hands and %d in the window, want %d and %d", seed, len(c.hands), c.ringLen, len(ref.hands), len(ref.ring))
+		if len(c.hands) != len(ref.hands) || len(c.forgotten) != len(ref.ring) {
+			t.Fatalf("seed %d: %d hands and %d in the window, want %d and %d", seed, len(c.hands), len(c.forgotten), len(ref.hands), len(ref.ring))
 		}
 	}
 }

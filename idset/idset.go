@@ -551,10 +551,37 @@ func (s *Set) Seen(id string, window int) bool {
 
 // idKey folds a UUID's 32 hex digits (either case) into a 64-bit fingerprint k: the two halves of
 // its 128 bits XORed. Two distinct ids share a fingerprint with probability about 2^-64 per pair.
-// hi is the first half, whose version and time (of a UUIDv7) place the id in the set. It takes
-// the first 32 hex digits of id, skipping other bytes, so that any spelling of a UUID has the
-// same fingerprint.
+// hi is the first half, whose version and time (of a UUIDv7) place the id in the set. A
+// canonical UUID (8-4-4-4-12 hex digits) is read eight digits at a time (idKeyUUID); anything
+// else takes its first 32 hex digits, skipping other bytes (idKeyDigits), which gives a UUID the
+// same fingerprint either way.
 func idKey(id string) (k, hi uint64) {
+	if len(id) == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' {
+		if k, hi, ok := idKeyUUID(id); ok {
+			return k, hi
+		}
+	}
+	return idKeyDigits(id)
+}
+
+// idKeyUUID is idKey of a UUID, given the dashes are where they belong: the 32 digits as four
+// words of eight bytes (the groups 4-4 read as one), each checked and turned into nibbles with
+// word arithmetic; ok is false when one is not a hex digit.
+func idKeyUUID(id string) (k, hi uint64, ok bool) {
+	le := binary.LittleEndian
+	a := le.Uint64([]byte(id[:8]))                                                      // digits 0-7
+	b := uint64(le.Uint32([]byte(id[9:13]))) | uint64(le.Uint32([]byte(id[14:18])))<<32 // 8-15
+	c := uint64(le.Uint32([]byte(id[19:23]))) | uint64(le.Uint32([]byte(id[24:28])))<<32
+	d := le.Uint64([]byte(id[28:36]))
+	if idNotHex(a)|idNotHex(b)|idNotHex(c)|idNotHex(d) != 0 {
+		return 0, 0, false
+	}
+	hi = idPack8(idNibbles(a))<<32 | idPack8(idNibbles(b))
+	return hi ^ (idPack8(idNibbles(c))<<32 | idPack8(idNibbles(d))), hi, true
+}
+
+// idKeyDigits is idKey digit by digit: the first 32 hex digits of id, other bytes skipped.
+func idKeyDigits(id string) (k, hi uint64) {
 	var b [16]byte
 	n := 0
 	for i := 0; i < len(id) && n < 32; i++ {
@@ -567,4 +594,34 @@ func idKey(id string) (k, hi uint64) {
 	}
 	hi = binary.BigEndian.Uint64(b[:8])
 	return hi ^ binary.BigEndian.Uint64(b[8:]), hi
+}
+
+// ones and high are words of eight bytes: 0x01 and 0x80 in each.
+const (
+	ones = 0x0101010101010101
+	high = 0x8080808080808080
+)
+
+// idNotHex has the high bit of each byte of x that is not a hex digit (either case) set, and is 0
+// when all eight are. For a byte below 0x80, adding 0x80-c sets its high bit exactly when it is
+// at least c, without a carry into the next byte; a byte from 0x80 up is refused by its own high
+// bit (whatever its carry does to the next).
+func idNotHex(x uint64) uint64 {
+	in := func(x uint64, lo, hi byte) uint64 { return (x + ones*uint64(0x80-lo)) &^ (x + ones*uint64(0x80-hi-1)) }
+	return (x | ^(in(x, '0', '9') | in(x|ones*0x20, 'a', 'f'))) & high
+}
+
+// idNibbles turns eight hex digits into their values, one a byte: a digit's value is its low 4
+// bits, plus 9 for a letter (bit 6 set: 'A' and 'a' end in 1).
+func idNibbles(x uint64) uint64 {
+	return x&(ones*0x0f) + x>>6&ones*9
+}
+
+// idPack8 packs the eight nibbles of x (one a byte, the first in the low byte) into 32 bits, the
+// first in the high nibble.
+func idPack8(x uint64) uint64 {
+	x = bits.ReverseBytes64(x)
+	x = (x | x>>4) & 0x00ff00ff00ff00ff
+	x = (x | x>>8) & 0x0000ffff0000ffff
+	return (x | x>>16) & 0xffffffff
 }

@@ -22,17 +22,42 @@ func uuidOf(hi, lo uint64) string {
 	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
 }
 
-// checkIDKey holds idKey to the reference on id.
+// checkIDKey holds idKey, and its two ways, to the reference on id.
 func checkIDKey(t *testing.T, id string) {
 	t.Helper()
 	want, wantHi := refIDKey(id), refIDHi(id)
 	if k, hi := idKey(id); k != want || hi != wantHi {
 		t.Fatalf("idKey(%q) = %#x, %#x; want %#x, %#x", id, k, hi, want, wantHi)
 	}
+	if k, hi := idKeyDigits(id); k != want || hi != wantHi {
+		t.Fatalf("idKeyDigits(%q) = %#x, %#x; want %#x, %#x", id, k, hi, want, wantHi)
+	}
+	if len(id) == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' {
+		_, _, ok := idKeyUUID(id)
+		if wantOK := isCanonicalUUID(id); ok != wantOK {
+			t.Fatalf("idKeyUUID(%q) ok = %v, want %v", id, ok, wantOK)
+		}
+	}
 }
 
-// idKey agrees with the reference for every byte value at every position of UUIDs of each case,
-// and for UUIDs a byte short or long.
+// isCanonicalUUID is what idKeyUUID accepts: 8-4-4-4-12 hex digits of either case.
+func isCanonicalUUID(id string) bool {
+	for i := range len(id) {
+		c := id[i]
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !strings.ContainsRune("0123456789abcdefABCDEF", rune(c)) {
+			return false
+		}
+	}
+	return len(id) == 36
+}
+
+// The word-at-a-time reading of a UUID agrees with the digit-by-digit one, and with the
+// reference, for every byte value at every position of UUIDs of each case, and for UUIDs a byte
+// short or long.
 func TestIDKeyEveryByteEveryPosition(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	bases := []string{
@@ -62,7 +87,7 @@ func TestIDKeyEveryByteEveryPosition(t *testing.T) {
 		checkIDKey(t, base+"0")
 		checkIDKey(t, "0"+base[:35])
 	}
-	// Two bytes wrong at once, at random.
+	// Two bytes wrong at once, at random: a carry from a byte from 0x80 up must not hide the other.
 	b := []byte(bases[4])
 	for range 200000 {
 		i, j := r.IntN(36), r.IntN(36)
