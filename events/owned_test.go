@@ -15,19 +15,34 @@ import (
 	"github.com/fechado/fechado/internal/testfiles"
 )
 
-// readInputs returns files for the Reader tests: the vectors; over 1 MiB of them
-// (many chunks of lines and of every slab); their sample lines re-encoded with the envelope's
-// fields sorted (the general walk, data before type), with spaces, and mutated (errors, escapes);
-// lines longer than a chunk; blank lines and a last line without its newline.
-func readInputs(t *testing.T) map[string][]byte {
+// vectorFile is a vector file's name and contents.
+type vectorFile struct {
+	name string
+	data []byte
+}
+
+// vectorFiles returns the vector files, in the order of their names.
+func vectorFiles(t testing.TB) []vectorFile {
 	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
-	var all []byte
+	var out []vectorFile
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, b...)
+		out = append(out, vectorFile{name, b})
+	}
+	return out
+}
+
+// readInputs returns files for the Reader tests: the vectors; over 1 MiB of them
+// (many chunks of lines and of every slab); their sample lines re-encoded with the envelope's
+// fields sorted (the general walk, data before type), with spaces, and mutated (errors, escapes);
+// lines longer than a chunk; blank lines and a last line without its newline.
+func readInputs(t *testing.T) map[string][]byte {
+	var all []byte
+	for _, f := range vectorFiles(t) {
+		all = append(all, f.data...)
 	}
 	var big []byte
 	for len(big) < 1<<20 {
