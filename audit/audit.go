@@ -25,15 +25,12 @@ import (
 // Events of different hands may interleave; each hand is audited when its hand.ended arrives, or
 // at Close for hands that never end.
 //
-// The Auditor keeps the events of the open hands only: when Idle, the memory of the events given
-// to it may be reused (events.Reader.Recycle), as AuditReader does. Its findings are its own
-// copies, never sharing that memory.
+// The Auditor keeps the events of the open hands only.
 type Auditor struct {
 	// Report receives every finding, in the order found. It may keep them.
 	Report func(finding.Finding)
-	// Hand, when set, receives each hand's events and its findings once audited. When the events'
-	// memory is recycled (AuditReader), the callback must not keep the hand's Events or State,
-	// nor anything of them, after it returns.
+	// Hand, when set, receives each hand's events and its findings once audited. It may keep
+	// them.
 	Hand func(h *HandResult)
 
 	chain  *events.Chain
@@ -95,11 +92,11 @@ func New(fn func(finding.Finding)) *Auditor {
 }
 
 // Add feeds the next event of the log.
-func (a *Auditor) Add(e *events.Event) { a.AddSummed(e, nil) }
+func (a *Auditor) Add(e *events.Event) { a.add(e, nil) }
 
-// AddSummed is Add given sum, the SHA-256 of e.Raw already computed (events.Reader.LineSum); nil:
-// the Auditor computes it.
-func (a *Auditor) AddSummed(e *events.Event, sum *[sha256.Size]byte) {
+// add is Add given sum, the SHA-256 of e.Raw already computed (events.Reader.LineSum); nil: the
+// Auditor computes it.
+func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 	a.note(e)
 	p := a.last
 	if p == nil || p.hand != e.Hand {
@@ -147,22 +144,6 @@ func (a *Auditor) openHand(e *events.Event) *pending {
 	a.order = append(a.order, e.Hand)
 	return p
 }
-
-// AddRead feeds e, just read from r: with the sum of its line that r computed (LineSum), and
-// then, when no hand is open any more, r recycles the memory of what it has read (Idle).
-func (a *Auditor) AddRead(r *events.Reader, e *events.Event) {
-	a.AddSummed(e, r.LineSum())
-	if a.Idle() {
-		r.Recycle()
-	}
-}
-
-// Idle reports whether no hand is open: the Auditor then holds nothing of the events given to it
-// that it will read again (the chain, the table states and the findings keep their own copies of
-// ids and names; the rules state kept for the next hand is overwritten before it is read), so the
-// caller may reuse their memory (events.Reader.Recycle). In a log of one table at a time it is
-// idle after every hand.ended; with tables interleaved, maybe never.
-func (a *Auditor) Idle() bool { return len(a.open) == 0 }
 
 // Invalid reports a line that could not be decoded as a log.schema finding. The hand and table are
 // unknown when the line is not even JSON.
@@ -401,13 +382,11 @@ var ErrFindings = errors.New("the log has findings of severity error")
 
 // AuditReader audits every event r yields. Lines that do not decode are part of the log being
 // audited: each is a log.schema finding through AddUndecoded (events-v1.md §8), counted in bad.
-// Whenever the auditor is idle, r recycles the memory of the events read so far (see the Hand
-// callback).
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
 		e, err := r.NextLenient()
 		if err == nil {
-			a.AddRead(r, e)
+			a.add(e, r.LineSum())
 			continue
 		}
 		if err == io.EOF {

@@ -10,9 +10,9 @@ import (
 // does not decode is given to invalid and counted in bad; an unreadable file stops the audit with
 // its error.
 func AuditMerged(a *Auditor, rs []*events.Reader, keep func(*events.Event) bool, invalid func(error)) (bad int, err error) {
-	return tournament.Merge(rs, true, func(e *events.Event, r *events.Reader) bool {
+	return tournament.Merge(rs, func(e *events.Event, r *events.Reader) bool {
 		if keep == nil || keep(e) {
-			a.AddSummed(e, r.LineSum())
+			a.add(e, r.LineSum())
 		}
 		return true
 	}, invalid)

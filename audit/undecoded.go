@@ -71,7 +71,7 @@ func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err erro
 	}
 	fault := mk(e.Hand, e.Table, e.Seq, finding.LogSchema, 0, msg, nil, nil)
 	if e.Data != nil {
-		a.AddSummed(e, sum)
+		a.add(e, sum)
 		if p := a.open[e.Hand]; p != nil {
 			p.faults = append(p.faults, fault)
 		} else {

@@ -94,20 +94,17 @@ func Parse(line []byte) (*Event, error) {
 }
 
 // decoder decodes events. Parse uses a zero decoder: every string is a copy and every struct its
-// own allocation. A Reader's decoder pools (pool is set): the lines it decodes are not written
-// again (until the caller recycles them, see Reader.Recycle), so strings may alias them, and
-// events, payloads and card lists are carved from slabs, so that an event costs well under one
-// allocation.
+// own allocation. A Reader's decoder pools (pool is set): the lines it decodes are never written
+// again, so strings may alias them, and events, payloads and card lists are carved from slabs
+// that are never reused either, so that an event costs well under one allocation and whatever a
+// caller receives stays as it is.
 type decoder struct {
 	pool bool
-	// recycling is set by the first Recycle: from then on the table and hand ids alias the lines
-	// too, instead of being copied once per hand (nothing of a line is kept past a Recycle).
-	recycling bool
 	// table and hand are the last table and hand ids read: the events of a hand share them. They
-	// are copies, or when recycling pieces of lines, and then dropped at Recycle.
+	// are copies, so that a caller keeping ids does not keep their lines' chunks alive.
 	table, hand string
 	// names holds player and preset names, which the auditor keeps across hands: they are copied
-	// once, not kept as pieces of a line (which would keep its whole chunk alive, or be recycled).
+	// once, not kept as pieces of a line (which would keep its whole chunk alive).
 	names map[string]string
 	// minute is the first 16 bytes of the last time of fechado's form read (YYYY-MM-DDTHH:MM, as
 	// two little-endian words), or zeros: see time.
@@ -121,26 +118,6 @@ type decoder struct {
 	strs     slab[string] // the optional previous hand of hand.started
 	// cardLists holds the lists of cards.
 	cardLists slab[cards.Card]
-	// slabs lists every slab above for recycle, once it is first called.
-	slabs []recycler
-}
-
-// allSlabs returns the decoder's slabs, each once.
-func (d *decoder) allSlabs() []recycler {
-	return append(d.payloads.all(), &d.events, &d.seats, &d.ints, &d.chips, &d.strs, &d.cardLists)
-}
-
-// recycle is Reader.Recycle's part in the decoder: the slabs take back their finished chunks,
-// and the last table and hand, which may alias a line about to be reused, are forgotten.
-func (d *decoder) recycle(poison bool) {
-	d.recycling = true
-	d.table, d.hand = "", ""
-	if d.slabs == nil {
-		d.slabs = d.allSlabs()
-	}
-	for _, s := range d.slabs {
-		s.recycle(poison)
-	}
 }
 
 // slabLen is the number of values in a slab's chunk. A chunk is freed when no value carved from
@@ -148,12 +125,11 @@ func (d *decoder) recycle(poison bool) {
 // modest chunk keeps memory flat.
 const slabLen = 128
 
-// slab hands out values carved from chunks; when its Reader recycles, it hands out again the
-// values of the chunks it finished before the last Recycle.
+// slab hands out values carved from chunks, each value once: a chunk is never reused, and the
+// garbage collector frees it once no value carved from it is referenced.
 type slab[T any] struct {
 	chunk []T
 	i     int // chunk[i:] is not handed out yet
-	recycled[T]
 }
 
 // take returns a zero T: from s when pooling, else a new one.
@@ -188,100 +164,13 @@ func carve[T any](s *slab[T], n int, v []T, pool bool) []T {
 	return out
 }
 
-// refill replaces the current chunk, finished, with a recycled one (zeroed: take hands out zero
-// values) or a new one of n values.
+// refill replaces the current chunk, finished, with a new one of n values.
 func (s *slab[T]) refill(n int) {
-	s.finish(s.chunk)
-	if c := s.get(); c != nil {
-		clear(c)
-		s.chunk = c
-	} else {
-		s.chunk = make([]T, n)
-	}
-	s.i = 0
-}
-
-// recycle is Reader.Recycle's part in a slab: its finished chunks become spare.
-func (s *slab[T]) recycle(poison bool) {
-	if poison {
-		junk(s.chunk[:s.i]) // handed out before the Recycle: nobody may read it any more
-	}
-	s.release(poison)
-}
-
-// recycler is a slab of any type.
-type recycler interface{ recycle(poison bool) }
-
-// maxKept bounds the chunks kept between two Recycles, by each slab and by the Reader's lines: a
-// caller that recycles rarely (or once only) has the rest freed by the garbage collector, as if
-// it never recycled.
-const maxKept = 32
-
-// recycled keeps a slab's or the Reader's chunks for their reuse after Recycle: done holds the
-// chunks finished since the last Recycle (the caller may still hold pieces of them), spare those
-// a Recycle released, to be written again. Nothing is kept before the first Recycle: a caller that
-// never recycles leaves every chunk to the garbage collector.
-type recycled[T any] struct {
-	on          bool // Recycle was called
-	size        int  // the length of the chunks kept for reuse (0: any); others are left to the collector
-	done, spare [][]T
-}
-
-// finish records a chunk that nothing more will be carved from.
-func (c *recycled[T]) finish(chunk []T) {
-	if !c.on || len(chunk) == 0 {
-		return
-	}
-	if len(c.done) == maxKept {
-		clear(c.done)
-		c.done = c.done[:0]
-	}
-	c.done = append(c.done, chunk)
-}
-
-// get returns a released chunk, as it was left, or nil.
-func (c *recycled[T]) get() []T {
-	k := len(c.spare)
-	if k == 0 {
-		return nil
-	}
-	s := c.spare[k-1]
-	c.spare[k-1] = nil
-	c.spare = c.spare[:k-1]
-	return s
-}
-
-// release makes the finished chunks spare, filled with junk first when poison is set.
-func (c *recycled[T]) release(poison bool) {
-	c.on = true
-	for i, s := range c.done {
-		if poison {
-			junk(s)
-		}
-		if len(c.spare) < maxKept && (c.size == 0 || len(s) == c.size) {
-			c.spare = append(c.spare, s)
-		}
-		c.done[i] = nil
-	}
-	c.done = c.done[:0]
-}
-
-// junk overwrites memory released by Recycle, for the tests (Reader.poison), so that whatever
-// still aliases it reads garbage: 0xAA bytes in lines, zero values in slabs (arbitrary bytes in
-// a value with pointers would break the garbage collector).
-func junk[T any](s []T) {
-	if b, ok := any(s).([]byte); ok {
-		for i := range b {
-			b[i] = 0xAA
-		}
-		return
-	}
-	clear(s)
+	s.chunk, s.i = make([]T, n), 0
 }
 
 // own returns b as a string. When pooling the string shares b's bytes (a piece of a line that
-// nobody writes again until Recycle, or the fresh copy of a string with escapes) instead of
-// copying them.
+// nobody writes again, or the fresh copy of a string with escapes) instead of copying them.
 func (d *decoder) own(b []byte) string {
 	if !d.pool || len(b) == 0 {
 		return string(b)
@@ -290,14 +179,8 @@ func (d *decoder) own(b []byte) string {
 }
 
 // id returns b, a table or hand id that the events after it share, as a string: a copy, so that
-// a caller keeping ids does not keep their lines' chunks alive, or when recycling (the caller
-// keeps nothing past a Recycle) a piece of the line.
-func (d *decoder) id(b []byte) string {
-	if d.recycling {
-		return d.own(b)
-	}
-	return string(b)
-}
+// a caller keeping ids does not keep their lines' chunks alive.
+func (d *decoder) id(b []byte) string { return string(b) }
 
 // handID returns b, a hand id: the last hand read when it is that one (a hand.started's previous
 // hand usually is), else as id does.
@@ -881,8 +764,8 @@ func isMilliZ(s []byte) bool {
 // copied on its own, and a line longer than its buffer in pieces: a copy and an allocation per
 // line that this buffering saves.)
 //
-// A caller that keeps nothing of what it has read may say so with Recycle: the Reader then
-// reuses that memory instead of leaving it to the garbage collector.
+// Nothing it hands out is written again: chunks of lines, slabs of events and line sums are
+// never reused, so that whatever a caller keeps stays as it was read.
 type Reader struct {
 	d    decoder
 	name string
@@ -895,8 +778,6 @@ type Reader struct {
 	next, scan, n int
 	// rerr is the error of the last Read, returned once the lines read before it are.
 	rerr error
-	// lines keeps the chunks of lines for Recycle.
-	lines recycled[byte]
 	// ls and le delimit the last line returned in chunk (without its newline); lok is set while
 	// they do.
 	ls, le int
@@ -906,8 +787,6 @@ type Reader struct {
 	spans []multisha.Span
 	sums  [][multisha.Size]byte
 	si    int
-	// poison makes Recycle overwrite what it releases (PoisonRecycled).
-	poison bool
 }
 
 const (
@@ -924,8 +803,7 @@ const (
 
 // NewReader returns a Reader of r; name is used in error messages (a file name, or "-").
 func NewReader(r io.Reader, name string) *Reader {
-	// Only chunks of the usual size are reused: one made for a long line is left to the collector.
-	return &Reader{d: decoder{pool: true}, name: name, rd: r, lines: recycled[byte]{size: bufSize}}
+	return &Reader{d: decoder{pool: true}, name: name, rd: r}
 }
 
 // Line returns the line number of the last line read.
@@ -933,26 +811,6 @@ func (r *Reader) Line() int { return r.line }
 
 // Name returns the name given to NewReader.
 func (r *Reader) Name() string { return r.name }
-
-// Recycle declares that the caller holds nothing it got from the Reader so far — no line, event,
-// payload, string or slice of one — and will not read any of it again. The Reader may then write
-// its next lines and events over that memory, so that reading a long log allocates almost
-// nothing (the audit recycles whenever no hand is open: audit.Auditor.Idle).
-//
-// What was read after the call is not affected. A caller that never calls Recycle gets lines and
-// events that stay as they are for as long as it keeps them, as without this method.
-func (r *Reader) Recycle() {
-	if r.poison {
-		junk(r.chunk[:r.next]) // the lines returned from the current chunk
-	}
-	r.lines.release(r.poison)
-	r.d.recycle(r.poison)
-}
-
-// PoisonRecycled makes every later Recycle overwrite the memory it releases at once (lines with
-// 0xAA bytes, slab values with zeros), so that a caller still holding a piece of it reads garbage
-// instead of, later and rarely, a stale value: a check of the callers' promise, for their tests.
-func (r *Reader) PoisonRecycled() { r.poison = true }
 
 // Next returns the next event, or io.EOF at the end. Blank lines are skipped. A line that fails
 // to decode returns an *Error; reading may go on with the next line after it. The event's Raw is
@@ -985,7 +843,7 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 }
 
 // ReadLine returns the next raw line (without "\n"), or io.EOF at the end. The line is the
-// caller's: the Reader never writes its bytes again (until the caller calls Recycle), though they
+// caller's: the Reader never writes its bytes again, though they
 // may share a backing array with other lines (its capacity is its length, so appending to it
 // copies). A last line without a newline is returned as it is; the decoder then judges whether it
 // is complete.
@@ -1053,25 +911,18 @@ func (r *Reader) fill() {
 	r.rerr = io.ErrNoProgress
 }
 
-// nextChunk starts a chunk with the unfinished line of the current one: a recycled chunk or a
-// new one of bufSize, or twice the line when it is longer than half of that (a long line).
+// nextChunk starts a chunk with the unfinished line of the current one: a new one of bufSize, or twice the line when it is longer than half of that (a long line).
 func (r *Reader) nextChunk() {
 	tail := r.chunk[r.next:r.n]
-	var c []byte
-	if 2*len(tail) > bufSize {
-		c = make([]byte, 2*len(tail))
-	} else if c = r.lines.get(); c == nil {
-		c = make([]byte, bufSize)
-	}
+	c := make([]byte, max(bufSize, 2*len(tail)))
 	copy(c, tail)
-	r.lines.finish(r.chunk)
 	r.chunk, r.next, r.scan, r.n = c, 0, r.scan-r.next, len(tail)
 	r.lok, r.spans, r.si = false, r.spans[:0], 0 // they were places in the last chunk
 }
 
 // LineSum returns the SHA-256 of the last line returned (by Next or ReadLine, without its
 // newline: the event's Raw), which the hash chain checks, or nil when there is none. The sum is
-// the Reader's, overwritten by the next read.
+// the caller's: it is never written again.
 //
 // The lines of a chunk are hashed together the first time one of them is asked for — several
 // messages at once go about twice as fast as one at a time (multisha) — so a caller that wants
@@ -1096,10 +947,7 @@ func (r *Reader) LineSum() *[multisha.Size]byte {
 		if len(r.spans) == 0 {
 			r.spans = append(r.spans, multisha.Span{Off: r.ls}) // the empty line
 		}
-		if cap(r.sums) < len(r.spans) {
-			r.sums = make([][multisha.Size]byte, len(r.spans), max(len(r.spans), bufSize/128))
-		}
-		r.sums = r.sums[:len(r.spans)]
+		r.sums = make([][multisha.Size]byte, len(r.spans)) // new: the sums handed out stay as they are
 		multisha.SumMany(r.sums, r.chunk, r.spans)
 		r.si = 0
 	}

@@ -5,10 +5,7 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // readAll reads every event of r and returns how many there were; a decoding error fails b.
@@ -54,14 +51,9 @@ func BenchmarkReaderFile(b *testing.B) {
 
 // vectorLines returns the events of the example vectors, one line each.
 func vectorLines(b testing.TB) [][]byte {
-	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	var lines [][]byte
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
+	for _, f := range vectorFiles(b) {
+		sc := bufio.NewScanner(bytes.NewReader(f.data))
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
 			if len(bytes.TrimSpace(sc.Bytes())) > 0 {

@@ -6,14 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
-
-	"github.com/fechado/fechado/internal/testfiles"
 )
 
 // sameAsRef fails t unless Parse and the former decoder (refParseLine) judge line alike: the
@@ -43,13 +39,9 @@ func sameAsRef(t testing.TB, line []byte) {
 // vectorSamples returns the lines of the example vectors, one per event type and file, and the
 // lines of the tests of this package.
 func vectorSamples(t testing.TB) [][]byte {
-	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
 	var out [][]byte
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range vectorFiles(t) {
+		name, b := f.name, f.data
 		seen := map[string]bool{}
 		for l := range bytes.Lines(b) {
 			l = bytes.TrimRight(l, "\n")
@@ -313,21 +305,11 @@ func sameReadAsRef(t testing.TB, b []byte) {
 // The Reader returns the events and errors the former Reader did, on the vectors and on lines
 // much longer than its buffers.
 func TestReaderSameAsReference(t *testing.T) {
-	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
-	var all []byte
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameReadAsRef(t, b)
-		all = append(all, b...)
+	in := readInputs(t)
+	for _, f := range vectorFiles(t) {
+		sameReadAsRef(t, f.data)
 	}
-	// over 1 MiB: many chunks of lines, events and data
-	var big []byte
-	for len(big) < 1<<20 {
-		big = append(big, all...)
-	}
+	big := in["big"] // over 1 MiB: many chunks of lines, events and data
 	sameReadAsRef(t, big)
 	long := strings.Replace(good, `"X777"`, `"`+strings.Repeat("x", 64)+`"`, 1)
 	reason := `{"id":"908b5493-a4e9-4345-9095-d4d497820d56","table":"t","hand":"83a3b53a-28d7-4272-b797-1272fe65ecfd","seq":9,"at":"2026-11-02T21:00:11Z","type":"misdeal.declared","prev":"","data":{"reason":"` + strings.Repeat("é", 100_000) + `"}}`

@@ -111,11 +111,6 @@ type payloadSlabs struct {
 	listSeatChips   slab[SeatChips]
 }
 
-// all returns every slab of p.
-func (p *payloadSlabs) all() []recycler {
-	return []recycler{&p.handStarted, &p.deckShuffled, &p.deckCut, &p.antePosted, &p.blindPosted, &p.cardDealt, &p.cardBurned, &p.cardExposed, &p.misdealDeclared, &p.playerActed, &p.cardsDiscarded, &p.openersShown, &p.handShown, &p.handMucked, &p.betReturned, &p.potRaked, &p.potAwarded, &p.handPassed, &p.deckRevealed, &p.handEnded, &p.listSeatStack, &p.listAwaySeat, &p.listLeftPlayer, &p.listTournament, &p.listStakes, &p.listSeatChips}
-}
-
 // The values of the enumerated fields, as the messages list them.
 var (
 	valuesDeckShuffledMethod = []string{"hmac-sha256-fy-v1", "physical"}

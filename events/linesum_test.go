@@ -8,7 +8,7 @@ import (
 )
 
 // sameLineSums reads b with every kind of reader, by lines (ReadLine) and by events (Next, which
-// skips blank lines), recycling now and then, and asks for the sum of a line most of the time but
+// skips blank lines), and asks for the sum of a line most of the time but
 // not always (every line when all is set): LineSum must be the SHA-256 of each line it is asked
 // for, as the chain computes it from the event's Raw.
 func sameLineSums(t testing.TB, b []byte, seed uint64, all bool) {
@@ -19,7 +19,6 @@ func sameLineSums(t testing.TB, b []byte, seed uint64, all bool) {
 		}
 		for _, byEvent := range []bool{false, true} {
 			r := NewReader(mk(b), "f.jsonl")
-			r.PoisonRecycled()
 			if r.LineSum() != nil {
 				t.Fatalf("%s reader: a sum before any line", name)
 			}
@@ -47,18 +46,15 @@ func sameLineSums(t testing.TB, b []byte, seed uint64, all bool) {
 						t.Fatalf("%s reader, by event %v: line %d (%d bytes): sum %x, want %x", name, byEvent, r.Line(), len(line), got, want)
 					}
 				}
-				if rnd.IntN(20) == 0 {
-					r.Recycle()
-				}
 			}
 		}
 	}
 }
 
-// The sums of LineSum are those of the lines, on every input of the recycling tests (long lines,
+// The sums of LineSum are those of the lines, on every input of the Reader tests (long lines,
 // blank lines, CRLF, a last line without its newline, reads of every size, a failing read).
 func TestLineSum(t *testing.T) {
-	for name, b := range recycleInputs(t) {
+	for name, b := range readInputs(t) {
 		t.Run(name, func(t *testing.T) {
 			sameLineSums(t, b, 1, false)
 			sameLineSums(t, b, 2, true)

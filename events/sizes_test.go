@@ -21,12 +21,6 @@ var (
 	// under FECHADO_LONG=1, one in mutationStride otherwise (a different one on each line, so that
 	// every kind of mutation is still checked on some line).
 	mutationStride = pick(5, 1)
-	// idStreamLen is the length of TestChainIDsMatchReference's stream whose window changes.
-	idStreamLen = pick(30000, 120000)
-	// idWindows are the windows TestChainIDsMatchReference checks streams of.
-	idWindows = map[bool][]int{false: {1, 3, 31, 1000, 5000}, true: {1, 2, 3, 10, 31, 100, 1000, 4096, 5000}}[long]
-	// recycleEvery are how often TestReaderRecycledSameAsPlain recycles, in events.
-	recycleEvery = map[bool][]int{false: {3}, true: {1, 3, 40}}[long]
 )
 
 // sampled returns the elements of xs a run checks: every mutationStride-th, from offset (taken

@@ -13,19 +13,15 @@ type merged struct {
 	r    *events.Reader
 	head *events.Event
 	at   time.Time
-	open map[string]struct{} // hands of this log given and not ended
 }
 
 // Merge reads several logs as one, merged in time order: the logs of the tables of a
 // tournament, each in its own order, make one log whose hands end in the order they ended. Each
 // log is read one event ahead; an event is given to fn (with the reader that read it, for its
 // LineSum) when it is the earliest of the heads, the first log first on equal times; fn returns
-// false to stop. With recycle, a log recycles the memory it has read (events.Reader.Recycle) once
-// no hand it gave is still open: fn must then keep nothing of a hand's events after its
-// hand.ended. A line that
-// does not decode is given to invalid and otherwise skipped, and counted in bad; an unreadable
-// log stops the merge with its error.
-func Merge(rs []*events.Reader, recycle bool, fn func(e *events.Event, r *events.Reader) bool, invalid func(error)) (bad int, err error) {
+// false to stop. A line that does not decode is given to invalid and otherwise skipped, and
+// counted in bad; an unreadable log stops the merge with its error.
+func Merge(rs []*events.Reader, fn func(e *events.Event, r *events.Reader) bool, invalid func(error)) (bad int, err error) {
 	ms := make([]*merged, 0, len(rs))
 	advance := func(m *merged) error {
 		for {
@@ -51,7 +47,7 @@ func Merge(rs []*events.Reader, recycle bool, fn func(e *events.Event, r *events
 		}
 	}
 	for _, r := range rs {
-		m := &merged{r: r, open: map[string]struct{}{}}
+		m := &merged{r: r}
 		if err := advance(m); err != nil {
 			return bad, err
 		}
@@ -68,16 +64,8 @@ func Merge(rs []*events.Reader, recycle bool, fn func(e *events.Event, r *events
 			return bad, nil
 		}
 		e := m.head
-		if e.Type == events.HandEndedType {
-			delete(m.open, e.Hand)
-		} else if _, ok := m.open[e.Hand]; !ok {
-			m.open[string([]byte(e.Hand))] = struct{}{}
-		}
 		if !fn(e, m.r) {
 			return bad, nil
-		}
-		if recycle && len(m.open) == 0 {
-			m.r.Recycle()
 		}
 		if err := advance(m); err != nil {
 			return bad, err

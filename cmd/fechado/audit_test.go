@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,13 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
-	"github.com/fechado/fechado/sim"
 )
 
 // vector returns the path of an example log of testdata/vectors.
@@ -289,102 +283,6 @@ func sortedLines(s string) string {
 	ls := strings.Split(strings.TrimSpace(s), "\n")
 	sort.Strings(ls)
 	return strings.Join(ls, "\n")
-}
-
-// The command recycles the reader's memory whenever the auditor is idle: its report, --json and
-// text (-v), is the one made without recycling, on simulated tables with faults one after another
-// (idle after every hand) and interleaved line by line, with a line that is not an event (a
-// log.schema finding, events-v1.md §8).
-func TestAuditRecycledSameReport(t *testing.T) {
-	var tables [][]string
-	for k, p := range []string{"std-draw", "br-fechado", "tr-kapali"} {
-		s, err := sim.New(sim.Config{Rules: p, Players: 4, Hands: 80, Seed: uint64(k + 1), Table: fmt.Sprintf("t%d", k), Inject: sim.InjectableFor(p)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		for {
-			h, err := s.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sim.WriteHand(&b, h); err != nil {
-				t.Fatal(err)
-			}
-		}
-		tables = append(tables, strings.SplitAfter(b.String(), "\n"))
-	}
-	var serial, interleaved strings.Builder
-	for _, tb := range tables {
-		serial.WriteString(strings.Join(tb, ""))
-	}
-	for i := 0; i < len(tables[0]) || i < len(tables[1]) || i < len(tables[2]); i++ {
-		for _, tb := range tables {
-			if i < len(tb) {
-				interleaved.WriteString(tb[i])
-			}
-		}
-	}
-	dir := t.TempDir()
-	for name, log := range map[string]string{"serial": serial.String(), "interleaved": interleaved.String()} {
-		log = strings.Replace(log, "\n", "\nnot an event\n", 1)
-		path := filepath.Join(dir, name+".jsonl")
-		if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range []auditFlags{{json: true}, {verbose: true}} {
-			args := []string{"audit", "-v", path}
-			if f.json {
-				args = []string{"audit", "--json", path}
-			}
-			code, out, errOut := fechado("", args...)
-			wantOut, wantErr := auditNoRecycle(t, path, f)
-			if code != exitFindings || out != wantOut || errOut != wantErr {
-				t.Errorf("%s %v: exit %d, %d bytes out, stderr %q; want exit %d, %d bytes, %q", name, args[1], code, len(out), errOut, exitFindings, len(wantOut), wantErr)
-			}
-			if n := strings.Count(out, "\n"); n < 100 {
-				t.Errorf("%s %v: only %d lines of report", name, args[1], n)
-			}
-		}
-	}
-}
-
-// auditNoRecycle is auditFiles on one file without recycling, and the report runAudit prints.
-func auditNoRecycle(t *testing.T, path string, f auditFlags) (stdout, stderr string) {
-	var out, errb bytes.Buffer
-	m := &Main{Stdout: &out, Stderr: &errb}
-	w := bufio.NewWriter(&out)
-	rep := newAuditReport(w, f)
-	a := audit.New(nil)
-	rep.attach(a)
-	file, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	// The reader's own lenient reads, as AuditReader makes them, but every event kept (no Recycle).
-	rd := events.NewReader(file, path)
-	for {
-		e, err := rd.NextLenient()
-		if err == io.EOF {
-			break
-		}
-		if err != nil && !errors.Is(err, events.ErrInvalid) {
-			t.Fatal(err)
-		}
-		if err != nil {
-			a.AddUndecoded(e, rd.LineSum(), err)
-			continue
-		}
-		a.Add(e)
-	}
-	a.Close()
-	rep.summary(m, a)
-	w.Flush()
-	return out.String(), errb.String()
 }
 
 // The text report speaks the reader's language: --lang, else LC_ALL or LANG; --json is the same

@@ -84,7 +84,7 @@ func replayTournament(m *Main, store *logFlags, files []string, id, at string, a
 		defer closeAll()
 		// The hands in progress at the moment keep their events past the end of the hand: the
 		// logs are not recycled.
-		_, err = tournament.Merge(rs, false, func(e *events.Event, _ *events.Reader) bool {
+		_, err = tournament.Merge(rs, func(e *events.Event, _ *events.Reader) bool {
 			f.Add(e)
 			return true
 		}, func(err error) {

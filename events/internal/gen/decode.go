@@ -282,14 +282,7 @@ func genDecode() ([]byte, error) {
 	for _, n := range nested {
 		fmt.Fprintf(&b, "list%s slab[%s]\n", n.goName, n.goName)
 	}
-	b.WriteString("}\n\n// all returns every slab of p.\nfunc (p *payloadSlabs) all() []recycler {\nreturn []recycler{")
-	for _, t := range catalogue {
-		fmt.Fprintf(&b, "&p.%s, ", lowerFirst(t.goName))
-	}
-	for _, n := range nested {
-		fmt.Fprintf(&b, "&p.list%s, ", n.goName)
-	}
-	b.WriteString("}\n}\n\n")
+	b.WriteString("}\n\n")
 
 	// The values of the enumerated fields, and the field names of the nested structs.
 	b.WriteString("// The values of the enumerated fields, as the messages list them.\nvar (\n")

@@ -1,10 +1,10 @@
-package events
+package idset
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,24 +22,6 @@ func uuidOf(hi, lo uint64) string {
 	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
 }
 
-// isCanonicalUUID is what idKeyUUID accepts: 8-4-4-4-12 hex digits of either case.
-func isCanonicalUUID(id string) bool {
-	if len(id) != 36 {
-		return false
-	}
-	for i := range len(id) {
-		c := id[i]
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return false
-			}
-		} else if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
 // checkIDKey holds idKey, and its two ways, to the reference on id.
 func checkIDKey(t *testing.T, id string) {
 	t.Helper()
@@ -51,11 +33,26 @@ func checkIDKey(t *testing.T, id string) {
 		t.Fatalf("idKeyDigits(%q) = %#x, %#x; want %#x, %#x", id, k, hi, want, wantHi)
 	}
 	if len(id) == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' {
-		k, hi, ok := idKeyUUID(id)
-		if ok != isCanonicalUUID(id) || ok && (k != want || hi != wantHi) {
-			t.Fatalf("idKeyUUID(%q) = %#x, %#x, %v; want %#x, %#x, %v", id, k, hi, ok, want, wantHi, isCanonicalUUID(id))
+		_, _, ok := idKeyUUID(id)
+		if wantOK := isCanonicalUUID(id); ok != wantOK {
+			t.Fatalf("idKeyUUID(%q) ok = %v, want %v", id, ok, wantOK)
 		}
 	}
+}
+
+// isCanonicalUUID is what idKeyUUID accepts: 8-4-4-4-12 hex digits of either case.
+func isCanonicalUUID(id string) bool {
+	for i := range len(id) {
+		c := id[i]
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !strings.ContainsRune("0123456789abcdefABCDEF", rune(c)) {
+			return false
+		}
+	}
+	return len(id) == 36
 }
 
 // The word-at-a-time reading of a UUID agrees with the digit-by-digit one, and with the
@@ -114,7 +111,7 @@ func FuzzIDKey(f *testing.F) {
 
 // holds reports whether the set holds the id of fingerprint k and first half hi, without
 // adding it; it panics when a filter would hide an id its buckets hold.
-func (s *idSet) holds(k, hi uint64) bool {
+func (s *Set) holds(k, hi uint64) bool {
 	if !s.made {
 		return false
 	}
@@ -168,7 +165,7 @@ func (o *idSegment) holds(k, h uint64, over map[uint64]struct{}) bool {
 // full, in over, the filter has exactly its bucket's bits; segments are of one generation, the
 // open one of the current, no more than the ids fill plus the spares; misc's buckets and filter
 // agree the same way; the cover of times answers as a search of every closed segment does.
-func checkIDSet(t *testing.T, s *idSet, window int) {
+func checkIDSet(t *testing.T, s *Set, window int) {
 	t.Helper()
 	if !s.made {
 		return
@@ -293,7 +290,7 @@ func timedHi(t, x uint64) uint64 { return t<<16 | 0x7000 | x&0xfff }
 // included, while it grows fourfold, then to the size of a generation of the window, and for
 // one generation more.
 func TestIDSetMisc(t *testing.T) {
-	var s idSet
+	var s Set
 	if s.holds(0, 0) || s.holds(1, untimedHi(1)) {
 		t.Fatal("an empty set holds something")
 	}
@@ -303,57 +300,57 @@ func TestIDSetMisc(t *testing.T) {
 	}
 	for i, k := range keys {
 		hi := untimedHi(k * 3)
-		if s.seen(k, hi, DefaultIDWindow) {
+		if s.seen(k, hi, defaultWindow) {
 			t.Fatalf("%#x held before it is added", k)
 		}
-		if !s.seen(k, hi, DefaultIDWindow) || !s.holds(k, hi) {
+		if !s.seen(k, hi, defaultWindow) || !s.holds(k, hi) {
 			t.Fatalf("%#x lost at once", k)
 		}
 		want := idMinCapacity
-		for want <= i && want < DefaultIDWindow {
+		for want <= i && want < defaultWindow {
 			if want *= 4; want > 1<<13 {
-				want = DefaultIDWindow
+				want = defaultWindow
 			}
 		}
 		if s.misc.capacity != want || s.misc.gens[s.cur].n != i+1 || s.open != nil || len(s.closed) != 0 {
 			t.Fatalf("after %d ids: capacity %d, want %d; %d held; segments %v %d", i+1, s.misc.capacity, want, s.misc.gens[s.cur].n, s.open, len(s.closed))
 		}
 		if i%10007 == 0 {
-			checkIDSet(t, &s, DefaultIDWindow)
+			checkIDSet(t, &s, defaultWindow)
 		}
 	}
-	checkIDSet(t, &s, DefaultIDWindow)
+	checkIDSet(t, &s, defaultWindow)
 	for _, k := range keys {
 		if !s.holds(k, untimedHi(k*3)) {
 			t.Fatalf("%#x lost", k)
 		}
 	}
-	if len(s.misc.filter) != DefaultIDWindow/idLineKeys || len(s.misc.gens[0].keys) != 3*DefaultIDWindow/2 {
+	if len(s.misc.filter) != defaultWindow/idLineKeys || len(s.misc.gens[0].keys) != 3*defaultWindow/2 {
 		t.Fatalf("%d lines, %d bucket slots: want a full generation's", len(s.misc.filter), len(s.misc.gens[0].keys))
 	}
 	// The generation fills, turns (its ids are still held, in the previous generation), and the
 	// next one fills and turns: then they are forgotten.
 	r := rand.New(rand.NewPCG(9, 9))
-	for s.n[s.cur] < DefaultIDWindow {
-		s.seen(r.Uint64(), untimedHi(r.Uint64()), DefaultIDWindow)
+	for s.n[s.cur] < defaultWindow {
+		s.seen(r.Uint64(), untimedHi(r.Uint64()), defaultWindow)
 	}
 	cur := s.cur
-	if !s.seen(keys[0], untimedHi(0), DefaultIDWindow) || s.cur != cur {
+	if !s.seen(keys[0], untimedHi(0), defaultWindow) || s.cur != cur {
 		t.Fatal("a full generation loses an id, or a duplicate turns it")
 	}
 	for turn := range 2 {
-		if s.seen(r.Uint64(), untimedHi(r.Uint64()), DefaultIDWindow); s.cur == cur || s.n[s.cur] != 1 {
+		if s.seen(r.Uint64(), untimedHi(r.Uint64()), defaultWindow); s.cur == cur || s.n[s.cur] != 1 {
 			t.Fatal("the generation does not turn when full")
 		}
 		cur = s.cur
-		checkIDSet(t, &s, DefaultIDWindow)
+		checkIDSet(t, &s, defaultWindow)
 		for _, k := range keys {
 			if s.holds(k, untimedHi(k*3)) != (turn == 0) {
 				t.Fatalf("%#x held = %v after %d turns", k, !(turn == 0), turn+1)
 			}
 		}
-		for s.n[s.cur] < DefaultIDWindow {
-			s.seen(r.Uint64(), untimedHi(r.Uint64()), DefaultIDWindow)
+		for s.n[s.cur] < defaultWindow {
+			s.seen(r.Uint64(), untimedHi(r.Uint64()), defaultWindow)
 		}
 	}
 }
@@ -362,7 +359,7 @@ func TestIDSetMisc(t *testing.T) {
 // or a range grown too wide starts a segment; the ids are held for one generation more.
 func TestIDSetSegments(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
-	var s idSet
+	var s Set
 	type id struct{ k, hi uint64 }
 	var ids []id
 	at := uint64(0x01a2272d2600)
@@ -370,7 +367,7 @@ func TestIDSetSegments(t *testing.T) {
 		for range n {
 			at += r.Uint64N(step + 1)
 			x := id{r.Uint64(), timedHi(at, r.Uint64())}
-			if s.seen(x.k, x.hi, DefaultIDWindow) {
+			if s.seen(x.k, x.hi, defaultWindow) {
 				t.Fatalf("%#x held before it is added", x.k)
 			}
 			ids = append(ids, x)
@@ -397,9 +394,9 @@ func TestIDSetSegments(t *testing.T) {
 	if s.segments[s.cur] != 7 || s.open != nil || s.miscTimed[s.cur] != 1 {
 		t.Fatalf("a jump past the spares: %d segments, %d timed ids in misc", s.segments[s.cur], s.miscTimed[s.cur])
 	}
-	checkIDSet(t, &s, DefaultIDWindow)
+	checkIDSet(t, &s, defaultWindow)
 	for _, x := range ids {
-		if !s.holds(x.k, x.hi) || !s.seen(x.k, x.hi, DefaultIDWindow) {
+		if !s.holds(x.k, x.hi) || !s.seen(x.k, x.hi, defaultWindow) {
 			t.Fatalf("%#x lost", x.k)
 		}
 		// The same fingerprint at a time far from all, or not timed, is another id (but for the
@@ -410,17 +407,17 @@ func TestIDSetSegments(t *testing.T) {
 	}
 	// Two generations on, in order, they are forgotten, and the segments are reused.
 	made := len(s.closed) + 1
-	add(2*DefaultIDWindow-len(ids)+1, 2000)
-	if s.miscTimed[0]+s.miscTimed[1] != 0 || s.segments[0]+s.segments[1] > 2*DefaultIDWindow/idSegmentIDs+2 {
+	add(2*defaultWindow-len(ids)+1, 2000)
+	if s.miscTimed[0]+s.miscTimed[1] != 0 || s.segments[0]+s.segments[1] > 2*defaultWindow/idSegmentIDs+2 {
 		t.Fatalf("%d and %d segments, %d and %d timed ids in misc", s.segments[0], s.segments[1], s.miscTimed[0], s.miscTimed[1])
 	}
-	checkIDSet(t, &s, DefaultIDWindow)
+	checkIDSet(t, &s, defaultWindow)
 	for _, x := range ids[:100] {
 		if s.holds(x.k, x.hi) {
 			t.Fatalf("%#x held two generations on", x.k)
 		}
 	}
-	if n := len(s.closed) + 1 + len(s.free); n > made+2*DefaultIDWindow/idSegmentIDs {
+	if n := len(s.closed) + 1 + len(s.free); n > made+2*defaultWindow/idSegmentIDs {
 		t.Fatalf("%d segments made", n)
 	}
 }
@@ -431,7 +428,7 @@ func TestIDSetSegments(t *testing.T) {
 // over it, and every id is found.
 func TestIDSetRandomTimes(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
-	var s idSet
+	var s Set
 	const w = 20000
 	type id struct{ k, hi uint64 }
 	var ids []id
@@ -460,8 +457,8 @@ func TestIDSetRandomTimes(t *testing.T) {
 }
 
 // seededIDSet returns an empty set of the given seed.
-func seededIDSet(seed uint64) idSet {
-	return idSet{made: true, seed: seed, misc: idMisc{seed: seed}}
+func seededIDSet(seed uint64) Set {
+	return Set{made: true, seed: seed, misc: idMisc{seed: seed}}
 }
 
 // floodKeys returns n distinct fingerprints that a set of the given seed puts in one bucket of
@@ -553,7 +550,7 @@ func TestIDSetFlood(t *testing.T) {
 func TestIDSetWindows(t *testing.T) {
 	for _, w := range []int{1, 2, 3, 5, 31, 32, 33, 63, 64, 65, 127, 128, 129, 300, 4096, 5000} {
 		for _, timed := range []bool{false, true} {
-			var s idSet
+			var s Set
 			var keys, his []uint64
 			for i := range 5*w + 7 {
 				k := uint64(i+1) * 0x10001
@@ -664,59 +661,73 @@ func idStreamOf(r *rand.Rand, kind string, n, w int, flood []uint64, mixed bool)
 	return ids
 }
 
-// checkIDStream checks the ids through a Chain and the reference, one hand, and wants the
-// same answers; setWindow, when not nil, may change the window before each event.
-func checkIDStream(t *testing.T, c *Chain, ids []string, setWindow func(i int) int) (dups int) {
+// refSet is the set as two Go maps of fingerprints, a generation of window each: the reference
+// the differential tests hold Set to.
+type refSet struct{ cur, older map[uint64]struct{} }
+
+func (r *refSet) seen(id string, window int) bool {
+	k := refIDKey(id)
+	_, dup := r.cur[k]
+	if !dup {
+		_, dup = r.older[k]
+	}
+	if !dup {
+		if r.cur == nil || len(r.cur) >= max(window, 1) {
+			r.older, r.cur = r.cur, map[uint64]struct{}{}
+		}
+		r.cur[k] = struct{}{}
+	}
+	return dup
+}
+
+// checkIDStream checks the ids through s and the reference and wants the same answers; window
+// gives the window before each id.
+func checkIDStream(t *testing.T, s *Set, ids []string, window func(i int) int) (dups int) {
 	t.Helper()
-	ref := &refChain{hands: map[string]*handLink{}, TrackIDs: true, IDWindow: c.IDWindow}
+	var ref refSet
 	most := 1 // the largest window so far, which bounds what the set holds
 	for i, id := range ids {
-		if setWindow != nil {
-			c.IDWindow = setWindow(i)
-			ref.IDWindow = c.IDWindow
+		w := window(i)
+		most = max(most, w)
+		got, want := s.Seen(id, w), ref.seen(id, w)
+		if got != want {
+			t.Fatalf("window %d, id %d %q: Seen = %v, want %v", w, i, id, got, want)
 		}
-		most = max(most, c.IDWindow)
-		if c.IDWindow <= 0 {
-			most = max(most, DefaultIDWindow)
+		if got {
+			dups++
 		}
-		e := &Event{ID: id, Hand: "83a3b53a-28d7-4272-b797-1272fe65ecfd", Seq: Seq(i + 1), Type: PlayerActedType}
-		got, want := c.Check(e), ref.Check(e)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("window %d, event %d, id %q: Check = %v, want %v", c.IDWindow, i, id, got, want)
-		}
-		dups += len(got)
 		if i%50021 == 0 {
-			checkIDSet(t, &c.ids, most)
+			checkIDSet(t, s, most)
 		}
 	}
-	checkIDSet(t, &c.ids, most)
+	checkIDSet(t, s, most)
 	return dups
 }
 
+// fixed returns a window function of one window.
+func fixed(w int) func(int) int { return func(int) int { return w } }
+
 var idStreamKinds = []string{"v4", "ordered", "tables", "jitter", "random"}
 
-// Chain finds the duplicate ids the reference finds, and only those, on id streams of every
+// The set finds the duplicate ids the reference finds, and only those, on id streams of every
 // kind with duplicates at every distance around the window's edges, ids in other spellings and
 // not UUIDs, for windows from 1 to the default, and when the window changes on the way.
-func TestChainIDsMatchReference(t *testing.T) {
+func TestSetMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for _, kind := range idStreamKinds {
 		for _, w := range idWindows {
-			c := NewChain()
-			c.IDWindow = w
-			if dups := checkIDStream(t, c, idStream(r, kind, 6*w+200, w, nil), nil); dups == 0 {
+			if dups := checkIDStream(t, new(Set), idStream(r, kind, 6*w+200, w, nil), fixed(w)); dups == 0 {
 				t.Fatalf("%s, window %d: no duplicate in the stream", kind, w)
 			}
 		}
-		windows := []int{100, 5000, 10, 0, 3, 40000}
-		checkIDStream(t, NewChain(), idStream(r, kind, idStreamLen, 5000, nil), func(i int) int { return windows[i*len(windows)/idStreamLen] })
+		windows := []int{100, 5000, 10, 1, 3, 40000}
+		checkIDStream(t, new(Set), idStream(r, kind, idStreamLen, 5000, nil), func(i int) int { return windows[i*len(windows)/idStreamLen] })
 	}
 	if testing.Short() {
 		return
 	}
 	for _, kind := range idStreamKinds {
-		c := NewChain()
-		if dups := checkIDStream(t, c, idStream(r, kind, 4*DefaultIDWindow+DefaultIDWindow/2, DefaultIDWindow, nil), nil); dups < 10000 {
+		if dups := checkIDStream(t, new(Set), idStream(r, kind, 4*defaultWindow+defaultWindow/2, defaultWindow, nil), fixed(defaultWindow)); dups < 10000 {
 			t.Fatalf("%s, default window: %d duplicates", kind, dups)
 		}
 	}
@@ -724,58 +735,53 @@ func TestChainIDsMatchReference(t *testing.T) {
 
 // A log whose ids crowd into one bucket (more than a bucket holds) is judged as the reference
 // judges it.
-func TestChainIDFlood(t *testing.T) {
+func TestSetIDFlood(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	for _, w := range []int{4096, DefaultIDWindow} {
-		c := NewChain()
-		c.IDWindow = w
-		c.ids = seededIDSet(r.Uint64()) // a seed known, to aim at a bucket
-		flood := floodKeys(c.ids.seed, w, 4*idBucketCap, r)
+	for _, w := range []int{4096, defaultWindow} {
+		s := seededIDSet(r.Uint64()) // a seed known, to aim at a bucket
+		flood := floodKeys(s.seed, w, 4*idBucketCap, r)
 		n := 3*w + 1000
-		if testing.Short() && w == DefaultIDWindow {
+		if testing.Short() && w == defaultWindow {
 			n = w / 2
 		}
-		if dups := checkIDStream(t, c, idStream(r, "ordered", n, w, flood), nil); dups == 0 {
+		if dups := checkIDStream(t, &s, idStream(r, "ordered", n, w, flood), fixed(w)); dups == 0 {
 			t.Fatalf("window %d: no duplicate in the stream", w)
 		}
-		if len(c.ids.misc.gens[0].over)+len(c.ids.misc.gens[1].over) == 0 && n > 2*w {
+		if len(s.misc.gens[0].over)+len(s.misc.gens[1].over) == 0 && n > 2*w {
 			t.Errorf("window %d: the flood did not reach over", w)
 		}
 	}
 }
 
-// Once the id generations have their full size, checking more events, across turns of the
+// Once the id generations have their full size, checking more ids, across turns of the
 // generation, allocates nothing, whatever the ids.
-func TestChainSteadyStateAllocsDefaultWindow(t *testing.T) {
+func TestSetSteadyStateAllocsDefaultWindow(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, kind := range []string{"v4", "tables"} {
-		ids := idStreamOf(r, kind, 3*DefaultIDWindow+3*(DefaultIDWindow/2), DefaultIDWindow, nil, false)
-		c := NewChain()
-		var sum [sha256.Size]byte
-		e := Event{Hand: "01a2272d-2600-7e3d-b5c1-10eef75906e6", Type: PlayerActedType}
+		ids := idStreamOf(r, kind, 3*defaultWindow+3*(defaultWindow/2), defaultWindow, nil, false)
+		var s Set
 		next := 0
 		run := func(n int) {
 			for range n {
-				e.ID, e.Seq = ids[next], Seq(next+1)
-				next++
-				if ps := c.CheckSum(&e, &sum); len(ps) != 0 {
-					t.Fatal(ps)
+				if s.Seen(ids[next], defaultWindow) {
+					t.Fatalf("id %d held before it is added", next)
 				}
+				next++
 			}
 		}
-		run(2*DefaultIDWindow + DefaultIDWindow/4) // full size, two turns
+		run(2*defaultWindow + defaultWindow/4) // full size, two turns
 		// AllocsPerRun warms up with a first call, then measures the second, which holds the
 		// third turn.
 		calls, before, after := 0, 0, 0
 		n := testing.AllocsPerRun(1, func() {
 			if calls++; calls == 2 {
-				before = c.ids.cur
+				before = s.cur
 			}
-			run(DefaultIDWindow / 2)
-			after = c.ids.cur
+			run(defaultWindow / 2)
+			after = s.cur
 		})
 		if n != 0 {
-			t.Errorf("%s: %v allocations per %d events", kind, n, DefaultIDWindow/2)
+			t.Errorf("%s: %v allocations per %d ids", kind, n, defaultWindow/2)
 		}
 		if calls != 2 || before == after {
 			t.Fatalf("%s: no turn measured", kind)
@@ -791,13 +797,12 @@ func TestIDSetMemory(t *testing.T) {
 	const before = 2 * (1<<18*8 + 1<<18/16*8)
 	r := rand.New(rand.NewPCG(2, 2))
 	for _, kind := range idStreamKinds {
-		c := NewChain()
-		for i, id := range idStreamOf(r, kind, 5*DefaultIDWindow, DefaultIDWindow, nil, false) {
-			c.Check(&Event{ID: id, Hand: "h", Seq: Seq(i + 1)})
+		s := new(Set)
+		for _, id := range idStreamOf(r, kind, 5*defaultWindow, defaultWindow, nil, false) {
+			s.Seen(id, defaultWindow)
 		}
-		s := &c.ids
 		t.Logf("%s: %d bytes, %d segments in use, %d free, misc capacity %d", kind, s.bytes(), len(s.closed), len(s.free), s.misc.capacity)
-		if n := s.bytes(); n > before || n > idBudget(DefaultIDWindow) {
+		if n := s.bytes(); n > before || n > idBudget(defaultWindow) {
 			t.Errorf("%s: the set holds %d bytes, more than %d", kind, n, before)
 		}
 		n := 0
@@ -812,3 +817,44 @@ func TestIDSetMemory(t *testing.T) {
 		}
 	}
 }
+
+// refIDDigits returns the first 32 hex digits of id as 16 bytes, skipping any other byte: the
+// plain reading of the id that idKey's fingerprint and its hi half come from.
+func refIDDigits(id string) [16]byte {
+	var k [16]byte
+	n := 0
+	for i := 0; i < len(id) && n < 32; i++ {
+		c := id[i]
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			continue
+		}
+		k[n/2] |= v << (4 * (1 - n%2))
+		n++
+	}
+	return k
+}
+
+func refIDKey(id string) uint64 {
+	k := refIDDigits(id)
+	return binary.BigEndian.Uint64(k[:8]) ^ binary.BigEndian.Uint64(k[8:])
+}
+
+// defaultWindow is the window events.Chain uses (events.DefaultIDWindow).
+const defaultWindow = 1 << 17
+
+// The sizes of the heavy loops: FECHADO_LONG=1 (make test-long) checks more.
+var (
+	long = os.Getenv("FECHADO_LONG") == "1"
+	// idStreamLen is the length of TestSetMatchesReference's stream whose window changes.
+	idStreamLen = map[bool]int{false: 30000, true: 120000}[long]
+	// idWindows are the windows TestSetMatchesReference checks streams of.
+	idWindows = map[bool][]int{false: {1, 3, 31, 1000, 5000}, true: {1, 2, 3, 10, 31, 100, 1000, 4096, 5000}}[long]
+)
