@@ -13,17 +13,21 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// The hand index (docs/stream.md §5): a JetStream key-value bucket from hand id to the table the
-// hand is recorded at, so that a hand read by its id alone costs one exact lookup instead of a
-// walk of the stream's per-subject index that grows with the log.
+// The hand index (docs/stream.md §5): a JetStream key-value bucket with one key per hand and
+// table, "<hand>.<table>", so that a hand read by its id alone costs one exact lookup of the
+// keys under "<hand>." instead of a walk of the log's per-subject index over every table.
+//
+// Why a key per hand and table, and not a value naming the table: the server's subject tree
+// (nats-server stree) finds the subjects matching "<prefix>.<hand>.*" by descending the literal
+// bytes to the hand's node and listing its children (the hand's tables), while
+// "fechado.hand.*.<hand>" makes it visit every table's node first; and a writer adds the fact
+// "this hand is at this table" with a plain idempotent write, so appends need no read or
+// compare-and-set, and a hand id stored at two tables has two keys, which the reader sees.
 const (
 	// IndexBucket is the key-value bucket of the hand index; its stream is "KV_" + IndexBucket.
 	IndexBucket = "FECHADO_HAND_TABLES"
-	// indexAmbiguous is the value of a hand recorded at more than one table: a reader then asks
-	// the log itself (HandSubject), which reports ErrAmbiguousHand.
-	indexAmbiguous = "*"
 	// indexCompleteKey is set once the index holds every hand of the log (after the hands stored
-	// before the bucket existed were added). Hand ids are UUIDs, which hold no dot.
+	// before the bucket existed were added). Hand ids are UUIDs, so no hand's key starts so.
 	indexCompleteKey = "fechado.complete"
 	// indexWorkers bounds the index writes in flight while the index is filled from the log.
 	indexWorkers = 16
@@ -32,10 +36,11 @@ const (
 // handIndex is the open hand index of a Log.
 type handIndex struct {
 	kv      jetstream.KeyValue
-	subject string // "$KV.<bucket>." : a key's subject is subject + key
+	stream  jetstream.Stream // the bucket's stream, asked for the keys of a hand
+	subject string           // "$KV.<bucket>." : a key's subject is subject + key
 
 	mu       sync.Mutex
-	complete bool // indexCompleteKey was seen: an entry naming one table can be trusted
+	complete bool // indexCompleteKey was seen: the keys of a hand name all its tables
 }
 
 // indexDenied watches a connection for the server refusing this user the index (a table
@@ -81,14 +86,17 @@ func (l *Log) openIndex(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	ix := &handIndex{kv: kv, subject: "$KV." + IndexBucket + "."}
-	l.index = ix
+	st, err := l.js.Stream(ictx, "KV_"+IndexBucket)
+	if err != nil {
+		return
+	}
+	l.index = &handIndex{kv: kv, stream: st, subject: "$KV." + IndexBucket + "."}
 	if created {
 		if err := l.fillIndex(ctx); err != nil {
 			return // left incomplete: readers ask the log until a later process fills it
 		}
 	}
-	ix.isComplete(ctx, l.opts.Timeout)
+	l.index.isComplete(ctx, l.opts.Timeout)
 }
 
 // replicas is the hand stream's replica count.
@@ -100,11 +108,11 @@ func (l *Log) replicas() int {
 }
 
 // IndexConfig is the configuration the hand index is created with: file storage, one value a key
-// (a hand's table, or "*" when it is at several), no expiry, replicated as the log.
+// (a key is the fact; its value is empty), no expiry, replicated as the log.
 func IndexConfig(replicas int) jetstream.KeyValueConfig {
 	return jetstream.KeyValueConfig{
 		Bucket:      IndexBucket,
-		Description: "fechado hand index: hand id to table",
+		Description: "fechado hand index: one key <hand>.<table> for each table a hand is stored at",
 		History:     1,
 		Storage:     jetstream.FileStorage,
 		Replicas:    replicas,
@@ -125,7 +133,7 @@ func (ix *handIndex) isComplete(ctx context.Context, timeout time.Duration) bool
 }
 
 // fillIndex adds to a new index every hand the log holds, then marks the index complete. Writers
-// that opened the log after the index existed add their hands themselves, and adding a hand
+// that opened the log after the index existed add their hands themselves, and adding a key
 // twice is harmless, so the fill may run while others append.
 func (l *Log) fillIndex(ctx context.Context) error {
 	last, err := l.LastSeq(ctx)
@@ -164,14 +172,17 @@ func (l *Log) fillIndex(ctx context.Context) error {
 			}
 		}
 	}
-	_, err = l.index.kv.Put(ctx, indexCompleteKey, []byte(strconv.FormatUint(last, 10)))
+	pctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	defer cancel()
+	_, err = l.index.kv.Put(pctx, indexCompleteKey, []byte(strconv.FormatUint(last, 10)))
 	return err
 }
 
-// indexHand makes the index say that hand is at table before any event of it is stored there:
-// it creates the hand's entry, or finds it naming this table or several, or else marks it as at
-// several tables. An entry only ever goes from missing to one table to "*", so once events of a
-// hand are stored at two tables the entry is "*". A hand id the bucket cannot hold as a key is
+// indexKey is the index key that says hand is stored at table.
+func indexKey(table, hand string) string { return hand + "." + table }
+
+// indexHand adds the key saying that hand is at table, before any event of it is stored there
+// (a plain write: adding it again changes nothing). A hand id the bucket cannot hold as a key is
 // left out: reads of it ask the log.
 func (l *Log) indexHand(ctx context.Context, table, hand string) error {
 	ix := l.index
@@ -181,67 +192,41 @@ func (l *Log) indexHand(ctx context.Context, table, hand string) error {
 	for attempt := 1; ; attempt++ {
 		// Each request is bounded by the log's timeout, as appends are.
 		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
-		_, err := ix.kv.Create(actx, hand, []byte(table))
+		_, err := ix.kv.Put(actx, indexKey(table, hand), nil)
 		cancel()
 		if err == nil || errors.Is(err, jetstream.ErrInvalidKey) {
 			return nil
 		}
-		if !errors.Is(err, jetstream.ErrKeyExists) {
-			if attempt < maxAttempts && ctx.Err() == nil && retryable(err) {
-				continue
-			}
-			return fmt.Errorf("recorder: hand index, hand %s: %w", hand, err)
-		}
-		actx, cancel = context.WithTimeout(ctx, l.opts.Timeout)
-		defer cancel()
-		e, err := ix.kv.Get(actx, hand)
-		switch {
-		case errors.Is(err, jetstream.ErrKeyNotFound):
-			continue // deleted in between: create it again
-		case err != nil:
-			if attempt < maxAttempts && ctx.Err() == nil && retryable(err) {
-				continue
-			}
-			return fmt.Errorf("recorder: hand index, hand %s: %w", hand, err)
-		}
-		if v := string(e.Value()); v == table || v == indexAmbiguous {
-			return nil
-		}
-		_, err = ix.kv.Update(actx, hand, []byte(indexAmbiguous), e.Revision())
-		if err == nil {
-			return nil
-		}
-		// Changed in between (a stale read, another writer): look again.
-		if attempt >= maxAttempts*2 || ctx.Err() != nil {
+		if attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
 			return fmt.Errorf("recorder: hand index, hand %s: %w", hand, err)
 		}
 	}
 }
 
-// indexMsg is the message that creates a hand's index entry (what KeyValue.Create publishes),
-// for the recorder's pipelined appends.
+// indexMsg is the message that adds a hand's index key (what KeyValue.Put publishes), for the
+// recorder's pipelined appends.
 func (ix *handIndex) indexMsg(table, hand string) *nats.Msg {
-	return &nats.Msg{Subject: ix.subject + hand, Data: []byte(table), Header: nats.Header{
-		jetstream.ExpectedLastSubjSeqHeader: []string{"0"},
-	}}
+	return &nats.Msg{Subject: ix.subject + indexKey(table, hand)}
 }
 
 // indexedTable returns the table the index holds for hand, when the index is complete and names
-// one table; ok is false when the log must be asked instead.
+// exactly one table; ok is false when the log must be asked instead (no key: a hand recorded by
+// a writer without the index, or not stored; several keys: a hand at several tables, or a
+// writer stopped between a key and its event).
 func (l *Log) indexedTable(ctx context.Context, hand string) (table string, ok bool) {
 	ix := l.index
 	if ix == nil || !ix.isComplete(ctx, l.opts.Timeout) {
 		return "", false
 	}
-	gctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	prefix := ix.subject + hand + "."
+	ictx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
 	defer cancel()
-	e, err := ix.kv.Get(gctx, hand)
-	if err != nil {
+	info, err := ix.stream.Info(ictx, jetstream.WithSubjectFilter(prefix+"*"))
+	if err != nil || len(info.State.Subjects) != 1 {
 		return "", false
 	}
-	v := string(e.Value())
-	if v == "" || v == indexAmbiguous {
-		return "", false
+	for s := range info.State.Subjects {
+		table = strings.TrimPrefix(s, prefix)
 	}
-	return v, true
+	return table, table != ""
 }

@@ -3,6 +3,8 @@ package recorder_test
 import (
 	"bytes"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -12,21 +14,23 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// indexed returns the hand index's value for hand, "" when it has none.
+// indexed returns the tables the hand index holds for hand, sorted, joined by commas.
 func indexed(t *testing.T, js jetstream.JetStream, hand string) string {
 	t.Helper()
 	kv, err := js.KeyValue(ctx(t), recorder.IndexBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := kv.Get(ctx(t), hand)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return ""
-	}
+	keys, err := kv.ListKeysFiltered(ctx(t), hand+".*")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(e.Value())
+	var tables []string
+	for k := range keys.Keys() {
+		tables = append(tables, strings.TrimPrefix(k, hand+"."))
+	}
+	slices.Sort(tables)
+	return strings.Join(tables, ",")
 }
 
 // sameHandAt returns the events of a new hand of table whose hand id is hand, sealed.
@@ -43,8 +47,8 @@ func sameHandAt(t *testing.T, table, hand string) []*events.Event {
 
 // Every writer names a hand's table in the index before the hand's first event is stored: the
 // Recorder (pipelined) and Append. A hand read by its id alone comes back from the table the
-// index names; a hand id recorded at a second table turns its entry into "*", and the read by
-// id alone still reports ErrAmbiguousHand (docs/stream.md §5).
+// index names; a hand id recorded at a second table gets a second key, and the read by id alone
+// still reports ErrAmbiguousHand (docs/stream.md §5).
 func TestHandIndex(t *testing.T) {
 	l := recordertest.Open(t)
 	a := recordertest.Hand(t, "A", 1, 3)
@@ -97,9 +101,9 @@ func TestHandIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, hand := range []string{a[0].Hand, c[0].Hand} {
-		if got := indexed(t, l.JetStream(), hand); got != "*" {
-			t.Fatalf("index of a hand id at two tables: %q, want *", got)
+	for hand, want := range map[string]string{a[0].Hand: "A,D", c[0].Hand: "C,E"} {
+		if got := indexed(t, l.JetStream(), hand); got != want {
+			t.Fatalf("index of a hand id at two tables: %q, want %q", got, want)
 		}
 		if err := l.ReadHand(ctx(t), "", hand, func(recorder.Stored) error { return nil }); !errors.Is(err, recorder.ErrAmbiguousHand) {
 			t.Fatalf("hand at two tables read by id: %v, want ErrAmbiguousHand", err)
@@ -112,7 +116,7 @@ func TestHandIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kv.Create(ctx(t), ghost, []byte("F")); err != nil {
+	if _, err := kv.Create(ctx(t), ghost+".F", nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.ReadHand(ctx(t), "", ghost, func(recorder.Stored) error { return nil }); !errors.Is(err, recorder.ErrHandNotFound) {
@@ -121,7 +125,7 @@ func TestHandIndex(t *testing.T) {
 }
 
 // A log recorded before the index existed gets the index, filled with every hand it holds,
-// when it is next opened; a hand id it already held at two tables is "*".
+// when it is next opened; a hand id it already held at two tables has both.
 func TestHandIndexFilledFromTheLog(t *testing.T) {
 	s := startServer(t)
 	nc, err := nats.Connect(s.ClientURL())
@@ -157,7 +161,7 @@ func TestHandIndexFilledFromTheLog(t *testing.T) {
 	if got := indexed(t, js, b[0].Hand); got != "B" {
 		t.Fatalf("index of hand b: %q", got)
 	}
-	if got := indexed(t, js, a[0].Hand); got != "*" {
+	if got := indexed(t, js, a[0].Hand); got != "A,C" {
 		t.Fatalf("index of the hand at two tables: %q", got)
 	}
 	got := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHand(ctx(t), "", b[0].Hand, fn) })
