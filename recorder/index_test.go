@@ -109,6 +109,21 @@ func TestHandIndex(t *testing.T) {
 			t.Fatalf("hand at two tables read by id: %v, want ErrAmbiguousHand", err)
 		}
 	}
+	// The read by id alone trusts the index: a writer that bypasses it (publishing hand b's id at
+	// table Z itself) is not seen by it, and the hand at the table the index names is read (the
+	// gap docs/stream.md §4 describes; the log itself would report the hand as ambiguous).
+	for _, e := range sameHandAt(t, "Z", b[0].Hand) {
+		if _, err := l.JetStream().Publish(ctx(t), recorder.Subject(e.Table, e.Hand), e.Raw, jetstream.WithMsgID(e.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHand(ctx(t), "", b[0].Hand, fn) })
+	if !bytes.Equal(got, recordertest.Lines(b)) {
+		t.Fatalf("hand b by id, with a copy at table Z outside the index: %s", firstDiff(got, recordertest.Lines(b)))
+	}
+	if _, err := l.HandSubject(ctx(t), b[0].Hand); !errors.Is(err, recorder.ErrAmbiguousHand) {
+		t.Fatalf("the log's own lookup of hand b: %v, want ErrAmbiguousHand", err)
+	}
 	// An entry whose table holds nothing (a writer stopped between the entry and the event) is
 	// not trusted: the read asks the log.
 	ghost := recordertest.Hand(t, "F", 1, 0)[0].Hand

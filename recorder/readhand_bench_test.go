@@ -26,7 +26,7 @@ import (
 const (
 	sizeTables = 1_000
 	// sizeLayout names the cached store; change it when the layout above changes.
-	sizeLayout = "readhand-v2"
+	sizeLayout = "readhand-v3"
 )
 
 // sizeHand returns the id and table of hand i.
@@ -80,7 +80,7 @@ func fillLog(b *testing.B, dir string, hands int) {
 	}
 	for i := range hands {
 		hand, table := sizeHand(i)
-		if _, err := js.PublishAsync("$KV."+recorder.IndexBucket+"."+hand, []byte(table), jetstream.WithStallWait(time.Minute)); err != nil {
+		if _, err := js.PublishAsync("$KV."+recorder.IndexBucket+"."+hand+"."+table, nil, jetstream.WithStallWait(time.Minute)); err != nil {
 			b.Fatalf("filling the index, hand %d: %v", i, err)
 		}
 		for _, e := range sizeEvents(i) {
@@ -101,6 +101,23 @@ func fillLog(b *testing.B, dir string, hands int) {
 	}
 	if info.State.Msgs != uint64(2*hands) {
 		b.Fatalf("the log holds %d events, not %d", info.State.Msgs, 2*hands)
+	}
+	// The keys are the ones the recorder writes: a read by id alone must find its table there.
+	kv, err := l.JetStream().KeyValue(context.Background(), recorder.IndexBucket)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hand, table := sizeHand(hands - 1)
+	if keys, err := kv.ListKeysFiltered(context.Background(), hand+".*"); err != nil {
+		b.Fatal(err)
+	} else {
+		var got []string
+		for k := range keys.Keys() {
+			got = append(got, k)
+		}
+		if len(got) != 1 || got[0] != hand+"."+table {
+			b.Fatalf("the hand index holds %q for hand %s, want its table %s", got, hand, table)
+		}
 	}
 }
 
