@@ -10,7 +10,6 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -143,15 +142,7 @@ func TestHandIndex(t *testing.T) {
 // when it is next opened; a hand id it already held at two tables has both.
 func TestHandIndexFilledFromTheLog(t *testing.T) {
 	s := startServer(t)
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := connect(t, s, "", "").js
 	if _, err := js.CreateStream(ctx(t), recorder.StreamConfig(1)); err != nil {
 		t.Fatal(err)
 	}

@@ -28,8 +28,10 @@ func addProfileFlags(fs *flag.FlagSet) *profileFlags {
 // heapSample is how often the heap is looked at for its largest size.
 const heapSample = 100 * time.Millisecond
 
-// start begins profiling; the function it returns ends it and writes the files.
-func (p *profileFlags) start() (stop func() error, err error) {
+// start begins profiling. The command defers the function it returns with the address of its
+// own error: it ends profiling, writes the files, and sets the error when writing them failed and
+// the command had none.
+func (p *profileFlags) start() (stop func(*error), err error) {
 	var cpu *os.File
 	if p.cpu != "" {
 		if cpu, err = os.Create(p.cpu); err != nil {
@@ -45,7 +47,7 @@ func (p *profileFlags) start() (stop func() error, err error) {
 	if p.mem != "" {
 		go func() { peak <- largestHeap(done) }()
 	}
-	return func() error {
+	return func(cmdErr *error) {
 		var first error
 		if cpu != nil {
 			pprof.StopCPUProfile()
@@ -59,7 +61,9 @@ func (p *profileFlags) start() (stop func() error, err error) {
 				first = fmt.Errorf("--memprofile: %w", err)
 			}
 		}
-		return first
+		if *cmdErr == nil {
+			*cmdErr = first
+		}
 	}, nil
 }
 

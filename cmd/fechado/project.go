@@ -62,11 +62,7 @@ func runProject(m *Main, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if perr := stopProfile(); err == nil {
-			err = perr
-		}
-	}()
+	defer stopProfile(&err)
 	log, err := lfmt.logger(m.Stderr, "project")
 	if err != nil {
 		return err

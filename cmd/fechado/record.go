@@ -59,11 +59,7 @@ func runRecord(m *Main, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if perr := stopProfile(); err == nil {
-			err = perr
-		}
-	}()
+	defer stopProfile(&err)
 	if _, err := lf.options(); err != nil {
 		return err
 	}
