@@ -189,6 +189,12 @@ func wrongLast(err error) bool {
 func (l *Log) appendHand(ctx context.Context, j *handJob) (handResult, error) {
 	var res handResult
 	first := j.evs[0].ev.Seq
+	if first == 1 {
+		// The index names the hand's table before its first event is stored (index.go).
+		if err := l.indexHand(ctx, j.table, j.hand); err != nil {
+			return res, err
+		}
+	}
 	// What the first event must follow: nothing for seq 1, else the stored last event.
 	pred, expect := "", uint64(0)
 	if first > 1 {

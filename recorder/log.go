@@ -98,6 +98,10 @@ type Log struct {
 	stream jetstream.Stream
 	// directOnly is set once a leader read was refused (a table device may only use direct gets).
 	directOnly atomic.Bool
+	// index is the hand index (index.go); nil when the user may not use it.
+	index *handIndex
+	// denied notes the server refusing the index to an external user; nil when embedded.
+	denied *indexDenied
 }
 
 // Open starts the embedded server (or connects to the external one), creates the stream when it
@@ -126,6 +130,7 @@ func Open(ctx context.Context, opts Options) (*Log, error) {
 		l.Close()
 		return nil, err
 	}
+	l.openIndex(ctx)
 	return l, nil
 }
 
@@ -241,7 +246,8 @@ func loopback(addr string) (string, int, error) {
 }
 
 func (l *Log) connectExternal() error {
-	nopts := []nats.Option{nats.Name("fechado"), nats.Timeout(l.opts.Timeout), quiet}
+	l.denied = newIndexDenied()
+	nopts := []nats.Option{nats.Name("fechado"), nats.Timeout(l.opts.Timeout), nats.ErrorHandler(l.denied.errorHandler)}
 	if roles.ValidName(l.opts.User) {
 		// Replies under the user's own prefix: a table device may receive nothing else.
 		nopts = append(nopts, nats.CustomInboxPrefix(roles.InboxPrefix(l.opts.User)))

@@ -231,25 +231,45 @@ func (l *Log) HandSubject(ctx context.Context, hand string) (string, error) {
 // ReadHand calls fn for every event of one hand, in seq order. With the table known the hand is
 // read from its exact subject with batched direct gets: the server finds the hand's first event
 // through its per-subject index, so a read costs the same however long the log (docs/stream.md
-// §5); with table "" the table is looked up first (HandSubject). It returns ErrHandNotFound
-// when nothing of the hand is stored.
+// §5). With table "" the table comes from the hand index (one exact lookup); a hand the index
+// does not name one table for (missing, at several tables, recorded before the index and not
+// yet added) is looked up in the log (HandSubject). It returns ErrHandNotFound when nothing of
+// the hand is stored, and ErrAmbiguousHand when the hand is at several tables.
 func (l *Log) ReadHand(ctx context.Context, table, hand string, fn func(Stored) error) error {
-	subject := Subject(table, hand)
 	if table == "" {
-		var err error
-		if subject, err = l.HandSubject(ctx, hand); err != nil {
+		if t, ok := l.indexedTable(ctx, hand); ok {
+			// The index names the table before the hand's first event is stored there: nothing
+			// there means that event never was (a writer stopped in between); ask the log.
+			if n, err := l.readHandSubject(ctx, Subject(t, hand), fn); err != nil || n > 0 {
+				return stopped(err)
+			}
+		}
+		subject, err := l.HandSubject(ctx, hand)
+		if err != nil {
 			return err
 		}
+		return l.readHand(ctx, subject, fn)
 	}
+	return l.readHand(ctx, Subject(table, hand), fn)
+}
+
+// readHand reads one hand's subject; ErrHandNotFound when it holds nothing.
+func (l *Log) readHand(ctx context.Context, subject string, fn func(Stored) error) error {
+	n, err := l.readHandSubject(ctx, subject, fn)
+	if err == nil && n == 0 {
+		return fmt.Errorf("%w: %s", ErrHandNotFound, subject)
+	}
+	return stopped(err)
+}
+
+// readHandSubject delivers the events of one hand's subject and counts them.
+func (l *Log) readHandSubject(ctx context.Context, subject string, fn func(Stored) error) (int, error) {
 	n := 0
 	err := l.scanSubject(ctx, subject, func(s Stored) error {
 		n++
 		return fn(s)
 	})
-	if err == nil && n == 0 {
-		return fmt.Errorf("%w: %s", ErrHandNotFound, subject)
-	}
-	return stopped(err)
+	return n, err
 }
 
 // ReadTable calls fn for every event of the hands of one table: hand after hand, in the order

@@ -292,8 +292,43 @@ func (r *Recorder) handOver(j *handJob) error {
 		r.finish(j, err)
 		return r.err()
 	}
-	r.send(j, 0, 0)
+	r.start(j)
 	return r.err()
+}
+
+// indexStep is handJob.next while the hand's index entry is in flight, before its first event.
+const indexStep = -1
+
+// start sends a new hand on the fast path: its index entry first (when the log has the index),
+// whose ack sends the first event.
+func (r *Recorder) start(j *handJob) {
+	ix := r.log.index
+	if ix == nil {
+		r.send(j, 0, 0)
+		return
+	}
+	j.next = indexStep
+	m := ix.indexMsg(j.table, j.hand)
+	r.mu.Lock()
+	r.byMsg[m] = j
+	r.mu.Unlock()
+	if _, err := r.js.PublishMsgAsync(m); err != nil {
+		if r.take(m) != nil {
+			go r.indexSlow(j)
+		}
+	}
+}
+
+// indexSlow settles a hand's index entry the fast path could not create (the hand id is in the
+// index already, or the write failed), then appends the hand the synchronous way.
+func (r *Recorder) indexSlow(j *handJob) {
+	if err := r.log.indexHand(r.ctx, j.table, j.hand); err != nil {
+		r.finish(j, err)
+		return
+	}
+	var err error
+	j.res, err = r.log.publishFrom(r.ctx, j, 0, 0, false, j.res)
+	r.finish(j, err)
 }
 
 // send publishes j.evs[i] on the fast path; acked or refused takes it from there.
@@ -325,6 +360,14 @@ func (r *Recorder) acked(_ jetstream.JetStream, m *nats.Msg, ack *jetstream.PubA
 	if j == nil {
 		return
 	}
+	if j.next == indexStep {
+		if r.halted.Load() {
+			r.finish(j, r.ctx.Err())
+		} else {
+			r.send(j, 0, 0)
+		}
+		return
+	}
 	if ack.Duplicate {
 		go r.resume(j, ack, nil)
 		return
@@ -345,7 +388,11 @@ func (r *Recorder) acked(_ jetstream.JetStream, m *nats.Msg, ack *jetstream.PubA
 // it only hands the event over to a goroutine.
 func (r *Recorder) refused(_ jetstream.JetStream, m *nats.Msg, err error) {
 	if j := r.take(m); j != nil {
-		go r.resume(j, nil, err)
+		if j.next == indexStep {
+			go r.indexSlow(j)
+		} else {
+			go r.resume(j, nil, err)
+		}
 	}
 }
 

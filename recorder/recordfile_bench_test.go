@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -33,8 +35,10 @@ func simFile(b *testing.B, tables, hands int) []byte {
 // on), each iteration into a new embedded log, and publishes the same lines to the same subjects
 // of another new embedded log with plain PublishAsync (no headers, no checks, no decoding beyond
 // finding the subject). It reports both rates in events/s and their ratio, from the same run.
+// The recorder's own run includes the hand index (one more message a hand); the plain one does not.
 //
 //	go test ./recorder -run '^$' -bench RecordFile -benchtime 3x
+//	FECHADO_RECORD_WINDOW=1024 go test ./recorder -run '^$' -bench RecordFile   # another window
 func BenchmarkRecordFile(b *testing.B) {
 	file := simFile(b, 4, 1000)
 	n := bytes.Count(file, []byte{'\n'})
@@ -45,7 +49,7 @@ func BenchmarkRecordFile(b *testing.B) {
 		b.StartTimer()
 
 		start := time.Now()
-		r := rec.NewRecorder(b.Context(), recorder.RecordOptions{})
+		r := rec.NewRecorder(b.Context(), recorder.RecordOptions{Window: benchWindow()})
 		if err := r.AddLines(bytes.NewReader(file), "bench"); err != nil {
 			b.Fatal(err)
 		}
@@ -102,4 +106,11 @@ func field(line []byte, key string) string {
 	}
 	rest := line[i+len(key):]
 	return string(rest[:bytes.IndexByte(rest, '"')])
+}
+
+// benchWindow is the Recorder's window in BenchmarkRecordFile: $FECHADO_RECORD_WINDOW, else the
+// default.
+func benchWindow() int {
+	n, _ := strconv.Atoi(os.Getenv("FECHADO_RECORD_WINDOW"))
+	return n
 }

@@ -138,8 +138,8 @@ func (r *report) summary(p printer) {
 		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
 	}
 	big, small := readHandSizes(r.cfg.readHands)
-	for _, mode := range []string{"table", "lookup"} {
-		how := map[string]string{"table": "its table known (the API, or the read models' index)", "lookup": "by hand id alone, no index (table looked up in the log)"}[mode]
+	for _, mode := range []string{"table", "lookup", "wildcard"} {
+		how := map[string]string{"table": "its table known (the API, or the read models' index)", "lookup": "by hand id alone (table from the hand index)", "wildcard": "by hand id alone without the hand index (table looked up in the log)"}[mode]
 		bigName := fmt.Sprintf("BenchmarkReadHandLogSize/hands=%d/%s", big, mode)
 		smallName := fmt.Sprintf("BenchmarkReadHandLogSize/hands=%d/%s", small, mode)
 		bv, ok1 := g.get(bigName).median("p99-ms")

@@ -14,7 +14,7 @@ func init() {
 	register(&command{
 		name:    "project",
 		summary: "bring the SQLite read models up to date with the log",
-		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N]",
+		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N] [--cpuprofile FILE] [--memprofile FILE]",
 		help: `Project reads the log from where the read models stopped (the checkpoint in the database)
 to its end, writes tables, hands, one row per player per hand, actions, draws, pots,
 awards and the auditor's findings (every hand audited, table continuity included) into the
@@ -26,6 +26,9 @@ cannot be applied goes to the quarantine table with the reason, and projection g
 --rebuild deletes the database first and projects the whole log again. Do not rebuild the
 database of a running 'fechado serve'.
 
+--cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and
+the heap when it was largest.
+
 The summary on stderr gives the events projected, the hands that ended, the events
 quarantined and the seconds taken. The database opens in the sqlite3 shell; the views
 player_stats and open_by_position hold the players' statistics.
@@ -36,7 +39,7 @@ the database could not be written.`,
 	})
 }
 
-func runProject(m *Main, args []string) error {
+func runProject(m *Main, args []string) (err error) {
 	c := commands["project"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
@@ -44,6 +47,7 @@ func runProject(m *Main, args []string) error {
 	db := fs.String("db", "", "SQLite read-model `FILE` (default DIR/fechado.db)")
 	rebuild := fs.Bool("rebuild", false, "delete the database and project the whole log again")
 	batch := fs.Int("batch", projector.DefaultBatchSize, "events per transaction")
+	prof := addProfileFlags(fs)
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -54,6 +58,11 @@ func runProject(m *Main, args []string) error {
 	if *batch < 1 {
 		return usageErr("--batch must be at least 1")
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stopProfile(&err)
 	log, err := lfmt.logger(m.Stderr, "project")
 	if err != nil {
 		return err

@@ -29,18 +29,22 @@ recording a file again stores nothing twice.
 
 Prints one summary line on stderr: events appended, skipped, hands, and hands rejected. Exits 2
 after appending the good hands if any hand was rejected, 3 if the log could not be reached or
-refused an append (the hand already holds other events at that place).`,
+refused an append (the hand already holds other events at that place).
+
+--cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and
+the heap when it was largest.`,
 		run: runRecord,
 	})
 }
 
-func runRecord(m *Main, args []string) error {
+func runRecord(m *Main, args []string) (err error) {
 	c := commands["record"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
 	lfmt := addLogFormat(fs)
 	window := fs.Int("window", recorder.DefaultWindow, "hands appended at once")
 	progress := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
+	prof := addProfileFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -51,6 +55,11 @@ func runRecord(m *Main, args []string) error {
 	if *window < 1 {
 		return usageErr("--window must be at least 1")
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stopProfile(&err)
 	if _, err := lf.options(); err != nil {
 		return err
 	}

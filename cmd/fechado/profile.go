@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"time"
+)
+
+// profileFlags are --cpuprofile and --memprofile, which the commands that read or write the
+// whole log take so that anyone can see where a large run spends its time and memory
+// (docs/stream.md, "Memory").
+type profileFlags struct {
+	cpu, mem string
+}
+
+func addProfileFlags(fs *flag.FlagSet) *profileFlags {
+	var p profileFlags
+	fs.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof)")
+	fs.StringVar(&p.mem, "memprofile", "", "write to `FILE` a heap profile taken when the heap in use was largest (go tool pprof)")
+	return &p
+}
+
+// heapSample is how often the heap is looked at for its largest size.
+const heapSample = 100 * time.Millisecond
+
+// start begins profiling. The command defers the function it returns with the address of its
+// own error: it ends profiling, writes the files, and sets the error when writing them failed and
+// the command had none.
+func (p *profileFlags) start() (stop func(*error), err error) {
+	var cpu *os.File
+	if p.cpu != "" {
+		if cpu, err = os.Create(p.cpu); err != nil {
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+	}
+	done := make(chan struct{})
+	peak := make(chan []byte, 1)
+	if p.mem != "" {
+		go func() { peak <- largestHeap(done) }()
+	}
+	return func(cmdErr *error) {
+		var first error
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			if err := cpu.Close(); err != nil {
+				first = fmt.Errorf("--cpuprofile: %w", err)
+			}
+		}
+		if p.mem != "" {
+			close(done)
+			if err := os.WriteFile(p.mem, <-peak, 0o644); err != nil && first == nil {
+				first = fmt.Errorf("--memprofile: %w", err)
+			}
+		}
+		if *cmdErr == nil {
+			*cmdErr = first
+		}
+	}, nil
+}
+
+// largestHeap samples the heap in use until done is closed and returns a heap profile taken each
+// time it grew by a tenth over the largest seen so far (and one at the end if none was): the
+// profile of the heap near its peak, not after the work let it go.
+func largestHeap(done <-chan struct{}) []byte {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var largest uint64
+	var profile []byte
+	tick := time.NewTicker(heapSample)
+	defer tick.Stop()
+	for {
+		metrics.Read(sample)
+		if v := sample[0].Value.Uint64(); v > largest+largest/10 || profile == nil {
+			largest = v
+			// The heap profile is as of the last collection; collect now so that it is current.
+			runtime.GC()
+			var b bytes.Buffer
+			if err := pprof.Lookup("heap").WriteTo(&b, 0); err == nil {
+				profile = b.Bytes()
+			}
+		}
+		select {
+		case <-done:
+			return profile
+		case <-tick.C:
+		}
+	}
+}
