@@ -103,7 +103,6 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	st, err := rec.Close()
-	s.metrics.appended.Add(float64(st.Appended))
 	s.metrics.skipped.Add(float64(st.Skipped))
 	s.metrics.conflicts.Add(float64(st.Conflicts))
 	s.metrics.rejected.Add(float64(st.Rejected + st.BadLines))

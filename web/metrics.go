@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/fechado/fechado/recorder"
@@ -14,7 +15,6 @@ import (
 // metrics are the Prometheus series at /metrics, on a registry of the server's own.
 type metrics struct {
 	reg           *prometheus.Registry
-	appended      prometheus.Counter
 	skipped       prometheus.Counter
 	conflicts     prometheus.Counter
 	rejected      prometheus.Counter
@@ -27,8 +27,6 @@ type metrics struct {
 func newMetrics(s *Server) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
-		appended: prometheus.NewCounter(prometheus.CounterOpts{Name: "fechado_events_appended_total",
-			Help: "Events appended to the log through POST /api/events."}),
 		skipped: prometheus.NewCounter(prometheus.CounterOpts{Name: "fechado_events_skipped_total",
 			Help: "Events posted that were already stored byte for byte (not appended twice)."}),
 		conflicts: prometheus.NewCounter(prometheus.CounterOpts{Name: "fechado_append_conflicts_total",
@@ -69,10 +67,32 @@ func newMetrics(s *Server) *metrics {
 		}
 		return float64(cp)
 	})
-	m.reg.MustRegister(m.appended, m.skipped, m.conflicts, m.rejected, m.findings, m.auditDuration,
+	m.reg.MustRegister(appendedCounter(s.log), m.skipped, m.conflicts, m.rejected, m.findings, m.auditDuration,
 		m.handsAudited, m.sseClients, lag, checkpoint,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// appendedCounter is fechado_events_appended_total: the events the hand log holds, read from the
+// stream's last sequence at each scrape. Every path appends to that one stream (POST
+// /api/events, `fechado record` and `import --publish`, the table console, the demo's simulated
+// tables, a table system publishing to NATS itself), from this process or any other, and the
+// stream never deletes a message (DenyDelete, DenyPurge): its last sequence is the number of
+// events ever appended, which a counter of this process's own appends could not tell. When the
+// stream cannot be asked, the last value read is reported, so the counter never goes down.
+func appendedCounter(l *recorder.Log) prometheus.Collector {
+	var last atomic.Uint64
+	return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "fechado_events_appended_total",
+		Help: "Events appended to the hand log by any path and any process (the stream's last sequence)."}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if seq, err := lastSeq(ctx, l); err == nil {
+			// Max, for two scrapes at once whose answers arrive out of order.
+			for old := last.Load(); seq > old && !last.CompareAndSwap(old, seq); old = last.Load() {
+			}
+		}
+		return float64(last.Load())
+	})
 }
 
 func (m *metrics) handler() http.Handler {
