@@ -12,4 +12,8 @@ var _ = extend("en", map[string]Text{
 	"web.loading":           {Other: "Loading…"},
 	"web.footer":            {Other: "Closed poker hand log"},
 	"web.metrics":           {Other: "metrics"},
+	"web.nav.label":         {Other: "Pages"},
+	"web.lang.label":        {Other: "Language"},
+	"web.live.title":        {Other: "Live updates from the tables: one connection serves every tab of this browser."},
+	"web.unknown":           {Other: "There is no such page."},
 })

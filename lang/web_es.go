@@ -12,4 +12,8 @@ var _ = extend("es", map[string]Text{
 	"web.loading":           {Other: "Cargando…"},
 	"web.footer":            {Other: "Registro de manos de póquer cerrado"},
 	"web.metrics":           {Other: "métricas"},
+	"web.nav.label":         {Other: "Páginas"},
+	"web.lang.label":        {Other: "Idioma"},
+	"web.live.title":        {Other: "Actualizaciones en vivo de las mesas: una sola conexión sirve a todas las pestañas de este navegador."},
+	"web.unknown":           {Other: "Esta página no existe."},
 })

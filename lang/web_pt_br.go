@@ -12,4 +12,8 @@ var _ = extend("pt-BR", map[string]Text{
 	"web.loading":           {Other: "Carregando…"},
 	"web.footer":            {Other: "Registro de mãos de pôquer fechado"},
 	"web.metrics":           {Other: "métricas"},
+	"web.nav.label":         {Other: "Páginas"},
+	"web.lang.label":        {Other: "Idioma"},
+	"web.live.title":        {Other: "Atualizações ao vivo das mesas: uma só conexão atende todas as abas deste navegador."},
+	"web.unknown":           {Other: "Esta página não existe."},
 })

@@ -12,4 +12,8 @@ var _ = extend("tr", map[string]Text{
 	"web.loading":           {Other: "Yükleniyor…"},
 	"web.footer":            {Other: "Kapalı poker el kaydı"},
 	"web.metrics":           {Other: "ölçümler"},
+	"web.nav.label":         {Other: "Sayfalar"},
+	"web.lang.label":        {Other: "Dil"},
+	"web.live.title":        {Other: "Masalardan canlı güncellemeler: tek bir bağlantı bu tarayıcının tüm sekmelerine hizmet eder."},
+	"web.unknown":           {Other: "Böyle bir sayfa yok."},
 })

@@ -48,6 +48,9 @@ async function loadWords(l) {
   document.documentElement.lang = r.lang;
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
   document.querySelectorAll("[data-t-title]").forEach((el) => { el.title = t(el.dataset.tTitle); });
+  document.querySelectorAll("[data-t-aria]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.tAria)); });
+  // The language switcher names each language in its own words, as the server lists them.
+  (r.langs || []).forEach((x) => { const o = $(`#lang option[value="${x.code}"]`); if (o) o.title = x.name; });
 }
 // t returns message key in the reader's language with its placeholders filled: numbers in the
 // locale's digits; a count named n picks the plural form. The result is text: escape it (esc)
@@ -68,27 +71,121 @@ const reportHref = (hand) => `/hands/${encodeURIComponent(hand)}/report?lang=${e
 const handLink = (hand, text) => `<a href="#/hand/${esc(hand)}">${esc(text)}</a>`;
 const when = (at) => esc(String(at || "").replace("T", " ").slice(0, 19));
 
-// ---------- live updates (SSE) ----------
-const live = { tables: new Map(), recent: [], listeners: new Set(), es: null };
+// ---------- live updates: one connection per browser ----------
+// The server pushes table changes and ended hands as Server-Sent Events (GET /api/events). An
+// EventSource holds an HTTP/1.1 connection for as long as its tab is open, and a browser opens at
+// most six to one server: with one per tab the seventh tab would never load. So one tab of the
+// browser, the leader, holds the only EventSource and relays every event to the other tabs over a
+// BroadcastChannel; a tab that opens asks the leader for the tables as they are now.
+//
+// The leader is chosen with a Web Lock (navigator.locks): the browser grants the lock to one tab
+// and, the moment that tab closes or crashes, to the next one waiting, which opens the connection
+// in its turn. Web Locks exist only in a secure context (https, or localhost); served over plain
+// http on a local network, the tabs elect the leader over the channel itself: the leader beats
+// every second, a tab that hears no beat for a few seconds takes over, and of two leaders the one
+// with the lower number keeps the connection. A browser without BroadcastChannel opens one
+// connection per tab, as before.
+//
+// Neither alternative does it alone: a SharedWorker would need the same fallback (Chrome on
+// Android has none), and HTTP/2, which lifts the limit, is spoken by browsers only over TLS.
+// No page waits on this connection: each loads its data with its own requests.
+const live = { tables: new Map(), recent: [], listeners: new Set(), es: null, started: false, status: "off" };
+const LIVE_CHANNEL = "fechado-live";
 
-function connect() {
+// receive records a live event and hands it to the page's listeners.
+function receive(kind, x) {
+  if (kind === "table") live.tables.set(x.table, x);
+  else if (kind === "hand") { live.recent.unshift(x); live.recent = live.recent.slice(0, 30); } else return;
+  live.listeners.forEach((fn) => fn(kind, x));
+}
+
+// showStatus sets the live indicator: "on", "off" or "reconnecting"; its words follow the
+// language (data-t), its state is in data-state.
+function showStatus(s) {
+  live.status = s;
+  const el = $("#live");
+  if (!el) return;
+  el.dataset.t = "web.live." + s;
+  el.dataset.state = s;
+  el.textContent = t(el.dataset.t);
+  el.classList.toggle("off", s !== "on");
+}
+
+// lead opens this tab's EventSource and relays what it receives on chan (null: nobody to tell).
+function lead(chan) {
   if (live.es) return;
+  const say = (kind, x) => { if (chan) chan.postMessage({ kind, x }); };
   const es = new EventSource("/api/events");
   live.es = es;
-  es.onopen = () => { const l = $("#live"); l.textContent = t("web.live.on"); l.classList.remove("off"); };
-  es.onerror = () => { const l = $("#live"); l.textContent = t("web.live.reconnecting"); l.classList.add("off"); };
-  es.addEventListener("table", (ev) => {
-    const tb = JSON.parse(ev.data);
-    live.tables.set(tb.table, tb);
-    live.listeners.forEach((fn) => fn("table", tb));
+  $("#live")?.setAttribute("data-role", "leader");
+  es.onopen = () => { showStatus("on"); say("status", "on"); };
+  es.onerror = () => { showStatus("reconnecting"); say("status", "reconnecting"); };
+  for (const kind of ["table", "hand"]) {
+    es.addEventListener(kind, (ev) => { const x = JSON.parse(ev.data); receive(kind, x); say(kind, x); });
+  }
+}
+
+// resign closes this tab's connection (the heartbeat election gave it to another tab).
+function resign() {
+  if (!live.es) return;
+  live.es.close();
+  live.es = null;
+  $("#live")?.setAttribute("data-role", "follower");
+}
+
+// follow handles the channel's messages: a leader answers a newcomer's hello with the tables it
+// knows; a follower takes the leader's events and status.
+function follow(chan) {
+  chan.addEventListener("message", ({ data: m }) => {
+    if (m.kind === "hello") {
+      if (live.es) chan.postMessage({ kind: "state", x: { tables: [...live.tables.values()], status: live.status } });
+    } else if (live.es) {
+      // The leader hears from the server itself.
+    } else if (m.kind === "state") {
+      m.x.tables.forEach((tb) => receive("table", tb));
+      showStatus(m.x.status);
+    } else if (m.kind === "status") {
+      showStatus(m.x);
+    } else {
+      receive(m.kind, m.x);
+    }
   });
-  es.addEventListener("hand", (ev) => {
-    const h = JSON.parse(ev.data);
-    live.recent.unshift(h);
-    live.recent = live.recent.slice(0, 30);
-    live.listeners.forEach((fn) => fn("hand", h));
+  chan.postMessage({ kind: "hello" });
+}
+
+// elect is the heartbeat election, for browsers without Web Locks.
+function elect(chan) {
+  const me = Math.random();
+  let heard = Date.now(); // give a leader already there one period to be heard
+  chan.addEventListener("message", ({ data: m }) => {
+    if (m.kind === "beat") {
+      if (live.es && m.id < me) resign();
+      if (!live.es) heard = Date.now();
+    } else if (m.kind === "bye") {
+      heard = 0;
+    }
   });
+  setInterval(() => {
+    if (!live.es && Date.now() - heard > 2500) lead(chan);
+    if (live.es) chan.postMessage({ kind: "beat", id: me });
+  }, 1000);
+  addEventListener("pagehide", () => { if (live.es) chan.postMessage({ kind: "bye" }); });
+}
+
+// connect starts the live updates of this tab, once.
+function connect() {
+  if (live.started) return;
+  live.started = true;
+  $("#live")?.setAttribute("data-role", "follower");
+  if (typeof BroadcastChannel !== "function") { lead(null); return; }
+  const chan = new BroadcastChannel(LIVE_CHANNEL);
+  follow(chan);
+  if (navigator.locks) {
+    // Held until the tab closes: the callback's promise never settles.
+    navigator.locks.request(LIVE_CHANNEL, () => { lead(chan); return new Promise(() => {}); });
+  } else {
+    elect(chan);
+  }
 }
 
 function listen(fn) { live.listeners.add(fn); return () => live.listeners.delete(fn); }
-

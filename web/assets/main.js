@@ -27,7 +27,7 @@ async function route() {
       return;
     }
   }
-  view().innerHTML = `<p>Unknown page. <a href="#/tables">Tables</a></p>`;
+  view().innerHTML = `<p>${esc(t("web.unknown"))} <a href="#/tables">${esc(t("web.nav.tables"))}</a></p>`;
 }
 
 
