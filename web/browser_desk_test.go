@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fechado/fechado/events"
@@ -126,6 +127,7 @@ func TestBrowserDesk(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("TenTabs", func(t *testing.T) { d.tenTabs(t, ctx) })
+	t.Run("NoWebLocks", func(t *testing.T) { d.noLocks(t, ctx) })
 	dir := artifacts(t)
 	shots := map[string]bool{"pt-BR": true}
 	for _, l := range lang.All() {
@@ -145,22 +147,53 @@ func TestBrowserDesk(t *testing.T) {
 // receives a hand appended afterwards, while the server counts one client of GET /api/events and
 // one tab leads. When the leading tab closes, another takes the connection over.
 func (d *desk) tenTabs(t *testing.T, root context.Context) {
-	tabs, closers := make([]context.Context, 10), make([]context.CancelFunc, 10)
+	d.sharedLive(t, root, 10, nil, `!!navigator.locks`)
+}
+
+// noLocks opens three tabs of a browser without Web Locks, as a dashboard served over plain http
+// on a local network is: the tabs elect the leader by heartbeats over the channel, with the same
+// outcome.
+func (d *desk) noLocks(t *testing.T, root context.Context) {
+	d.sharedLive(t, root, 3, func(tab context.Context) error {
+		_, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `Object.defineProperty(Navigator.prototype, "locks", { get: () => undefined });`})
+		return err
+	}, `navigator.locks === undefined`)
+}
+
+// sharedLive opens n tabs of the tables page at once (prepare, when set, runs on each new tab
+// first, and the expression is must be true in each once it loaded) and checks that they share one
+// live connection, then that another tab takes it over when the leading tab closes. The tabs are
+// closed when it returns.
+func (d *desk) sharedLive(t *testing.T, root context.Context, n int, prepare func(context.Context) error, is string) {
+	tabs, closers := make([]context.Context, n), make([]context.CancelFunc, n)
 	for i := range tabs {
 		tabs[i], closers[i] = chromedp.NewContext(root)
 		defer closers[i]()
 	}
 	d.each(t, tabs, func(i int, tab context.Context) error {
+		if prepare != nil {
+			if err := prepare(tab); err != nil {
+				return err
+			}
+		}
 		return chromedp.Do(tab, chromedp.Navigate(d.e.ts.URL+"/#/tables"))
 	})
 	d.each(t, tabs, func(i int, tab context.Context) error {
-		return within(tab, 30*time.Second, chromedp.WaitReady(chromedp.CSS(`#tables .tbl[data-table="desk-std"]`)),
+		err := within(tab, 30*time.Second, chromedp.WaitReady(chromedp.CSS(`#tables .tbl[data-table="desk-std"]`)),
 			chromedp.WaitReady(chromedp.CSS(`#live[data-state="on"]`)))
+		if err != nil {
+			return err
+		}
+		if ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](is)); err != nil || !ok {
+			return fmt.Errorf("%s is not so (%v)", is, err)
+		}
+		return nil
 	})
 	d.liveReachesAll(t, tabs)
 	leader := d.oneLeader(t, tabs)
 
-	// The leader closes: a tab that waited for the lock opens the connection, alone.
+	// The leader closes: another tab opens the connection, alone.
 	closers[leader]()
 	rest := append(tabs[:leader:leader], tabs[leader+1:]...)
 	d.liveReachesAll(t, rest)
