@@ -1,9 +1,10 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -52,11 +53,19 @@ func newDesk(t *testing.T) *desk {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tb bytes.Buffer
-	if err := sim.WriteAll(&tb, ts.Next); err != nil {
-		t.Fatal(err)
+	// The tournament's first hands: it is running, as on the floor.
+	var tourney []*sim.Hand
+	for range 30 {
+		h, err := ts.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		tourney = append(tourney, h)
 	}
-	body = append(body, tb.Bytes()...)
+	body = append(body, handsBody(tourney)...)
 	d.e.post(body, http.StatusOK, nil)
 	d.e.waitProjected()
 
@@ -347,7 +356,7 @@ func (d *desk) screenshots(t *testing.T, tab context.Context, l *lang.Lang, dir 
 				width, err = chromedp.Run(tab, chromedp.Evaluate[int64](`document.documentElement.scrollWidth`))
 			}
 			if err == nil {
-				shot, err = chromedp.Run(tab, chromedp.FullScreenshot(100))
+				shot, err = chromedp.Run(tab, chromedp.FullScreenshot(90)) // JPEG: a PNG of a long page is slow to encode
 			}
 			if err != nil {
 				t.Errorf("%s %s page: %v", size.name, p.name, err)
@@ -356,7 +365,7 @@ func (d *desk) screenshots(t *testing.T, tab context.Context, l *lang.Lang, dir 
 			if size.mobile && width > size.width {
 				t.Errorf("%s: the %s page is %d pixels wide on a %d-pixel phone", l.Code, p.name, width, size.width)
 			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", l.Code, size.name, p.name))
+			path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.jpg", l.Code, size.name, p.name))
 			if err := os.WriteFile(path, shot, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -119,7 +119,16 @@ function lead(chan) {
   live.es = es;
   $("#live")?.setAttribute("data-role", "leader");
   es.onopen = () => { showStatus("on"); say("status", "on"); };
-  es.onerror = () => { showStatus("reconnecting"); say("status", "reconnecting"); };
+  es.onerror = () => {
+    showStatus("reconnecting");
+    say("status", "reconnecting");
+    // The browser retries by itself unless the server refused the stream (a server restarting
+    // answers 503): then open a new one a little later.
+    if (es.readyState === EventSource.CLOSED && live.es === es) {
+      live.es = null;
+      setTimeout(() => lead(chan), 5000);
+    }
+  };
   for (const kind of ["table", "hand"]) {
     es.addEventListener(kind, (ev) => { const x = JSON.parse(ev.data); receive(kind, x); say(kind, x); });
   }
