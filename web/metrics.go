@@ -41,7 +41,7 @@ func newMetrics(s *Server) *metrics {
 		handsAudited: prometheus.NewCounter(prometheus.CounterOpts{Name: "fechado_hands_audited_total",
 			Help: "Hands the live auditor audited."}),
 		sseClients: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fechado_sse_clients",
-			Help: "Clients connected to GET /api/events."}),
+			Help: "Connections to GET /api/events: one per browser, whose tabs share it."}),
 	}
 	lag := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fechado_projector_lag_events",
 		Help: "Stream messages stored but not yet projected into the read models."}, func() float64 {
