@@ -186,7 +186,11 @@ func (d *desk) sharedLive(t *testing.T, root context.Context, n int, prepare fun
 				return err
 			}
 		}
-		return chromedp.Do(tab, chromedp.Navigate(d.e.ts.URL+"/#/tables"))
+		// The tab's first action opens it, for as long as tab lives; the page gets its own deadline.
+		if err := chromedp.Do(tab); err != nil {
+			return err
+		}
+		return within(tab, 30*time.Second, chromedp.Navigate(d.e.ts.URL+"/#/tables"))
 	})
 	d.each(t, tabs, func(i int, tab context.Context) error {
 		err := within(tab, 30*time.Second, chromedp.WaitReady(chromedp.CSS(`#tables .tbl[data-table="desk-std"]`)),
