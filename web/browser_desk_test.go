@@ -360,7 +360,7 @@ func (d *desk) screenshots(t *testing.T, tab context.Context, l *lang.Lang, dir 
 				width, err = chromedp.Run(tab, chromedp.Evaluate[int64](`document.documentElement.scrollWidth`))
 			}
 			if err == nil {
-				shot, err = chromedp.Run(tab, chromedp.FullScreenshot(90)) // JPEG: a PNG of a long page is slow to encode
+				shot, err = chromedp.Run(tab, chromedp.FullScreenshot(100)) // PNG: text stays sharp
 			}
 			if err != nil {
 				t.Errorf("%s %s page: %v", size.name, p.name, err)
@@ -369,7 +369,7 @@ func (d *desk) screenshots(t *testing.T, tab context.Context, l *lang.Lang, dir 
 			if size.mobile && width > size.width {
 				t.Errorf("%s: the %s page is %d pixels wide on a %d-pixel phone", l.Code, p.name, width, size.width)
 			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.jpg", l.Code, size.name, p.name))
+			path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", l.Code, size.name, p.name))
 			if err := os.WriteFile(path, shot, 0o644); err != nil {
 				t.Fatal(err)
 			}
