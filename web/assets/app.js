@@ -162,13 +162,16 @@ function follow(chan) {
   chan.postMessage({ kind: "hello" });
 }
 
-// elect is the heartbeat election, for browsers without Web Locks.
+// elect is the heartbeat election, for browsers without Web Locks. Of two leaders, a tab in view
+// keeps the connection before a hidden one (the browser slows a hidden tab's timers, so its beats
+// may come a minute apart), then the lower number.
 function elect(chan) {
   const me = Math.random();
   let heard = Date.now(); // give a leader already there one period to be heard
+  const beats = (m) => (m.hidden === document.hidden ? m.id < me : !m.hidden);
   chan.addEventListener("message", ({ data: m }) => {
     if (m.kind === "beat") {
-      if (live.es && m.id < me) resign();
+      if (live.es && beats(m)) resign();
       if (!live.es) heard = Date.now();
     } else if (m.kind === "bye") {
       heard = 0;
@@ -176,7 +179,7 @@ function elect(chan) {
   });
   setInterval(() => {
     if (!live.es && Date.now() - heard > 2500) lead(chan);
-    if (live.es) chan.postMessage({ kind: "beat", id: me });
+    if (live.es) chan.postMessage({ kind: "beat", id: me, hidden: document.hidden });
   }, 1000);
   addEventListener("pagehide", () => { if (live.es) chan.postMessage({ kind: "bye" }); });
 }
