@@ -131,7 +131,11 @@ func artifacts(t *testing.T) string {
 // finding checked); FECHADO_LONG=1 or no -short photographs all four.
 func TestBrowserDesk(t *testing.T) {
 	d := newDesk(t)
-	ctx := browsertest.New(t, 1400, 1000, 4*time.Minute)
+	limit := 4 * time.Minute // the whole browser's
+	if long() {
+		limit = 12 * time.Minute // every language photographed
+	}
+	ctx := browsertest.New(t, 1400, 1000, limit)
 	if err := chromedp.Do(ctx); err != nil { // the browser, before its tabs
 		t.Fatal(err)
 	}
@@ -171,7 +175,7 @@ func (d *desk) noLocks(t *testing.T, root context.Context) {
 }
 
 // sharedLive opens n tabs of the tables page at once (prepare, when set, runs on each new tab
-// first, and the expression is must be true in each once it loaded) and checks that they share one
+// first, and the expression is must hold in each once it loaded) and checks that they share one
 // live connection, then that another tab takes it over when the leading tab closes. The tabs are
 // closed when it returns.
 func (d *desk) sharedLive(t *testing.T, root context.Context, n int, prepare func(context.Context) error, is string) {
