@@ -7,7 +7,7 @@ const routes = [
   [/^#?\/?(tables)?$/, pageTables],
   [/^#\/hands(?:\?(.*))?$/, pageHands],
   [/^#\/hand\/([^/?]+)(?:\/(\d+))?$/, pageHand],
-  [/^#\/players$/, pagePlayers],
+  [/^#\/players(?:\?(.*))?$/, pagePlayers],
   [/^#\/player\/(.+)$/, pagePlayer],
   [/^#\/tournaments(?:\/(.+))?$/, pageTournaments],
 ];

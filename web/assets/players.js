@@ -19,9 +19,9 @@ function statsLegend() {
     `<div><dt>${esc(t("web.players.stat." + k + ".name"))}</dt><dd>${esc(t("web.players.stat." + k + ".help"))}</dd></div>`).join("")}</dl></details>`;
 }
 
-// The Players list's state: main.js routes #/players without a query, so the sort, the filters
-// and the page live here (and in sessionStorage, to come back to the same list), changed by
-// buttons rather than links to addresses the router would not know.
+// The Players list's state: the sort, the filters and the page are the address's query
+// (#/players?sort=net&order=desc), so a list can be shared or opened in a new tab; sessionStorage
+// keeps the last one, to come back to the same list from the menu.
 function playersState(qs) {
   const saved = new URLSearchParams(qs || sessionStorage.getItem("players") || "");
   return {
@@ -57,7 +57,7 @@ async function pagePlayers(qs) {
     <div class="scroll"><table class="list sticky-first" id="players"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>
     ${data.players.length ? "" : `<p class="muted">${esc(t(st.player || st.table ? "web.players.nomatch" : "web.players.none"))}</p>`}
     ${statsLegend()}`;
-  const go = (qs2) => { pagePlayers(qs2).catch((e) => { view().innerHTML = `<p class="error-box">${esc(e.message)}</p>`; }); };
+  const go = (qs2) => { location.hash = "#/players?" + qs2; };
   view().querySelectorAll("button.sort").forEach((b) => b.addEventListener("click", () => {
     go(playersQuery({ ...st, sort: b.dataset.sort, order: b.dataset.order, offset: 0 }).toString());
   }));
