@@ -580,3 +580,59 @@ func TestBrowserExposedMisdeal(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserLanguages: the switcher turns the console into Portuguese and Turkish with the
+// tables' own words (mesa, pingo; pas, yer), numbers in the locale's digits, and the choice
+// outlives a reload.
+func TestBrowserLanguages(t *testing.T) {
+	_, p := newBrowser(t)
+	text := func(sel string) string {
+		s, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return s
+	}
+	choose := func(code string) {
+		p.do("language "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+			`(() => { const s = document.querySelector("#bar-lang"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, code)),
+			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`html[lang=%q]`, code))))
+	}
+	choose("pt-BR")
+	if got := text(`#setup h1`); got != "Abrir a mesa mesa-1" {
+		t.Errorf("pt-BR setup title %q", got)
+	}
+	p.setup("br-fechado", 500, 1000, 5000, 1, []string{"Ana", "Beto", "Caio"}, []int{12500, 12500, 12500})
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	if got := text(`#step .prompt`); got != "Beto (lugar 2) põe o pingo de 500." {
+		t.Errorf("pt-BR ante prompt %q", got)
+	}
+	if got := text(`.players .player:nth-child(1)`); !strings.Contains(got, "12.500") {
+		t.Errorf("pt-BR stack %q, want 12.500", got)
+	}
+	for range 3 {
+		p.tap("ante")
+	}
+	for range 15 {
+		p.tap("unknown")
+	}
+	if got := text(`[data-act=check]`); got != "Mesa" {
+		t.Errorf("pt-BR check button %q, want Mesa", got)
+	}
+	choose("tr")
+	if got := text(`[data-act=check]`); got != "Pas" {
+		t.Errorf("tr check button %q, want Pas", got)
+	}
+	if got := text(`#bar-pot`); got != "Pot: 1.500" {
+		t.Errorf("tr pot %q, want Pot: 1.500", got)
+	}
+	p.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#step`)))
+	if got := text(`[data-act=check]`); got != "Pas" {
+		t.Errorf("after a reload the check button is %q, want Pas", got)
+	}
+	choose("en")
+	if got := text(`#bar-pot`); got != "Pot: 1,500" {
+		t.Errorf("en pot %q, want Pot: 1,500", got)
+	}
+}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/roles"
 	"github.com/fechado/fechado/rules"
@@ -91,9 +92,8 @@ func New(o Options) (*Console, error) {
 		http.ServeFileFS(w, r, sub, "console.html")
 	})
 	m.Handle("GET /console/assets/", http.StripPrefix("/console/assets/", http.FileServerFS(sub)))
-	m.HandleFunc("GET /console/api/messages", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, Messages)
-	})
+	// The console's words are the catalogue's console.* messages, served as the dashboard's.
+	m.HandleFunc("GET /console/api/messages", lang.ServeMessages)
 	m.HandleFunc("GET /console/api/presets", c.device(c.getPresets))
 	m.HandleFunc("GET /console/api/device", c.device(c.getDevice))
 	m.HandleFunc("GET /console/api/hands/{hand}", c.device(c.getHand))
@@ -125,7 +125,7 @@ func (c *Console) saveSeeds() error {
 // ServeHTTP implements http.Handler.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.mux.ServeHTTP(w, r) }
 
-// answer is the body of an error: a message key of Messages and the detail (the recorder's
+// answer is the body of an error: a message key (console.<key> in the lang catalogue) and the detail (the recorder's
 // reason, in its words).
 type answer struct {
 	Error  string `json:"error"`

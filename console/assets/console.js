@@ -4,7 +4,7 @@
 "use strict";
 
 const S = {
-  msgs: {}, auth: null, device: null, table: null, presets: [],
+  auth: null, device: null, table: null, presets: [],
   hand: null,      // {id, events: [], advice, warnings}
   queue: JSON.parse(localStorage.getItem("console.queue") || "[]"),
   offline: false, error: "", sending: false, machine: true,
@@ -13,11 +13,50 @@ const S = {
 
 const $ = (sel) => document.querySelector(sel);
 
-// t returns the message of key with its {places} filled.
+// ---- the reader's language ------------------------------------------------------------------
+// The words are the console.* messages of the lang catalogue (the dashboard's, GET
+// /console/api/messages answers as /api/messages does), in the language the reader chose on
+// either page ("lang" in the browser's storage), else the browser's.
+
+const words = { lang: "en", langs: [], messages: {}, plural: new Intl.PluralRules("en"), number: new Intl.NumberFormat("en") };
+
+async function loadWords(l) {
+  const q = l ? "?lang=" + encodeURIComponent(l) : "";
+  const r = await (await fetch("/console/api/messages" + q)).json();
+  words.lang = r.lang;
+  words.langs = r.langs || [];
+  words.messages = r.messages || {};
+  words.plural = new Intl.PluralRules(r.lang);
+  words.number = new Intl.NumberFormat(r.lang);
+  document.documentElement.lang = r.lang;
+}
+
+// setLang switches the console's language and keeps the choice for both pages.
+async function setLang(l) {
+  localStorage.setItem("lang", l);
+  await loadWords(l);
+  render();
+}
+
+// num writes a number in the reader's locale.
+function num(v) { return words.number.format(v); }
+
+// t returns the console's message key with its {places} filled: numbers in the locale's digits; a
+// count named n picks the plural form. An unknown key shows as [key], so a gap is seen.
 function t(key, params) {
-  let s = S.msgs[key] || key;
-  for (const [k, v] of Object.entries(params || {})) s = s.split("{" + k + "}").join(String(v));
-  return s;
+  const args = params || {};
+  const m = words.messages["console." + key];
+  if (!m) return "[" + key + "]";
+  const s = m.one && args.n != null && words.plural.select(Number(args.n)) === "one" ? m.one : m.other;
+  return s.replace(/\{([a-z_]+)\}/g, (all, k) => (k in args ? (typeof args[k] === "number" ? num(args[k]) : String(args[k])) : all));
+}
+
+// langView is the language switcher of the bar.
+function langView() {
+  const sel = $("#bar-lang");
+  sel.replaceChildren(...words.langs.map((x) => el("option", { value: x.code, selected: x.code === words.lang }, x.name)));
+  sel.setAttribute("aria-label", t("lang"));
+  sel.onchange = () => setLang(sel.value);
 }
 
 function uuid() {
@@ -55,7 +94,7 @@ async function api(method, path, body) {
 function saveQueue() { localStorage.setItem("console.queue", JSON.stringify(S.queue)); }
 
 // queued says how many events wait to be sent, in a whole sentence for one or for several.
-function queued(count) { return count === 1 ? t("hand.queue.one") : t("hand.queue", { count }); }
+function queued(count) { return t("hand.queue", { n: count }); }
 
 // ---- the hand as the log holds it -----------------------------------------------------------
 
@@ -183,6 +222,7 @@ function pick(title, done) {
 function render() {
   const m = $("#main");
   m.replaceChildren();
+  langView();
   $("#bar-net").hidden = !S.offline && !S.queue.length;
   $("#bar-net").textContent = S.offline ? t("hand.offline") + " " + queued(S.queue.length) : queued(S.queue.length);
   if (!S.device) return loginView(m);
@@ -302,7 +342,7 @@ function handView(m) {
   }
   m.append(el("div", { class: "players" }, stateOfPlayers().map((p) =>
     el("div", { class: "player" + (p.seat === a.Seat ? " turn" : "") + (p.folded ? " out" : "") },
-      el("b", {}, p.seat + " · " + p.player), el("br"), String(p.stack)))));
+      el("b", {}, p.seat + " · " + p.player), el("br"), num(p.stack)))));
   const box = el("section", { id: "step", "data-step": a.Step, "data-seq": S.hand.events.length });
   m.append(box);
   stepView(box, a);
@@ -337,7 +377,7 @@ function stepView(box, a) {
   switch (a.Step) {
     case "shuffle":
     case "reshuffle": {
-      prompt(box, a.Step === "shuffle" ? t("step.shuffle") : t("step.reshuffle", { count: (a.Cards || []).length }));
+      prompt(box, a.Step === "shuffle" ? t("step.shuffle") : t("step.reshuffle", { n: (a.Cards || []).length }));
       const row = el("div", { class: "row" });
       row.append(btn(t("step.shuffle.machine"), "machine-shuffle", async () => {
         const seq = nextSeq();
@@ -429,7 +469,7 @@ function stepView(box, a) {
       break;
     case "end":
       prompt(box, t("step.end"));
-      box.append(el("div", { class: "players" }, a.Stacks.map((s) => el("div", { class: "player" }, el("b", {}, s.Seat + " · " + playerName(s.Seat)), el("br"), String(s.Stack)))));
+      box.append(el("div", { class: "players" }, a.Stacks.map((s) => el("div", { class: "player" }, el("b", {}, s.Seat + " · " + playerName(s.Seat)), el("br"), num(s.Stack)))));
       box.append(el("div", { class: "row" }, btn(t("step.end.record"), "end", () => emit("hand.ended", { stacks: a.Stacks.map((s) => ({ seat: s.Seat, stack: s.Stack })), carry: a.Carry }), "main")));
       break;
     case "done":
@@ -505,7 +545,7 @@ function discardView(box, a) {
     }, S.chosen.includes(c)))));
     box.append(el("div", { class: "row" },
       btn(t("step.discard.pat"), "pat", () => emit("cards.discarded", { seat: a.Seat, cards: [] })),
-      btn(t("step.discard.record", { count: S.chosen.length }), "discard", () => emit("cards.discarded", { seat: a.Seat, cards: S.chosen.slice() }), "main")));
+      btn(t("step.discard.record", { n: S.chosen.length }), "discard", () => emit("cards.discarded", { seat: a.Seat, cards: S.chosen.slice() }), "main")));
     return;
   }
   // The player's cards are not recorded: the number he throws.
@@ -538,7 +578,7 @@ function toolsView(m, a) {
 }
 
 async function init() {
-  try { S.msgs = await (await fetch("/console/api/messages")).json(); } catch (e) { S.msgs = {}; }
+  try { await loadWords(localStorage.getItem("lang")); } catch (e) { words.messages = {}; }
   const saved = sessionStorage.getItem("console.auth");
   if (saved) {
     S.auth = JSON.parse(saved);
