@@ -456,7 +456,7 @@ func TestBrowserLostConnection(t *testing.T) {
 	p.do("ante while offline", chromedp.Click(chromedp.CSS(`[data-act="ante"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-act="undo"]`)), chromedp.WaitVisible(chromedp.CSS(`#bar-net`)))
 	net, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(`#bar-net`)))
-	if err != nil || !strings.Contains(net, "One event is waiting") {
+	if err != nil || !strings.Contains(net, "1 event is waiting") {
 		t.Errorf("offline, the bar says %q (%v), want the one event waiting", net, err)
 	}
 	p.shot("offline-390.png", 390, 844)
