@@ -453,6 +453,8 @@ type nextStart struct {
 	Carry     events.Chips      `json:"carry"`
 	PassedOut int               `json:"passed_out"`
 	Previous  string            `json:"previous"`
+	// Tournament is the tournament's part of the next hand (tournamentOf); nil at a cash table.
+	Tournament *tournamentNext `json:"tournament,omitempty"`
 }
 
 type nextSeat struct {
@@ -509,12 +511,13 @@ func (c *Console) getNext(w http.ResponseWriter, r *http.Request, u roles.User) 
 		names[s.Seat] = s.Player
 	}
 	for _, s := range end.Stacks {
-		if s.Stack == 0 && !p.BrokeDealtIn {
-			continue // busted: not dealt in again
+		if s.Stack == 0 && (!p.BrokeDealtIn || hs.Tournament != nil) {
+			continue // busted: not dealt in again; in a tournament, knocked out (tournamentOf)
 		}
 		seats = append(seats, s.Seat)
 		n.Seats = append(n.Seats, nextSeat{Seat: s.Seat, Player: names[s.Seat], Stack: s.Stack})
 	}
 	n.Dealer = p.NextDealer(seats, hs.Dealer, 0, misdeal)
+	tournamentOf(hs, end, &n)
 	writeJSON(w, http.StatusOK, n)
 }
