@@ -294,6 +294,7 @@ async function setupView(m) {
       el("label", {}, t("setup.carry"), num("carry", d.carry)),
       el("label", {}, t("setup.passed_out"), num("passed_out", d.passed_out))),
     el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("setup.seat")), el("th", {}, t("setup.player")), el("th", {}, t("setup.stack")), el("th", {}))), rows),
+    tournamentSection(d),
     el("div", { class: "row" },
       btn(t("setup.add"), "add-seat", () => addRow({ seat: rows.children.length + 1, player: "", stack: 100 })),
       el("button", { type: "submit", class: "main", "data-act": "start" }, t("setup.start"))));
@@ -306,11 +307,101 @@ async function setupView(m) {
       stakes: { ante: +f.ante.value, min_bet: +f.min_bet.value, max_bet: +f.max_bet.value },
       carry: +f.carry.value, passed_out: +f.passed_out.value };
     if (d.previous) data.previous = d.previous;
+    tournamentData(data, d);
     S.hand = { id: uuid(), events: [], advice: null, warnings: [] };
     S.next = null;
     emit("hand.started", data);
   });
   m.append(f);
+}
+
+// ---- tournaments (events-v1.md §9) -----------------------------------------------------------
+// The setup form's tournament section: the tournament and its level, the stakes of each level
+// from the tournament's schedule (kept in the browser with the tournament), the players the last
+// hand knocked out, and the moves the floor decides: players leaving for another table with their
+// chips, players arriving from one.
+
+function tournamentSaved() { return JSON.parse(localStorage.getItem("console.tournament") || "null"); }
+
+// schedule reads the schedule's lines: "ante, smallest bet, largest bet" a level.
+function schedule(text) {
+  return text.split("\n").map((l) => l.split(/[\s,;]+/).filter(Boolean).map(Number)).filter((x) => x.length >= 2 && x.every((n) => n >= 0));
+}
+
+function tournamentSection(d) {
+  const saved = tournamentSaved() || {};
+  const tn = d.tournament || (saved.id ? { id: saved.id, level: saved.level } : null);
+  const box = el("details", { id: "tournament", open: !!tn });
+  const field = (name, v) => el("input", { name, type: "number", min: 1, value: v, inputmode: "numeric" });
+  const level = field("t_level", (tn && tn.level) || 1);
+  const sched = el("textarea", { name: "t_schedule", rows: 4 }, saved.schedule || "");
+  // fill puts the level's stakes of the schedule in the form.
+  const fill = () => {
+    const s = schedule(sched.value)[+level.value - 1];
+    const f = box.closest("form");
+    if (!s || !f) return;
+    f.ante.value = s[0];
+    f.min_bet.value = s[1];
+    f.max_bet.value = s.length > 2 ? s[2] : 0;
+  };
+  level.addEventListener("change", fill);
+  const moves = el("tbody", { id: "t-moves" });
+  const arrivals = el("tbody", { id: "t-arrivals" });
+  box.append(el("summary", {}, t("tour.title")),
+    el("label", {}, t("tour.id"), el("input", { name: "t_id", value: (tn && tn.id) || "" })),
+    el("div", { class: "grid2" },
+      el("label", {}, t("tour.level"), level),
+      el("div", { class: "row" }, btn(t("tour.next_level"), "next-level", () => { level.value = +level.value + 1; fill(); }))),
+    d.previous ? null : el("div", { class: "grid2" },
+      el("label", {}, t("tour.entries"), field("t_entries", saved.entries || "")),
+      el("label", {}, t("tour.stack"), field("t_stack", saved.stack || ""))),
+    el("label", {}, t("tour.schedule"), sched),
+    ((tn && tn.knocked_out) || []).map((p) => el("p", { class: "note knocked-out" }, t("tour.out", { player: p }))),
+    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("setup.player")), el("th", {}, t("tour.move.to")))), moves),
+    el("div", { class: "row" }, btn(t("tour.move"), "add-move", () => moves.append(el("tr", {},
+      el("td", {}, el("input", { name: "m_player", placeholder: t("setup.player") })),
+      el("td", {}, el("input", { name: "m_to", placeholder: t("tour.move.to") })))))),
+    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("setup.seat")), el("th", {}, t("setup.player")), el("th", {}, t("setup.stack")), el("th", {}, t("tour.arrive.from")))), arrivals),
+    el("div", { class: "row" }, btn(t("tour.arrive"), "add-arrival", () => arrivals.append(el("tr", {},
+      el("td", {}, el("input", { name: "a_seat", type: "number", min: 1, max: 10, inputmode: "numeric" })),
+      el("td", {}, el("input", { name: "a_player", placeholder: t("setup.player") })),
+      el("td", {}, el("input", { name: "a_stack", type: "number", min: 0, inputmode: "numeric" })),
+      el("td", {}, el("input", { name: "a_from", placeholder: t("tour.arrive.from") })))))));
+  return box;
+}
+
+// tournamentData adds the tournament section to the hand.started data of the form: the
+// tournament and its level (entries and starting stack at a table's first hand, every player then
+// joining), the knocked-out players and those moved away in left, the arrivals with from.
+function tournamentData(data, d) {
+  const box = $("#tournament");
+  const v = (name) => { const x = box.querySelector(`[name=${name}]`); return x ? x.value.trim() : ""; };
+  const id = v("t_id");
+  if (!id) return;
+  const tn = { id, level: +v("t_level") || 1 };
+  const saved = { id, level: tn.level, schedule: v("t_schedule") };
+  if (!d.previous) {
+    if (v("t_entries")) tn.entries = saved.entries = +v("t_entries");
+    if (v("t_stack")) tn.stack = saved.stack = +v("t_stack");
+    for (const s of data.seats) s.joined = true;
+  }
+  localStorage.setItem("console.tournament", JSON.stringify(saved));
+  data.tournament = tn;
+  const left = ((d.tournament && d.tournament.knocked_out) || []).map((player) => ({ player, stack: 0 }));
+  for (const tr of box.querySelectorAll("#t-moves tr")) {
+    const player = tr.querySelector("[name=m_player]").value.trim(), to = tr.querySelector("[name=m_to]").value.trim();
+    const i = data.seats.findIndex((s) => s.player === player);
+    if (i < 0 || !to) continue;
+    left.push({ player, stack: data.seats[i].stack, to });
+    data.seats.splice(i, 1);
+  }
+  if (left.length) data.left = left;
+  for (const tr of box.querySelectorAll("#t-arrivals tr")) {
+    const player = tr.querySelector("[name=a_player]").value.trim(), from = tr.querySelector("[name=a_from]").value.trim();
+    if (!player || !from) continue;
+    data.seats.push({ seat: +tr.querySelector("[name=a_seat]").value, player, stack: +tr.querySelector("[name=a_stack]").value, from });
+  }
+  data.seats.sort((a, b) => a.seat - b.seat);
 }
 
 function stateOfPlayers() {
