@@ -169,8 +169,8 @@ func (c *Console) appendAs(ctx context.Context, u roles.User, password string, e
 // ServeHTTP implements http.Handler.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.mux.ServeHTTP(w, r) }
 
-// answer is the body of an error: a message key (console.<key> in the lang catalogue) and the detail (the recorder's
-// reason, in its words).
+// answer is the body of an error: a message key (console.<key> in the lang catalogue) and the
+// detail (the recorder's reason, in its words).
 type answer struct {
 	Error  string `json:"error"`
 	Detail string `json:"detail,omitempty"`
