@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/fechado/fechado/internal/browsertest"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -456,7 +457,7 @@ func TestBrowserLostConnection(t *testing.T) {
 	p.do("ante while offline", chromedp.Click(chromedp.CSS(`[data-act="ante"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-act="undo"]`)), chromedp.WaitVisible(chromedp.CSS(`#bar-net`)))
 	net, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(`#bar-net`)))
-	if err != nil || !strings.Contains(net, "One event is waiting") {
+	if err != nil || !strings.Contains(net, "1 event is waiting") {
 		t.Errorf("offline, the bar says %q (%v), want the one event waiting", net, err)
 	}
 	p.shot("offline-390.png", 390, 844)
@@ -577,6 +578,130 @@ func TestBrowserExposedMisdeal(t *testing.T) {
 	for _, f := range audit.Hand(evs) {
 		if f.Code != finding.CardExposed {
 			t.Errorf("the audit finds %s", f.JSON())
+		}
+	}
+}
+
+// TestBrowserLanguages: the switcher turns the console into Portuguese and Turkish with the
+// tables' own words (mesa, pingo; pas, yer), numbers in the locale's digits, and the choice
+// outlives a reload.
+func TestBrowserLanguages(t *testing.T) {
+	_, p := newBrowser(t)
+	text := func(sel string) string {
+		s, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return s
+	}
+	choose := func(code string) {
+		p.do("language "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+			`(() => { const s = document.querySelector("#bar-lang"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, code)),
+			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`html[lang=%q]`, code))))
+	}
+	choose("pt-BR")
+	if got := text(`#setup h1`); got != "Abrir a mesa mesa-1" {
+		t.Errorf("pt-BR setup title %q", got)
+	}
+	p.setup("br-fechado", 500, 1000, 5000, 1, []string{"Ana", "Beto", "Caio"}, []int{12500, 12500, 12500})
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	if got := text(`#step .prompt`); got != "Beto (lugar 2) põe o pingo de 500." {
+		t.Errorf("pt-BR ante prompt %q", got)
+	}
+	if got := text(`.players .player:nth-child(1)`); !strings.Contains(got, "12.500") {
+		t.Errorf("pt-BR stack %q, want 12.500", got)
+	}
+	for range 3 {
+		p.tap("ante")
+	}
+	for range 15 {
+		p.tap("unknown")
+	}
+	if got := text(`[data-act=check]`); got != "Mesa" {
+		t.Errorf("pt-BR check button %q, want Mesa", got)
+	}
+	choose("tr")
+	if got := text(`[data-act=check]`); got != "Pas" {
+		t.Errorf("tr check button %q, want Pas", got)
+	}
+	if got := text(`#bar-pot`); got != "Pot: 1.500" {
+		t.Errorf("tr pot %q, want Pot: 1.500", got)
+	}
+	p.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#step`)))
+	if got := text(`[data-act=check]`); got != "Pas" {
+		t.Errorf("after a reload the check button is %q, want Pas", got)
+	}
+	choose("en")
+	if got := text(`#bar-pot`); got != "Pot: 1,500" {
+		t.Errorf("en pot %q, want Pot: 1,500", got)
+	}
+}
+
+// TestBrowserTournament: the setup form's tournament section. The first hand carries the
+// tournament, its level, entries and starting chips, every player joining; after it the console
+// keeps the tournament, "next level" puts level 2's stakes of the schedule in the form, and a
+// player moved to another table leaves with his chips (left with to).
+func TestBrowserTournament(t *testing.T) {
+	e, p := newBrowser(t)
+	p.do("tournament",
+		chromedp.Click(chromedp.CSS(`#tournament summary`)),
+		chromedp.SendKeys(chromedp.CSS(`#tournament [name=t_id]`), "copa"),
+		chromedp.SendKeys(chromedp.CSS(`#tournament [name=t_entries]`), "9"),
+		chromedp.SendKeys(chromedp.CSS(`#tournament [name=t_stack]`), "100"),
+		chromedp.SetValue(chromedp.CSS(`#tournament [name=t_schedule]`), "1, 2, 10\n2, 4, 20"))
+	p.setup("br-fechado", 1, 2, 10, 1, []string{"Ana", "Beto", "Caio"}, []int{100, 100, 100})
+	first := handID(p)
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	for range 3 {
+		p.tap("ante")
+	}
+	for range 15 {
+		p.tap("unknown")
+	}
+	for range 3 {
+		p.tap("check")
+	}
+	p.tap("pass")
+	p.tap("end")
+	p.do("next hand", chromedp.Click(chromedp.CSS(`[data-act=next-hand]`)), chromedp.WaitVisible(chromedp.CSS(`#setup`)))
+	p.n = 0
+	p.do("level 2 and a move",
+		chromedp.Click(chromedp.CSS(`[data-act=next-level]`)),
+		chromedp.Click(chromedp.CSS(`[data-act=add-move]`)),
+		chromedp.SendKeys(chromedp.CSS(`#t-moves [name=m_player]`), "Caio"),
+		chromedp.SendKeys(chromedp.CSS(`#t-moves [name=m_to]`), "mesa-2"))
+	p.tap("start")
+	second := handID(p)
+
+	started := func(hand string) map[string]any {
+		var st answer
+		if code := e.call("mesa1", "senha1", "GET", "/console/api/hands/"+hand, nil, &st); code != http.StatusOK || len(st.Events) == 0 {
+			t.Fatalf("hand %s: %d", hand, code)
+		}
+		var ev struct{ Data map[string]any }
+		if err := json.Unmarshal(st.Events[0], &ev); err != nil {
+			t.Fatal(err)
+		}
+		return ev.Data
+	}
+	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	h1, h2 := started(first), started(second)
+	if got, want := js(h1["tournament"]), `{"entries":9,"id":"copa","level":1,"stack":100}`; got != want {
+		t.Errorf("the first hand's tournament %s, want %s", got, want)
+	}
+	if got, want := js(h1["seats"]), `[{"joined":true,"player":"Ana","seat":1,"stack":100},{"joined":true,"player":"Beto","seat":2,"stack":100},{"joined":true,"player":"Caio","seat":3,"stack":100}]`; got != want {
+		t.Errorf("the first hand's seats %s, want %s", got, want)
+	}
+	for k, want := range map[string]string{
+		"tournament": `{"id":"copa","level":2}`,
+		"stakes":     `{"ante":2,"max_bet":20,"min_bet":4}`,
+		"seats":      `[{"player":"Ana","seat":1,"stack":99},{"player":"Beto","seat":2,"stack":99}]`,
+		"left":       `[{"player":"Caio","stack":99,"to":"mesa-2"}]`,
+	} {
+		if got := js(h2[k]); got != want {
+			t.Errorf("the second hand's %s: %s, want %s", k, got, want)
 		}
 	}
 }

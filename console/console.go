@@ -27,6 +27,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/roles"
 	"github.com/fechado/fechado/rules"
@@ -59,12 +60,22 @@ type Console struct {
 	mu       sync.Mutex
 	seeds    map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
 	seedFile string
+
+	devMu   sync.Mutex
+	devices map[string]*deviceLog // the log as each device, by the device's name
+}
+
+// deviceLog is the log opened as one device, with the password it was opened with.
+type deviceLog struct {
+	password string
+	log      *recorder.Log
 }
 
 // New returns the console over o.Log. An unreadable o.SeedFile is an error: the seeds of the
 // hands in progress would be lost.
 func New(o Options) (*Console, error) {
-	c := &Console{log: o.Log, users: map[string]roles.User{}, seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile}
+	c := &Console{log: o.Log, users: map[string]roles.User{}, seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile,
+		devices: map[string]*deviceLog{}}
 	if o.SeedFile != "" {
 		b, err := os.ReadFile(o.SeedFile)
 		switch {
@@ -91,9 +102,8 @@ func New(o Options) (*Console, error) {
 		http.ServeFileFS(w, r, sub, "console.html")
 	})
 	m.Handle("GET /console/assets/", http.StripPrefix("/console/assets/", http.FileServerFS(sub)))
-	m.HandleFunc("GET /console/api/messages", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, Messages)
-	})
+	// The console's words are the catalogue's console.* messages, served as the dashboard's.
+	m.HandleFunc("GET /console/api/messages", lang.ServeMessages)
 	m.HandleFunc("GET /console/api/presets", c.device(c.getPresets))
 	m.HandleFunc("GET /console/api/device", c.device(c.getDevice))
 	m.HandleFunc("GET /console/api/hands/{hand}", c.device(c.getHand))
@@ -122,11 +132,45 @@ func (c *Console) saveSeeds() error {
 	return os.Rename(tmp, c.seedFile)
 }
 
+// Close closes the connections the console opened as its devices.
+func (c *Console) Close() {
+	c.devMu.Lock()
+	defer c.devMu.Unlock()
+	for name, d := range c.devices {
+		d.log.Close()
+		delete(c.devices, name)
+	}
+}
+
+// appendAs appends e over the log's server as the device u, logged in with password: the server
+// holds the connection to the device's permissions (roles.User.Permissions), so that an event of
+// another table is refused by the server itself, whatever the console let through. The
+// connection is opened at the device's first event and kept.
+func (c *Console) appendAs(ctx context.Context, u roles.User, password string, e *events.Event) (recorder.Ack, error) {
+	c.devMu.Lock()
+	d := c.devices[u.Name]
+	if d == nil || subtle.ConstantTimeCompare([]byte(d.password), []byte(password)) != 1 {
+		if d != nil {
+			d.log.Close()
+			delete(c.devices, u.Name)
+		}
+		l, err := c.log.As(ctx, u.Name, password)
+		if err != nil {
+			c.devMu.Unlock()
+			return recorder.Ack{}, err
+		}
+		d = &deviceLog{password: password, log: l}
+		c.devices[u.Name] = d
+	}
+	c.devMu.Unlock()
+	return d.log.Append(ctx, e)
+}
+
 // ServeHTTP implements http.Handler.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.mux.ServeHTTP(w, r) }
 
-// answer is the body of an error: a message key of Messages and the detail (the recorder's
-// reason, in its words).
+// answer is the body of an error: a message key (console.<key> in the lang catalogue) and the
+// detail (the recorder's reason, in its words).
 type answer struct {
 	Error  string `json:"error"`
 	Detail string `json:"detail,omitempty"`
@@ -308,7 +352,9 @@ func (c *Console) getHand(w http.ResponseWriter, r *http.Request, u roles.User) 
 }
 
 // postEvent is POST /console/api/hands/{hand}/events: one event, appended as `fechado record`
-// appends it. The device may append to its own table only (403). An event the recorder refuses
+// appends it, over a connection to the log's server as the device (appendAs). The device may
+// append to its own table only (403): the console checks it, and the server refuses it again
+// (err.denied) should the console ever let such an event through. An event the recorder refuses
 // is answered with its reason (422 invalid, 409 another event holds its place) and nothing is
 // written; an event already stored (the page resending after a lost connection) is skipped.
 func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User) {
@@ -331,9 +377,13 @@ func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User
 		fail(w, http.StatusUnprocessableEntity, "err.invalid", "the event names hand "+e.Hand)
 		return
 	}
-	ack, err := c.log.Append(r.Context(), e)
+	_, password, _ := r.BasicAuth()
+	ack, err := c.appendAs(r.Context(), u, password, e)
 	var he *recorder.HandError
 	switch {
+	case errors.Is(err, recorder.ErrPermissionDenied):
+		fail(w, http.StatusForbidden, "err.denied", err.Error())
+		return
 	case errors.As(err, &he) && errors.Is(err, recorder.ErrSequenceConflict):
 		fail(w, http.StatusConflict, "err.conflict", he.Err.Error())
 		return
@@ -403,6 +453,8 @@ type nextStart struct {
 	Carry     events.Chips      `json:"carry"`
 	PassedOut int               `json:"passed_out"`
 	Previous  string            `json:"previous"`
+	// Tournament is the tournament's part of the next hand (tournamentOf); nil at a cash table.
+	Tournament *tournamentNext `json:"tournament,omitempty"`
 }
 
 type nextSeat struct {
@@ -459,12 +511,13 @@ func (c *Console) getNext(w http.ResponseWriter, r *http.Request, u roles.User) 
 		names[s.Seat] = s.Player
 	}
 	for _, s := range end.Stacks {
-		if s.Stack == 0 && !p.BrokeDealtIn {
-			continue // busted: not dealt in again
+		if s.Stack == 0 && (!p.BrokeDealtIn || hs.Tournament != nil) {
+			continue // busted: not dealt in again; in a tournament, knocked out (tournamentOf)
 		}
 		seats = append(seats, s.Seat)
 		n.Seats = append(n.Seats, nextSeat{Seat: s.Seat, Player: names[s.Seat], Stack: s.Stack})
 	}
 	n.Dealer = p.NextDealer(seats, hs.Dealer, 0, misdeal)
+	tournamentOf(hs, end, &n)
 	writeJSON(w, http.StatusOK, n)
 }

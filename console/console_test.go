@@ -47,16 +47,23 @@ const (
 )
 
 func newEnv(t *testing.T) *env {
-	return newEnvSeeds(t, recordertest.Open(t), "")
+	return newEnvSeeds(t, recordertest.OpenAuth(t, devices), "")
 }
 
 // newEnvSeeds is newEnv on log l, the console keeping its seeds in seedFile.
 func newEnvSeeds(t *testing.T, l *recorder.Log, seedFile string) *env {
+	return newEnvAuth(t, l, devices, seedFile)
+}
+
+// newEnvAuth is newEnvSeeds with the console's devices taken from auth, which may differ from the
+// users the log's server knows.
+func newEnvAuth(t *testing.T, l *recorder.Log, auth *roles.Auth, seedFile string) *env {
 	e := &env{t: t}
-	c, err := console.New(console.Options{Log: l, Auth: devices, SeedFile: seedFile})
+	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(c.Close)
 	e.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/events") {
 			switch e.lose.Load() {
@@ -191,6 +198,34 @@ func TestOtherTableRefused(t *testing.T) {
 	}
 }
 
+// TestServerRefusesOtherTable: the log's server itself keeps a device to its own table. A
+// console whose auth file is wrong (it gives mesa2 table mesa-1, where the server's users keep
+// mesa2 at mesa-2) lets mesa2's event for mesa-1 through its own check, and the server refuses it:
+// 403 err.denied naming the subject, nothing stored; mesa1 still appends the same event.
+func TestServerRefusesOtherTable(t *testing.T) {
+	l := recordertest.OpenAuth(t, devices)
+	wrong := &roles.Auth{Users: []roles.User{
+		{Name: "mesa1", Password: "senha1", Role: roles.Table, Table: "mesa-1"},
+		{Name: "mesa2", Password: "senha2", Role: roles.Table, Table: "mesa-1"},
+	}}
+	e := newEnvAuth(t, l, wrong, "")
+	h, first := start("mesa-1")
+	path := "/console/api/hands/" + h.id + "/events"
+	var a answer
+	if code := e.call("mesa2", "senha2", "POST", path, first, &a); code != http.StatusForbidden || a.Error != "err.denied" ||
+		!strings.Contains(a.Detail, recorder.Subject("mesa-1", h.id)) {
+		t.Fatalf("mesa2 appending to mesa-1 past the console's check: %d %+v, want 403 err.denied naming the subject", code, a)
+	}
+	var st answer
+	if code := e.call("mesa1", "senha1", "GET", "/console/api/hands/"+h.id, nil, &st); code != http.StatusOK || len(st.Events) != 0 {
+		t.Fatalf("mesa-1 holds %d events after the refusal (status %d), want none", len(st.Events), code)
+	}
+	a = answer{}
+	if code := e.call("mesa1", "senha1", "POST", path, first, &a); code != http.StatusOK || len(a.Events) != 1 {
+		t.Fatalf("mesa1 appending to its own table: %d %+v", code, a)
+	}
+}
+
 // TestRecordHand records a whole br-fechado hand through the API with the console's machine
 // shuffle, taking every step and card from the advice; the stored hand audits clean.
 func TestRecordHand(t *testing.T) {
@@ -305,7 +340,7 @@ func (e *env) play(h *hand, a answer) answer {
 // a hand's machine shuffle (it deals the same top card and can reveal it), and forgets it once
 // the hand has ended.
 func TestSeedsSurviveRestart(t *testing.T) {
-	l := recordertest.Open(t)
+	l := recordertest.OpenAuth(t, devices)
 	file := filepath.Join(t.TempDir(), "seeds.json")
 	e := newEnvSeeds(t, l, file)
 	h, first := start("mesa-1")

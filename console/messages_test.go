@@ -4,12 +4,16 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/lang"
 )
 
 // TestMessagesComplete: every key the page asks for (t("key") in console.js, "remedy." plus each
-// preset's remedy) and every error key the API answers is in Messages, and every message is used,
-// so that the catalogue moved into the four languages is the page's whole text.
+// preset's remedy) and every error key the API answers is a console.* message of the lang
+// catalogue, and every console.* message is used, so that the four languages hold the page's
+// whole text (go test ./lang/ keeps each language complete).
 func TestMessagesComplete(t *testing.T) {
 	js, err := os.ReadFile("assets/console.js")
 	if err != nil {
@@ -21,25 +25,26 @@ func TestMessagesComplete(t *testing.T) {
 	}
 	used := map[string]bool{}
 	for _, m := range regexp.MustCompile(`\bt\("([a-z_.-]+[a-z])"`).FindAllSubmatch(js, -1) {
-		used[string(m[1])] = true
+		used["console."+string(m[1])] = true
 	}
 	for _, m := range regexp.MustCompile(`"(err\.[a-z-]+)"`).FindAllSubmatch(goSrc, -1) {
-		used[string(m[1])] = true
+		used["console."+string(m[1])] = true
 	}
 	for _, m := range regexp.MustCompile(`"(act\.[a-z]+)"`).FindAllSubmatch(js, -1) {
-		used[string(m[1])] = true // button labels relabelled by key
+		used["console."+string(m[1])] = true // button labels relabelled by key
 	}
 	for _, r := range []string{"reshuffle", "keep", "burn-next", "replace-last", "error"} {
-		used["remedy."+r] = true // t("remedy." + remedy)
+		used["console.remedy."+r] = true // t("remedy." + remedy)
 	}
+	en := lang.English()
 	var missing, unused []string
 	for k := range used {
-		if _, ok := Messages[k]; !ok {
+		if !en.Has(k) {
 			missing = append(missing, k)
 		}
 	}
-	for k := range Messages {
-		if !used[k] {
+	for k := range en.Messages {
+		if strings.HasPrefix(k, "console.") && !used[k] {
 			unused = append(unused, k)
 		}
 	}

@@ -45,7 +45,14 @@ func (l *Log) Append(ctx context.Context, e *events.Event) (Ack, error) {
 	}
 	j := newJob(p)
 	j.evs = append(j.evs, pending{ev: p})
-	res, err := l.appendHand(ctx, j)
+	// The server answers a publish or a read it refuses the user with nothing but an
+	// asynchronous error: watching for it ends the append at once.
+	wctx, done := l.refused.watch(ctx, j.subject, directGetSubject(j.subject))
+	defer done()
+	res, err := l.appendHand(wctx, j)
+	if cause := context.Cause(wctx); err != nil && errors.Is(cause, ErrPermissionDenied) {
+		return Ack{}, j.fail(0, cause)
+	}
 	if err != nil {
 		return Ack{}, err
 	}
@@ -286,8 +293,9 @@ func (l *Log) settle(ctx context.Context, j *handJob, i int, expect uint64, ack 
 		return i + 1, ack.Sequence, false, nil
 	case err == nil:
 		// The id was seen within the de-duplication window: this very event, or another one.
-		m, err := l.getMsg(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) {
-			return l.stream.GetMsg(ctx, ack.Sequence)
+		r := l.reader()
+		m, err := r.getMsg(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) {
+			return r.stream.GetMsg(ctx, ack.Sequence)
 		})
 		if err != nil {
 			return i, expect, false, fmt.Errorf("recorder: reading stream message %d: %w", ack.Sequence, err)
@@ -382,7 +390,7 @@ func retryWait(attempt int) time.Duration {
 // event with it and appends what follows it.
 func (l *Log) appendOverlapping(ctx context.Context, j *handJob, i int, res handResult) (handResult, error) {
 	var stored []Stored
-	err := l.scanSubject(ctx, j.subject, func(s Stored) error {
+	err := l.reader().scanSubject(ctx, j.subject, func(s Stored) error {
 		stored = append(stored, s)
 		return nil
 	})

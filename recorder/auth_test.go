@@ -482,3 +482,61 @@ func TestEmbeddedServerWithAuth(t *testing.T) {
 		t.Fatal("table device A appended to table B")
 	}
 }
+
+// A log opened as a table device (Log.As) appends to its own table through the recorder's
+// validated append, and the server refuses it another table at once: the first event of a hand
+// (a publish) and a later one (the read of the hand's last event) fail with ErrPermissionDenied
+// long before a request's timeout, and nothing is stored.
+func TestAsTableDevice(t *testing.T) {
+	a := authFile(t)
+	l := recordertest.OpenAuth(t, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	devB, err := l.As(ctx, "dealer-b", "pw-b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devB.Close()
+	own := recordertest.Hand(t, tableB, 1, 2)
+	for _, e := range own {
+		if _, err := devB.Append(ctx, e); err != nil {
+			t.Fatalf("table device B appending to its own table, seq %d: %v", e.Seq, err)
+		}
+	}
+	other := recordertest.Hand(t, tableA, 1, 2)
+	for _, e := range other[:2] {
+		begin := time.Now()
+		_, err := devB.Append(ctx, e)
+		var he *recorder.HandError
+		if !errors.As(err, &he) || !errors.Is(err, recorder.ErrPermissionDenied) {
+			t.Fatalf("table device B appending seq %d to table A: %v, want a HandError of ErrPermissionDenied", e.Seq, err)
+		}
+		if d := time.Since(begin); d >= recorder.DefaultTimeout {
+			t.Errorf("the refusal of seq %d took %v, a request's timeout", e.Seq, d)
+		}
+		if !strings.Contains(err.Error(), recorder.Subject(tableA, e.Hand)) {
+			t.Errorf("the refusal does not name the subject: %v", err)
+		}
+	}
+	if _, err := l.Stream().GetLastMsgForSubject(ctx, recorder.Subject(tableA, other[0].Hand)); !errors.Is(err, jetstream.ErrMsgNotFound) {
+		t.Fatalf("table A after the refused appends: %v, want nothing stored", err)
+	}
+	// Table A's own device still appends the same hand.
+	devA, err := l.As(ctx, "dealer-a", "pw-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devA.Close()
+	for _, e := range other {
+		if _, err := devA.Append(ctx, e); err != nil {
+			t.Fatalf("table device A appending to its own table, seq %d: %v", e.Seq, err)
+		}
+	}
+	// Resent (a lost answer), each event is skipped, not stored again: the stored hand is read
+	// for the device as the log's own user.
+	for _, e := range other {
+		if ack, err := devA.Append(ctx, e); err != nil || !ack.Skipped {
+			t.Fatalf("table device A resending seq %d: %+v, %v; want it skipped", e.Seq, ack, err)
+		}
+	}
+}

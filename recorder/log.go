@@ -102,6 +102,11 @@ type Log struct {
 	index *handIndex
 	// denied notes the server refusing the index to an external user; nil when embedded.
 	denied *indexDenied
+	// refused stops the requests whose subject the server refuses the log's user.
+	refused refusals
+	// reads is the log that reads for an append what this log's user may not read (a table
+	// device: a stored hand's events, a message by its stream sequence); nil means this one.
+	reads *Log
 }
 
 // Open starts the embedded server (or connects to the external one), creates the stream when it
@@ -186,7 +191,7 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 	if !s.ReadyForConnections(30 * time.Second) {
 		return errors.New("recorder: the embedded server did not start within 30 s")
 	}
-	if l.nc, err = nats.Connect("", nats.InProcessServer(s), nats.UserInfo(AppUser, appPassword), nats.Name("fechado"), quiet); err != nil {
+	if l.nc, err = nats.Connect("", nats.InProcessServer(s), nats.UserInfo(AppUser, appPassword), nats.Name("fechado"), nats.ErrorHandler(l.asyncError)); err != nil {
 		return fmt.Errorf("recorder: connecting to the embedded server: %w", err)
 	}
 	if l.js, err = l.newJetStream(l.nc); err != nil {
@@ -247,17 +252,7 @@ func loopback(addr string) (string, int, error) {
 
 func (l *Log) connectExternal() error {
 	l.denied = newIndexDenied()
-	nopts := []nats.Option{nats.Name("fechado"), nats.Timeout(l.opts.Timeout), nats.ErrorHandler(l.denied.errorHandler)}
-	if roles.ValidName(l.opts.User) {
-		// Replies under the user's own prefix: a table device may receive nothing else.
-		nopts = append(nopts, nats.CustomInboxPrefix(roles.InboxPrefix(l.opts.User)))
-	}
-	if l.opts.Creds != "" {
-		nopts = append(nopts, nats.UserCredentials(l.opts.Creds))
-	}
-	if l.opts.User != "" || l.opts.Password != "" {
-		nopts = append(nopts, nats.UserInfo(l.opts.User, l.opts.Password))
-	}
+	nopts := l.clientOptions()
 	nc, err := nats.Connect(strings.Join(l.opts.URLs, ","), nopts...)
 	if err != nil {
 		return fmt.Errorf("recorder: connecting to %s: %w", strings.Join(l.opts.URLs, ","), err)

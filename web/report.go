@@ -33,13 +33,7 @@ func (s *Server) getReport(w http.ResponseWriter, r *http.Request) {
 
 // readerLang is the language of ?lang=, else the first of Accept-Language fechado speaks, else
 // English.
-func readerLang(r *http.Request) *lang.Lang {
-	if l, ok := lang.Get(r.URL.Query().Get("lang")); ok {
-		return l
-	}
-	l, _ := lang.FromAccept(r.Header.Get("Accept-Language"))
-	return l
-}
+func readerLang(r *http.Request) *lang.Lang { return lang.FromRequest(r) }
 
 // asFindings gives the stored findings of a hand back their finding.Finding form.
 func asFindings(first *events.Event, fs []FindingView) []finding.Finding {

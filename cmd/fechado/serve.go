@@ -43,7 +43,9 @@ and the auditor reports the rest. With the embedded server, --nats-listen makes 
 NATS clients on a loopback address.
 
 The table console at /console/ records a live hand from a tablet or phone at the table: it
-logs in as a table device of the --auth file and appends to that table only.
+logs in as a table device of the --auth file and appends to that table only, over a NATS
+connection as that device, so that the server itself refuses any other table. With --nats,
+--auth names the console's devices, which the cluster must know as its users.
 
 Hands in progress are shown with public information only; their face-down cards and seeds
 appear once the hand has ended. Serve runs until SIGINT or SIGTERM, then stops accepting
@@ -76,7 +78,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "`ADDR`ess of the web interface")
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
-	fs.StringVar(&f.auth, "auth", "", "embedded log only: the users and roles `FILE` the NATS server enforces (docs/security.md); without it the server listens on loopback only")
+	fs.StringVar(&f.auth, "auth", "", "the users and roles `FILE` (docs/security.md): the embedded NATS server enforces them, and the table console logs its devices in as them (with --nats, the cluster must know the same users); without it the embedded server listens on loopback only")
 }
 
 func (f *serveFlags) logOptions() (recorder.Options, error) {
@@ -88,10 +90,9 @@ func (f *serveFlags) logOptions() (recorder.Options, error) {
 		return o, usageErr("--nats-listen goes with the embedded log, not with --nats")
 	}
 	o.Listen = f.natsListen
-	if f.auth != "" {
-		if len(o.URLs) > 0 {
-			return o, usageErr("--auth configures the embedded server; an external cluster has its own users (docs/security.md)")
-		}
+	if f.auth != "" && len(o.URLs) == 0 {
+		// With --nats the cluster has its own users; the file then names the console's devices
+		// only, which log in to the cluster as those users (docs/deployment.md).
 		users, err := recorder.LoadAuth(f.auth)
 		if err != nil {
 			return o, usageErr("--auth %s: %v", f.auth, err)
@@ -177,10 +178,11 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
-	handler, err := withConsole(srv.Handler(), l, f.auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"))
+	handler, closeConsole, err := withConsole(srv.Handler(), l, f.auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"))
 	if err != nil {
 		return err
 	}
+	defer closeConsole()
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return runCtx }}
 	var wg sync.WaitGroup
@@ -237,22 +239,23 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 // withConsole mounts the table console (package console) at /console/ beside the web interface;
 // its devices are the table users of the --auth file (none without it); it keeps the seeds of its
-// machine shuffles in seedFile, beside the read models, until their hands end.
-func withConsole(web http.Handler, l *recorder.Log, authFile, seedFile string) (http.Handler, error) {
+// machine shuffles in seedFile, beside the read models, until their hands end. The function it
+// returns closes the console's connections as its devices.
+func withConsole(web http.Handler, l *recorder.Log, authFile, seedFile string) (http.Handler, func(), error) {
 	var auth *roles.Auth
 	if authFile != "" {
 		a, err := roles.Load(authFile)
 		if err != nil {
-			return nil, usageErr("--auth %s: %v", authFile, err)
+			return nil, nil, usageErr("--auth %s: %v", authFile, err)
 		}
 		auth = a
 	}
 	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile})
 	if err != nil {
-		return nil, withCode(exitStore, err)
+		return nil, nil, withCode(exitStore, err)
 	}
 	m := http.NewServeMux()
 	m.Handle("/console/", c)
 	m.Handle("/", web)
-	return m, nil
+	return m, c.Close, nil
 }

@@ -4,7 +4,7 @@
 "use strict";
 
 const S = {
-  msgs: {}, auth: null, device: null, table: null, presets: [],
+  auth: null, device: null, table: null, presets: [],
   hand: null,      // {id, events: [], advice, warnings}
   queue: JSON.parse(localStorage.getItem("console.queue") || "[]"),
   offline: false, error: "", sending: false, machine: true,
@@ -13,11 +13,50 @@ const S = {
 
 const $ = (sel) => document.querySelector(sel);
 
-// t returns the message of key with its {places} filled.
+// ---- the reader's language ------------------------------------------------------------------
+// The words are the console.* messages of the lang catalogue (the dashboard's, GET
+// /console/api/messages answers as /api/messages does), in the language the reader chose on
+// either page ("lang" in the browser's storage), else the browser's.
+
+const words = { lang: "en", langs: [], messages: {}, plural: new Intl.PluralRules("en"), number: new Intl.NumberFormat("en") };
+
+async function loadWords(l) {
+  const q = l ? "?lang=" + encodeURIComponent(l) : "";
+  const r = await (await fetch("/console/api/messages" + q)).json();
+  words.lang = r.lang;
+  words.langs = r.langs || [];
+  words.messages = r.messages || {};
+  words.plural = new Intl.PluralRules(r.lang);
+  words.number = new Intl.NumberFormat(r.lang);
+  document.documentElement.lang = r.lang;
+}
+
+// setLang switches the console's language and keeps the choice for both pages.
+async function setLang(l) {
+  localStorage.setItem("lang", l);
+  await loadWords(l);
+  render();
+}
+
+// num writes a number in the reader's locale.
+function num(v) { return words.number.format(v); }
+
+// t returns the console's message key with its {places} filled: numbers in the locale's digits; a
+// count named n picks the plural form. An unknown key shows as [key], so a gap is seen.
 function t(key, params) {
-  let s = S.msgs[key] || key;
-  for (const [k, v] of Object.entries(params || {})) s = s.split("{" + k + "}").join(String(v));
-  return s;
+  const args = params || {};
+  const m = words.messages["console." + key];
+  if (!m) return "[" + key + "]";
+  const s = m.one && args.n != null && words.plural.select(Number(args.n)) === "one" ? m.one : m.other;
+  return s.replace(/\{([a-z_]+)\}/g, (all, k) => (k in args ? (typeof args[k] === "number" ? num(args[k]) : String(args[k])) : all));
+}
+
+// langView is the language switcher of the bar.
+function langView() {
+  const sel = $("#bar-lang");
+  sel.replaceChildren(...words.langs.map((x) => el("option", { value: x.code, selected: x.code === words.lang }, x.name)));
+  sel.setAttribute("aria-label", t("lang"));
+  sel.onchange = () => setLang(sel.value);
 }
 
 function uuid() {
@@ -55,7 +94,7 @@ async function api(method, path, body) {
 function saveQueue() { localStorage.setItem("console.queue", JSON.stringify(S.queue)); }
 
 // queued says how many events wait to be sent, in a whole sentence for one or for several.
-function queued(count) { return count === 1 ? t("hand.queue.one") : t("hand.queue", { count }); }
+function queued(count) { return t("hand.queue", { n: count }); }
 
 // ---- the hand as the log holds it -----------------------------------------------------------
 
@@ -183,6 +222,7 @@ function pick(title, done) {
 function render() {
   const m = $("#main");
   m.replaceChildren();
+  langView();
   $("#bar-net").hidden = !S.offline && !S.queue.length;
   $("#bar-net").textContent = S.offline ? t("hand.offline") + " " + queued(S.queue.length) : queued(S.queue.length);
   if (!S.device) return loginView(m);
@@ -254,6 +294,7 @@ async function setupView(m) {
       el("label", {}, t("setup.carry"), num("carry", d.carry)),
       el("label", {}, t("setup.passed_out"), num("passed_out", d.passed_out))),
     el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("setup.seat")), el("th", {}, t("setup.player")), el("th", {}, t("setup.stack")), el("th", {}))), rows),
+    tournamentSection(d),
     el("div", { class: "row" },
       btn(t("setup.add"), "add-seat", () => addRow({ seat: rows.children.length + 1, player: "", stack: 100 })),
       el("button", { type: "submit", class: "main", "data-act": "start" }, t("setup.start"))));
@@ -266,11 +307,101 @@ async function setupView(m) {
       stakes: { ante: +f.ante.value, min_bet: +f.min_bet.value, max_bet: +f.max_bet.value },
       carry: +f.carry.value, passed_out: +f.passed_out.value };
     if (d.previous) data.previous = d.previous;
+    tournamentData(data, d);
     S.hand = { id: uuid(), events: [], advice: null, warnings: [] };
     S.next = null;
     emit("hand.started", data);
   });
   m.append(f);
+}
+
+// ---- tournaments (events-v1.md §9) -----------------------------------------------------------
+// The setup form's tournament section: the tournament and its level, the stakes of each level
+// from the tournament's schedule (kept in the browser with the tournament), the players the last
+// hand knocked out, and the moves the floor decides: players leaving for another table with their
+// chips, players arriving from one.
+
+function tournamentSaved() { return JSON.parse(localStorage.getItem("console.tournament") || "null"); }
+
+// schedule reads the schedule's lines: "ante, smallest bet, largest bet" a level.
+function schedule(text) {
+  return text.split("\n").map((l) => l.split(/[\s,;]+/).filter(Boolean).map(Number)).filter((x) => x.length >= 2 && x.every((n) => n >= 0));
+}
+
+function tournamentSection(d) {
+  const saved = tournamentSaved() || {};
+  const tn = d.tournament || (saved.id ? { id: saved.id, level: saved.level } : null);
+  const box = el("details", { id: "tournament", open: !!tn });
+  const field = (name, v) => el("input", { name, type: "number", min: 1, value: v, inputmode: "numeric" });
+  const level = field("t_level", (tn && tn.level) || 1);
+  const sched = el("textarea", { name: "t_schedule", rows: 4 }, saved.schedule || "");
+  // fill puts the level's stakes of the schedule in the form.
+  const fill = () => {
+    const s = schedule(sched.value)[+level.value - 1];
+    const f = box.closest("form");
+    if (!s || !f) return;
+    f.ante.value = s[0];
+    f.min_bet.value = s[1];
+    f.max_bet.value = s.length > 2 ? s[2] : 0;
+  };
+  level.addEventListener("change", fill);
+  const moves = el("tbody", { id: "t-moves" });
+  const arrivals = el("tbody", { id: "t-arrivals" });
+  box.append(el("summary", {}, t("tour.title")),
+    el("label", {}, t("tour.id"), el("input", { name: "t_id", value: (tn && tn.id) || "" })),
+    el("div", { class: "grid2" },
+      el("label", {}, t("tour.level"), level),
+      el("div", { class: "row" }, btn(t("tour.next_level"), "next-level", () => { level.value = +level.value + 1; fill(); }))),
+    d.previous ? null : el("div", { class: "grid2" },
+      el("label", {}, t("tour.entries"), field("t_entries", saved.entries || "")),
+      el("label", {}, t("tour.stack"), field("t_stack", saved.stack || ""))),
+    el("label", {}, t("tour.schedule"), sched),
+    ((tn && tn.knocked_out) || []).map((p) => el("p", { class: "note knocked-out" }, t("tour.out", { player: p }))),
+    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("setup.player")), el("th", {}, t("tour.move.to")))), moves),
+    el("div", { class: "row" }, btn(t("tour.move"), "add-move", () => moves.append(el("tr", {},
+      el("td", {}, el("input", { name: "m_player", placeholder: t("setup.player") })),
+      el("td", {}, el("input", { name: "m_to", placeholder: t("tour.move.to") })))))),
+    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("setup.seat")), el("th", {}, t("setup.player")), el("th", {}, t("setup.stack")), el("th", {}, t("tour.arrive.from")))), arrivals),
+    el("div", { class: "row" }, btn(t("tour.arrive"), "add-arrival", () => arrivals.append(el("tr", {},
+      el("td", {}, el("input", { name: "a_seat", type: "number", min: 1, max: 10, inputmode: "numeric" })),
+      el("td", {}, el("input", { name: "a_player", placeholder: t("setup.player") })),
+      el("td", {}, el("input", { name: "a_stack", type: "number", min: 0, inputmode: "numeric" })),
+      el("td", {}, el("input", { name: "a_from", placeholder: t("tour.arrive.from") })))))));
+  return box;
+}
+
+// tournamentData adds the tournament section to the hand.started data of the form: the
+// tournament and its level (entries and starting stack at a table's first hand, every player then
+// joining), the knocked-out players and those moved away in left, the arrivals with from.
+function tournamentData(data, d) {
+  const box = $("#tournament");
+  const v = (name) => { const x = box.querySelector(`[name=${name}]`); return x ? x.value.trim() : ""; };
+  const id = v("t_id");
+  if (!id) return;
+  const tn = { id, level: +v("t_level") || 1 };
+  const saved = { id, level: tn.level, schedule: v("t_schedule") };
+  if (!d.previous) {
+    if (v("t_entries")) tn.entries = saved.entries = +v("t_entries");
+    if (v("t_stack")) tn.stack = saved.stack = +v("t_stack");
+    for (const s of data.seats) s.joined = true;
+  }
+  localStorage.setItem("console.tournament", JSON.stringify(saved));
+  data.tournament = tn;
+  const left = ((d.tournament && d.tournament.knocked_out) || []).map((player) => ({ player, stack: 0 }));
+  for (const tr of box.querySelectorAll("#t-moves tr")) {
+    const player = tr.querySelector("[name=m_player]").value.trim(), to = tr.querySelector("[name=m_to]").value.trim();
+    const i = data.seats.findIndex((s) => s.player === player);
+    if (i < 0 || !to) continue;
+    left.push({ player, stack: data.seats[i].stack, to });
+    data.seats.splice(i, 1);
+  }
+  if (left.length) data.left = left;
+  for (const tr of box.querySelectorAll("#t-arrivals tr")) {
+    const player = tr.querySelector("[name=a_player]").value.trim(), from = tr.querySelector("[name=a_from]").value.trim();
+    if (!player || !from) continue;
+    data.seats.push({ seat: +tr.querySelector("[name=a_seat]").value, player, stack: +tr.querySelector("[name=a_stack]").value, from });
+  }
+  data.seats.sort((a, b) => a.seat - b.seat);
 }
 
 function stateOfPlayers() {
@@ -302,7 +433,7 @@ function handView(m) {
   }
   m.append(el("div", { class: "players" }, stateOfPlayers().map((p) =>
     el("div", { class: "player" + (p.seat === a.Seat ? " turn" : "") + (p.folded ? " out" : "") },
-      el("b", {}, p.seat + " · " + p.player), el("br"), String(p.stack)))));
+      el("b", {}, p.seat + " · " + p.player), el("br"), num(p.stack)))));
   const box = el("section", { id: "step", "data-step": a.Step, "data-seq": S.hand.events.length });
   m.append(box);
   stepView(box, a);
@@ -337,7 +468,7 @@ function stepView(box, a) {
   switch (a.Step) {
     case "shuffle":
     case "reshuffle": {
-      prompt(box, a.Step === "shuffle" ? t("step.shuffle") : t("step.reshuffle", { count: (a.Cards || []).length }));
+      prompt(box, a.Step === "shuffle" ? t("step.shuffle") : t("step.reshuffle", { n: (a.Cards || []).length }));
       const row = el("div", { class: "row" });
       row.append(btn(t("step.shuffle.machine"), "machine-shuffle", async () => {
         const seq = nextSeq();
@@ -429,7 +560,7 @@ function stepView(box, a) {
       break;
     case "end":
       prompt(box, t("step.end"));
-      box.append(el("div", { class: "players" }, a.Stacks.map((s) => el("div", { class: "player" }, el("b", {}, s.Seat + " · " + playerName(s.Seat)), el("br"), String(s.Stack)))));
+      box.append(el("div", { class: "players" }, a.Stacks.map((s) => el("div", { class: "player" }, el("b", {}, s.Seat + " · " + playerName(s.Seat)), el("br"), num(s.Stack)))));
       box.append(el("div", { class: "row" }, btn(t("step.end.record"), "end", () => emit("hand.ended", { stacks: a.Stacks.map((s) => ({ seat: s.Seat, stack: s.Stack })), carry: a.Carry }), "main")));
       break;
     case "done":
@@ -505,7 +636,7 @@ function discardView(box, a) {
     }, S.chosen.includes(c)))));
     box.append(el("div", { class: "row" },
       btn(t("step.discard.pat"), "pat", () => emit("cards.discarded", { seat: a.Seat, cards: [] })),
-      btn(t("step.discard.record", { count: S.chosen.length }), "discard", () => emit("cards.discarded", { seat: a.Seat, cards: S.chosen.slice() }), "main")));
+      btn(t("step.discard.record", { n: S.chosen.length }), "discard", () => emit("cards.discarded", { seat: a.Seat, cards: S.chosen.slice() }), "main")));
     return;
   }
   // The player's cards are not recorded: the number he throws.
@@ -538,7 +669,7 @@ function toolsView(m, a) {
 }
 
 async function init() {
-  try { S.msgs = await (await fetch("/console/api/messages")).json(); } catch (e) { S.msgs = {}; }
+  try { await loadWords(localStorage.getItem("lang")); } catch (e) { words.messages = {}; }
   const saved = sessionStorage.getItem("console.auth");
   if (saved) {
     S.auth = JSON.parse(saved);

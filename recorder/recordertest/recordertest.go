@@ -9,6 +9,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/roles"
 	"github.com/google/uuid"
 )
 
@@ -22,9 +23,22 @@ func Open(tb testing.TB) *recorder.Log {
 // test ends.
 func OpenDir(tb testing.TB, dir string) *recorder.Log {
 	tb.Helper()
+	return OpenOptions(tb, recorder.Options{DataDir: dir})
+}
+
+// OpenAuth starts an embedded log in a fresh tb.TempDir() whose server lets in the users of a,
+// each held to its role's permissions (recorder.ServerUsers), and closes it when the test ends.
+func OpenAuth(tb testing.TB, a *roles.Auth) *recorder.Log {
+	tb.Helper()
+	return OpenOptions(tb, recorder.Options{DataDir: tb.TempDir(), Auth: recorder.ServerUsers(a)})
+}
+
+// OpenOptions starts a log with o and closes it when the test ends.
+func OpenOptions(tb testing.TB, o recorder.Options) *recorder.Log {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	l, err := recorder.Open(ctx, recorder.Options{DataDir: dir})
+	l, err := recorder.Open(ctx, o)
 	if err != nil {
 		tb.Fatalf("recordertest: %v", err)
 	}

@@ -1,0 +1,58 @@
+package lang
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// Catalogue is one language's messages as the pages read them (GET /api/messages, the console's
+// /console/api/messages): the pages fill the placeholders themselves, picking the plural form
+// and writing numbers in the locale, and list the languages a reader may switch to.
+type Catalogue struct {
+	Lang     string                 `json:"lang"`
+	Name     string                 `json:"name"`
+	Langs    []LangName             `json:"langs"`
+	Messages map[string]CatalogText `json:"messages"`
+}
+
+// LangName is a language a reader may switch to, in its own words.
+type LangName struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// CatalogText is one message of a Catalogue: its singular form, when it has one, and its other.
+type CatalogText struct {
+	One   string `json:"one,omitempty"`
+	Other string `json:"other"`
+}
+
+// Catalogue returns every message of l (English's where l lacks one) and the languages.
+func (l *Lang) Catalogue() Catalogue {
+	c := Catalogue{Lang: l.Code, Name: l.Name, Messages: make(map[string]CatalogText, len(English().Messages))}
+	for _, x := range All() {
+		c.Langs = append(c.Langs, LangName{Code: x.Code, Name: x.Name})
+	}
+	for key := range English().Messages {
+		c.Messages[key] = CatalogText(l.Text(key))
+	}
+	return c
+}
+
+// FromRequest returns the reader's language of an HTTP request: ?lang=, else the first of
+// Accept-Language fechado speaks, else English.
+func FromRequest(r *http.Request) *Lang {
+	if l, ok := Get(r.URL.Query().Get("lang")); ok {
+		return l
+	}
+	l, _ := FromAccept(r.Header.Get("Accept-Language"))
+	return l
+}
+
+// ServeMessages answers a page's request for its words: the Catalogue of the reader's language
+// (FromRequest). The catalogue is small, and one answer serves every page.
+func ServeMessages(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	_ = json.NewEncoder(w).Encode(FromRequest(r).Catalogue())
+}
