@@ -32,7 +32,8 @@ type listPage struct {
 // explains its statistics; a player who rebought has his stack drawn as separate lines, a bust
 // ending at 0; the tournament's charts mark every knock-out and its points open their hands. Then,
 // at a phone's 390 pixels and in Portuguese, no page is wider than the screen and the chart labels
-// are readable. Desktop and phone screenshots of each page go to the test's artifact folder.
+// are readable. Desktop and phone screenshots of each page go to the test's artifact folder
+// (without -short; under -short TestBrowserDesk saves every page).
 func TestBrowserLists(t *testing.T) {
 	e := newEnv(t, 64<<20)
 	cash := simulated(t, sim.Config{Rules: "std-draw", Players: 5, Hands: 120, Seed: 4, Table: "t-cash", Cash: true, Stack: 60, ExposeRate: -1})
@@ -62,11 +63,17 @@ func TestBrowserLists(t *testing.T) {
 	if joiner == "" || rebuyer == "" {
 		t.Fatalf("the cash session has no player sitting down (%q) or rebuying (%q): not a test of sessions and rebuys", joiner, rebuyer)
 	}
-	dir := t.ArtifactDir()
+	var dir string
+	if !testing.Short() {
+		dir = t.ArtifactDir()
+	}
 	ctx := browsertest.New(t, 1300, 1000, 3*time.Minute)
 	// shoot saves the whole page; a phone's page is also saved as the screen shows it first.
 	shoot := func(name string) {
 		t.Helper()
+		if testing.Short() {
+			return // TestBrowserDesk saves every page under -short; these, the list pages' own, in the long run
+		}
 		if strings.HasSuffix(name, "-phone") {
 			top, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 			if err != nil {
@@ -317,7 +324,9 @@ func TestBrowserLists(t *testing.T) {
 	if m := mustText(ctx, t, `#tmoment p`); !regexp.MustCompile(`momento 1 de \d+: nível \d+, \d+ jogadores ainda no torneio`).MatchString(m) {
 		t.Errorf("the step control in Portuguese says %q", m)
 	}
-	t.Logf("screenshots of the list pages: %s", dir)
+	if dir != "" {
+		t.Logf("screenshots of the list pages: %s", dir)
+	}
 }
 
 // overflowJS lists the elements that reach past the right edge of the screen outside a box that
