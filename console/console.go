@@ -291,7 +291,7 @@ func (c *Console) stateOf(hand string, evs []*events.Event) (state, error) {
 	c.mu.Lock()
 	seeds := maps.Clone(c.seeds[hand])
 	c.mu.Unlock()
-	a, h, err := rules.AdviseSeeds(evs, seeds)
+	a, h, err := rules.AdviseWith(evs, rules.Context{Seeds: seeds})
 	if err != nil {
 		return st, err
 	}
