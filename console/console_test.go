@@ -130,12 +130,13 @@ type answer struct {
 type hand struct {
 	table, id string
 	seq       events.Seq
+	minute    int // when the hand is played: the hands of a session follow one another
 }
 
 func (h *hand) event(d events.Data) []byte {
 	h.seq++
 	e := &events.Event{ID: uuid.NewString(), Table: h.table, Hand: h.id, Seq: h.seq,
-		At: time.Date(2026, 12, 1, 21, 0, int(h.seq), 0, time.UTC).Format(time.RFC3339), Type: d.EventType(), Data: d}
+		At: time.Date(2026, 12, 1, 21, h.minute, int(h.seq), 0, time.UTC).Format(time.RFC3339), Type: d.EventType(), Data: d}
 	// The page leaves prev out: the recorder fills it from what it holds.
 	return bytes.Replace(events.Encode(e), []byte(`"prev":"",`), nil, 1)
 }
@@ -282,6 +283,8 @@ func (e *env) play(h *hand, a answer) answer {
 			d = &events.DeckCut{At: 5}
 		case rules.StepAnte:
 			d = &events.AntePosted{Seat: ad.Seat, Amount: ad.Amount}
+		case rules.StepBlind:
+			d = &events.BlindPosted{Seat: ad.Seat, Amount: ad.Amount, Blind: ad.Blind}
 		case rules.StepDeal, rules.StepDraw:
 			if ad.Top == nil {
 				t.Fatalf("step %s: the console's own shuffle gives no card", ad.Step)
