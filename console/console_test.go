@@ -127,6 +127,20 @@ type answer struct {
 	Warnings []string `json:"warnings"`
 }
 
+// stored returns the answer's events, parsed.
+func (a answer) stored(t testing.TB) []*events.Event {
+	t.Helper()
+	var evs []*events.Event
+	for _, raw := range a.Events {
+		ev, err := events.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
 // hand builds events of one hand of table as the page does: no prev (the recorder fills it).
 type hand struct {
 	table, id string
@@ -237,14 +251,7 @@ func TestRecordHand(t *testing.T) {
 	var a answer
 	e.call("mesa1", "senha1", "POST", path+"/events", first, &a)
 	a = e.play(h, a)
-	var evs []*events.Event
-	for _, raw := range a.Events {
-		ev, err := events.Parse(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
+	evs := a.stored(t)
 	for _, f := range audit.Hand(evs) {
 		t.Errorf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
 	}

@@ -62,11 +62,7 @@ func TestNextBlindGame(t *testing.T) {
 	var blinds [][]events.BlindPosted
 	collect := func(a answer) {
 		var bs []events.BlindPosted
-		for _, raw := range a.Events {
-			ev, err := events.Parse(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, ev := range a.stored(t) {
 			if b, ok := ev.Data.(*events.BlindPosted); ok {
 				bs = append(bs, *b)
 			}
@@ -140,13 +136,7 @@ func TestNextBlindGame(t *testing.T) {
 	for _, id := range ids {
 		var st answer
 		e.call("mesa1", "senha1", "GET", "/console/api/hands/"+id, nil, &st)
-		for _, raw := range st.Events {
-			ev, err := events.Parse(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			evs = append(evs, ev)
-		}
+		evs = append(evs, st.stored(t)...)
 	}
 	au := audit.New(func(f finding.Finding) {
 		if f.Severity != finding.Info {

@@ -66,14 +66,7 @@ func (e *env) physical(preset string, deal, throw, draw []string, declared int) 
 		}
 		return nil
 	})
-	var evs []*events.Event
-	for _, raw := range a.Events {
-		ev, err := events.Parse(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
+	evs := a.stored(t)
 	return atDiscard, evs
 }
 
@@ -157,14 +150,9 @@ func TestCutExposed(t *testing.T) {
 				t.Fatalf("after a card shown in the cut the console asks for %s (remedy %q), want %s (%q)", a.Advice.Step, a.Advice.Remedy, wantStep, wantRemedy)
 			}
 			a = e.play(h, a)
-			var evs []*events.Event
+			evs := a.stored(t)
 			shuffles := 0
-			for _, raw := range a.Events {
-				ev, err := events.Parse(raw)
-				if err != nil {
-					t.Fatal(err)
-				}
-				evs = append(evs, ev)
+			for _, ev := range evs {
 				if ev.Type == events.DeckShuffledType && ev.Seq < 6 {
 					shuffles++
 				}
