@@ -742,7 +742,7 @@ function declaredRow(box, a) {
   }
   box.append(row);
   if (S.declared !== null && a.Declared === "raise" && S.chosen.length < S.declared) {
-    box.append(el("p", { class: "warn", id: "declared-lower" }, t("step.discard.declared.lower", { ...who(a), count: S.declared })));
+    box.append(el("p", { class: "warn", id: "declared-lower" }, t("step.discard.declared.lower", { ...who(a), n: S.declared })));
     for (const b of box.querySelectorAll('[data-act="discard"], [data-act="pat"]')) b.disabled = true;
   }
 }
