@@ -768,8 +768,14 @@ func TestBrowserBlindGames(t *testing.T) {
 
 	// The next hand, online-draw, from the form the console fills after the first.
 	p.do("next hand", chromedp.Click(chromedp.CSS(`[data-act=next-hand]`)), chromedp.WaitVisible(chromedp.CSS(`#setup`)),
-		chromedp.SetValue(chromedp.CSS(`#setup [name=preset]`), "online-draw"),
-		chromedp.SetValue(chromedp.CSS(`#setup [name=small_blind]`), "5"))
+		chromedp.SetValue(chromedp.CSS(`#setup [name=preset]`), "online-draw"))
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.querySelector('#setup [name=preset]').dispatchEvent(new Event("change"))`)); err != nil {
+		t.Fatal(err)
+	}
+	// A blind game's form asks for the small blind and names min_bet the big blind.
+	p.do("the small blind", chromedp.WaitVisible(chromedp.CSS(`#small-blind`)), chromedp.SetValue(chromedp.CSS(`#setup [name=small_blind]`), "5"))
+	p.shot("blinds-setup-390.png", 390, 844)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
 	p.n = 0
 	p.tap("start")
 	second := []want{{"hand.started", `{"rules":{"name":"online-draw"},"number":2,"dealer":2,"seats":[{"seat":1,"player":"Ana","stack":70},{"seat":2,"player":"Beto","stack":140},{"seat":3,"player":"Caio","stack":90}],"stakes":{"ante":0,"min_bet":10,"max_bet":0},"carry":0,"passed_out":0,"previous":"` + firstID + `"}`},
@@ -786,6 +792,8 @@ func TestBrowserBlindGames(t *testing.T) {
 	p.do("the remedy", chromedp.WaitVisible(chromedp.CSS(`#remedy`)))
 	p.tap("physical-shuffle")
 	p.tap("no-cut")
+	p.shot("blind-390.png", 390, 844)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
 	p.tap("blind")
 	p.tap("blind")
 	second = append(second, want{"blind.posted", `{"seat":3,"amount":5,"blind":"small"}`}, want{"blind.posted", `{"seat":1,"amount":10,"blind":"big"}`})
