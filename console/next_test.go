@@ -148,3 +148,40 @@ func TestNextBlindGame(t *testing.T) {
 	}
 	au.Close()
 }
+
+// TestNextAnteGame: after a br-fechado hand a player leaves; the console's next hand lists him as
+// gone with his chips and passes the deal to the next seat dealt in, past his (presets.md "next
+// hand", events-v1.md §9.3), and the two hands audit clean as one table.
+func TestNextAnteGame(t *testing.T) {
+	e := newEnv(t)
+	h, first := start("mesa-1")
+	var a answer
+	e.call("mesa1", "senha1", "POST", "/console/api/hands/"+h.id+"/events", first, &a)
+	a = e.play(h, a)
+	evs := a.stored(t)
+	var n next
+	e.call("mesa1", "senha1", "GET", "/console/api/hands/"+h.id+"/next", nil, &n)
+	var form []map[string]any
+	for _, s := range n.Seats {
+		if s.Player != "Beto" { // seat 2, who would deal next
+			form = append(form, map[string]any{"seat": s.Seat, "player": s.Player, "stack": s.Stack})
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"seats": form})
+	n = next{}
+	e.call("mesa1", "senha1", "POST", "/console/api/hands/"+h.id+"/next", body, &n)
+	if n.Dealer != 3 || len(n.Left) != 1 || n.Left[0].Player != "Beto" || len(n.Seats) != 2 {
+		t.Fatalf("without Beto the next hand is %+v, want Beto gone and the deal passed to seat 3", n)
+	}
+	h, a = e.startFrom(n)
+	evs = append(evs, e.play(h, a).stored(t)...)
+	au := audit.New(func(f finding.Finding) {
+		if f.Severity != finding.Info {
+			t.Errorf("the audit of the two hands finds %s", f.JSON())
+		}
+	})
+	for _, ev := range evs {
+		au.Add(ev)
+	}
+	au.Close()
+}

@@ -337,9 +337,10 @@ function blindSetup(f, d) {
 }
 
 // startHand records hand.started. After a hand of this table the server says, for the players
-// the form lists, who is dealt in, who waits for the big blind, who sat down or left, and in a
-// blind game where the button goes (the dead-button rule).
-async function startHand(f, data) {
+// the form lists, who is dealt in, who waits for the big blind, who sat down or left, and where
+// the dealer goes: in a blind game always (the dead-button rule), else unless the dealer was
+// changed in the form (d is what the form was filled with).
+async function startHand(f, data, d) {
   const p = S.presets.find((x) => x.name === data.rules.name) || {};
   if (p.blinds) localStorage.setItem("console.smallBlind", String(+f.small_blind.value || 1));
   if (data.previous && !data.tournament) { // a tournament's moves and knock-outs are tournamentData's
@@ -348,7 +349,7 @@ async function startHand(f, data) {
     data.seats = r.data.seats;
     if (r.data.away) data.away = r.data.away;
     if (r.data.left) data.left = r.data.left;
-    if (p.blinds) data.dealer = r.data.dealer;
+    if (p.blinds || data.dealer === d.dealer) data.dealer = r.data.dealer;
   }
   S.hand = { id: uuid(), events: [], advice: null, warnings: [] };
   S.next = null;
