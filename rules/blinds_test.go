@@ -136,3 +136,49 @@ func TestBlindRotation(t *testing.T) {
 	}
 	t.Logf("reached %v", seen)
 }
+
+// TestRotationDeal: where Rotation.Deal puts the button and the blinds of a blind game's next
+// hand, and who is dealt in (events-v1.md §9.3 and Reading R6, the TDA dead button and new
+// players).
+func TestRotationDeal(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		rot       rules.Rotation
+		old, newc []events.Seat
+		want      rules.Blinds
+		in        []events.Seat
+	}{
+		{"the big blind moves one seat, the small blind takes the last one's, the button the one before",
+			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 4}, []events.Seat{1, 2, 3, 4}, nil,
+			rules.Blinds{Button: 2, Small: 3, Big: 4}, []events.Seat{1, 2, 3, 4}},
+		{"R6: the last big blind's player is gone: a dead small blind",
+			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 4}, []events.Seat{1, 2, 4}, nil,
+			rules.Blinds{Button: 2, Big: 4}, []events.Seat{1, 2, 4}},
+		{"R6: the button goes to the big blind of two hands back even when nobody sits there",
+			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 4}, []events.Seat{1, 3, 4}, nil,
+			rules.Blinds{Button: 2, Small: 3, Big: 4}, []events.Seat{1, 3, 4}},
+		{"TDA new players: one seated between the button and the big blind waits",
+			rules.Rotation{LastBB: 4, BBBefore: 2, LastDealtIn: 4}, []events.Seat{1, 2, 4, 5}, []events.Seat{3},
+			rules.Blinds{Button: 2, Small: 4, Big: 5}, []events.Seat{1, 2, 4, 5}},
+		{"TDA new players: the big blind reaches him, he is dealt in as the big blind",
+			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 4}, []events.Seat{1, 2, 3, 5}, []events.Seat{4},
+			rules.Blinds{Button: 2, Small: 3, Big: 4}, []events.Seat{1, 2, 3, 4, 5}},
+		{"TDA new players: one seated after the big blind comes in by posting a big blind",
+			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 4}, []events.Seat{1, 2, 3, 4}, []events.Seat{6},
+			rules.Blinds{Button: 2, Small: 3, Big: 4, Extra: []events.Seat{6}}, []events.Seat{1, 2, 3, 4, 6}},
+		{"R6: after a misdeal the same button and blinds, and a newcomer waits",
+			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 3, LastButton: 1, Misdeal: true}, []events.Seat{1, 2, 3}, []events.Seat{4},
+			rules.Blinds{Button: 1, Small: 2, Big: 3}, []events.Seat{1, 2, 3}},
+		{"TDA heads-up: the button posts the small blind",
+			rules.Rotation{LastBB: 1, BBBefore: 2, LastDealtIn: 2}, []events.Seat{1, 2}, nil,
+			rules.Blinds{Button: 1, Small: 1, Big: 2}, []events.Seat{1, 2}},
+		{"the table's first hand: everybody dealt in, the blinds left of the button",
+			rules.Rotation{}, []events.Seat{1, 2}, []events.Seat{3},
+			rules.Blinds{Button: 2}, []events.Seat{1, 2, 3}},
+	} {
+		b, in := c.rot.Deal(c.old, c.newc, 2)
+		if fmt.Sprint(b) != fmt.Sprint(c.want) || fmt.Sprint(in) != fmt.Sprint(c.in) {
+			t.Errorf("%s: %+v dealing in %v, want %+v dealing in %v", c.name, b, in, c.want, c.in)
+		}
+	}
+}
