@@ -65,19 +65,20 @@ type Rotation struct {
 	Misdeal          bool
 }
 
-// After returns the rotation once hand h has been played (replayed to its end): a misdeal plays
-// its button and blinds again, so the history before it is kept.
+// After returns the rotation once hand h has been played (replayed to its end). A misdeal plays
+// its button and blinds again: the table's history stays the one before it (Reading R6), only
+// marked so that the same button and blinds come back.
 func (r Rotation) After(h *Hand) Rotation {
+	if h.Misdeal {
+		r.Misdeal, r.LastButton = true, h.Start.Dealer
+		return r
+	}
 	bb := h.BigBlind
 	if bb == 0 {
 		// No big blind was posted (the hand ended before): where the rotation put it.
 		bb = r.Place(seatsOf(h), h.Start.Dealer).Big
 	}
-	next := Rotation{LastBB: bb, BBBefore: r.LastBB, LastDealtIn: len(h.Players), LastButton: h.Start.Dealer, Misdeal: h.Misdeal}
-	if r.Misdeal {
-		next.BBBefore = r.BBBefore
-	}
-	return next
+	return Rotation{LastBB: bb, BBBefore: r.LastBB, LastDealtIn: len(h.Players), LastButton: h.Start.Dealer}
 }
 
 func seatsOf(h *Hand) []events.Seat {
@@ -90,15 +91,12 @@ func seatsOf(h *Hand) []events.Seat {
 
 // Place returns the button and blinds of the next hand, dealt to seats (in seat order), by
 // NextBlinds; dealer is the button the deal passing left would give, used only when the rotation
-// knows no big blind. After a misdeal the same button and blinds play again. When NextBlinds does
+// knows no big blind. After a misdeal the history before it gives the same button and blinds. When NextBlinds does
 // not fix the button (the table's second hand, or after heads-up play), the small blind is the
 // seat dealt in before the big blind and the button the one before that.
 func (r Rotation) Place(seats []events.Seat, dealer events.Seat) Blinds {
-	if r.Misdeal && r.LastBB != 0 {
-		if len(seats) == 2 {
-			return Blinds{Button: r.LastButton, Small: r.LastButton, Big: r.LastBB}
-		}
-		return Blinds{Button: r.LastButton, Small: PrevSeat(seats, r.LastBB), Big: r.LastBB}
+	if r.Misdeal && r.LastBB == 0 {
+		return Blinds{Button: r.LastButton} // the misdealt first hand's button again
 	}
 	bb, button, ok := NextBlinds(seats, r.LastBB, r.BBBefore, r.LastDealtIn)
 	switch {

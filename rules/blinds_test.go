@@ -40,7 +40,7 @@ func TestBlindRotation(t *testing.T) {
 			hs := &events.HandStarted{Rules: events.Rules{Name: "online-draw"}, Number: hand, Previous: prevID,
 				Stakes: events.Stakes{MinBet: 10, MaxBet: 0}}
 			var joined events.Seat
-			if hand > 1 {
+			if hand > 1 && !rot.Misdeal { // a misdealt hand is played again by the same players
 				// Between hands: the broke leave, and someone may leave with his chips or sit down.
 				var with []events.Seat
 				for s := events.Seat(1); s <= 6; s++ {
@@ -75,7 +75,7 @@ func TestBlindRotation(t *testing.T) {
 					waiting = append(waiting, s)
 				}
 			}
-			if hand > 1 {
+			if hand > 1 && !rot.Misdeal {
 				dealer = rules.NextSeat(old, dealer)
 			}
 			at, in := rot.Deal(old, waiting, dealer)
@@ -167,7 +167,7 @@ func TestRotationDeal(t *testing.T) {
 			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 4}, []events.Seat{1, 2, 3, 4}, []events.Seat{6},
 			rules.Blinds{Button: 2, Small: 3, Big: 4, Extra: []events.Seat{6}}, []events.Seat{1, 2, 3, 4, 6}},
 		{"R6: after a misdeal the same button and blinds, and a newcomer waits",
-			rules.Rotation{LastBB: 3, BBBefore: 2, LastDealtIn: 3, LastButton: 1, Misdeal: true}, []events.Seat{1, 2, 3}, []events.Seat{4},
+			rules.Rotation{LastBB: 2, BBBefore: 1, LastDealtIn: 3, LastButton: 1, Misdeal: true}, []events.Seat{1, 2, 3}, []events.Seat{4},
 			rules.Blinds{Button: 1, Small: 2, Big: 3}, []events.Seat{1, 2, 3}},
 		{"TDA heads-up: the button posts the small blind",
 			rules.Rotation{LastBB: 1, BBBefore: 2, LastDealtIn: 2}, []events.Seat{1, 2}, nil,
