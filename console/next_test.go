@@ -138,15 +138,7 @@ func TestNextBlindGame(t *testing.T) {
 		e.call("mesa1", "senha1", "GET", "/console/api/hands/"+id, nil, &st)
 		evs = append(evs, st.stored(t)...)
 	}
-	au := audit.New(func(f finding.Finding) {
-		if f.Severity != finding.Info {
-			t.Errorf("the audit of the session finds %s", f.JSON())
-		}
-	})
-	for _, ev := range evs {
-		au.Add(ev)
-	}
-	au.Close()
+	auditTable(t, evs)
 }
 
 // TestNextAnteGame: after a br-fechado hand a player leaves; the console's next hand lists him as
@@ -175,9 +167,15 @@ func TestNextAnteGame(t *testing.T) {
 	}
 	h, a = e.startFrom(n)
 	evs = append(evs, e.play(h, a).stored(t)...)
+	auditTable(t, evs)
+}
+
+// auditTable audits the events of a table's hands as one log: nothing but information is found.
+func auditTable(t *testing.T, evs []*events.Event) {
+	t.Helper()
 	au := audit.New(func(f finding.Finding) {
 		if f.Severity != finding.Info {
-			t.Errorf("the audit of the two hands finds %s", f.JSON())
+			t.Errorf("the audit of the table's hands finds %s", f.JSON())
 		}
 	})
 	for _, ev := range evs {
