@@ -367,7 +367,15 @@ func TestBrowserTrKapali(t *testing.T) {
 		want{"player.acted", `{"seat":2,"round":"first","action":"bet","amount":10}`},
 		want{"player.acted", `{"seat":3,"round":"first","action":"call","amount":10}`})
 	hand = append(hand, p.draw(2, []string{"Qd", "9c", "8s"}, []string{"Jc", "Ts", "9h"}, -1, "")...)
-	hand = append(hand, p.draw(3, []string{"Qh", "Td", "9d", "8h"}, []string{"8c", "8d", "7h", "7d"}, 3, "9s")...)
+	// Cem announces four cards (tr-kapali: he may raise the number, never lower it): the console
+	// records the number with the discard and offers no discard of fewer.
+	p.do("declare four", chromedp.Click(chromedp.CSS(`[data-act="declare-4"]`)), chromedp.WaitVisible(chromedp.CSS(`#declared-lower`)))
+	if ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.querySelector('[data-act="pat"]').disabled`)); err != nil || !ok {
+		t.Errorf("after four cards announced, standing pat is still offered (%v)", err)
+	}
+	drawn := p.draw(3, []string{"Qh", "Td", "9d", "8h"}, []string{"8c", "8d", "7h", "7d"}, 3, "9s")
+	drawn[0].data = strings.Replace(drawn[0].data, `}`, `,"declared":4}`, 1)
+	hand = append(hand, drawn...)
 	hand = append(hand, p.draw(1, nil, nil, -1, "")...)
 	p.tap("check")
 	p.tap("check")
@@ -704,4 +712,128 @@ func TestBrowserTournament(t *testing.T) {
 			t.Errorf("the second hand's %s: %s, want %s", k, got, want)
 		}
 	}
+}
+
+// TestBrowserBlindGames records, at one table, a br-online hand (presets.md br-online: a blind
+// betting round before the deal, no check, no ante) and then, filled from it, an online-draw hand
+// (its small and big blind left of the button the console places; a raise, a draw, a showdown),
+// in which a card shows in the cut: the console asks for the preset's remedy, a new shuffle and
+// cut, before the blinds. The stored logs equal the expected ones event for event and audit clean
+// as one table, but for the exposure itself.
+func TestBrowserBlindGames(t *testing.T) {
+	e, p := newBrowser(t)
+	p.setup("br-online", 0, 10, 0, 1, []string{"Ana", "Beto", "Caio"}, []int{100, 100, 100})
+	first := []want{{"hand.started", `{"rules":{"name":"br-online"},"number":1,"dealer":1,"seats":[{"seat":1,"player":"Ana","stack":100},{"seat":2,"player":"Beto","stack":100},{"seat":3,"player":"Caio","stack":100}],"stakes":{"ante":0,"min_bet":10,"max_bet":0},"carry":0,"passed_out":0}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`}}
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	if s := p.step(); s != "action" {
+		t.Fatalf("br-online after the cut offers %q, want the blind round's first action", s)
+	}
+	if n, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](`document.querySelectorAll('#step [data-act="check"]').length`)); err != nil || n != 0 {
+		t.Errorf("br-online offers a check in the blind round (%v)", err)
+	}
+	p.tap("bet") // Beto, the starter, bets the least: 10
+	p.tap("call")
+	p.tap("call")
+	first = append(first,
+		want{"player.acted", `{"seat":2,"round":"blind","action":"bet","amount":10}`},
+		want{"player.acted", `{"seat":3,"round":"blind","action":"call","amount":10}`},
+		want{"player.acted", `{"seat":1,"round":"blind","action":"call","amount":10}`})
+	first = append(first, p.deal([]int{2, 3, 1}, map[int][]string{
+		2: {"Ah", "Ad", "Kc", "7d", "3s"}, 3: {"Qs", "Qh", "9c", "8d", "4s"}, 1: {"Js", "Jh", "Tc", "6d", "2s"}})...)
+	p.tap("bet")
+	p.tap("fold")
+	p.tap("call")
+	first = append(first,
+		want{"player.acted", `{"seat":2,"round":"first","action":"bet","amount":10}`},
+		want{"player.acted", `{"seat":3,"round":"first","action":"fold","amount":0}`},
+		want{"player.acted", `{"seat":1,"round":"first","action":"call","amount":10}`})
+	first = append(first, p.draw(2, []string{"Kc", "7d", "3s"}, []string{"Ac", "5h", "5d"}, -1, "")...)
+	first = append(first, p.draw(1, []string{"Tc", "6d", "2s"}, []string{"Jd", "9h", "8h"}, -1, "")...)
+	p.tap("bet")
+	p.tap("call")
+	p.tap("show")
+	p.tap("show")
+	p.tap("award")
+	p.tap("end")
+	first = append(first,
+		want{"player.acted", `{"seat":2,"round":"second","action":"bet","amount":10}`},
+		want{"player.acted", `{"seat":1,"round":"second","action":"call","amount":10}`},
+		want{"hand.shown", `{"seat":2,"cards":["Ah","Ad","Ac","5h","5d"]}`},
+		want{"hand.shown", `{"seat":1,"cards":["Js","Jh","Jd","9h","8h"]}`},
+		want{"pot.awarded", `{"seat":2,"amount":70,"pot":0}`},
+		want{"hand.ended", `{"stacks":[{"seat":1,"stack":70},{"seat":2,"stack":140},{"seat":3,"stack":90}],"carry":0}`})
+	firstID := handID(p)
+
+	// The next hand, online-draw, from the form the console fills after the first.
+	p.do("next hand", chromedp.Click(chromedp.CSS(`[data-act=next-hand]`)), chromedp.WaitVisible(chromedp.CSS(`#setup`)),
+		chromedp.SetValue(chromedp.CSS(`#setup [name=preset]`), "online-draw"))
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.querySelector('#setup [name=preset]').dispatchEvent(new Event("change"))`)); err != nil {
+		t.Fatal(err)
+	}
+	// A blind game's form asks for the small blind and names min_bet the big blind.
+	p.do("the small blind", chromedp.WaitVisible(chromedp.CSS(`#small-blind`)), chromedp.SetValue(chromedp.CSS(`#setup [name=small_blind]`), "5"))
+	p.shot("blinds-setup-390.png", 390, 844)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
+	p.n = 0
+	p.tap("start")
+	second := []want{{"hand.started", `{"rules":{"name":"online-draw"},"number":2,"dealer":2,"seats":[{"seat":1,"player":"Ana","stack":70},{"seat":2,"player":"Beto","stack":140},{"seat":3,"player":"Caio","stack":90}],"stakes":{"ante":0,"min_bet":10,"max_bet":0},"carry":0,"passed_out":0,"previous":"` + firstID + `"}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`},
+		{"card.exposed", `{"card":"Kc","phase":"cut","cause":"dealer"}`},
+		{"deck.shuffled", `{"method":"physical","count":3}`}, {"deck.cut", `{"at":0}`}}
+	p.tap("physical-shuffle")
+	p.do("expose in the cut", chromedp.Click(chromedp.CSS(`[data-act="exposed"]`)),
+		chromedp.Click(chromedp.CSS(`#picker [data-rank="K"]`)), chromedp.Click(chromedp.CSS(`#picker [data-suit="c"]`)))
+	p.stored(1)
+	if s := p.step(); s != "shuffle" {
+		t.Fatalf("after a card shown in the cut the console offers %q, want a new shuffle", s)
+	}
+	p.do("the remedy", chromedp.WaitVisible(chromedp.CSS(`#remedy`)))
+	p.tap("physical-shuffle")
+	p.tap("no-cut")
+	p.shot("blind-390.png", 390, 844)
+	p.do("viewport", chromedp.EmulateViewport(1024, 900))
+	p.tap("blind")
+	p.tap("blind")
+	second = append(second, want{"blind.posted", `{"seat":3,"amount":5,"blind":"small"}`}, want{"blind.posted", `{"seat":1,"amount":10,"blind":"big"}`})
+	second = append(second, p.deal([]int{3, 1, 2}, map[int][]string{
+		3: {"9s", "9h", "4c", "5d", "7c"}, 1: {"Ks", "Kh", "2c", "3d", "8c"}, 2: {"Qc", "Qd", "Jc", "Th", "6h"}})...)
+	p.tap("raise") // Beto, left of the big blind: to put in 20
+	p.tap("call")
+	p.tap("call")
+	second = append(second,
+		want{"player.acted", `{"seat":2,"round":"first","action":"raise","amount":20}`},
+		want{"player.acted", `{"seat":3,"round":"first","action":"call","amount":15}`},
+		want{"player.acted", `{"seat":1,"round":"first","action":"call","amount":10}`})
+	second = append(second, p.draw(3, []string{"4c", "5d", "7c"}, []string{"9d", "2h", "3h"}, -1, "")...)
+	second = append(second, p.draw(1, []string{"2c", "3d", "8c"}, []string{"Kd", "4h", "5h"}, -1, "")...)
+	second = append(second, p.draw(2, nil, nil, -1, "")...)
+	for range 3 {
+		p.tap("check")
+	}
+	for range 3 {
+		p.tap("show")
+	}
+	p.tap("award")
+	p.tap("end")
+	second = append(second,
+		want{"player.acted", `{"seat":3,"round":"second","action":"check","amount":0}`},
+		want{"player.acted", `{"seat":1,"round":"second","action":"check","amount":0}`},
+		want{"player.acted", `{"seat":2,"round":"second","action":"check","amount":0}`},
+		want{"hand.shown", `{"seat":2,"cards":["Qc","Qd","Jc","Th","6h"]}`},
+		want{"hand.shown", `{"seat":3,"cards":["9s","9h","9d","2h","3h"]}`},
+		want{"hand.shown", `{"seat":1,"cards":["Ks","Kh","Kd","4h","5h"]}`},
+		want{"pot.awarded", `{"seat":1,"amount":60,"pot":0}`},
+		want{"hand.ended", `{"stacks":[{"seat":1,"stack":110},{"seat":2,"stack":120},{"seat":3,"stack":70}],"carry":0}`})
+	secondID := handID(p)
+	a := audit.New(func(f finding.Finding) {
+		if f.Code != finding.CardExposed {
+			t.Errorf("the audit finds %s", f.JSON())
+		}
+	})
+	for _, ev := range e.compare(t, map[string][]want{firstID: first, secondID: second}, []string{firstID, secondID}) {
+		a.Add(ev)
+	}
+	a.Close()
 }

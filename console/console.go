@@ -108,6 +108,7 @@ func New(o Options) (*Console, error) {
 	m.HandleFunc("GET /console/api/device", c.device(c.getDevice))
 	m.HandleFunc("GET /console/api/hands/{hand}", c.device(c.getHand))
 	m.HandleFunc("GET /console/api/hands/{hand}/next", c.device(c.getNext))
+	m.HandleFunc("POST /console/api/hands/{hand}/next", c.device(c.postNext))
 	m.HandleFunc("POST /console/api/hands/{hand}/events", c.device(c.postEvent))
 	m.HandleFunc("POST /console/api/hands/{hand}/shuffle", c.device(c.postShuffle))
 	m.Handle("/console/", files)
@@ -214,34 +215,38 @@ func (c *Console) getDevice(w http.ResponseWriter, _ *http.Request, u roles.User
 	writeJSON(w, http.StatusOK, map[string]string{"device": u.Name, "table": u.Table})
 }
 
-// presetInfo is what the page shows of a preset: its limits and its remedies for exposed cards.
+// presetInfo is what the page shows of a preset: its limits, its forced bets and its remedies for
+// exposed cards.
 type presetInfo struct {
-	Name        string       `json:"name"`
-	MinPlayers  int          `json:"min_players"`
-	MaxPlayers  int          `json:"max_players"`
-	Ante        bool         `json:"ante"`
-	MaxDraw     int          `json:"max_draw"`
-	Structure   string       `json:"structure"`
-	ExposedCut  rules.Remedy `json:"exposed_cut"`
-	ExposedDeal rules.Remedy `json:"exposed_deal"`
-	ExposedDraw rules.Remedy `json:"exposed_draw"`
-	BrokeDealt  bool         `json:"broke_dealt_in"`
+	Name       string `json:"name"`
+	MinPlayers int    `json:"min_players"`
+	MaxPlayers int    `json:"max_players"`
+	Ante       bool   `json:"ante"`
+	// Blinds: small and big blinds (online-draw); BlindRound: a betting round before the deal
+	// (br-online). The page names the stakes after them.
+	Blinds       bool           `json:"blinds"`
+	BlindRound   bool           `json:"blind_round"`
+	Declared     rules.Declared `json:"declared"`
+	ExposedError bool           `json:"exposed_error"`
+	MaxDraw      int            `json:"max_draw"`
+	Structure    string         `json:"structure"`
+	ExposedCut   rules.Remedy   `json:"exposed_cut"`
+	ExposedDeal  rules.Remedy   `json:"exposed_deal"`
+	ExposedDraw  rules.Remedy   `json:"exposed_draw"`
+	BrokeDealt   bool           `json:"broke_dealt_in"`
 }
-
-// consolePresets are the presets the console records: those rules.Advise follows from the
-// shuffle to the end (the blind games are not offered yet).
-var consolePresets = []string{"br-fechado", "tr-kapali", "std-draw"}
 
 func (c *Console) getPresets(w http.ResponseWriter, _ *http.Request, _ roles.User) {
 	var out []presetInfo
-	for _, n := range consolePresets {
+	for _, n := range rules.Names() { // rules.Advise follows every preset from the shuffle to the end
 		p, err := rules.Lookup(n)
 		if err != nil {
 			continue
 		}
 		out = append(out, presetInfo{Name: p.Name, MinPlayers: p.MinPlayers, MaxPlayers: p.MaxPlayers, Ante: p.Ante,
 			MaxDraw: p.MaxDraw, Structure: string(p.Structure), ExposedCut: p.ExposedCut, ExposedDeal: p.ExposedDeal,
-			ExposedDraw: p.ExposedDraw, BrokeDealt: p.BrokeDealtIn})
+			ExposedDraw: p.ExposedDraw, BrokeDealt: p.BrokeDealtIn, Blinds: p.Blinds, BlindRound: p.BlindRound,
+			Declared: p.Declared, ExposedError: p.ExposedError})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -280,7 +285,7 @@ type advice struct {
 	Commitments []string `json:"Commitments,omitempty"`
 }
 
-func (c *Console) stateOf(hand string, evs []*events.Event) (state, error) {
+func (c *Console) stateOf(ctx context.Context, table, hand string, evs []*events.Event) (state, error) {
 	st := state{Events: make([]json.RawMessage, 0, len(evs))}
 	for _, e := range evs {
 		st.Events = append(st.Events, json.RawMessage(e.Raw))
@@ -291,7 +296,11 @@ func (c *Console) stateOf(hand string, evs []*events.Event) (state, error) {
 	c.mu.Lock()
 	seeds := maps.Clone(c.seeds[hand])
 	c.mu.Unlock()
-	a, h, err := rules.AdviseSeeds(evs, seeds)
+	blinds, err := c.blindsOf(ctx, table, evs)
+	if err != nil {
+		return st, err
+	}
+	a, h, err := rules.AdviseWith(evs, rules.Context{Seeds: seeds, Blinds: blinds})
 	if err != nil {
 		return st, err
 	}
@@ -337,7 +346,7 @@ func (c *Console) load(w http.ResponseWriter, r *http.Request, table, hand strin
 		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
 		return state{}, false
 	}
-	st, err := c.stateOf(hand, evs)
+	st, err := c.stateOf(r.Context(), table, hand, evs)
 	if err != nil {
 		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
 		return state{}, false
@@ -441,83 +450,4 @@ func (c *Console) postShuffle(w http.ResponseWriter, r *http.Request, _ roles.Us
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"method": cards.ShuffleMethod, "commitment": seed.Commitment()})
-}
-
-// nextStart is the hand.started data of the hand after one, as the page fills its form.
-type nextStart struct {
-	Rules     map[string]string `json:"rules"`
-	Number    int               `json:"number"`
-	Dealer    events.Seat       `json:"dealer"`
-	Seats     []nextSeat        `json:"seats"`
-	Stakes    map[string]int64  `json:"stakes"`
-	Carry     events.Chips      `json:"carry"`
-	PassedOut int               `json:"passed_out"`
-	Previous  string            `json:"previous"`
-	// Tournament is the tournament's part of the next hand (tournamentOf); nil at a cash table.
-	Tournament *tournamentNext `json:"tournament,omitempty"`
-}
-
-type nextSeat struct {
-	Seat   events.Seat  `json:"seat"`
-	Player string       `json:"player"`
-	Stack  events.Chips `json:"stack"`
-}
-
-// getNext is GET /console/api/hands/{hand}/next: the next hand's start as presets.md "next hand"
-// gives it after hand: the same preset and stakes, the dealer passed left (the same after a
-// misdeal), the stacks and carry hand.ended left, one more passed-out deal after a passed hand.
-func (c *Console) getNext(w http.ResponseWriter, r *http.Request, u roles.User) {
-	hand := r.PathValue("hand")
-	evs, err := c.readHand(r.Context(), u.Table, hand)
-	if err != nil {
-		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
-		return
-	}
-	if len(evs) == 0 {
-		fail(w, http.StatusNotFound, "err.no-hand", hand)
-		return
-	}
-	hs, ok := evs[0].Data.(*events.HandStarted)
-	end, ended := evs[len(evs)-1].Data.(*events.HandEnded)
-	if !ok || !ended {
-		fail(w, http.StatusConflict, "err.not-ended", hand)
-		return
-	}
-	p, err := rules.ForHand(hs.Rules)
-	if err != nil {
-		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
-		return
-	}
-	passed, misdeal := false, false
-	for _, e := range evs {
-		switch e.Type {
-		case events.HandPassedType:
-			passed = true
-		case events.MisdealDeclaredType:
-			misdeal = true
-		}
-	}
-	n := nextStart{Rules: map[string]string{"name": hs.Rules.Name}, Number: hs.Number + 1, Carry: end.Carry, Previous: hand,
-		Stakes: map[string]int64{"ante": int64(hs.Stakes.Ante), "min_bet": int64(hs.Stakes.MinBet), "max_bet": int64(hs.Stakes.MaxBet)}}
-	switch {
-	case passed:
-		n.PassedOut = hs.PassedOut + 1
-	case misdeal:
-		n.PassedOut = hs.PassedOut
-	}
-	var seats []events.Seat
-	names := map[events.Seat]string{}
-	for _, s := range hs.Seats {
-		names[s.Seat] = s.Player
-	}
-	for _, s := range end.Stacks {
-		if s.Stack == 0 && (!p.BrokeDealtIn || hs.Tournament != nil) {
-			continue // busted: not dealt in again; in a tournament, knocked out (tournamentOf)
-		}
-		seats = append(seats, s.Seat)
-		n.Seats = append(n.Seats, nextSeat{Seat: s.Seat, Player: names[s.Seat], Stack: s.Stack})
-	}
-	n.Dealer = p.NextDealer(seats, hs.Dealer, 0, misdeal)
-	tournamentOf(hs, end, &n)
-	writeJSON(w, http.StatusOK, n)
 }

@@ -122,20 +122,36 @@ type answer struct {
 		Top   *cards.Card
 		Seed  string
 	} `json:"advice"`
-	Error  string `json:"error"`
-	Detail string `json:"detail"`
+	Error    string   `json:"error"`
+	Detail   string   `json:"detail"`
+	Warnings []string `json:"warnings"`
+}
+
+// stored returns the answer's events, parsed.
+func (a answer) stored(t testing.TB) []*events.Event {
+	t.Helper()
+	var evs []*events.Event
+	for _, raw := range a.Events {
+		ev, err := events.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
 }
 
 // hand builds events of one hand of table as the page does: no prev (the recorder fills it).
 type hand struct {
 	table, id string
 	seq       events.Seq
+	minute    int // when the hand is played: the hands of a session follow one another
 }
 
 func (h *hand) event(d events.Data) []byte {
 	h.seq++
 	e := &events.Event{ID: uuid.NewString(), Table: h.table, Hand: h.id, Seq: h.seq,
-		At: time.Date(2026, 12, 1, 21, 0, int(h.seq), 0, time.UTC).Format(time.RFC3339), Type: d.EventType(), Data: d}
+		At: time.Date(2026, 12, 1, 21, h.minute, int(h.seq), 0, time.UTC).Format(time.RFC3339), Type: d.EventType(), Data: d}
 	// The page leaves prev out: the recorder fills it from what it holds.
 	return bytes.Replace(events.Encode(e), []byte(`"prev":"",`), nil, 1)
 }
@@ -235,14 +251,7 @@ func TestRecordHand(t *testing.T) {
 	var a answer
 	e.call("mesa1", "senha1", "POST", path+"/events", first, &a)
 	a = e.play(h, a)
-	var evs []*events.Event
-	for _, raw := range a.Events {
-		ev, err := events.Parse(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
+	evs := a.stored(t)
 	for _, f := range audit.Hand(evs) {
 		t.Errorf("the audit finds %s at seq %d: %s", f.Code, f.Seq, f.Message)
 	}
@@ -259,6 +268,13 @@ func TestRecordHand(t *testing.T) {
 // from the advice (a policy that bets when it may, else calls or checks, and stands pat), and
 // returns the last answer.
 func (e *env) play(h *hand, a answer) answer {
+	e.t.Helper()
+	return e.playWith(h, a, nil)
+}
+
+// playWith is play with a hook that may record a step its own way: it returns the event's data,
+// or nil for play's.
+func (e *env) playWith(h *hand, a answer, hook func(answer) events.Data) answer {
 	t := e.t
 	t.Helper()
 	path := "/console/api/hands/" + h.id
@@ -268,65 +284,11 @@ func (e *env) play(h *hand, a answer) answer {
 		}
 		ad := a.Advice
 		var d events.Data
-		switch ad.Step {
-		case rules.StepShuffle, rules.StepReshuffle:
-			var sh map[string]string
-			body, _ := json.Marshal(map[string]any{"seq": h.seq + 1})
-			e.call("mesa1", "senha1", "POST", path+"/shuffle", body, &sh)
-			ds := &events.DeckShuffled{Method: sh["method"], Commitment: sh["commitment"]}
-			if ad.Step == rules.StepReshuffle {
-				ds.Cards = ad.Cards
-			}
-			d = ds
-		case rules.StepCut:
-			d = &events.DeckCut{At: 5}
-		case rules.StepAnte:
-			d = &events.AntePosted{Seat: ad.Seat, Amount: ad.Amount}
-		case rules.StepDeal, rules.StepDraw:
-			if ad.Top == nil {
-				t.Fatalf("step %s: the console's own shuffle gives no card", ad.Step)
-			}
-			ph := events.PhaseDeal
-			if ad.Step == rules.StepDraw {
-				ph = events.PhaseDraw
-			}
-			d = &events.CardDealt{Seat: ad.Seat, Card: *ad.Top, Phase: ph}
-		case rules.StepBurn:
-			d = &events.CardBurned{Card: *ad.Top}
-		case rules.StepAction:
-			o := ad.Options
-			switch {
-			case o.Bet:
-				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Bet, Amount: o.MinBet}
-			case o.Call > 0:
-				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Call, Amount: o.Call}
-			case o.Check:
-				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Check}
-			default:
-				d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold}
-			}
-		case rules.StepPass:
-			d = &events.HandPassed{}
-		case rules.StepDiscard:
-			d = &events.CardsDiscarded{Seat: ad.Seat, Cards: []cards.Card{}}
-		case rules.StepShow:
-			d = &events.HandShown{Seat: ad.Seat, Cards: ad.Cards}
-		case rules.StepOpeners:
-			d = &events.OpenersShown{Seat: ad.Seat, Cards: ad.Cards}
-		case rules.StepReturn:
-			d = &events.BetReturned{Seat: ad.Seat, Amount: ad.Amount}
-		case rules.StepAward:
-			d = &events.PotAwarded{Seat: ad.Seat, Amount: ad.Amount, Pot: ad.Pot}
-		case rules.StepReveal:
-			seed, err := cards.ParseSeed(ad.Seed)
-			if err != nil {
-				t.Fatalf("the seed to reveal: %v", err)
-			}
-			d = &events.DeckRevealed{Shuffle: ad.Shuffle, Seed: seed}
-		case rules.StepEnd:
-			d = &events.HandEnded{Stacks: ad.Stacks, Carry: ad.Carry}
-		default:
-			t.Fatalf("unexpected step %q", ad.Step)
+		if hook != nil {
+			d = hook(a)
+		}
+		if d == nil {
+			d = e.policy(h, a)
 		}
 		a = answer{}
 		if code := e.call("mesa1", "senha1", "POST", path+"/events", h.event(d), &a); code != http.StatusOK {
@@ -334,6 +296,79 @@ func (e *env) play(h *hand, a answer) answer {
 		}
 	}
 	return a
+}
+
+// policy is the event play records for the advice of a: every step and card from the advice, a
+// player betting when he may, else calling or checking, and standing pat.
+func (e *env) policy(h *hand, a answer) events.Data {
+	t := e.t
+	t.Helper()
+	path := "/console/api/hands/" + h.id
+	ad := a.Advice
+	var d events.Data
+	switch ad.Step {
+	case rules.StepShuffle, rules.StepReshuffle:
+		var sh map[string]string
+		body, _ := json.Marshal(map[string]any{"seq": h.seq + 1})
+		e.call("mesa1", "senha1", "POST", path+"/shuffle", body, &sh)
+		ds := &events.DeckShuffled{Method: sh["method"], Commitment: sh["commitment"]}
+		if ad.Step == rules.StepReshuffle {
+			ds.Cards = ad.Cards
+		}
+		d = ds
+	case rules.StepCut:
+		d = &events.DeckCut{At: 5}
+	case rules.StepAnte:
+		d = &events.AntePosted{Seat: ad.Seat, Amount: ad.Amount}
+	case rules.StepBlind:
+		d = &events.BlindPosted{Seat: ad.Seat, Amount: ad.Amount, Blind: ad.Blind}
+	case rules.StepDeal, rules.StepDraw:
+		if ad.Top == nil {
+			t.Fatalf("step %s: the console's own shuffle gives no card", ad.Step)
+		}
+		ph := events.PhaseDeal
+		if ad.Step == rules.StepDraw {
+			ph = events.PhaseDraw
+		}
+		d = &events.CardDealt{Seat: ad.Seat, Card: *ad.Top, Phase: ph}
+	case rules.StepBurn:
+		d = &events.CardBurned{Card: *ad.Top}
+	case rules.StepAction:
+		o := ad.Options
+		switch {
+		case o.Bet:
+			d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Bet, Amount: o.MinBet}
+		case o.Call > 0:
+			d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Call, Amount: o.Call}
+		case o.Check:
+			d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Check}
+		default:
+			d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold}
+		}
+	case rules.StepPass:
+		d = &events.HandPassed{}
+	case rules.StepDiscard:
+		d = &events.CardsDiscarded{Seat: ad.Seat, Cards: []cards.Card{}}
+	case rules.StepShow:
+		d = &events.HandShown{Seat: ad.Seat, Cards: ad.Cards}
+	case rules.StepOpeners:
+		d = &events.OpenersShown{Seat: ad.Seat, Cards: ad.Cards}
+	case rules.StepReturn:
+		d = &events.BetReturned{Seat: ad.Seat, Amount: ad.Amount}
+	case rules.StepAward:
+		d = &events.PotAwarded{Seat: ad.Seat, Amount: ad.Amount, Pot: ad.Pot}
+	case rules.StepReveal:
+		seed, err := cards.ParseSeed(ad.Seed)
+		if err != nil {
+			t.Fatalf("the seed to reveal: %v", err)
+		}
+		d = &events.DeckRevealed{Shuffle: ad.Shuffle, Seed: seed}
+	case rules.StepEnd:
+		d = &events.HandEnded{Stacks: ad.Stacks, Carry: ad.Carry}
+	default:
+		t.Fatalf("unexpected step %q", ad.Step)
+	}
+	return d
 }
 
 // TestSeedsSurviveRestart: a console started again on the same seed file still knows the seed of

@@ -19,9 +19,13 @@ func TestMessagesComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goSrc, err := os.ReadFile("console.go")
-	if err != nil {
-		t.Fatal(err)
+	var goSrc []byte
+	for _, f := range []string{"console.go", "next.go"} { // the handlers
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goSrc = append(goSrc, b...)
 	}
 	used := map[string]bool{}
 	for _, m := range regexp.MustCompile(`\bt\("([a-z_.-]+[a-z])"`).FindAllSubmatch(js, -1) {
@@ -35,6 +39,9 @@ func TestMessagesComplete(t *testing.T) {
 	}
 	for _, r := range []string{"reshuffle", "keep", "burn-next", "replace-last", "error"} {
 		used["console.remedy."+r] = true // t("remedy." + remedy)
+	}
+	for _, b := range []string{"small", "big", "dead"} {
+		used["console.step.blind."+b] = true // t("step.blind." + a.Blind)
 	}
 	en := lang.English()
 	var missing, unused []string

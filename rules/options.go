@@ -62,6 +62,12 @@ type Advice struct {
 	Carry  events.Chips
 	// MisdealDue is set when an exposed card calls for a misdeal (presets.md, exposed cards).
 	MisdealDue bool
+	// Remedy is the preset's remedy for an exposed card that this step carries out: a reshuffle
+	// and a new cut after a card shown in the cut (StepShuffle).
+	Remedy Remedy
+	// Declared is the preset's rule on a declared draw count (StepDiscard): whether a player
+	// who announced a number may then draw fewer (presets.md "drawing").
+	Declared Declared
 	// Stage and Round place the hand; PotTotal is every chip in the middle.
 	Stage    Stage
 	Round    events.Round
@@ -76,14 +82,23 @@ var ErrNoHand = errors.New("rules: a hand begins with hand.started")
 // within the advice raises no violation. The replay is private to the call: Advise may move it
 // into the next betting round to learn who speaks first and for how much.
 func Advise(evs []*events.Event) (Advice, error) {
-	a, _, err := AdviseSeeds(evs, nil)
+	a, _, err := AdviseWith(evs, Context{})
 	return a, err
 }
 
-// AdviseSeeds is Advise for a hand whose machine shuffles' seeds the caller knows (by the seq of
-// their deck.shuffled): the replay then knows the stub's order (Hand.Stub). It also returns the
-// replay, to be read only: it may stand in the next betting round already.
-func AdviseSeeds(evs []*events.Event, seeds map[events.Seq]cards.Seed) (Advice, *Hand, error) {
+// Context is what the advice may know beyond a hand's events.
+type Context struct {
+	// Seeds are the seeds of the hand's machine shuffles, by the seq of their deck.shuffled: the
+	// replay then knows the stub's order (Hand.Stub).
+	Seeds map[events.Seq]cards.Seed
+	// Blinds is where the table's rotation puts a blind game's blinds (Rotation.Place); the
+	// zero value puts them left of the button.
+	Blinds Blinds
+}
+
+// AdviseWith is Advise knowing ctx. It also returns the replay, to be read only: it may stand in
+// the next betting round already.
+func AdviseWith(evs []*events.Event, ctx Context) (Advice, *Hand, error) {
 	if len(evs) == 0 {
 		return Advice{}, nil, ErrNoHand
 	}
@@ -91,12 +106,13 @@ func AdviseSeeds(evs []*events.Event, seeds map[events.Seq]cards.Seed) (Advice, 
 	if err != nil {
 		return Advice{}, nil, err
 	}
-	h.Seeds = seeds
+	h.Seeds = ctx.Seeds
 	var c counts
 	for _, e := range evs[1:] {
 		h.Apply(e)
 		c.add(e)
 	}
+	c.blindsAt = ctx.Blinds
 	a := h.advise(&c, evs[len(evs)-1].Seq+1)
 	a.Stage, a.Round, a.PotTotal = h.Stage, h.Round, h.Pot()
 	a.MisdealDue = h.misdealDue != 0
@@ -107,10 +123,15 @@ func AdviseSeeds(evs []*events.Event, seeds map[events.Seq]cards.Seed) (Advice, 
 type counts struct {
 	shuffles, cuts, antes, blinds, deal, acts int
 	first, second, passed, misdeal, ended     bool
-	reshuffledForDraw, cutForDraw             bool
-	machine                                   []events.Seq // machine shuffles
-	revealed                                  map[events.Seq]bool
-	lastType                                  events.Type
+	// uncut: the deck was shuffled whole since its last cut; blindRound: an action of round
+	// blind (br-online) was recorded.
+	uncut, blindRound             bool
+	blindBy                       map[events.Seat]int // blinds posted, by seat
+	blindsAt                      Blinds
+	reshuffledForDraw, cutForDraw bool
+	machine                       []events.Seq // machine shuffles
+	revealed                      map[events.Seq]bool
+	lastType                      events.Type
 }
 
 func (c *counts) add(e *events.Event) {
@@ -124,8 +145,12 @@ func (c *counts) add(e *events.Event) {
 		if d.Method == cards.ShuffleMethod {
 			c.machine = append(c.machine, e.Seq)
 		}
+		if d.Cards == nil {
+			c.uncut = true
+		}
 	case *events.DeckCut:
 		c.cuts++
+		c.uncut = false
 		if c.reshuffledForDraw {
 			c.cutForDraw = true
 		}
@@ -133,6 +158,10 @@ func (c *counts) add(e *events.Event) {
 		c.antes++
 	case *events.BlindPosted:
 		c.blinds++
+		if c.blindBy == nil {
+			c.blindBy = map[events.Seat]int{}
+		}
+		c.blindBy[d.Seat]++
 	case *events.CardDealt:
 		if d.Phase == events.PhaseDeal {
 			c.deal++
@@ -141,6 +170,7 @@ func (c *counts) add(e *events.Event) {
 		c.acts++
 		c.first = c.first || d.Round == events.RoundFirst
 		c.second = c.second || d.Round == events.RoundSecond
+		c.blindRound = c.blindRound || d.Round == events.RoundBlind
 	case *events.HandPassed:
 		c.passed = true
 	case *events.MisdealDeclared:
@@ -185,7 +215,10 @@ func (h *Hand) advise(c *counts, next events.Seq) Advice {
 		return Advice{Step: StepMisdeal}
 	case c.shuffles == 0:
 		return Advice{Step: StepShuffle}
-	case c.cuts == 0:
+	case h.Stage == StageSetup && h.cutExposed && h.Preset.ExposedCut == RemedyReshuffle:
+		// presets.md exposed cards "in the cut": reshuffle and cut again before the deal.
+		return Advice{Step: StepShuffle, Remedy: RemedyReshuffle}
+	case c.uncut:
 		return Advice{Step: StepCut}
 	}
 	if h.Stage == StageSetup {
@@ -195,6 +228,26 @@ func (h *Hand) advise(c *counts, next events.Seq) Advice {
 					return Advice{Step: StepAnte, Seat: p.Seat, Amount: min(st.Ante, p.Stack)}
 				}
 			}
+		}
+		if h.Preset.Blinds {
+			if a, ok := h.adviseBlinds(c.blindsAt, c.blindBy); ok {
+				return a
+			}
+		}
+	}
+	if h.Preset.BlindRound && c.deal == 0 {
+		// presets.md br-online "forced bets": a betting round before any card; the first player
+		// bets at least min_bet or folds. Everybody else folding ends the hand before the deal.
+		if !c.blindRound {
+			h.enterRound(next, events.RoundBlind)
+		}
+		if h.Stage == StageBetting && h.Round == events.RoundBlind {
+			if o, ok := h.Options(); ok {
+				return h.action(o)
+			}
+		}
+		if h.InHand() < 2 {
+			return h.settle(c)
 		}
 	}
 	n := len(h.Players)
@@ -299,7 +352,8 @@ func (h *Hand) adviseDraw(c *counts) (Advice, bool) {
 		return give(p.Seat, burn, p.Pending)
 	}
 	if s := h.NextToDraw(); s != 0 {
-		return Advice{Step: StepDiscard, Seat: s, MaxDraw: h.Preset.MaxDraw, Cards: append([]cards.Card(nil), h.Player(s).Cards...)}, true
+		return Advice{Step: StepDiscard, Seat: s, MaxDraw: h.Preset.MaxDraw, Declared: h.Preset.Declared,
+			Cards: append([]cards.Card(nil), h.Player(s).Cards...)}, true
 	}
 	order, n := h.drawSeats()
 	for _, o := range order[:n] {

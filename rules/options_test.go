@@ -23,11 +23,19 @@ type driver struct {
 	stub  []cards.Card
 	seeds map[events.Seq]cards.Seed
 	h     *rules.Hand
+	// ctx is what the table tells the advice beyond the hand (the blinds' places).
+	ctx rules.Context
+	// hand is the hand's id ("" for the one hand of the property tests).
+	hand string
 }
 
 func (d *driver) emit(data events.Data) {
 	seq := events.Seq(len(d.evs) + 1)
-	e := &events.Event{ID: uuid.NewString(), Table: "t1", Hand: "0190a000-0000-7000-8000-000000000001", Seq: seq,
+	id := d.hand
+	if id == "" {
+		id = "0190a000-0000-7000-8000-000000000001"
+	}
+	e := &events.Event{ID: uuid.NewString(), Table: "t1", Hand: id, Seq: seq,
 		At: time.Date(2026, 12, 1, 20, 0, int(seq), 0, time.UTC).Format(time.RFC3339), Type: data.EventType(), Data: data}
 	events.Seal(e, d.prev)
 	d.prev = events.Hash(e.Raw)
@@ -75,7 +83,7 @@ func (d *driver) top() cards.Card {
 func (d *driver) play() []rules.Step {
 	var steps []rules.Step
 	for range 1000 {
-		a, err := rules.Advise(d.evs)
+		a, _, err := rules.AdviseWith(d.evs, d.ctx)
 		if err != nil {
 			d.t.Fatal(err)
 		}
@@ -94,6 +102,14 @@ func (d *driver) playOne(a rules.Advice) {
 	switch a.Step {
 	case rules.StepShuffle:
 		d.shuffle(nil, true)
+		if a.Remedy == "" && d.h.Preset.ExposedCut == rules.RemedyReshuffle && rapid.IntRange(1, 20).Draw(d.t, "expose in the cut") == 10 {
+			// A card shows while the deck is cut: the advice must ask for a new shuffle and cut.
+			c := d.stub[rapid.IntRange(0, len(d.stub)-1).Draw(d.t, "the card shown")]
+			d.emit(&events.CardExposed{Card: c, Phase: events.PhaseCut, Cause: events.CausePlayer})
+			if next, _, _ := rules.AdviseWith(d.evs, d.ctx); next.Step != rules.StepShuffle || next.Remedy != rules.RemedyReshuffle {
+				d.t.Fatalf("after a card shown in the cut the advice is %s (remedy %q), want a reshuffle", next.Step, next.Remedy)
+			}
+		}
 	case rules.StepReshuffle:
 		d.shuffle(a.Cards, false)
 	case rules.StepCut:
@@ -107,6 +123,8 @@ func (d *driver) playOne(a rules.Advice) {
 		d.emit(&events.DeckCut{At: k})
 	case rules.StepAnte:
 		d.emit(&events.AntePosted{Seat: a.Seat, Amount: a.Amount})
+	case rules.StepBlind:
+		d.emit(&events.BlindPosted{Seat: a.Seat, Amount: a.Amount, Blind: a.Blind})
 	case rules.StepDeal:
 		c := d.top()
 		d.emit(&events.CardDealt{Seat: a.Seat, Card: c, Phase: events.PhaseDeal})
@@ -124,7 +142,18 @@ func (d *driver) playOne(a rules.Advice) {
 		held := d.h.Player(a.Seat).Cards
 		n := rapid.IntRange(0, min(a.MaxDraw, len(held))).Draw(d.t, "discards")
 		perm := rapid.Permutation(held).Draw(d.t, "which")
-		d.emit(&events.CardsDiscarded{Seat: a.Seat, Cards: append([]cards.Card{}, perm[:n]...)})
+		cd := &events.CardsDiscarded{Seat: a.Seat, Cards: append([]cards.Card{}, perm[:n]...)}
+		// presets.md "drawing": a declared number may be raised, never lowered (tr-kapali), or
+		// changed freely until a card is dealt in answer (std-draw).
+		switch {
+		case a.Declared == rules.DeclaredRaiseOnly && rapid.Bool().Draw(d.t, "declares"):
+			k := rapid.IntRange(0, n).Draw(d.t, "declared")
+			cd.Declared = &k
+		case a.Declared == rules.DeclaredUntilDeal && rapid.Bool().Draw(d.t, "declares"):
+			k := rapid.IntRange(0, a.MaxDraw).Draw(d.t, "declared")
+			cd.Declared = &k
+		}
+		d.emit(cd)
 	case rules.StepBurn:
 		d.emit(&events.CardBurned{Card: d.top()})
 	case rules.StepDraw:
@@ -181,9 +210,8 @@ func pick(t *rapid.T, o rules.Options) *events.PlayerActed {
 	return a
 }
 
-// consolePresets are the presets whose whole hand the advice covers: the ante games (the blind
-// games, br-online and online-draw, are not offered yet).
-var consolePresets = []string{"br-fechado", "tr-kapali", "std-draw"}
+// consolePresets are the presets whose whole hand the advice covers: all five.
+var consolePresets = rules.Names()
 
 // TestAdviseNeverIllegal is the console's promise (issue 22): recording only what Advise offers,
 // with random choices among the offered actions, amounts and discards, gives a hand the engine
@@ -197,14 +225,28 @@ func TestAdviseNeverIllegal(t *testing.T) {
 			}
 			seen := map[rules.Step]int{}
 			// The random hands must reach the steps the preset has, or the property proves little.
-			want := []rules.Step{rules.StepMisdeal, rules.StepAction, rules.StepDiscard, rules.StepDraw, rules.StepShow, rules.StepAward, rules.StepReturn, rules.StepReveal}
+			want := []rules.Step{rules.StepAction, rules.StepDiscard, rules.StepDraw, rules.StepShow, rules.StepAward, rules.StepReturn, rules.StepReveal}
 			if p.PassedOutAllowed {
 				want = append(want, rules.StepPass)
 			}
 			if p.BurnBeforeFourth || p.DelayedFifth {
 				want = append(want, rules.StepBurn)
 			}
-			want = append(want, "exposed in the deal", "exposed in the draw")
+			if p.Blinds {
+				want = append(want, rules.StepBlind, "no ante")
+			}
+			if p.Ante {
+				want = append(want, rules.StepAnte)
+			}
+			if p.BlindRound {
+				want = append(want, "ended in the blind round")
+			}
+			if p.Declared != "" {
+				want = append(want, "declared")
+			}
+			if p.ExposedDeal == rules.RemedyKeep {
+				want = append(want, rules.StepMisdeal, "exposed in the deal", "exposed in the draw", "exposed in the cut")
+			}
 			if p.DrawSource == rules.DrawReshuffle {
 				want = append(want, rules.StepReshuffle)
 			}
@@ -216,6 +258,17 @@ func TestAdviseNeverIllegal(t *testing.T) {
 					hs := &events.HandStarted{Rules: events.Rules{Name: name}, Number: 1,
 						Stakes:    events.Stakes{Ante: events.Chips(rapid.IntRange(1, 5).Draw(t, "ante")), MinBet: 10, MaxBet: 40},
 						PassedOut: rapid.IntRange(0, 5).Draw(t, "passed_out")}
+					if p.Blinds {
+						// presets.md online-draw: antes only if the room used them; the room's
+						// betting structure.
+						hs.Stakes.Ante *= events.Chips(rapid.IntRange(0, 1).Draw(t, "antes"))
+						if s := rapid.SampledFrom([]string{"", "pot", "fixed"}).Draw(t, "structure"); s != "" {
+							hs.Rules.Overrides = []events.Override{{Key: "structure", Value: []byte(`"` + s + `"`)}}
+						}
+					}
+					if !p.Ante || p.Blinds && hs.Stakes.Ante == 0 {
+						seen["no ante"]++
+					}
 					if !p.PassedOutAllowed {
 						hs.PassedOut = 0
 					}
@@ -234,10 +287,21 @@ func TestAdviseNeverIllegal(t *testing.T) {
 					for _, s := range d.play() {
 						seen[s]++
 					}
+					dealt := false
 					for _, e := range d.evs {
-						if x, ok := e.Data.(*events.CardExposed); ok {
+						switch x := e.Data.(type) {
+						case *events.CardExposed:
 							seen[rules.Step("exposed in the "+string(x.Phase))]++
+						case *events.CardsDiscarded:
+							if x.Declared != nil {
+								seen["declared"]++
+							}
+						case *events.CardDealt:
+							dealt = true
 						}
+					}
+					if p.BlindRound && !dealt {
+						seen["ended in the blind round"]++
 					}
 					for _, f := range audit.Hand(d.evs) {
 						if f.Severity != finding.Info && f.Code != finding.CardExposed {
@@ -262,6 +326,9 @@ func TestAdviseNeverIllegal(t *testing.T) {
 // and ends the hand with the carry unchanged. The auditor finds nothing but the exposure.
 func TestAdviseMisdeal(t *testing.T) {
 	for _, name := range consolePresets {
+		if p, _ := rules.Lookup(name); p.ExposedDeal != rules.RemedyKeep {
+			continue // br-online: a machine table neither exposes a card nor misdeals
+		}
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				hs := &events.HandStarted{Rules: events.Rules{Name: name}, Number: 1, Dealer: 1, Carry: 7,
@@ -291,7 +358,11 @@ func TestAdviseMisdeal(t *testing.T) {
 				}
 				d.emit(&events.MisdealDeclared{Reason: "exposed"})
 				steps := d.play()
-				want := []rules.Step{rules.StepReturn, rules.StepReturn, rules.StepReturn, rules.StepReveal, rules.StepEnd, rules.StepDone}
+				want := []rules.Step{rules.StepReturn, rules.StepReturn, rules.StepReturn}
+				for range d.seeds { // a card shown in the cut made a second machine shuffle
+					want = append(want, rules.StepReveal)
+				}
+				want = append(want, rules.StepEnd, rules.StepDone)
 				if fmt.Sprint(steps) != fmt.Sprint(want) {
 					t.Fatalf("after the misdeal the advice goes %v, want %v", steps, want)
 				}

@@ -167,6 +167,7 @@ function applyState(st) {
   S.hand.warnings = st.warnings || [];
   S.amount = null;
   S.chosen = [];
+  S.declared = null;
   localStorage.setItem("console.hand", S.hand.id);
 }
 
@@ -308,11 +309,51 @@ async function setupView(m) {
       carry: +f.carry.value, passed_out: +f.passed_out.value };
     if (d.previous) data.previous = d.previous;
     tournamentData(data, d);
-    S.hand = { id: uuid(), events: [], advice: null, warnings: [] };
-    S.next = null;
-    emit("hand.started", data);
+    startHand(f, data, d);
   });
   m.append(f);
+  blindSetup(f, d);
+}
+
+// blindSetup names the stakes after the preset's forced bets: a blind game's big blind is the
+// smallest bet (min_bet), its small blind is asked for here (the stakes do not hold it), and
+// br-online, with a blind betting round instead, has no ante.
+function blindSetup(f, d) {
+  const small = el("label", { id: "small-blind" }, t("setup.small_blind"),
+    el("input", { name: "small_blind", type: "number", min: 1, inputmode: "numeric",
+      value: d.small_blind || localStorage.getItem("console.smallBlind") || Math.max(1, Math.floor(d.stakes.min_bet / 2)) }));
+  const minBet = f.min_bet.closest("label"), ante = f.ante.closest("label");
+  minBet.after(small);
+  const relabel = () => {
+    const p = S.presets.find((x) => x.name === f.preset.value) || {};
+    small.hidden = !p.blinds;
+    minBet.firstChild.textContent = p.blinds ? t("setup.big_blind") : t("setup.min_bet");
+    ante.firstChild.textContent = p.blinds ? t("setup.ante.blinds") : t("setup.ante");
+    ante.hidden = !p.ante;
+    if (!p.ante) f.ante.value = 0;
+  };
+  f.preset.addEventListener("change", relabel);
+  relabel();
+}
+
+// startHand records hand.started. After a hand of this table the server says, for the players
+// the form lists, who is dealt in, who waits for the big blind, who sat down or left, and where
+// the dealer goes: in a blind game always (the dead-button rule), else unless the dealer was
+// changed in the form (d is what the form was filled with).
+async function startHand(f, data, d) {
+  const p = S.presets.find((x) => x.name === data.rules.name) || {};
+  if (p.blinds) localStorage.setItem("console.smallBlind", String(+f.small_blind.value || 1));
+  if (data.previous && !data.tournament) { // a tournament's moves and knock-outs are tournamentData's
+    const r = await api("POST", "hands/" + data.previous + "/next", JSON.stringify({ seats: data.seats }));
+    if (r.status !== 200) { S.error = t(r.data.error, { detail: r.data.detail }); return render(); }
+    data.seats = r.data.seats;
+    if (r.data.away) data.away = r.data.away;
+    if (r.data.left) data.left = r.data.left;
+    if (p.blinds || data.dealer === d.dealer) data.dealer = r.data.dealer;
+  }
+  S.hand = { id: uuid(), events: [], advice: null, warnings: [] };
+  S.next = null;
+  emit("hand.started", data);
 }
 
 // ---- tournaments (events-v1.md §9) -----------------------------------------------------------
@@ -468,6 +509,7 @@ function stepView(box, a) {
   switch (a.Step) {
     case "shuffle":
     case "reshuffle": {
+      if (a.Remedy) remedyNote(box, a);
       prompt(box, a.Step === "shuffle" ? t("step.shuffle") : t("step.reshuffle", { n: (a.Cards || []).length }));
       const row = el("div", { class: "row" });
       row.append(btn(t("step.shuffle.machine"), "machine-shuffle", async () => {
@@ -493,6 +535,9 @@ function stepView(box, a) {
         btn(t("step.cut.none"), "no-cut", () => emit("deck.cut", { at: 0 }))));
       break;
     }
+    case "blind":
+      blindView(box, a);
+      break;
     case "ante":
       prompt(box, t("step.ante", { ...who(a), amount: a.Amount }));
       box.append(el("div", { class: "row" }, btn(t("step.ante.record"), "ante", () => emit("ante.posted", { seat: a.Seat, amount: a.Amount }), "main")));
@@ -635,8 +680,9 @@ function discardView(box, a) {
       render();
     }, S.chosen.includes(c)))));
     box.append(el("div", { class: "row" },
-      btn(t("step.discard.pat"), "pat", () => emit("cards.discarded", { seat: a.Seat, cards: [] })),
-      btn(t("step.discard.record", { n: S.chosen.length }), "discard", () => emit("cards.discarded", { seat: a.Seat, cards: S.chosen.slice() }), "main")));
+      btn(t("step.discard.pat"), "pat", () => emit("cards.discarded", withDeclared({ seat: a.Seat, cards: [] }))),
+      btn(t("step.discard.record", { n: S.chosen.length }), "discard", () => emit("cards.discarded", withDeclared({ seat: a.Seat, cards: S.chosen.slice() })), "main")));
+    declaredRow(box, a);
     return;
   }
   // The player's cards are not recorded: the number he throws.
@@ -650,7 +696,7 @@ function discardView(box, a) {
 function toolsView(m, a) {
   const hs = started();
   const preset = S.presets.find((p) => p.name === hs.rules.name) || {};
-  const phase = ["shuffle", "cut", "ante"].includes(a.Step) ? "cut" : (a.Stage === "draw" || ["reshuffle", "discard", "burn", "draw"].includes(a.Step)) ? "draw" : "deal";
+  const phase = ["shuffle", "cut", "ante", "blind"].includes(a.Step) ? "cut" : (a.Stage === "draw" || ["reshuffle", "discard", "burn", "draw"].includes(a.Step)) ? "draw" : "deal";
   const remedy = phase === "cut" ? preset.exposed_cut : phase === "deal" ? preset.exposed_deal : preset.exposed_draw;
   const tools = el("div", { class: "tools" });
   if (a.MisdealDue) tools.append(el("p", { class: "warn" }, t("remedy.misdeal")));
@@ -666,6 +712,45 @@ function toolsView(m, a) {
     })),
     btn(t("hand.misdeal"), "misdeal", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
   m.append(tools);
+}
+
+// blindView posts a blind: the small blind the table set up (at most the player's chips), the big
+// blind, or a newcomer's big blind to come in.
+function blindView(box, a) {
+  let amount = a.Amount;
+  if (a.Blind === "small") {
+    const set = +localStorage.getItem("console.smallBlind");
+    const me = stateOfPlayers().find((p) => p.seat === a.Seat);
+    if (set > 0 && me) amount = Math.min(set, me.stack);
+  }
+  prompt(box, t("step.blind." + a.Blind, { ...who(a), amount }));
+  box.append(el("div", { class: "row" }, btn(t("step.blind.record"), "blind", () => emit("blind.posted", { seat: a.Seat, amount, blind: a.Blind }), "main")));
+}
+
+// remedyNote says which remedy of the preset the step carries out (a card shown in the cut).
+function remedyNote(box, a) {
+  box.append(el("p", { class: "warn", id: "remedy" }, t("remedy." + a.Remedy)));
+}
+
+// declaredRow records how many cards the player announced, where the preset has a rule on it
+// (presets.md "drawing": tr-kapali lets him raise the number, never lower it; std-draw lets him
+// change it until a card is dealt). Under tr-kapali a discard below the number is not offered.
+function declaredRow(box, a) {
+  if (!a.Declared) return;
+  const row = el("div", { class: "row", id: "declared" }, el("span", { class: "note" }, t("step.discard.declared", who(a))));
+  for (let n = 0; n <= a.MaxDraw; n++) {
+    row.append(btn(String(n), "declare-" + n, () => { S.declared = S.declared === n ? null : n; render(); }, S.declared === n ? "sel" : null));
+  }
+  box.append(row);
+  if (S.declared !== null && a.Declared === "raise" && S.chosen.length < S.declared) {
+    box.append(el("p", { class: "warn", id: "declared-lower" }, t("step.discard.declared.lower", { ...who(a), n: S.declared })));
+    for (const b of box.querySelectorAll('[data-act="discard"], [data-act="pat"]')) b.disabled = true;
+  }
+}
+
+function withDeclared(d) {
+  if (S.declared !== null && S.declared !== undefined) d.declared = S.declared;
+  return d;
 }
 
 async function init() {
