@@ -155,7 +155,7 @@ func runAudit(m *Main, args []string) error {
 // often and still lets the heap grow past it. Whoever sets GOGC or GOMEMLIMIT keeps their choice.
 const (
 	auditGCPercent   = 400
-	auditMemoryLimit = 48 << 20
+	auditMemoryLimit = 64 << 20
 )
 
 // auditGC applies the audit's garbage collection settings unless the environment sets its own,
