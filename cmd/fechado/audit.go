@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/fechado/fechado/audit"
@@ -113,6 +114,7 @@ func runAudit(m *Main, args []string) error {
 	case stored == 0 && len(files) == 0:
 		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
 	}
+	defer auditGC(m.getenv)()
 	out := bufio.NewWriter(m.Stdout)
 	rep := newAuditReport(out, f)
 	a := audit.New(nil)
@@ -141,10 +143,39 @@ func runAudit(m *Main, args []string) error {
 	return nil
 }
 
+// Garbage collection during an audit. The Reader hands every caller memory of its own (lines,
+// events and sums are never reused), so an audit allocates about as much as the log's size and
+// more, while what it keeps alive (the hands still open, the rank tables) stays small. With the
+// runtime's default (collect when the heap doubles its live part) that small live heap means a
+// collection every few megabytes read, and collecting, not reading, becomes a large share of the
+// audit's time. So the audit lets the heap grow to several times its live part (auditGCPercent)
+// and bounds that growth with a soft ceiling (auditMemoryLimit), so that memory stays flat and
+// far below what a floor machine has, however long the log. The ceiling is soft: when the hands
+// still open need more than it (a log of very many tables at once), the runtime collects more
+// often and still lets the heap grow past it. Whoever sets GOGC or GOMEMLIMIT keeps their choice.
+const (
+	auditGCPercent   = 400
+	auditMemoryLimit = 64 << 20
+)
+
+// auditGC applies the audit's garbage collection settings unless the environment sets its own,
+// and returns the function that restores the previous ones.
+func auditGC(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	percent := debug.SetGCPercent(auditGCPercent)
+	limit := debug.SetMemoryLimit(auditMemoryLimit)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
+}
+
 // auditFiles streams the files, in order, into one auditor. Every file is opened first, so a
 // missing one fails before anything is printed. A line that does not decode is a log.schema
-// finding (events-v1.md §8). Whenever the auditor is idle, the reader recycles the memory of the events read:
-// the report's callbacks print a hand at once and keep nothing of its events.
+// finding (events-v1.md §8). The report's callbacks print a hand at once and keep nothing of its
+// events, so the memory of a hand's events is freed once the hand is audited.
 func auditFiles(m *Main, names []string, a *audit.Auditor) error {
 	type src struct {
 		name string
