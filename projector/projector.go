@@ -380,7 +380,7 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 			}
 			return p.quarantine(ctx, m, e.Hand, "hand.started of a hand already projected")
 		}
-		if _, err := p.b.stmt(stUpsertTable).ExecContext(ctx, e.Table, hs.Rules.Name, e.At, e.Hand); err != nil {
+		if _, err := p.b.stmt(stUpsertTable).ExecContext(ctx, e.Table, hs.Rules.Name, e.At, e.Hand, fold(e.Table)); err != nil {
 			return err
 		}
 		if err := p.seatChanges(ctx, m, e, hs); err != nil {
@@ -480,7 +480,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 			int64(x.start), int64(x.end), int64(x.end-x.start), int64(x.putIn), int64(x.returned), int64(x.won),
 			b2i(x.vpip), b2i(x.openChance), b2i(x.opened), b2i(x.raisedPre),
 			x.bets, x.raises, x.calls, x.checks, b2i(x.folded), b2i(x.drew), drawn, b2i(x.stoodPat),
-			b2i(x.sawSecond), b2i(x.wtsd), b2i(x.wsd), b2i(x.aggressivePost), cards.Join(x.shown, " ")); err != nil {
+			b2i(x.sawSecond), b2i(x.wtsd), b2i(x.wsd), b2i(x.aggressivePost), cards.Join(x.shown, " "), fold(x.player)); err != nil {
 			return err
 		}
 	}

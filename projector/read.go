@@ -126,8 +126,9 @@ func scanHand(sc interface{ Scan(...any) error }) (HandRow, error) {
 
 // HandQuery selects hands: empty fields select everything, the fields combine with AND.
 type HandQuery struct {
-	// Table and Player select a table's hands and a player's whatever the case of the name
-	// ("Ana" finds ana's); Preset is a preset's exact name.
+	// Table and Player select a table's hands and a player's whatever the case of the name, in
+	// any alphabet ("Ana" finds ana's, "JOÃO" João's, "ISTANBUL" İstanbul's); Preset is a
+	// preset's exact name.
 	Table, Preset, Player string
 	// WithFindings selects only the hands with at least one finding.
 	WithFindings bool
@@ -138,18 +139,19 @@ type HandQuery struct {
 }
 
 // where returns the WHERE clause of q over hands h, and its arguments. The table and player
-// filters compare without case through the NOCASE indexes of migration 0006.
+// filters compare the typed text folded with the folded names of migration 0007, through their
+// indexes.
 func (q HandQuery) where() (string, []any) {
 	var conds []string
 	var args []any
 	if q.Table != "" {
-		conds, args = append(conds, "h.table_id IN (SELECT table_id FROM tables WHERE table_id = ? COLLATE NOCASE)"), append(args, q.Table)
+		conds, args = append(conds, "h.table_id IN (SELECT table_id FROM tables WHERE table_fold = ?)"), append(args, fold(q.Table))
 	}
 	if q.Preset != "" {
 		conds, args = append(conds, "h.preset = ?"), append(args, q.Preset)
 	}
 	if q.Player != "" {
-		conds, args = append(conds, "h.hand_id IN (SELECT hand_id FROM hand_players WHERE player = ? COLLATE NOCASE)"), append(args, q.Player)
+		conds, args = append(conds, "h.hand_id IN (SELECT hand_id FROM hand_players WHERE player_fold = ?)"), append(args, fold(q.Player))
 	}
 	if q.WithFindings {
 		conds = append(conds, "h.findings > 0")
@@ -207,23 +209,23 @@ func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 // filter a person typed ("T-Clean" finds t-clean).
 func TablesNamed(ctx context.Context, db *sql.DB, name string) ([]string, error) {
 	out := []string{}
-	err := queryRows(ctx, db, `SELECT table_id FROM tables WHERE table_id = ? COLLATE NOCASE ORDER BY table_id`, func(r *sql.Rows) error {
+	err := queryRows(ctx, db, `SELECT table_id FROM tables WHERE table_fold = ? ORDER BY table_id`, func(r *sql.Rows) error {
 		var t string
 		if err := r.Scan(&t); err != nil {
 			return err
 		}
 		out = append(out, t)
 		return nil
-	}, name)
+	}, fold(name))
 	return out, err
 }
 
 // PlayersStarting returns the players of the read models whose name starts with prefix whatever
-// its case ("an" finds Ana and anabel), sorted; the prefix is taken as written, % and _ included.
+// its case in any alphabet ("an" finds Ana and anabel, "ça" ÇAĞLAR), sorted; the prefix is taken as written, % and _ included.
 func PlayersStarting(ctx context.Context, db *sql.DB, prefix string) ([]string, error) {
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix)
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(prefix))
 	out := []string{}
-	err := queryRows(ctx, db, `SELECT DISTINCT player FROM hand_players WHERE player LIKE ? ESCAPE '\' ORDER BY player`, func(r *sql.Rows) error {
+	err := queryRows(ctx, db, playersStartingSQL, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err
@@ -233,6 +235,10 @@ func PlayersStarting(ctx context.Context, db *sql.DB, prefix string) ([]string, 
 	}, esc+"%")
 	return out, err
 }
+
+// playersStartingSQL selects the players whose folded name starts with an escaped, folded prefix
+// and a %: LIKE over the folded column uses its index (the column is NOCASE, as LIKE is).
+const playersStartingSQL = `SELECT DISTINCT player FROM hand_players WHERE player_fold LIKE ? ESCAPE '\' ORDER BY player`
 
 // Hand returns the row of hand id; sql.ErrNoRows when the read models do not hold it.
 func Hand(ctx context.Context, db *sql.DB, id string) (HandRow, error) {

@@ -138,7 +138,7 @@ func TestNamesWhateverTheCase(t *testing.T) {
 	}
 }
 
-// The filters without case are served by the NOCASE indexes, not by reading every row.
+// The filters without case are served by the indexes of the folded names, not by reading every row.
 func TestCaseFiltersUseTheIndexes(t *testing.T) {
 	db := openDB(t)
 	plan := func(q string, args ...any) string {
@@ -160,12 +160,89 @@ func TestCaseFiltersUseTheIndexes(t *testing.T) {
 	}
 	where, args := HandQuery{Player: "Ana", Table: "T"}.where()
 	p := plan("SELECT COUNT(*) FROM hands h"+where, args...)
-	for _, idx := range []string{"hand_players_player_nocase", "tables_nocase"} {
+	for _, idx := range []string{"hand_players_player_fold", "tables_table_fold"} {
 		if !strings.Contains(p, idx) {
 			t.Errorf("the hands filter does not use %s:\n%s", idx, p)
 		}
 	}
-	if p := plan(`SELECT DISTINCT player FROM hand_players WHERE player LIKE ? ESCAPE '\'`, "an%"); !strings.Contains(p, "hand_players_player_nocase") {
-		t.Errorf("a name's prefix does not use the NOCASE index:\n%s", p)
+	if p := plan(playersStartingSQL, "an%"); !strings.Contains(p, "hand_players_player_fold") {
+		t.Errorf("a name's prefix does not use the folded names' index:\n%s", p)
+	}
+}
+
+// fold treats case as a person typing in Portuguese or Turkish does: every letter's case, the
+// Turkish dotted and dotless i as one letter, accents kept, combining accents as precomposed.
+func TestFold(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"JOÃO", "João"},
+		{"çağlar", "ÇAĞLAR"},
+		{"ISTANBUL", "İstanbul"},
+		{"istanbul", "İSTANBUL"},
+		{"ıŞIK", "Işık"},
+		{"Joa\u0303o", "JOÃO"}, // ã as a plus a combining tilde
+		{"STRASSE", "straße"},
+	} {
+		if fold(c.a) != fold(c.b) {
+			t.Errorf("fold(%q) = %q, fold(%q) = %q: want the same", c.a, fold(c.a), c.b, fold(c.b))
+		}
+	}
+	for _, c := range []struct{ a, b string }{{"João", "Joao"}, {"Çağlar", "Caglar"}, {"ana", "ana "}} {
+		if fold(c.a) == fold(c.b) {
+			t.Errorf("fold(%q) = fold(%q) = %q: want them apart", c.a, c.b, fold(c.a))
+		}
+	}
+}
+
+// The filters find names written with letters beyond ASCII whatever the case typed: the players of
+// the simulated hands are renamed in their events before projecting.
+func TestNamesBeyondASCII(t *testing.T) {
+	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 3, Hands: 10, Seed: 12, Table: "T-ist", ExposeRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seated := hs[0].Events[0].Data.(*events.HandStarted).Seats
+	rename := map[string]string{}
+	for i, name := range []string{"João", "ÇAĞLAR", "İstanbul"} {
+		if i < len(seated) {
+			rename[seated[i].Player] = name
+		}
+	}
+	var lines [][]byte
+	for _, h := range hs {
+		for _, e := range h.Events {
+			line := bytes.Clone(e.Raw)
+			for from, to := range rename {
+				line = bytes.ReplaceAll(line, []byte(`"`+from+`"`), []byte(`"`+to+`"`))
+			}
+			lines = append(lines, line)
+		}
+	}
+	db := openDB(t)
+	project(t, db, writeLines(t, t.TempDir(), lines), 100)
+	ctx := context.Background()
+	for typed, want := range map[string]string{"JOÃO": "João", "çağlar": "ÇAĞLAR", "ISTANBUL": "İstanbul", "ıstanbul": "İstanbul", "joao": ""} {
+		n, err := CountHands(ctx, db, HandQuery{Player: typed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (n > 0) != (want != "") {
+			t.Errorf("player %q: %d hands, want %q's", typed, n, want)
+		}
+	}
+	for prefix, want := range map[string][]string{"jo": {"João"}, "ÇA": {"ÇAĞLAR"}, "ça": {"ÇAĞLAR"}, "ca": {}, "is": {"İstanbul"}} {
+		got, err := PlayersStarting(ctx, db, prefix)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("prefix %q: %v, %v; want %v", prefix, got, err, want)
+		}
+	}
+	// Table ids are ASCII (events-v1.md), but the Turkish capital İ still finds an i.
+	for _, typed := range []string{"t-IST", "T-İST"} {
+		got, err := TablesNamed(ctx, db, typed)
+		if err != nil || !slices.Equal(got, []string{"T-ist"}) {
+			t.Errorf("table %q: %v, %v; want T-ist", typed, got, err)
+		}
+		if n, err := CountHands(ctx, db, HandQuery{Table: typed}); err != nil || n != len(hs) {
+			t.Errorf("hands of table %q: %d, %v; want %d", typed, n, err, len(hs))
+		}
 	}
 }

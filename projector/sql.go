@@ -68,8 +68,8 @@ var statements = [numStmts]string{
 	stInsertHand: `INSERT OR IGNORE INTO hands (hand_id, stream_seq, table_id, number, preset, dealer, players,
 		ante, min_bet, max_bet, carry_in, passed_out, started_at, started_ms)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	stUpsertTable: `INSERT INTO tables (table_id, preset, hands, hands_ended, first_started_at, last_started_at, last_hand_id)
-		VALUES (?1, ?2, 1, 0, ?3, ?3, ?4)
+	stUpsertTable: `INSERT INTO tables (table_id, preset, hands, hands_ended, first_started_at, last_started_at, last_hand_id, table_fold)
+		VALUES (?1, ?2, 1, 0, ?3, ?3, ?4, ?5)
 		ON CONFLICT (table_id) DO UPDATE SET preset = excluded.preset, hands = hands + 1,
 			last_started_at = excluded.last_started_at, last_hand_id = excluded.last_hand_id`,
 	stInsertAction: `INSERT INTO actions (stream_seq, hand_id, seq, at, seat, player, round, action, amount)
@@ -83,8 +83,8 @@ var statements = [numStmts]string{
 		findings = ?, quarantined = ? WHERE hand_id = ?`,
 	stInsertPlayer: `INSERT INTO hand_players (hand_id, seat, player, position, start_stack, end_stack, net,
 		put_in, returned, won, vpip, open_chance, opened, raised_pre, bets, raises, calls, checks, folded,
-		drew, cards_drawn, stood_pat, saw_second, went_to_showdown, won_at_showdown, aggressive_post, shown)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		drew, cards_drawn, stood_pat, saw_second, went_to_showdown, won_at_showdown, aggressive_post, shown, player_fold)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertPot: `INSERT INTO pots (hand_id, pot, awarded, raked, winners) VALUES (?, ?, ?, ?, ?)`,
 	stInsertFinding: `INSERT INTO findings (hand_id, n, table_id, seq, stream_seq, code, severity, seat, message,
 		expected, actual) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
