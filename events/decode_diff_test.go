@@ -1,7 +1,6 @@
 package events
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -320,56 +319,42 @@ func (it item) String() string {
 	return fmt.Sprintf("%d %+v %+v", it.line, *it.e, it.e.Data)
 }
 
-// lineReader reads a file the plain way, to hold the Reader to: bufio's ReadBytes, then Parse of
-// each line.
-type lineReader struct {
-	name string
-	r    *bufio.Reader
-	line int
-	err  error
-}
-
-func (r *lineReader) readLine() ([]byte, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
-	line, err := r.r.ReadBytes('\n')
-	if len(line) == 0 && err != nil {
-		if err != io.EOF {
-			err = &Error{File: r.name, Line: r.line + 1, Err: err}
+// lineItems returns what a Reader named name must return for what r delivers: each line of it
+// (bytes.Lines) that is not blank, parsed on its own, then the read error, if r fails, named by
+// the line it cut or by the line after the last whole one, and returned again when asked again.
+func lineItems(name string, r io.Reader) []item {
+	data, rerr := io.ReadAll(r)
+	var out []item
+	n := 0
+	for l := range bytes.Lines(data) {
+		n++
+		if rerr != nil && !bytes.HasSuffix(l, []byte("\n")) {
+			return append(out, readFailure(&Error{File: name, Line: n, Err: rerr}, n))
 		}
-		r.err = err
-		return nil, err
-	}
-	r.line++
-	if n := len(line); n > 0 && line[n-1] == '\n' {
-		line = line[:n-1]
-	} else if err != nil && err != io.EOF {
-		r.err = &Error{File: r.name, Line: r.line, Err: err}
-		return nil, r.err
-	}
-	return line, nil
-}
-
-func (r *lineReader) next() (*Event, error) {
-	for {
-		line, err := r.readLine()
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		l = bytes.TrimSuffix(l, []byte("\n"))
+		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		e, err := Parse(line)
+		e, err := Parse(l)
 		if err != nil {
 			var ee *Error
 			if errors.As(err, &ee) {
-				ee.File, ee.Line = r.name, r.line
+				ee.File, ee.Line = name, n
 			}
-			return nil, err
+			out = append(out, item{line: n, err: err.Error()})
+			continue
 		}
-		return e, nil
+		out = append(out, item{line: n, e: e})
 	}
+	if rerr != nil {
+		return append(out, readFailure(&Error{File: name, Line: n + 1, Err: rerr}, n))
+	}
+	return append(out, readFailure(io.EOF, n))
+}
+
+// readFailure is the last item of items: err, asked for twice, after line.
+func readFailure(err error, line int) item {
+	return item{line: line, err: err.Error() + " / " + fmt.Sprint(err)}
 }
 
 // items reads events with next until io.EOF or a read error (returned twice, to see it stays).
@@ -383,8 +368,10 @@ func items(next func() (*Event, error), line func() int) []item {
 		case errors.Is(err, ErrInvalid):
 			out = append(out, item{line: line(), err: err.Error()})
 		default:
-			_, again := next()
-			return append(out, item{line: line(), err: err.Error() + " / " + fmt.Sprint(again)})
+			if _, again := next(); again == nil || again.Error() != err.Error() {
+				return append(out, item{line: line(), err: err.Error() + " / then " + fmt.Sprint(again)})
+			}
+			return append(out, readFailure(err, line()))
 		}
 	}
 }
@@ -408,8 +395,7 @@ func sameReadAsLines(t testing.TB, b []byte) {
 		}
 		r := NewReader(mk(b), "f.jsonl")
 		got := items(r.Next, r.Line)
-		rr := &lineReader{name: "f.jsonl", r: bufio.NewReader(mk(b))}
-		want := items(rr.next, func() int { return rr.line })
+		want := lineItems("f.jsonl", mk(b))
 		if !reflect.DeepEqual(got, want) {
 			for i := range min(len(got), len(want)) {
 				if !reflect.DeepEqual(got[i], want[i]) {
