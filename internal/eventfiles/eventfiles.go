@@ -4,6 +4,7 @@
 package eventfiles
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,7 +23,19 @@ func Read(tb testing.TB, path string, max int) []*events.Event {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	rd := events.NewReader(f, filepath.Base(path))
+	return read(tb, events.NewReader(f, filepath.Base(path)), max)
+}
+
+// Parse returns the events of log, JSON Lines held in memory and named name in errors, in order.
+// tb fails when a line is not a valid event.
+func Parse(tb testing.TB, log []byte, name string) []*events.Event {
+	tb.Helper()
+	return read(tb, events.NewReader(bytes.NewReader(log), name), 0)
+}
+
+// read returns the events rd reads, the first max of them when max > 0.
+func read(tb testing.TB, rd *events.Reader, max int) []*events.Event {
+	tb.Helper()
 	var evs []*events.Event
 	for max <= 0 || len(evs) < max {
 		e, err := rd.Next()

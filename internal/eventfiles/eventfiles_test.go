@@ -9,7 +9,7 @@ import (
 	"github.com/fechado/fechado/internal/testfiles"
 )
 
-// Read returns a file's events in order, stops at max, and Vectors returns every vector's events
+// Read returns a file's events in order and stops at max, Parse reads the same from memory, and Vectors returns every vector's events
 // in file order: as many as the vector files hold lines.
 func TestReadAndVectors(t *testing.T) {
 	files := testfiles.Glob(t, "vectors/*.jsonl")
@@ -33,6 +33,13 @@ func TestReadAndVectors(t *testing.T) {
 		if i > 0 && e.Hand == first[i-1].Hand && e.Seq != first[i-1].Seq+1 {
 			t.Fatalf("event %d of %s is out of file order", i, filepath.Base(files[0]))
 		}
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed := Parse(t, b, "first"); len(parsed) != len(first) || string(parsed[len(parsed)-1].Raw) != string(first[len(first)-1].Raw) {
+		t.Fatalf("Parse of %s returned %d events, Read %d", filepath.Base(files[0]), len(parsed), len(first))
 	}
 	if head := Read(t, files[0], 3); len(head) != 3 || string(head[2].Raw) != string(first[2].Raw) {
 		t.Fatalf("Read with max 3 returned %d events", len(head))
