@@ -50,15 +50,7 @@ func (e *env) record(h *tHand, hs *events.HandStarted, deal map[events.Seat][]ca
 		ad := a.Advice
 		switch ad.Step {
 		case rules.StepDone:
-			var evs []*events.Event
-			for _, raw := range a.Events {
-				ev, err := events.Parse(raw)
-				if err != nil {
-					t.Fatal(err)
-				}
-				evs = append(evs, ev)
-			}
-			return evs
+			return a.stored(t)
 		case rules.StepShuffle:
 			three := 3
 			d = &events.DeckShuffled{Method: cards.PhysicalMethod, Count: &three}
