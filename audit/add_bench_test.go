@@ -6,6 +6,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/eventfiles"
 )
 
 // benchEvents decodes the first max lines of FECHADO_BENCH_FILE, or else a log of the table
@@ -15,7 +16,7 @@ func benchEvents(b *testing.B, max int) []*events.Event {
 	if path == "" {
 		path, _ = benchLog(b, b.TempDir(), 25)
 	}
-	return readLog(b, path, max)
+	return eventfiles.Read(b, path, max)
 }
 
 // BenchmarkAuditorAdd feeds already decoded events to a fresh Auditor per op (about 2,000 hands

@@ -105,8 +105,7 @@ func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 	if p == nil && a.chain.Ended(e.Hand) {
 		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
 		for _, pr := range a.chain.CheckSum(e, sum) {
-			a.emit(finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
-				Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
+			a.emit(chainFinding(e, pr))
 		}
 		return
 	}
@@ -114,20 +113,33 @@ func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 		p = a.openHand(e)
 	}
 	a.last = p
-	for _, pr := range a.chain.CheckSum(e, sum) {
-		p.faults = append(p.faults, finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
-			Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
+	if p.take(e, a.chain.CheckSum(e, sum)) {
+		a.finish(p)
+	}
+}
+
+// chainFinding is the finding of a problem the chain found with e (log.sequence,
+// log.duplicate-id, log.chain).
+func chainFinding(e *events.Event, pr events.Problem) finding.Finding {
+	return finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
+		Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message}
+}
+
+// take adds e, an event of the open hand p, with the problems the chain found with it, and
+// reports whether it ends the hand. An event naming another table than the hand's first is a
+// log.schema fault; a second hand.ended is dropped (the chain has reported it).
+func (p *pending) take(e *events.Event, problems []events.Problem) (ended bool) {
+	for _, pr := range problems {
+		p.faults = append(p.faults, chainFinding(e, pr))
 	}
 	if e.Table != p.table {
 		p.faults = append(p.faults, mk(e.Hand, p.table, e.Seq, finding.LogSchema, 0, fmt.Sprintf("event of hand %s names table %s, not %s", e.Hand, e.Table, p.table), p.table, e.Table))
 	}
 	if e.Type == events.HandEndedType && len(p.events) > 0 && p.events[len(p.events)-1].Type == events.HandEndedType {
-		return
+		return false
 	}
 	p.events = append(p.events, e)
-	if e.Type == events.HandEndedType {
-		a.finish(p)
-	}
+	return e.Type == events.HandEndedType
 }
 
 // openHand opens the hand of e, its first event.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/internal/testfiles"
 )
 
@@ -18,7 +19,7 @@ func benchLog(tb testing.TB, dir string, reps int) (string, int) {
 	tb.Helper()
 	var base []*events.Event
 	for _, name := range []string{"table-br-fechado.jsonl", "table-br-online.jsonl", "table-tr-kapali.jsonl", "table-std-draw.jsonl"} {
-		base = append(base, readLog(tb, testfiles.Path("vectors", name), 0)...)
+		base = append(base, eventfiles.Read(tb, testfiles.Path("vectors", name), 0)...)
 	}
 	path := filepath.Join(dir, "bench.jsonl")
 	f, err := os.Create(path)

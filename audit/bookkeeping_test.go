@@ -57,8 +57,7 @@ func (a *refAuditor) Add(e *events.Event) {
 	p := a.open[e.Hand]
 	if p == nil && a.chain.Ended(e.Hand) {
 		for _, pr := range a.chain.Check(e) {
-			a.emit(finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
-				Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
+			a.emit(chainFinding(e, pr))
 		}
 		return
 	}
@@ -67,18 +66,7 @@ func (a *refAuditor) Add(e *events.Event) {
 		a.open[e.Hand] = p
 		a.order = append(a.order, e.Hand)
 	}
-	for _, pr := range a.chain.Check(e) {
-		p.faults = append(p.faults, finding.Finding{Hand: e.Hand, Table: e.Table, Seq: pr.Seq, Code: finding.Code(pr.Kind),
-			Severity: finding.Code(pr.Kind).Severity(), Message: pr.Message})
-	}
-	if e.Table != p.table {
-		p.faults = append(p.faults, mk(e.Hand, p.table, e.Seq, finding.LogSchema, 0, fmt.Sprintf("event of hand %s names table %s, not %s", e.Hand, e.Table, p.table), p.table, e.Table))
-	}
-	if e.Type == events.HandEndedType && len(p.events) > 0 && p.events[len(p.events)-1].Type == events.HandEndedType {
-		return
-	}
-	p.events = append(p.events, e)
-	if e.Type == events.HandEndedType {
+	if p.take(e, a.chain.Check(e)) {
 		a.finish(p)
 	}
 }

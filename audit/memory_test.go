@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/internal/testfiles"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestAuditMemoryFlat(t *testing.T) {
 	var base []*events.Event
 	for _, name := range []string{"table-br-fechado.jsonl", "table-tr-kapali.jsonl", "table-std-draw.jsonl"} {
-		base = append(base, readLog(t, testfiles.Path("vectors", name), 0)...)
+		base = append(base, eventfiles.Read(t, testfiles.Path("vectors", name), 0)...)
 	}
 	a := New(nil)
 	a.chain.Window = 256 // fill the windows early; the defaults are just a bigger plateau

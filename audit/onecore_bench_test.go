@@ -14,6 +14,7 @@ import (
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -140,23 +141,11 @@ func BenchmarkAuditOneCore(b *testing.B) {
 // countHands returns the numbers of hands (hand.ended events) and events of a log file.
 func countHands(tb testing.TB, path string) (hands, evs int) {
 	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	rd := events.NewReader(f, path)
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			return hands, evs
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, e := range eventfiles.Read(tb, path, 0) {
 		evs++
 		if e.Type == events.HandEndedType {
 			hands++
 		}
 	}
+	return hands, evs
 }

@@ -20,24 +20,23 @@ func seatConflicts(out []finding.Finding, first *events.Event, table string, hs 
 		return out // the seats dealt in alone are checked with hand.started (log.schema)
 	}
 	for i, aw := range hs.Away {
+		conflict := func(msg string) {
+			out = append(out, mk(first.Hand, table, first.Seq, finding.TableSeating, aw.Seat, msg, nil, aw.Player))
+		}
 		for _, s := range hs.Seats {
 			switch {
 			case s.Player == aw.Player:
-				out = append(out, mk(first.Hand, table, first.Seq, finding.TableSeating, aw.Seat,
-					fmt.Sprintf("%s is listed both as dealt in at seat %d and as away at seat %d", aw.Player, s.Seat, aw.Seat), nil, aw.Player))
+				conflict(fmt.Sprintf("%s is listed both as dealt in at seat %d and as away at seat %d", aw.Player, s.Seat, aw.Seat))
 			case s.Seat == aw.Seat:
-				out = append(out, mk(first.Hand, table, first.Seq, finding.TableSeating, aw.Seat,
-					fmt.Sprintf("seat %d holds two players: %s, dealt in, and %s, away", aw.Seat, s.Player, aw.Player), nil, aw.Player))
+				conflict(fmt.Sprintf("seat %d holds two players: %s, dealt in, and %s, away", aw.Seat, s.Player, aw.Player))
 			}
 		}
 		for _, o := range hs.Away[:i] {
 			switch {
 			case o.Player == aw.Player:
-				out = append(out, mk(first.Hand, table, first.Seq, finding.TableSeating, aw.Seat,
-					fmt.Sprintf("%s is listed as away twice, at seats %d and %d", aw.Player, o.Seat, aw.Seat), nil, aw.Player))
+				conflict(fmt.Sprintf("%s is listed as away twice, at seats %d and %d", aw.Player, o.Seat, aw.Seat))
 			case o.Seat == aw.Seat:
-				out = append(out, mk(first.Hand, table, first.Seq, finding.TableSeating, aw.Seat,
-					fmt.Sprintf("seat %d holds two players who are away: %s and %s", aw.Seat, o.Player, aw.Player), nil, aw.Player))
+				conflict(fmt.Sprintf("seat %d holds two players who are away: %s and %s", aw.Seat, o.Player, aw.Player))
 			}
 		}
 	}

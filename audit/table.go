@@ -124,7 +124,7 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 	if end := h.Ended(); end != nil {
 		st.carry = end.Carry
 		for _, pl := range h.Players {
-			if v, ok := endStack(end, pl.Seat); ok {
+			if v, ok := rules.EndStack(end, pl.Seat); ok {
 				st.player(pl.Name).stack = v
 			}
 		}
@@ -188,14 +188,4 @@ func dealtIn(hs *events.HandStarted, name string) bool {
 		}
 	}
 	return false
-}
-
-// endStack returns the stack hand.ended gives seat (the last one given, if several).
-func endStack(end *events.HandEnded, seat events.Seat) (events.Chips, bool) {
-	for i := len(end.Stacks) - 1; i >= 0; i-- {
-		if end.Stacks[i].Seat == seat {
-			return end.Stacks[i].Stack, true
-		}
-	}
-	return 0, false
 }

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,30 +12,6 @@ import (
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
 )
-
-// readLog decodes the events of a JSON Lines file, the first max of them when max > 0; a line
-// that does not decode fails the test.
-func readLog(tb testing.TB, path string, max int) []*events.Event {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	rd := events.NewReader(f, filepath.Base(path))
-	var evs []*events.Event
-	for max <= 0 || len(evs) < max {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		evs = append(evs, e)
-	}
-	return evs
-}
 
 func auditFile(t testing.TB, path string) []finding.Finding {
 	t.Helper()

@@ -141,6 +141,29 @@ func (a answer) stored(t testing.TB) []*events.Event {
 	return evs
 }
 
+// forcedEvent is the event of an advised step that leaves the table nothing to choose: the hand
+// passed, no card discarded, a hand or openers shown, a bet returned, a pot awarded, the hand
+// ended. The tests play the other steps each in its own way.
+func forcedEvent(a rules.Advice) events.Data {
+	switch a.Step {
+	case rules.StepPass:
+		return &events.HandPassed{}
+	case rules.StepDiscard:
+		return &events.CardsDiscarded{Seat: a.Seat, Cards: []cards.Card{}}
+	case rules.StepShow:
+		return &events.HandShown{Seat: a.Seat, Cards: a.Cards}
+	case rules.StepOpeners:
+		return &events.OpenersShown{Seat: a.Seat, Cards: a.Cards}
+	case rules.StepReturn:
+		return &events.BetReturned{Seat: a.Seat, Amount: a.Amount}
+	case rules.StepAward:
+		return &events.PotAwarded{Seat: a.Seat, Amount: a.Amount, Pot: a.Pot}
+	case rules.StepEnd:
+		return &events.HandEnded{Stacks: a.Stacks, Carry: a.Carry}
+	}
+	return nil
+}
+
 // hand builds events of one hand of table as the page does: no prev (the recorder fills it).
 type hand struct {
 	table, id string
@@ -345,26 +368,14 @@ func (e *env) policy(h *hand, a answer) events.Data {
 		default:
 			d = &events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold}
 		}
-	case rules.StepPass:
-		d = &events.HandPassed{}
-	case rules.StepDiscard:
-		d = &events.CardsDiscarded{Seat: ad.Seat, Cards: []cards.Card{}}
-	case rules.StepShow:
-		d = &events.HandShown{Seat: ad.Seat, Cards: ad.Cards}
-	case rules.StepOpeners:
-		d = &events.OpenersShown{Seat: ad.Seat, Cards: ad.Cards}
-	case rules.StepReturn:
-		d = &events.BetReturned{Seat: ad.Seat, Amount: ad.Amount}
-	case rules.StepAward:
-		d = &events.PotAwarded{Seat: ad.Seat, Amount: ad.Amount, Pot: ad.Pot}
+	case rules.StepPass, rules.StepDiscard, rules.StepShow, rules.StepOpeners, rules.StepReturn, rules.StepAward, rules.StepEnd:
+		d = forcedEvent(ad.Advice)
 	case rules.StepReveal:
 		seed, err := cards.ParseSeed(ad.Seed)
 		if err != nil {
 			t.Fatalf("the seed to reveal: %v", err)
 		}
 		d = &events.DeckRevealed{Shuffle: ad.Shuffle, Seed: seed}
-	case rules.StepEnd:
-		d = &events.HandEnded{Stacks: ad.Stacks, Carry: ad.Carry}
 	default:
 		t.Fatalf("unexpected step %q", ad.Step)
 	}

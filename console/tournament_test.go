@@ -50,15 +50,7 @@ func (e *env) record(h *tHand, hs *events.HandStarted, deal map[events.Seat][]ca
 		ad := a.Advice
 		switch ad.Step {
 		case rules.StepDone:
-			var evs []*events.Event
-			for _, raw := range a.Events {
-				ev, err := events.Parse(raw)
-				if err != nil {
-					t.Fatal(err)
-				}
-				evs = append(evs, ev)
-			}
-			return evs
+			return a.stored(t)
 		case rules.StepShuffle:
 			three := 3
 			d = &events.DeckShuffled{Method: cards.PhysicalMethod, Count: &three}
@@ -72,20 +64,8 @@ func (e *env) record(h *tHand, hs *events.HandStarted, deal map[events.Seat][]ca
 			d = &events.CardDealt{Seat: ad.Seat, Card: c, Phase: events.PhaseDeal}
 		case rules.StepAction:
 			d = act(names[ad.Options.Seat], ad.Options)
-		case rules.StepPass:
-			d = &events.HandPassed{}
-		case rules.StepDiscard:
-			d = &events.CardsDiscarded{Seat: ad.Seat, Cards: []cards.Card{}}
-		case rules.StepShow:
-			d = &events.HandShown{Seat: ad.Seat, Cards: ad.Cards}
-		case rules.StepOpeners:
-			d = &events.OpenersShown{Seat: ad.Seat, Cards: ad.Cards}
-		case rules.StepReturn:
-			d = &events.BetReturned{Seat: ad.Seat, Amount: ad.Amount}
-		case rules.StepAward:
-			d = &events.PotAwarded{Seat: ad.Seat, Amount: ad.Amount, Pot: ad.Pot}
-		case rules.StepEnd:
-			d = &events.HandEnded{Stacks: ad.Stacks, Carry: ad.Carry}
+		case rules.StepPass, rules.StepDiscard, rules.StepShow, rules.StepOpeners, rules.StepReturn, rules.StepAward, rules.StepEnd:
+			d = forcedEvent(ad.Advice)
 		default:
 			t.Fatalf("%s hand %d: unexpected step %q", h.table, hs.Number, ad.Step)
 		}

@@ -90,20 +90,7 @@ func BenchmarkReaderVectors(b *testing.B) {
 
 // BenchmarkParseVectors decodes each line of the example vectors with Parse (strings copied).
 func BenchmarkParseVectors(b *testing.B) {
-	lines := vectorLines(b)
-	size := 0
-	for _, l := range lines {
-		size += len(l)
-	}
-	b.SetBytes(int64(size))
-	for b.Loop() {
-		for _, l := range lines {
-			if _, err := Parse(l); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(lines)*b.N), "ns/event")
+	decodeEach(b, vectorLines(b), func() parseFunc { return Parse })
 }
 
 // BenchmarkDecodeLines decodes lines held in memory as the Reader does (strings alias the lines,
@@ -111,35 +98,8 @@ func BenchmarkParseVectors(b *testing.B) {
 // example vectors when it is unset. 1 MiB of lines: they stay in the cache, so this measures the
 // decoder's own work.
 func BenchmarkDecodeLines(b *testing.B) {
-	var lines [][]byte
-	if path := os.Getenv("FECHADO_BENCH_FILE"); path != "" {
-		f, err := os.Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		size := 0
-		for sc.Scan() && size < 1<<20 {
-			lines = append(lines, bytes.Clone(sc.Bytes()))
-			size += len(sc.Bytes())
-		}
-		f.Close()
-	} else {
-		lines = vectorLines(b)
-	}
-	size := 0
-	for _, l := range lines {
-		size += len(l)
-	}
-	b.SetBytes(int64(size))
-	for b.Loop() {
+	decodeEach(b, benchLines(b), func() parseFunc {
 		d := decoder{pool: true}
-		for _, l := range lines {
-			if _, err := d.parseLine(l); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(lines)*b.N), "ns/event")
+		return d.parseLine
+	})
 }

@@ -14,7 +14,7 @@ import (
 // The fast paths of the decoder (decoder.fast and the payloads' fastX) read lines as Encode writes
 // them. These tests give them every shape Encode writes (each optional field present and absent,
 // lists from empty to longer than the fast paths take), and check that they judge those lines, and
-// thousands of mutations of them, exactly as the former decoder did (sameAsRef), that they do take
+// thousands of mutations of them, as encoding/json and the general walk do (sameAsJSON), that they do take
 // the lines they were written for, and that what they remember from one line to the next (the
 // table, the hand, the minute of the time, the players) does not change what a Reader returns.
 
@@ -191,21 +191,21 @@ func fastLines() [][]byte {
 	return lines
 }
 
-// Parse judges the lines of every shape Encode writes, and their mutations, as the former decoder
-// did.
-func TestFastPathsSameAsReference(t *testing.T) {
+// Parse reads the lines of every shape Encode writes, and their mutations, as encoding/json and
+// the general walk do.
+func TestFastPathsSameAsJSON(t *testing.T) {
 	n := 0
 	for k, line := range fastLines() {
-		sameAsRef(t, line)
+		sameAsJSON(t, line)
 		for _, m := range sampled(mutations(line), k) {
-			sameAsRef(t, m)
+			sameAsJSON(t, m)
 			n++
 		}
 		// a comma before the end of each list and object (a fast path that has read its fill of
 		// a list must not take the comma after it for the end)
 		for i, c := range line {
 			if c == ']' || c == '}' {
-				sameAsRef(t, slicesConcat(line[:i], []byte(","), line[i:]))
+				sameAsJSON(t, slicesConcat(line[:i], []byte(","), line[i:]))
 				n++
 			}
 		}
@@ -383,8 +383,8 @@ func TestTimeSameAsIsTime(t *testing.T) {
 }
 
 // A Reader reads sequences of lines in which what the decoder remembers from the line before
-// changes or holds, as the former Reader did.
-func TestReaderFastStateSameAsReference(t *testing.T) {
+// changes or holds, as Parse of each line on its own does.
+func TestReaderFastStateSameAsLines(t *testing.T) {
 	ante := fastEvent(4, &AntePosted{Seat: 4, Amount: 5})
 	with := func(f func(e *Event)) string {
 		e := *ante
@@ -425,12 +425,12 @@ func TestReaderFastStateSameAsReference(t *testing.T) {
 		for _, l := range lines[i:] {
 			b = append(append(b, l...), '\n')
 		}
-		sameReadAsRef(t, b)
+		sameReadAsLines(t, b)
 	}
 	for _, l := range fastLines() {
 		b = append(append(b, l...), '\n')
 	}
-	sameReadAsRef(t, b)
+	sameReadAsLines(t, b)
 }
 
 // Every shape Encode writes that the contract accepts decodes to the payload it was written from

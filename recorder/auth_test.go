@@ -14,6 +14,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
@@ -159,22 +160,11 @@ func (c *client) appendAs(ctx context.Context, evs []*events.Event, last map[str
 // tableA, machine shuffles, cards dealt face down).
 func vectorHands(t *testing.T) []*events.Event {
 	t.Helper()
-	f, err := os.Open(testfiles.File(t, "vectors", "table-br-fechado.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []*events.Event
-	r := events.NewReader(f, "table-br-fechado.jsonl")
-	for {
-		e, err := r.Next()
-		if err != nil {
-			break
-		}
+	out := eventfiles.Read(t, testfiles.File(t, "vectors", "table-br-fechado.jsonl"), 0)
+	for _, e := range out {
 		if e.Table != tableA {
 			t.Fatalf("vector table %s, want %s", e.Table, tableA)
 		}
-		out = append(out, e)
 	}
 	if len(out) < 100 {
 		t.Fatalf("only %d events in the vector", len(out))

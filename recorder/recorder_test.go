@@ -14,7 +14,6 @@ import (
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // vectors returns the example logs of testdata/vectors.
@@ -119,17 +118,9 @@ func TestHistoryCannotBeRemoved(t *testing.T) {
 	// A connection of fechado's user (the embedded server's no-credentials user), whose
 	// asynchronous errors the test watches for the server's permission violations.
 	violations := make(chan string, 16)
-	nc, err := nats.Connect("", nats.InProcessServer(l.Server()), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+	js := recordertest.JetStream(t, l, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		violations <- err.Error()
 	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
 	st, err := js.Stream(ctx(t), recorder.StreamName)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/internal/testfiles"
 )
 
@@ -28,23 +28,7 @@ func vectors(t testing.TB) string {
 
 func load(t testing.TB, name string) []*events.Event {
 	t.Helper()
-	f, err := os.Open(filepath.Join(vectors(t), name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd := events.NewReader(f, name)
-	var evs []*events.Event
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			return evs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, e)
-	}
+	return eventfiles.Read(t, filepath.Join(vectors(t), name), 0)
 }
 
 var allVectors = []string{"table-br-fechado.jsonl", "table-br-online.jsonl", "table-tr-kapali.jsonl", "table-std-draw.jsonl",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/replay"
 	"github.com/fechado/fechado/sim"
@@ -27,16 +28,7 @@ func simLog(t *testing.T, preset string, hands int) [][]*events.Event {
 	if err := sim.Run(sim.Config{Rules: preset, Players: 4, Hands: hands, Seed: 11, Inject: sim.InjectableFor(preset)}, &b); err != nil {
 		t.Fatal(err)
 	}
-	rd := events.NewReader(&b, preset)
-	var evs []*events.Event
-	for {
-		e, err := rd.Next()
-		if err != nil {
-			break
-		}
-		evs = append(evs, e)
-	}
-	return replay.Group(evs)
+	return replay.Group(eventfiles.Parse(t, b.Bytes(), preset))
 }
 
 var external = regexp.MustCompile(`(?i)https?://|<script|<link|@import|url\(`)

@@ -3,38 +3,17 @@ package roles_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"regexp"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/internal/testfiles"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/roles"
 )
 
 // vectorEvents reads every event of the example vectors, in file order.
-func vectorEvents(t *testing.T) []*events.Event {
-	t.Helper()
-	files := testfiles.Glob(t, "vectors/*.jsonl")
-	var out []*events.Event
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := events.NewReader(f, p)
-		for {
-			e, err := r.Next()
-			if err != nil {
-				break
-			}
-			out = append(out, e)
-		}
-		f.Close()
-	}
-	return out
-}
+func vectorEvents(t *testing.T) []*events.Event { return eventfiles.Vectors(t) }
 
 // viewCards returns the cards a view's data shows, under any key.
 func viewCards(t *testing.T, data json.RawMessage) []cards.Card {

@@ -1,13 +1,13 @@
 package rules_test
 
 import (
-	"io"
 	"os"
 	"slices"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/internal/race"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/rules"
@@ -33,26 +33,13 @@ func loadHands(tb testing.TB, paths ...string) []benchHand {
 	var order []string
 	by := map[string][]*events.Event{}
 	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		rd := events.NewReader(f, path)
-		for {
-			e, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				tb.Fatal(err)
-			}
+		for _, e := range eventfiles.Read(tb, path, 0) {
 			k := e.Table + "/" + e.Hand
 			if _, ok := by[k]; !ok {
 				order = append(order, k)
 			}
 			by[k] = append(by[k], e)
 		}
-		f.Close()
 	}
 	out := make([]benchHand, 0, len(order))
 	for _, k := range order {

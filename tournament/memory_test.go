@@ -3,12 +3,12 @@ package tournament_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"reflect"
 	"testing"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/sim"
 	"github.com/fechado/fechado/tournament"
 )
@@ -21,17 +21,9 @@ func endedHands(t *testing.T, cfg sim.TournamentConfig) []tournament.Hand {
 	if err := sim.RunTournament(cfg, &log); err != nil {
 		t.Fatal(err)
 	}
-	rd := events.NewReader(&log, "tournament")
 	open := map[string][]*events.Event{}
 	var out []tournament.Hand
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range eventfiles.Parse(t, log.Bytes(), "tournament") {
 		open[e.Hand] = append(open[e.Hand], e)
 		if e.Type == events.HandEndedType {
 			if h, ok := tournament.HandOf(open[e.Hand]); ok {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
 )
 
 // Hand is what the model reads of one ended hand of a tournament.
@@ -449,7 +450,7 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 	var busts []bust
 	for _, s := range hs.Seats {
 		p := t.players[s.Player]
-		v, ok := endStack(end, s.Seat)
+		v, ok := rules.EndStack(end, s.Seat)
 		if !ok {
 			v = s.Stack
 		}
@@ -502,16 +503,6 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		}
 	}
 	return dst
-}
-
-// endStack returns the stack hand.ended gives seat (the last one given, if several).
-func endStack(end *events.HandEnded, seat events.Seat) (events.Chips, bool) {
-	for i := len(end.Stacks) - 1; i >= 0; i-- {
-		if end.Stacks[i].Seat == seat {
-			return end.Stacks[i].Stack, true
-		}
-	}
-	return 0, false
 }
 
 // Seat is a player still in, seated at a table, with his chips.

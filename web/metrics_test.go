@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -34,15 +34,7 @@ func TestAppendedCountsEveryPath(t *testing.T) {
 		}
 	}
 	// Another NATS client on the same server: this process's own code never sees its appends.
-	nc, err := nats.Connect("", nats.InProcessServer(e.log.Server()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := recordertest.JetStream(t, e.log)
 	for _, ev := range hs[2].Events {
 		if _, err := js.Publish(ctx, recorder.Subject(ev.Table, ev.Hand), ev.Raw, jetstream.WithMsgID(ev.ID)); err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/sim"
 	"github.com/fechado/fechado/sim/simtest"
 	"github.com/fechado/fechado/tournament"
@@ -259,15 +259,7 @@ func TestTournamentAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := tournament.NewFollower(sim.DefaultTournament, at)
-	rd := events.NewReader(bytes.NewReader(log), "log")
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range eventfiles.Parse(t, log, "log") {
 		f.Add(ev)
 	}
 	want := f.Moment()

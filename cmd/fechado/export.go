@@ -45,13 +45,11 @@ func runExport(m *Main, args []string) error {
 		return usageErr("give one of --hand ID, --table ID or --all")
 	}
 
-	ctx, stop := interruptible()
-	defer stop()
-	l, err := lf.open(ctx)
+	ctx, l, done, err := lf.openInterruptible()
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer done()
 
 	w, commit, abort, err := exportOutput(m, *out)
 	if err != nil {

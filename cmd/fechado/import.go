@@ -88,16 +88,11 @@ func runImport(m *Main, args []string) error {
 	var sink func(h handhistory.Hand) error
 	var finish func() error
 	if *publish {
-		if _, err := lf.options(); err != nil {
-			return err
-		}
-		ctx, stop := interruptible()
-		defer stop()
-		l, err := lf.open(ctx)
+		ctx, l, done, err := lf.openInterruptible()
 		if err != nil {
 			return err
 		}
-		defer l.Close()
+		defer done()
 		rec := l.NewRecorder(ctx, recorder.RecordOptions{OnReject: func(he *recorder.HandError) {
 			what := "rejected by the recorder"
 			if errors.Is(he, recorder.ErrSequenceConflict) {

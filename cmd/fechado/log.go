@@ -134,3 +134,18 @@ func logReadErr(err error) error {
 	}
 	return withCode(exitStore, err)
 }
+
+// openInterruptible opens the log under a context that ends on Ctrl-C or SIGTERM (interruptible).
+// The command defers done, which closes the log and then stops listening for the signals.
+func (f *logFlags) openInterruptible() (ctx context.Context, l *recorder.Log, done func(), err error) {
+	ctx, stop := interruptible()
+	l, err = f.open(ctx)
+	if err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return ctx, l, func() {
+		l.Close()
+		stop()
+	}, nil
+}

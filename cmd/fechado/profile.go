@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -93,4 +95,32 @@ func largestHeap(done <-chan struct{}) []byte {
 		case <-tick.C:
 		}
 	}
+}
+
+// workFlags are the flags of the commands that work through the whole log and log their progress
+// (project, record): where the log lives, how stderr's lines are written, and the profiles.
+type workFlags struct {
+	log    *logFlags
+	format *logFormat
+	prof   *profileFlags
+}
+
+// addWorkFlags adds the log's flags, --log-format, --cpuprofile and --memprofile to fs.
+func addWorkFlags(fs *flag.FlagSet) *workFlags {
+	return &workFlags{log: addLogFlags(fs), format: addLogFormat(fs), prof: addProfileFlags(fs)}
+}
+
+// start checks the log's flags, makes the command's logger writing to stderr and begins
+// profiling. The command defers stopProfile with the address of its own error (profileFlags.start).
+func (w *workFlags) start(stderr io.Writer, command string) (log *slog.Logger, stopProfile func(*error), err error) {
+	if _, err := w.log.options(); err != nil {
+		return nil, nil, err
+	}
+	if log, err = w.format.logger(stderr, command); err != nil {
+		return nil, nil, err
+	}
+	if stopProfile, err = w.prof.start(); err != nil {
+		return nil, nil, err
+	}
+	return log, stopProfile, nil
 }

@@ -42,12 +42,10 @@ the database could not be written.`,
 func runProject(m *Main, args []string) (err error) {
 	c := commands["project"]
 	fs := m.flags(c)
-	lf := addLogFlags(fs)
-	lfmt := addLogFormat(fs)
+	wf := addWorkFlags(fs)
 	db := fs.String("db", "", "SQLite read-model `FILE` (default DIR/fechado.db)")
 	rebuild := fs.Bool("rebuild", false, "delete the database and project the whole log again")
 	batch := fs.Int("batch", projector.DefaultBatchSize, "events per transaction")
-	prof := addProfileFlags(fs)
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -58,26 +56,20 @@ func runProject(m *Main, args []string) (err error) {
 	if *batch < 1 {
 		return usageErr("--batch must be at least 1")
 	}
-	stopProfile, err := prof.start()
+	log, stopProfile, err := wf.start(m.Stderr, "project")
 	if err != nil {
 		return err
 	}
 	defer stopProfile(&err)
-	log, err := lfmt.logger(m.Stderr, "project")
-	if err != nil {
-		return err
-	}
 	path := *db
 	if path == "" {
-		path = filepath.Join(lf.data, "fechado.db")
+		path = filepath.Join(wf.log.data, "fechado.db")
 	}
-	ctx, stop := interruptible()
-	defer stop()
-	l, err := lf.open(ctx)
+	ctx, l, done, err := wf.log.openInterruptible()
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer done()
 	if *rebuild {
 		if err := removeDB(path); err != nil {
 			return withCode(exitStore, err)

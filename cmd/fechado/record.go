@@ -40,11 +40,9 @@ the heap when it was largest.`,
 func runRecord(m *Main, args []string) (err error) {
 	c := commands["record"]
 	fs := m.flags(c)
-	lf := addLogFlags(fs)
-	lfmt := addLogFormat(fs)
+	wf := addWorkFlags(fs)
 	window := fs.Int("window", recorder.DefaultWindow, "hands appended at once")
 	progress := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
-	prof := addProfileFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -55,18 +53,11 @@ func runRecord(m *Main, args []string) (err error) {
 	if *window < 1 {
 		return usageErr("--window must be at least 1")
 	}
-	stopProfile, err := prof.start()
+	log, stopProfile, err := wf.start(m.Stderr, "record")
 	if err != nil {
 		return err
 	}
 	defer stopProfile(&err)
-	if _, err := lf.options(); err != nil {
-		return err
-	}
-	log, err := lfmt.logger(m.Stderr, "record")
-	if err != nil {
-		return err
-	}
 	every := *progress
 	if !recFlagGiven(fs, "progress") && recIsTerminal(m.Stderr) {
 		every = 2 * time.Second
@@ -82,13 +73,11 @@ func runRecord(m *Main, args []string) (err error) {
 		}
 	}
 
-	ctx, stop := interruptible()
-	defer stop()
-	l, err := lf.open(ctx)
+	ctx, l, done, err := wf.log.openInterruptible()
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer done()
 
 	// The recorder's goroutines and the progress ticker log at once: slog's handlers serialize
 	// the lines.

@@ -38,13 +38,11 @@ func runVerify(m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado verify --help')", rest[0])
 	}
-	ctx, stop := interruptible()
-	defer stop()
-	l, err := lf.open(ctx)
+	ctx, l, done, err := lf.openInterruptible()
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer done()
 	rep, err := l.Verify(ctx)
 	if err != nil {
 		return withCode(exitStore, err)

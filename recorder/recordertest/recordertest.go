@@ -11,6 +11,8 @@ import (
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/roles"
 	"github.com/google/uuid"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Open starts an embedded log in a fresh tb.TempDir() and closes it when the test ends.
@@ -44,6 +46,23 @@ func OpenOptions(tb testing.TB, o recorder.Options) *recorder.Log {
 	}
 	tb.Cleanup(l.Close)
 	return l
+}
+
+// JetStream connects another NATS client, with opts, to the embedded server of l (the test's
+// own, outside the recorder's code) and returns its JetStream; the connection closes when the
+// test ends.
+func JetStream(tb testing.TB, l *recorder.Log, opts ...nats.Option) jetstream.JetStream {
+	tb.Helper()
+	nc, err := nats.Connect("", append([]nats.Option{nats.InProcessServer(l.Server())}, opts...)...)
+	if err != nil {
+		tb.Fatalf("recordertest: %v", err)
+	}
+	tb.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		tb.Fatalf("recordertest: %v", err)
+	}
+	return js
 }
 
 // Hand returns a small valid hand of table, sealed with events.Seal (prev filled): hand.started
