@@ -157,14 +157,8 @@ func TestRecordRejects(t *testing.T) {
 // leaves the log equal to the file: nothing lost, nothing doubled.
 func TestRecordSurvivesSIGKILL(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "fechado")
+	bin := asFechado(t)
 	start := time.Now()
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	t.Logf("built in %s", time.Since(start))
-	start = time.Now()
 	// Many small valid hands at a few tables: enough that recording takes well over a second.
 	var in bytes.Buffer
 	const hands = 15000
