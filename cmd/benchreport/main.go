@@ -41,18 +41,26 @@ type config struct {
 	sizes              []int
 	readHands          string // FECHADO_READ_HANDS: the log sizes BenchmarkReadHandLogSize reads from
 	tableHands         int
+	jqMax              int // sizes over this many hands leave jq out
 	rules              string
 	players            int
 	workers            int
 }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == plainFlag {
-		if err := publishPlain(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "benchreport:", err)
-			os.Exit(1)
+	if len(os.Args) > 1 {
+		modes := map[string]func([]string) error{
+			plainFlag: publishPlain,
+			readsFlag: func(args []string) error { return timeReads(args, os.Stdout) },
+			serveFlag: func(args []string) error { return serveLog(args, os.Stdout) },
 		}
-		return
+		if mode := modes[os.Args[1]]; mode != nil {
+			if err := mode(os.Args[2:]); err != nil {
+				fmt.Fprintln(os.Stderr, "benchreport:", err)
+				os.Exit(1)
+			}
+			return
+		}
 	}
 	cfg, err := parseFlags(os.Args[1:])
 	if err != nil {
@@ -86,6 +94,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "go test -benchtime")
 	sizes := fs.String("sizes", "10000,100000,300000,1000000", "log sizes in hands for the whole-process measurements, ascending; tables are simulated until they hold at least that many (\"\" skips them)")
 	fs.StringVar(&cfg.readHands, "read-hands", "10000,1000000", "log sizes in hands, comma-separated, that BenchmarkReadHandLogSize reads hands from (FECHADO_READ_HANDS)")
+	fs.IntVar(&cfg.jqMax, "jq-max", 300000, "leave jq out of sizes over this many hands (its time grows with the files and it is only the baseline of audit)")
 	fs.IntVar(&cfg.tableHands, "table-hands", 10000, "hands per simulated table")
 	fs.StringVar(&cfg.rules, "rules", "std-draw", "preset of the simulated tables")
 	fs.IntVar(&cfg.players, "players", 4, "players at each simulated table")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,9 +111,11 @@ func shortArgs(args []string) []string {
 // table is one simulated table's JSON Lines file.
 type table struct {
 	Path   string
-	Hands  int // hand.ended events
-	Events int // lines
-	Bytes  int64
+	Table  string   // the table id of its events
+	Hands  int      // hand.ended events
+	Events int      // lines
+	Bytes  int64    //
+	Sample []string // hand ids: a uniform sample of at most readSample of the table's hands
 }
 
 // simTables makes sure tables[0:n] exist, simulating the missing ones, workers at a time,
@@ -143,8 +146,9 @@ func (w *wholeProcess) simTables(ctx context.Context, n int) (time.Duration, err
 	return time.Since(start), errors.Join(errs...)
 }
 
-// count fills in the table's hands, events and bytes from its file.
+// count fills in the table's id, hands, events, bytes and sample of hands from its file.
 func (t *table) count() error {
+	rng := rand.New(rand.NewPCG(uint64(len(t.Path)), 21))
 	f, err := os.Open(t.Path)
 	if err != nil {
 		return err
@@ -157,8 +161,17 @@ func (t *table) count() error {
 		if len(line) > 0 {
 			t.Events++
 			t.Bytes += int64(len(line))
+			if t.Table == "" {
+				t.Table = jsonString(line, `"table":"`)
+			}
 			if bytes.Contains(line, ended) {
 				t.Hands++
+				// Reservoir sampling: each hand so far is in the sample with the same chance.
+				if len(t.Sample) < readSample {
+					t.Sample = append(t.Sample, jsonString(line, `"hand":"`))
+				} else if k := rng.IntN(t.Hands); k < readSample {
+					t.Sample[k] = jsonString(line, `"hand":"`)
+				}
 			}
 		}
 		if err == io.EOF {
@@ -185,11 +198,16 @@ type size struct {
 	Record, Project     *run // record: only the tables new at this size
 	Plain               *run // the same tables published plainly to a log of their own (publishPlain)
 	PlainErr            error
-	RecordedHands       int  // hands of the tables recorded at this size
-	RecordedEvents      int  // their events
-	AuditOnly           bool // record and project were left out to stay within the budget
+	RecordedHands       int        // hands of the tables recorded at this size
+	RecordedEvents      int        // their events
+	AuditOnly           bool       // record and project were left out to stay within the budget
+	NoJQ                bool       // jq was left out: the size is over -jq-max
+	Reads               *readTimes // hands read back by id after record (measureReads)
+	ReadsRun            *run       // the process that read them
+	Server              *run       // the log's server while project ran (measureProject)
 	RecordErr, AuditErr error
 	ProjectErr, JQErr   error
+	ReadsErr            error
 }
 
 // wholeProcess measures the fechado binary on growing simulated logs.
@@ -214,7 +232,7 @@ func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progre
 	for _, n := range w.cfg.sizes {
 		ntables := w.tablesFor(n)
 		if prev != nil {
-			full, auditOnly := w.estimate(prev, ntables)
+			full, auditOnly := w.estimate(prev, n, ntables)
 			left := time.Until(until)
 			switch {
 			case full <= left:
@@ -245,14 +263,27 @@ func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progre
 	}
 }
 
-// estimate extrapolates from prev, per hand, the time of a size of ntables: everything, and
-// audit and jq alone (both with the simulation of the new tables), with a 30% margin.
-func (w *wholeProcess) estimate(prev *size, ntables int) (full, auditOnly time.Duration) {
-	per := func(d time.Duration, n int) float64 { return float64(d) / float64(max(n, 1)) }
+// estimate extrapolates from prev, per hand, the time of size n of ntables: everything, and
+// audit and jq alone (both with the simulation of the new tables; jq only when n is not over
+// -jq-max), with a 30% margin. Reading the sample of hands costs what it cost at prev.
+func (w *wholeProcess) estimate(prev *size, n, ntables int) (full, auditOnly time.Duration) {
+	per := func(r *run, n int) float64 {
+		if r == nil {
+			return 0
+		}
+		return float64(r.Wall) / float64(max(n, 1))
+	}
 	newHands := float64((ntables - len(w.tables)) * w.cfg.tableHands)
 	hands := float64(ntables * w.cfg.tableHands)
-	a := newHands*per(w.simWall, w.simHands) + hands*(per(prev.Audit.Wall, prev.Hands)+per(prev.JQ.Wall, prev.Hands))
-	f := a + newHands*per(prev.Record.Wall, prev.RecordedHands) + hands*per(prev.Project.Wall, prev.Hands)
+	a := newHands*float64(w.simWall)/float64(max(w.simHands, 1)) + hands*per(prev.Audit, prev.Hands)
+	if n <= w.cfg.jqMax {
+		a += hands * per(prev.JQ, prev.Hands)
+	}
+	f := a + newHands*(per(prev.Record, prev.RecordedHands)+per(prev.Plain, prev.RecordedHands)) +
+		hands*per(prev.Project, prev.Hands)
+	if prev.ReadsRun != nil {
+		f += float64(prev.ReadsRun.Wall)
+	}
 	const margin = 1.3
 	return time.Duration(f * margin), time.Duration(a * margin)
 }
@@ -335,10 +366,14 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 	name, args, env := oneCore(w.cfg.fechado, append([]string{"audit", "--json"}, files...)...)
 	a, err := measureEnv(ctx, env, nil, []int{0, 1}, name, args...)
 	s.Audit, s.AuditErr = &a, err
-	fmt.Fprintf(progress, "benchreport:   jq -c . on one core\n")
-	name, args, env = oneCore(w.cfg.jq, append([]string{"-c", "."}, files...)...)
-	j, err := measureEnv(ctx, env, nil, nil, name, args...)
-	s.JQ, s.JQErr = &j, err
+	if n > w.cfg.jqMax {
+		s.NoJQ = true
+	} else {
+		fmt.Fprintf(progress, "benchreport:   jq -c . on one core\n")
+		name, args, env = oneCore(w.cfg.jq, append([]string{"-c", "."}, files...)...)
+		j, err := measureEnv(ctx, env, nil, nil, name, args...)
+		s.JQ, s.JQErr = &j, err
+	}
 	if auditOnly || s.AuditErr != nil || s.JQErr != nil {
 		return s
 	}
@@ -349,16 +384,19 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 	if err != nil {
 		return s
 	}
+	fmt.Fprintf(progress, "benchreport:   %d hands read back by id\n", readSample)
+	w.measureReads(ctx, s, data, w.tables[:ntables])
 	if self, err := os.Executable(); err != nil {
 		s.PlainErr = err
 	} else {
 		fmt.Fprintf(progress, "benchreport:   plain publish of the same tables (the baseline of record)\n")
 		pl, err := measure(ctx, nil, nil, self, append([]string{plainFlag, data + "-plain"}, fresh...)...)
 		s.Plain, s.PlainErr = &pl, err
+		// The baseline's log is needed no more: its disk goes to the next size.
+		os.RemoveAll(data + "-plain")
 	}
-	fmt.Fprintf(progress, "benchreport:   project --rebuild\n")
-	p, err := measure(ctx, nil, nil, w.cfg.fechado, "project", "--data", data, "--rebuild")
-	s.Project, s.ProjectErr = &p, err
+	fmt.Fprintf(progress, "benchreport:   project --rebuild, the log's server in a process of its own\n")
+	w.measureProject(ctx, s, data)
 	return s
 }
 

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fechado/fechado/recorder"
+)
+
+// readsFlag makes benchreport the timer of hand reads instead of the report: it opens the log
+// stored under DIR the way fechado's commands do (the same embedded server, the same options),
+// outside the timing, then reads each hand id of HANDFILE (one a line) by its id alone, as
+// `fechado export --hand ID` does without read models (the table from the hand index, then the
+// hand's own subject), timing each read, and prints the times as JSON (readTimes).
+const readsFlag = "-time-reads"
+
+// serveFlag makes benchreport the log's server for another process: it opens the log stored
+// under DIR the way fechado's commands do, with the embedded server also listening on a free
+// loopback port, prints the server's URL on a line of its own, and serves until SIGTERM or
+// SIGINT. The projector then runs alone in its process, with the server's memory in this one.
+const serveFlag = "-serve-log"
+
+// readSample is how many random hands are read back at each size.
+const readSample = 1000
+
+// readTimes is what the reads timer prints: the reads made and their times, in nanoseconds.
+type readTimes struct {
+	Reads  int   `json:"reads"`
+	Events int   `json:"events"` // events delivered by every read together
+	P50    int64 `json:"p50_ns"`
+	P99    int64 `json:"p99_ns"`
+	Max    int64 `json:"max_ns"`
+}
+
+// percentile returns the p-th percentile (0 < p ≤ 100) of sorted times, nearest rank.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(float64(len(sorted))*p/100+0.999999) - 1
+	return sorted[min(max(rank, 0), len(sorted)-1)]
+}
+
+// timeReads runs the reads timer: benchreport -time-reads DIR HANDFILE.
+func timeReads(args []string, stdout io.Writer) error {
+	if len(args) != 2 {
+		return errors.New("usage: benchreport -time-reads DIR HANDFILE")
+	}
+	data, err := os.ReadFile(args[1])
+	if err != nil {
+		return err
+	}
+	hands := strings.Fields(string(data))
+	if len(hands) == 0 {
+		return fmt.Errorf("%s names no hand", args[1])
+	}
+	ctx := context.Background()
+	l, err := recorder.Open(ctx, recorder.Options{DataDir: args[0]})
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	var rt readTimes
+	times := make([]time.Duration, 0, len(hands))
+	for _, h := range hands {
+		n := 0
+		start := time.Now()
+		err := l.ReadHand(ctx, "", h, func(recorder.Stored) error { n++; return nil })
+		d := time.Since(start)
+		if err != nil {
+			return fmt.Errorf("reading hand %s: %w", h, err)
+		}
+		times = append(times, d)
+		rt.Events += n
+	}
+	slices.Sort(times)
+	rt.Reads = len(times)
+	rt.P50, rt.P99, rt.Max = int64(percentile(times, 50)), int64(percentile(times, 99)), int64(times[len(times)-1])
+	return json.NewEncoder(stdout).Encode(rt)
+}
+
+// serveLog runs the log's server: benchreport -serve-log DIR.
+func serveLog(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("usage: benchreport -serve-log DIR")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	l, err := recorder.Open(ctx, recorder.Options{DataDir: args[0], Listen: "127.0.0.1:0"})
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	if _, err := fmt.Fprintln(stdout, l.ClientURL()); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// handRef is one hand of a simulated table.
+type handRef struct{ Table, Hand string }
+
+// sampleHands chooses n distinct hands at random over tables, each table in proportion to its
+// hands, each hand out of the table's sample (table.Sample, a uniform sample of its hands).
+// Fewer come back when the tables hold fewer.
+func sampleHands(tables []*table, n int, rng *rand.Rand) []handRef {
+	total := 0
+	for _, t := range tables {
+		total += len(t.Sample)
+	}
+	n = min(n, total)
+	weight := 0
+	for _, t := range tables {
+		weight += t.Hands
+	}
+	seen := map[handRef]bool{}
+	var out []handRef
+	for len(out) < n {
+		k := rng.IntN(max(weight, 1))
+		var t *table
+		for _, t = range tables {
+			if k < t.Hands {
+				break
+			}
+			k -= t.Hands
+		}
+		if len(t.Sample) == 0 {
+			continue
+		}
+		h := handRef{t.Table, t.Sample[rng.IntN(len(t.Sample))]}
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// measureReads times readSample random hands of tables read back by id from the log under data
+// (readsFlag, in a process of its own).
+func (w *wholeProcess) measureReads(ctx context.Context, s *size, data string, tables []*table) {
+	self, err := os.Executable()
+	if err != nil {
+		s.ReadsErr = err
+		return
+	}
+	hands := sampleHands(tables, readSample, rand.New(rand.NewPCG(uint64(s.Nominal), 21)))
+	var list bytes.Buffer
+	for _, h := range hands {
+		fmt.Fprintln(&list, h.Hand)
+	}
+	path := data + "-hands.txt"
+	if err := os.WriteFile(path, list.Bytes(), 0o644); err != nil {
+		s.ReadsErr = err
+		return
+	}
+	defer os.Remove(path)
+	var out bytes.Buffer
+	r, err := measure(ctx, &out, nil, self, readsFlag, data, path)
+	s.ReadsRun = &r
+	if err != nil {
+		s.ReadsErr = err
+		return
+	}
+	var rt readTimes
+	if err := json.Unmarshal(out.Bytes(), &rt); err != nil {
+		s.ReadsErr = fmt.Errorf("reading the read times: %v", err)
+		return
+	}
+	s.Reads = &rt
+}
+
+// measureProject runs `fechado project --rebuild` of the log under data against the log's
+// server in a process of its own (serveFlag), so that the projector's peak memory and time are
+// its own; the server's peak memory is measured too. The database is deleted afterwards.
+func (w *wholeProcess) measureProject(ctx context.Context, s *size, data string) {
+	self, err := os.Executable()
+	if err != nil {
+		s.ProjectErr = err
+		return
+	}
+	srv := exec.CommandContext(ctx, self, serveFlag, data)
+	killGroup(srv)
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		s.ProjectErr = err
+		return
+	}
+	var stderr bytes.Buffer
+	srv.Stderr = &stderr
+	if err := srv.Start(); err != nil {
+		s.ProjectErr = err
+		return
+	}
+	stopServer := func() *run {
+		srv.Process.Signal(syscall.SIGTERM)
+		srv.Wait()
+		r := &run{Args: []string{self, serveFlag, data}}
+		if ps := srv.ProcessState; ps != nil {
+			r.Exit = ps.ExitCode()
+			r.CPU = ps.UserTime() + ps.SystemTime()
+			if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+				r.MaxRSS = ru.Maxrss * 1024
+			}
+		}
+		return r
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	url := strings.TrimSpace(line)
+	if err != nil || url == "" {
+		stopServer()
+		s.ProjectErr = fmt.Errorf("the log's server did not start: %v: %s", err, tail(stderr.String()))
+		return
+	}
+	db := data + "-project.db"
+	p, err := measure(ctx, nil, nil, w.cfg.fechado, "project", "--nats", url, "--db", db, "--rebuild")
+	s.Project, s.ProjectErr = &p, err
+	s.Server = stopServer()
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(db + suffix)
+	}
+}
