@@ -44,6 +44,11 @@ func (l *Log) As(ctx context.Context, user, password string) (*Log, error) {
 		return nil, fmt.Errorf("recorder: connecting as %s: %w", user, err)
 	}
 	d.nc = nc
+	if l.index != nil {
+		// The device adds its hands' keys (roles gives it the keys naming its own table), so
+		// that they are read by id as every other hand; the bucket is l's, open already.
+		d.index = &handIndex{subject: l.index.subject}
+	}
 	if d.js, err = d.newJetStream(nc); err == nil {
 		err = d.ensureStream(ctx, d.js)
 	}

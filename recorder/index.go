@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/fechado/fechado/roles"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -25,7 +27,7 @@ import (
 // compare-and-set, and a hand id stored at two tables has two keys, which the reader sees.
 const (
 	// IndexBucket is the key-value bucket of the hand index; its stream is "KV_" + IndexBucket.
-	IndexBucket = "FECHADO_HAND_TABLES"
+	IndexBucket = roles.HandIndexBucket
 	// indexCompleteKey is set once the index holds every hand of the log (after the hands stored
 	// before the bucket existed were added). Hand ids are UUIDs, so no hand's key starts so.
 	indexCompleteKey = "fechado.complete"
@@ -35,9 +37,14 @@ const (
 
 // handIndex is the open hand index of a Log.
 type handIndex struct {
+	// kv and stream are nil for a writer that may only add keys (a table device, Log.As):
+	// it adds the key of each hand it starts and reads nothing of the index.
 	kv      jetstream.KeyValue
 	stream  jetstream.Stream // the bucket's stream, asked for the keys of a hand
 	subject string           // "$KV.<bucket>." : a key's subject is subject + key
+	// refused is set when the server refused this user a key (a device of a server whose
+	// permissions predate the index): its appends then go on without the index.
+	keysRefused atomic.Bool
 
 	mu       sync.Mutex
 	complete bool // indexCompleteKey was seen: the keys of a hand name all its tables
@@ -182,25 +189,53 @@ func (l *Log) fillIndex(ctx context.Context) error {
 func indexKey(table, hand string) string { return hand + "." + table }
 
 // indexHand adds the key saying that hand is at table, before any event of it is stored there
-// (a plain write: adding it again changes nothing). A hand id the bucket cannot hold as a key is
-// left out: reads of it ask the log.
+// (a plain write, as KeyValue.Put makes it: adding it again changes nothing). A hand id the
+// bucket cannot hold as a key is left out: reads of it ask the log. A key the server refuses
+// this user is left out too, and so are the later ones: its hands are read through the log.
 func (l *Log) indexHand(ctx context.Context, table, hand string) error {
 	ix := l.index
-	if ix == nil {
+	if ix == nil || ix.keysRefused.Load() {
 		return nil
 	}
+	key := indexKey(table, hand)
+	if !validKey(key) {
+		return nil
+	}
+	subject := ix.subject + key
 	for attempt := 1; ; attempt++ {
-		// Each request is bounded by the log's timeout, as appends are.
+		// Each request is bounded by the log's timeout, as appends are; a refusal ends it at once.
 		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
-		_, err := ix.kv.Put(actx, indexKey(table, hand), nil)
+		wctx, done := l.refused.watch(actx, subject)
+		_, err := l.js.Publish(wctx, subject, nil)
+		denied := errors.Is(context.Cause(wctx), ErrPermissionDenied)
+		done()
 		cancel()
-		if err == nil || errors.Is(err, jetstream.ErrInvalidKey) {
+		if denied {
+			ix.keysRefused.Store(true)
+			return nil
+		}
+		if err == nil {
 			return nil
 		}
 		if attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
 			return fmt.Errorf("recorder: hand index, hand %s: %w", hand, err)
 		}
 	}
+}
+
+// validKey reports whether key is a key the bucket holds (what KeyValue.Put accepts): letters,
+// digits and -/_=. , not starting or ending with a dot, no empty token.
+func validKey(key string) bool {
+	if key == "" || key[0] == '.' || key[len(key)-1] == '.' || strings.Contains(key, "..") {
+		return false
+	}
+	for _, c := range []byte(key) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-/_=.", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // indexMsg is the message that adds a hand's index key (what KeyValue.Put publishes), for the
@@ -215,7 +250,7 @@ func (ix *handIndex) indexMsg(table, hand string) *nats.Msg {
 // writer stopped between a key and its event).
 func (l *Log) indexedTable(ctx context.Context, hand string) (table string, ok bool) {
 	ix := l.index
-	if ix == nil || !ix.isComplete(ctx, l.opts.Timeout) {
+	if ix == nil || ix.kv == nil || !ix.isComplete(ctx, l.opts.Timeout) {
 		return "", false
 	}
 	prefix := ix.subject + hand + "."

@@ -303,7 +303,7 @@ const indexStep = -1
 // whose ack sends the first event.
 func (r *Recorder) start(j *handJob) {
 	ix := r.log.index
-	if ix == nil {
+	if ix == nil || ix.keysRefused.Load() {
 		r.send(j, 0, 0)
 		return
 	}

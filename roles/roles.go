@@ -43,6 +43,11 @@ const (
 	HandPrefix = "fechado.hand."
 	// PublicPrefix starts the subject of a hand's public view: PublicPrefix + "<table>.<hand>".
 	PublicPrefix = "fechado.public."
+	// HandIndexBucket is the key-value bucket of the hand index (docs/stream.md §4): one key
+	// "<hand>.<table>" a hand, published to HandIndexPrefix + key.
+	HandIndexBucket = "FECHADO_HAND_TABLES"
+	// HandIndexPrefix starts the subject of a hand index key.
+	HandIndexPrefix = "$KV." + HandIndexBucket + "."
 	// InboxRoot is the root of reply subjects. A table device may only receive replies under its
 	// own prefix, InboxPrefix(name), and must connect with that custom inbox prefix.
 	InboxRoot = "_INBOX"
@@ -229,6 +234,9 @@ func (u User) Permissions() Permissions {
 	case Table:
 		p.Publish.Allow = []string{
 			HandPrefix + u.Table + ".>",
+			// The hand index keys that name its own table: a device adds the key of each hand it
+			// starts, as every writer does, and can name no other table.
+			HandIndexPrefix + "*." + u.Table,
 			"$JS.API.INFO",
 			"$JS.API.STREAM.INFO." + Stream,
 			"$JS.API.DIRECT.GET." + Stream + "." + HandPrefix + u.Table + ".>",

@@ -99,6 +99,11 @@ func TestPermissions(t *testing.T) {
 		{"dealer-t1", "pub", "fechado.hand.t2." + h, false},
 		{"dealer-t1", "pub", "fechado.hand.t10." + h, false},
 		{"dealer-t1", "pub", "fechado.public.t1." + h, false},
+		{"dealer-t1", "pub", "$KV.FECHADO_HAND_TABLES." + h + ".t1", true}, // stream.md §4: its hands' index keys
+		{"dealer-t1", "pub", "$KV.FECHADO_HAND_TABLES." + h + ".t2", false},
+		{"dealer-t1", "pub", "$KV.FECHADO_HAND_TABLES.fechado.complete", false},
+		{"dealer-t1", "pub", "$JS.API.STREAM.INFO.KV_FECHADO_HAND_TABLES", false},
+		{"auditor", "pub", "$KV.FECHADO_HAND_TABLES." + h + ".t1", false},
 		{"dealer-t1", "pub", "$JS.API.STREAM.INFO.FECHADO_HANDS", true},
 		{"dealer-t1", "pub", "$JS.API.DIRECT.GET.FECHADO_HANDS.fechado.hand.t1." + h, true},
 		{"dealer-t1", "pub", "$JS.API.DIRECT.GET.FECHADO_HANDS.fechado.hand.t2." + h, false},
