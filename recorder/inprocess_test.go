@@ -2,12 +2,15 @@ package recorder
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/eventfiles"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -116,5 +119,81 @@ func TestPublishRetriesMsgIDInProcess(t *testing.T) {
 	}
 	if waited := time.Since(start); waited < retryWait(1)+retryWait(2) {
 		t.Fatalf("retried after %v, sooner than the back-off", waited)
+	}
+}
+
+// TestRecorderRetriesMsgIDInProcess answers the bulk Recorder's first event of a hand (on its
+// pipelined fast path) twice with the server's "duplicate message id is in process", as a
+// replicated stream does during an election: the hand must still be appended whole, the event
+// sent again with the same Nats-Msg-Id and expectation, and nothing reported as an error.
+func TestRecorderRetriesMsgIDInProcess(t *testing.T) {
+	s, err := server.NewServer(&server.Options{DontListen: true, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	t.Cleanup(s.Shutdown)
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server did not start")
+	}
+	nc, err := nats.Connect("", nats.InProcessServer(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Log{opts: Options{Timeout: 2 * time.Second}, nc: nc, js: js}
+
+	var hand []*events.Event
+	for _, e := range eventfiles.Read(t, testfiles.File(t, "vectors", "table-br-fechado.jsonl"), 0) {
+		if len(hand) > 0 && e.Hand != hand[0].Hand {
+			break
+		}
+		hand = append(hand, e)
+	}
+	subject := Subject(hand[0].Table, hand[0].Hand)
+	refusal := inProcessAnswer(t)
+	var mu sync.Mutex
+	tries := map[string]int{}        // Msg-Id → publishes seen
+	expects := map[string][]string{} // Msg-Id → the expectation of each
+	var seq uint64
+	_, err = nc.Subscribe(subject, func(m *nats.Msg) {
+		mu.Lock()
+		defer mu.Unlock()
+		id := m.Header.Get(jetstream.MsgIDHeader)
+		tries[id]++
+		expects[id] = append(expects[id], m.Header.Get(jetstream.ExpectedLastSubjSeqHeader))
+		if id == hand[0].ID && tries[id] <= 2 {
+			m.Respond(refusal)
+			return
+		}
+		seq++
+		m.Respond(fmt.Appendf(nil, `{"stream":"FECHADO_HANDS","seq":%d}`, seq))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := l.NewRecorder(t.Context(), RecordOptions{Window: 4})
+	for _, e := range hand {
+		if err := r.Add(e, "", 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := r.Close()
+	if err != nil || st.Appended != int64(len(hand)) || st.Rejected != 0 {
+		t.Fatalf("stats %+v, error %v; want %d events appended", st, err, len(hand))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := tries[hand[0].ID]; n != 3 {
+		t.Errorf("the first event was published %d times, want 3", n)
+	}
+	for _, x := range expects[hand[0].ID] {
+		if x != "0" {
+			t.Errorf("the first event was retried expecting %q, want 0", x)
+		}
 	}
 }
