@@ -59,10 +59,10 @@ func TestMsgIDInProcessIsRetryable(t *testing.T) {
 	}
 }
 
-// TestPublishRetriesMsgIDInProcess answers an append twice with the server's "duplicate message
-// id is in process", then acknowledges it: the publish must wait and try again with the same
-// Nats-Msg-Id and expectation, and report that an earlier attempt may have been stored.
-func TestPublishRetriesMsgIDInProcess(t *testing.T) {
+// fakeStreamLog returns a Log on a server without JetStream, whose answers to publishes the test
+// gives itself by subscribing to the subjects, and its connection.
+func fakeStreamLog(t *testing.T) (*Log, *nats.Conn) {
+	t.Helper()
 	s, err := server.NewServer(&server.Options{DontListen: true, NoLog: true, NoSigs: true})
 	if err != nil {
 		t.Fatal(err)
@@ -82,12 +82,20 @@ func TestPublishRetriesMsgIDInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := &Log{opts: Options{Timeout: 2 * time.Second}, nc: nc, js: js}
+	return l, nc
+}
+
+// TestPublishRetriesMsgIDInProcess answers an append twice with the server's "duplicate message
+// id is in process", then acknowledges it: the publish must wait and try again with the same
+// Nats-Msg-Id and expectation, and report that an earlier attempt may have been stored.
+func TestPublishRetriesMsgIDInProcess(t *testing.T) {
+	l, nc := fakeStreamLog(t)
 
 	refusal := inProcessAnswer(t)
 	var tries atomic.Int32
 	var mu sync.Mutex
 	var ids, expects []string
-	_, err = nc.Subscribe(Subject("t", "h"), func(m *nats.Msg) {
+	_, err := nc.Subscribe(Subject("t", "h"), func(m *nats.Msg) {
 		mu.Lock()
 		ids = append(ids, m.Header.Get(jetstream.MsgIDHeader))
 		expects = append(expects, m.Header.Get(jetstream.ExpectedLastSubjSeqHeader))
@@ -127,25 +135,7 @@ func TestPublishRetriesMsgIDInProcess(t *testing.T) {
 // replicated stream does during an election: the hand must still be appended whole, the event
 // sent again with the same Nats-Msg-Id and expectation, and nothing reported as an error.
 func TestRecorderRetriesMsgIDInProcess(t *testing.T) {
-	s, err := server.NewServer(&server.Options{DontListen: true, NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Start()
-	t.Cleanup(s.Shutdown)
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("server did not start")
-	}
-	nc, err := nats.Connect("", nats.InProcessServer(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := &Log{opts: Options{Timeout: 2 * time.Second}, nc: nc, js: js}
+	l, nc := fakeStreamLog(t)
 
 	var hand []*events.Event
 	for _, e := range eventfiles.Read(t, testfiles.File(t, "vectors", "table-br-fechado.jsonl"), 0) {
@@ -160,7 +150,7 @@ func TestRecorderRetriesMsgIDInProcess(t *testing.T) {
 	tries := map[string]int{}        // Msg-Id → publishes seen
 	expects := map[string][]string{} // Msg-Id → the expectation of each
 	var seq uint64
-	_, err = nc.Subscribe(subject, func(m *nats.Msg) {
+	_, err := nc.Subscribe(subject, func(m *nats.Msg) {
 		mu.Lock()
 		defer mu.Unlock()
 		id := m.Header.Get(jetstream.MsgIDHeader)

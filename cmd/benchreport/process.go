@@ -54,13 +54,7 @@ func measureEnv(ctx context.Context, env []string, stdout io.Writer, okExit []in
 	start := time.Now()
 	err := cmd.Run()
 	r.Wall = time.Since(start)
-	if ps := cmd.ProcessState; ps != nil {
-		r.Exit = ps.ExitCode()
-		r.CPU = ps.UserTime() + ps.SystemTime()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			r.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
-		}
-	}
+	r.usage(cmd.ProcessState)
 	if ctx.Err() != nil {
 		return r, errBudget
 	}
@@ -69,6 +63,18 @@ func measureEnv(ctx context.Context, env []string, stdout io.Writer, okExit []in
 		return r, fmt.Errorf("%s: %v: %s", strings.Join(shortArgs(r.Args), " "), err, tail(stderr.String()))
 	}
 	return r, nil
+}
+
+// usage fills in the exit status, CPU time and peak memory of an ended process (nil: not run).
+func (r *run) usage(ps *os.ProcessState) {
+	if ps == nil {
+		return
+	}
+	r.Exit = ps.ExitCode()
+	r.CPU = ps.UserTime() + ps.SystemTime()
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		r.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+	}
 }
 
 func containsInt(xs []int, x int) bool {

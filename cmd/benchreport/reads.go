@@ -210,13 +210,7 @@ func (w *wholeProcess) measureProject(ctx context.Context, s *size, data string)
 		srv.Process.Signal(syscall.SIGTERM)
 		srv.Wait()
 		r := &run{Args: []string{self, serveFlag, data}}
-		if ps := srv.ProcessState; ps != nil {
-			r.Exit = ps.ExitCode()
-			r.CPU = ps.UserTime() + ps.SystemTime()
-			if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-				r.MaxRSS = ru.Maxrss * 1024
-			}
-		}
+		r.usage(srv.ProcessState)
 		return r
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
