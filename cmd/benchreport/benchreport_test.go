@@ -130,7 +130,7 @@ func TestTableCount(t *testing.T) {
 }
 
 func TestEstimate(t *testing.T) {
-	cfg := &config{tableHands: 10, jqMax: 100}
+	cfg := &config{tableHands: 10, jqMax: 100, margin: 1.3}
 	w := &wholeProcess{cfg: cfg, tables: make([]*table, 2), simWall: 2 * time.Second, simHands: 20}
 	prev := &size{Hands: 20, RecordedHands: 20,
 		Audit: &run{Wall: 2 * time.Second}, JQ: &run{Wall: 4 * time.Second},
@@ -143,6 +143,15 @@ func TestEstimate(t *testing.T) {
 	}
 	if want := auditOnly + time.Duration(1.3*float64(80*500*time.Millisecond+100*300*time.Millisecond)); full != want {
 		t.Errorf("full %v, want %v", full, want)
+	}
+	// Over -jq-max jq is left out; the plain publish and the reads count when they were measured.
+	prev.Plain, prev.ReadsRun = &run{Wall: 4 * time.Second}, &run{Wall: time.Second}
+	full, auditOnly = w.estimate(prev, 101, 10)
+	if want := time.Duration(1.3 * float64(80*100*time.Millisecond+100*100*time.Millisecond)); auditOnly != want {
+		t.Errorf("over -jq-max: audit only %v, want %v", auditOnly, want)
+	}
+	if want := auditOnly + time.Duration(1.3*float64(80*700*time.Millisecond+100*300*time.Millisecond+time.Second)); full != want {
+		t.Errorf("over -jq-max: full %v, want %v", full, want)
 	}
 }
 

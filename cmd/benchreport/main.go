@@ -41,7 +41,8 @@ type config struct {
 	sizes              []int
 	readHands          string // FECHADO_READ_HANDS: the log sizes BenchmarkReadHandLogSize reads from
 	tableHands         int
-	jqMax              int // sizes over this many hands leave jq out
+	jqMax              int     // sizes over this many hands leave jq out
+	margin             float64 // the estimate of a size is multiplied by this before it is held to the budget
 	rules              string
 	players            int
 	workers            int
@@ -94,6 +95,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "go test -benchtime")
 	sizes := fs.String("sizes", "10000,100000,300000,1000000", "log sizes in hands for the whole-process measurements, ascending; tables are simulated until they hold at least that many (\"\" skips them)")
 	fs.StringVar(&cfg.readHands, "read-hands", "10000,1000000", "log sizes in hands, comma-separated, that BenchmarkReadHandLogSize reads hands from (FECHADO_READ_HANDS)")
+	fs.Float64Var(&cfg.margin, "margin", 1.3, "safety factor on the time a size is estimated to take before it is held to the budget left")
 	fs.IntVar(&cfg.jqMax, "jq-max", 300000, "leave jq out of sizes over this many hands (its time grows with the files and it is only the baseline of audit)")
 	fs.IntVar(&cfg.tableHands, "table-hands", 10000, "hands per simulated table")
 	fs.StringVar(&cfg.rules, "rules", "std-draw", "preset of the simulated tables")
@@ -107,6 +109,9 @@ func parseFlags(args []string) (*config, error) {
 	}
 	if big, small := readHandSizes(cfg.readHands); big < 1 || small < 1 {
 		return nil, fmt.Errorf("-read-hands: %q is not a list of numbers of hands", cfg.readHands)
+	}
+	if cfg.margin < 1 {
+		return nil, errors.New("-margin must be at least 1")
 	}
 	if cfg.tableHands < 1 || cfg.workers < 1 || cfg.count < 1 {
 		return nil, errors.New("-table-hands, -workers and -count must be positive")

@@ -271,7 +271,7 @@ func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progre
 
 // estimate extrapolates from prev, per hand, the time of size n of ntables: everything, and
 // audit and jq alone (both with the simulation of the new tables; jq only when n is not over
-// -jq-max), with a 30% margin. Reading the sample of hands costs what it cost at prev.
+// -jq-max), times -margin. Reading the sample of hands costs what it cost at prev.
 func (w *wholeProcess) estimate(prev *size, n, ntables int) (full, auditOnly time.Duration) {
 	per := func(r *run, n int) float64 {
 		if r == nil {
@@ -290,8 +290,7 @@ func (w *wholeProcess) estimate(prev *size, n, ntables int) (full, auditOnly tim
 	if prev.ReadsRun != nil {
 		f += float64(prev.ReadsRun.Wall)
 	}
-	const margin = 1.3
-	return time.Duration(f * margin), time.Duration(a * margin)
+	return time.Duration(f * w.cfg.margin), time.Duration(a * w.cfg.margin)
 }
 
 // tablesFor estimates how many tables hold n hands: the tables simulated so far give the mean
