@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/fechado/fechado/internal/browsertest"
 	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +19,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/browsertest"
 )
 
 // tapper drives the console page in chromium and counts the events the page has stored.
@@ -67,8 +68,13 @@ func (p *tapper) step() string {
 	return r.Value
 }
 
+// shot takes a screenshot of the page at width × height into the test's artifacts, for a person to
+// look at. Under -short only the first of the test binary is taken: the others repeat it.
 func (p *tapper) shot(name string, width, height int64) {
 	p.t.Helper()
+	if testing.Short() && shotTaken.Swap(true) {
+		return
+	}
 	p.do("viewport", chromedp.EmulateViewport(width, height), chromedp.Sleep(200*time.Millisecond))
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
@@ -87,10 +93,23 @@ type want struct {
 	data string
 }
 
-// newBrowser starts chromium on the console of a fresh log, logged in as mesa1, at the setup form.
+// shotTaken is set by the first screenshot of the test binary.
+var shotTaken atomic.Bool
+
+// TestMain stops the chromium that the browser tests share.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	browsertest.StopShared()
+	os.Exit(code)
+}
+
+// newBrowser opens, in a tab of the shared chromium, the console of a fresh log, logged in as
+// mesa1, at the setup form. The test runs in parallel with the other browser tests: each has its
+// own log, server and browser context.
 func newBrowser(t *testing.T) (*env, *tapper) {
+	t.Parallel()
 	e := newEnv(t)
-	ctx := browsertest.New(t, 1024, 900, 120*time.Second)
+	ctx := browsertest.Tab(t, 1024, 900, 120*time.Second)
 	p := &tapper{t: t, ctx: ctx}
 	p.do("login",
 		chromedp.Navigate(e.ts.URL+"/console/"),
