@@ -3,24 +3,55 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 )
 
-// simTournament writes a small tournament with fechado sim --tournament and returns its log, and
-// the same log split into one file per table (in dir).
-func simTournament(t *testing.T, dir string, extra ...string) (string, []string) {
-	t.Helper()
-	args := append([]string{"sim", "--tournament", "--rules", "std-draw", "--entries", "24", "--tables", "3", "--seed", "6", "--id", "cup"}, extra...)
-	code, out, errOut := fechado("", args...)
+// cupLog is the log of a small tournament, cup, that fechado sim --tournament writes, and its exit
+// code and stderr; the tests that read it share one run.
+var cupLog = sync.OnceValues(func() (string, error) {
+	code, out, errOut := fechado("", "sim", "--tournament", "--rules", "std-draw", "--entries", "24", "--tables", "3", "--seed", "6", "--id", "cup")
 	if code != exitOK || errOut != "" {
-		t.Fatalf("sim --tournament: exit %d, stderr %q", code, errOut)
+		return "", fmt.Errorf("sim --tournament: exit %d, stderr %q", code, errOut)
+	}
+	return out, nil
+})
+
+// cupAudit is fechado audit --json --tournament cup of cup's log in one file, which the tests
+// compare other ways of auditing it with.
+var cupAudit = sync.OnceValue(func() string {
+	log, err := cupLog()
+	if err != nil {
+		return ""
+	}
+	f, err := os.CreateTemp("", "cup*.jsonl")
+	if err != nil {
+		return ""
+	}
+	defer os.Remove(f.Name())
+	_, err = f.WriteString(log)
+	if err := errors.Join(err, f.Close()); err != nil {
+		return ""
+	}
+	_, out, _ := fechado("", "audit", "--json", "--tournament", "cup", f.Name())
+	return out
+})
+
+// simTournament returns cup's log, and the same log split into one file per table (in dir).
+func simTournament(t *testing.T, dir string) (string, []string) {
+	t.Helper()
+	out, err := cupLog()
+	if err != nil {
+		t.Fatal(err)
 	}
 	byTable := map[string][]string{}
 	for _, line := range strings.SplitAfter(out, "\n") {
@@ -57,7 +88,7 @@ func TestAuditTournamentFiles(t *testing.T) {
 	if err := os.WriteFile(whole, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, one, _ := fechado("", "audit", "--json", "--tournament", "cup", whole)
+	one := cupAudit()
 	_, merged, _ := fechado("", append([]string{"audit", "--json", "--tournament", "cup"}, files...)...)
 	if one != merged || !strings.Contains(one, `"code":"tournament.place"`) {
 		t.Errorf("the tables' files merged audit differently from the whole log:\n%s\n---\n%s", merged, one)
@@ -180,7 +211,7 @@ func TestTournamentFromStore(t *testing.T) {
 	if err := os.WriteFile(whole, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, fromFile, _ := fechado("", "audit", "--json", "--tournament", "cup", whole)
+	fromFile := cupAudit()
 	_, fromStore, errOut := fechado("", "audit", "--json", "--tournament", "cup", "--data", data)
 	if fromFile != fromStore || fromFile == "" {
 		t.Errorf("the store audits otherwise (stderr %q):\n%s\n---\n%s", errOut, fromStore, fromFile)
