@@ -154,8 +154,8 @@ func TestRecordRejects(t *testing.T) {
 }
 
 // A `fechado record` process killed with SIGKILL halfway through a large file, then run again,
-// leaves the log equal to the file: nothing lost, nothing doubled. Under -short the file is a
-// tenth as large: still many progress reports before the kill, so the kill lands halfway.
+// leaves the log equal to the file: nothing lost, nothing doubled. Under -short the file is
+// smaller: recording it still reports its progress many times before the kill lands.
 func TestRecordSurvivesSIGKILL(t *testing.T) {
 	dir := t.TempDir()
 	bin := asFechado(t)
