@@ -27,6 +27,37 @@ type tapper struct {
 	t   *testing.T
 	ctx context.Context
 	n   int // events stored of the hand in progress
+	// mouse makes the taps chromium's mouse clicks, as a finger's; otherwise the page's own
+	// click() of each button does, which costs one round trip to chromium where a mouse click
+	// costs several. Every test clicks with the mouse without -short, TestBrowserBrFechado always.
+	mouse bool
+}
+
+// click clicks the elements sels select, in turn.
+func (p *tapper) click(what string, sels ...string) {
+	p.t.Helper()
+	if !p.mouse {
+		// The page's click() of each element shown and enabled, as far as the page has drawn
+		// them: the mouse clicks the rest, waiting for them to be drawn.
+		js, _ := json.Marshal(sels)
+		n, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](fmt.Sprintf(`((sels) => {
+			for (let i = 0; i < sels.length; i++) {
+				const el = document.querySelector(sels[i]);
+				if (!el || el.disabled || !el.checkVisibility()) return i;
+				el.click();
+			}
+			return sels.length;
+		})(%s)`, js)))
+		if err != nil {
+			p.t.Fatalf("%s: %v", what, err)
+		}
+		sels = sels[n:]
+	}
+	var acts []chromedp.Action[chromedp.Void]
+	for _, sel := range sels {
+		acts = append(acts, chromedp.Click(chromedp.CSS(sel)))
+	}
+	p.do(what, acts...)
 }
 
 func (p *tapper) do(what string, actions ...chromedp.Action[chromedp.Void]) {
@@ -39,7 +70,7 @@ func (p *tapper) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 // tap taps the button of act in the step and waits until the server has stored one more event.
 func (p *tapper) tap(act string) {
 	p.t.Helper()
-	p.do("tap "+act, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-act=%q]`, act))))
+	p.click("tap "+act, fmt.Sprintf(`[data-act=%q]`, act))
 	p.stored(1)
 }
 
@@ -53,10 +84,10 @@ func (p *tapper) stored(k int) {
 // card picks a card with the picker (rank, then suit) after tapping act.
 func (p *tapper) card(act, c string) {
 	p.t.Helper()
-	p.do("pick "+c,
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#step [data-act=%q]`, act))),
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#picker [data-rank=%q]`, c[:1]))),
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#picker [data-suit=%q]`, c[1:]))))
+	p.click("pick "+c,
+		fmt.Sprintf(`#step [data-act=%q]`, act),
+		fmt.Sprintf(`#picker [data-rank=%q]`, c[:1]),
+		fmt.Sprintf(`#picker [data-suit=%q]`, c[1:]))
 	p.stored(1)
 }
 
@@ -110,7 +141,7 @@ func newBrowser(t *testing.T) (*env, *tapper) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := browsertest.Tab(t, 1024, 900, 120*time.Second)
-	p := &tapper{t: t, ctx: ctx}
+	p := &tapper{t: t, ctx: ctx, mouse: !testing.Short()}
 	p.do("login",
 		chromedp.Navigate(e.ts.URL+"/console/"),
 		chromedp.WaitVisible(chromedp.CSS(`#login`)),
@@ -161,8 +192,8 @@ func (p *tapper) draw(seat int, throw, get []string, burnAt int, burn string) []
 	p.t.Helper()
 	var out []want
 	for _, c := range throw {
-		p.do("choose "+c, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#step [data-card=%q]`, c))),
-			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step .sel[data-card=%q]`, c))))
+		p.click("choose "+c, fmt.Sprintf(`#step [data-card=%q]`, c))
+		p.do("chosen "+c, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step .sel[data-card=%q]`, c))))
 	}
 	if len(throw) == 0 {
 		p.tap("pat")
@@ -244,6 +275,7 @@ func (e *env) compare(t *testing.T, hands map[string][]want, order []string) []*
 // the logs the test expects.
 func TestBrowserBrFechado(t *testing.T) {
 	e, p := newBrowser(t)
+	p.mouse = true // the one test of the taps as a finger's even under -short
 	p.shot("setup-390.png", 390, 844)
 	p.do("players",
 		chromedp.EmulateViewport(1024, 900),
