@@ -13,6 +13,7 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/multisha"
+	"github.com/fechado/fechado/textform"
 )
 
 // Error is an event that could not be read: it names the file, the line and the field.
@@ -107,9 +108,8 @@ type decoder struct {
 	// names holds player and preset names, which the auditor keeps across hands: they are copied
 	// once, not kept as pieces of a line (which would keep its whole chunk alive).
 	names map[string]string
-	// minute is the first 16 bytes of the last time of fechado's form read (YYYY-MM-DDTHH:MM, as
-	// two little-endian words), or zeros: see time.
-	minute [2]uint64
+	// times checks the times of the lines, which mostly share their minute with the line before.
+	times textform.Times
 
 	events   slab[Event]
 	payloads payloadSlabs
@@ -283,7 +283,7 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 		var ok bool
 		switch f {
 		case envID:
-			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
+			if s, ok, err = l.fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
 			e.ID = d.own(s)
@@ -295,7 +295,7 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 				e.Table = d.same(s, &d.table) // only a valid id becomes the last one (see fast)
 			}
 		case envHand:
-			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
+			if s, ok, err = l.fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
 			if err == nil {
@@ -308,7 +308,7 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 			}
 			e.Seq = Seq(v)
 		case envAt:
-			if s, err = l.str(); err == nil && !isTime(s) {
+			if s, err = l.str(); err == nil && !textform.IsTime(s) {
 				err = fmt.Errorf("%q is not an RFC 3339 time with offset", s)
 			}
 			e.At = d.own(s)
@@ -320,7 +320,7 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 			}
 		case envPrev:
 			e.HasPrev = true
-			if s, ok, err = l.fixed(64, isHex64); err == nil && !ok && len(s) != 0 && !isHex64(s) {
+			if s, ok, err = l.fixed(64, textform.IsHex64); err == nil && !ok && len(s) != 0 && !textform.IsHex64(s) {
 				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
 			}
 			e.Prev = d.own(s)
@@ -399,7 +399,7 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	}
 	ids := (*[idRun]byte)(b)
 	id := ids[len(jsID) : len(jsID)+uuidLen]
-	if string(ids[:len(jsID)]) != jsID || string(ids[len(jsID)+uuidLen:]) != jsTable || !isUUID(id) {
+	if string(ids[:len(jsID)]) != jsID || string(ids[len(jsID)+uuidLen:]) != jsTable || !textform.IsUUID(id) {
 		return false
 	}
 	i := idRun
@@ -425,7 +425,7 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 		return false
 	}
 	sameHand := string(hand) == d.hand
-	if !sameHand && !isUUID(hand) {
+	if !sameHand && !textform.IsUUID(hand) {
 		return false
 	}
 	i += handRun
@@ -442,7 +442,7 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 		}
 	}
 	at := b[i : i+j]
-	if !d.time(at) {
+	if !d.times.Valid(at) {
 		return false
 	}
 	i += j + len(jsType)
@@ -463,7 +463,7 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 			return false
 		}
 		prevs := (*[prevRun]byte)(b[i:])
-		if prev = prevs[:hashLen]; string(prevs[hashLen:]) != jsData || !isHex64(prev) {
+		if prev = prevs[:hashLen]; string(prevs[hashLen:]) != jsData || !textform.IsHex64(prev) {
 			return false
 		}
 		i += hashLen
@@ -558,59 +558,6 @@ var typeHashMul, typeSlots = func() (mul uint64, slots [1 << typeHashBits]int8) 
 	panic("events: no perfect hash of the event types")
 }()
 
-// The hex digits are checked 8 bytes at a time, as the bytes of a little-endian word: for bytes
-// below 0x80, adding 0x80-c to each sets its high bit exactly when it is at least c, and no carry
-// crosses from one byte to the next.
-const (
-	ones = 0x0101010101010101
-	high = 0x8080808080808080
-)
-
-// inRange has the high bit of each byte of x (all below 0x80) set when it is in lo..hi.
-func inRange(x uint64, lo, hi byte) uint64 {
-	return (x + ones*uint64(0x80-lo)) &^ (x + ones*uint64(0x80-hi-1))
-}
-
-// hexMask has the high bit of each byte of x (all below 0x80) set when it is a hex digit: 0-9
-// and a-f, and A-F unless lower. A byte is one when it has reached an odd number of the
-// thresholds '0', '9'+1, 'a', 'f'+1 (in this order): the parity of four high bits, three xors,
-// fewer operations than two ranges.
-func hexMask(x uint64, lower bool) uint64 {
-	y := x
-	if !lower {
-		y |= ones * 0x20 // A-F to a-f, and nothing else into a-f (digits stay digits)
-	}
-	return (x + ones*(0x80-'0')) ^ (x + ones*(0x80-'9'-1)) ^ (y + ones*(0x80-'a')) ^ (y + ones*(0x80-'f'-1))
-}
-
-func isHex64(s []byte) bool {
-	if len(s) != 64 {
-		return false
-	}
-	// No branch per word: the words are or-ed and and-ed together, then tested once.
-	var all, digits uint64 = 0, high
-	for i := 0; i < 64; i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		all |= x
-		digits &= hexMask(x, true)
-	}
-	// No byte of 0x80 or more (whose carry could fake a digit in the next), and all digits.
-	return all&high == 0 && digits&high == high
-}
-
-// isUUID accepts the 8-4-4-4-12 hexadecimal form, in either case.
-func isUUID(s []byte) bool {
-	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
-		return false
-	}
-	le := binary.LittleEndian
-	w0, w3 := le.Uint64(s), le.Uint64(s[28:])
-	w1 := uint64(le.Uint32(s[9:])) | uint64(le.Uint32(s[14:]))<<32
-	w2 := uint64(le.Uint32(s[19:])) | uint64(le.Uint32(s[24:]))<<32
-	return (w0|w1|w2|w3)&high == 0 &&
-		hexMask(w0, false)&hexMask(w1, false)&hexMask(w2, false)&hexMask(w3, false)&high == high
-}
-
 // notTableID is 1 for the bytes a table id may not hold.
 var notTableID = func() (t [256]byte) {
 	for c := range 256 {
@@ -638,121 +585,6 @@ func isTableID(s []byte) bool {
 		bad |= notTableID[c]
 	}
 	return bad == 0
-}
-
-// num2 returns the two decimal digits at s[i:i+2] as a number, or -1.
-func num2(s []byte, i int) int {
-	if i+2 > len(s) {
-		return -1
-	}
-	a, b := s[i]-'0', s[i+1]-'0'
-	if a > 9 || b > 9 {
-		return -1
-	}
-	return int(a)*10 + int(b)
-}
-
-// timePattern describes 8 bytes of YYYY-MM-DDTHH:MM:SS as a little-endian word: the high bits of
-// its digit bytes, and its separators with the mask of their bytes.
-type timePattern struct{ digits, sep, sepMask uint64 }
-
-// newTimePattern reads a pattern such as "dddd-dd-": d is a digit, any other byte itself.
-func newTimePattern(p string) (t timePattern) {
-	for i := range 8 {
-		if p[i] == 'd' {
-			t.digits |= 0x80 << (8 * i)
-		} else {
-			t.sep |= uint64(p[i]) << (8 * i)
-			t.sepMask |= 0xff << (8 * i)
-		}
-	}
-	return t
-}
-
-var (
-	timeHead, timeMid = newTimePattern("dddd-dd-"), newTimePattern("ddTdd:dd")
-	timeMilliZ        = newTimePattern(":dd.dddZ") // the end of the times fechado writes
-)
-
-func (t timePattern) match(w uint64) bool {
-	return inRange(w, '0', '9')&t.digits == t.digits && (w^t.sep)&t.sepMask == 0
-}
-
-// isTime accepts RFC 3339 date-times with an offset: YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM).
-func isTime(s []byte) bool {
-	if len(s) == 24 && isMilliZ(s) {
-		return true
-	}
-	if len(s) < 20 {
-		return false
-	}
-	le := binary.LittleEndian
-	w0, w1 := le.Uint64(s), le.Uint64(s[8:])
-	if (w0|w1)&high != 0 || !timeHead.match(w0) || !timeMid.match(w1) || s[16] != ':' {
-		return false
-	}
-	mo, dd, hh, mi, ss := num2(s, 5), num2(s, 8), num2(s, 11), num2(s, 14), num2(s, 17)
-	if mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss < 0 || ss > 60 {
-		return false
-	}
-	i := 19
-	if s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	if i >= len(s) {
-		return false
-	}
-	switch s[i] {
-	case 'Z':
-		return i+1 == len(s)
-	case '+', '-':
-		oh, om := num2(s, i+1), num2(s, i+4)
-		return i+6 == len(s) && s[i+3] == ':' && oh >= 0 && oh <= 23 && om >= 0 && om <= 59
-	}
-	return false
-}
-
-// time is isTime for the fast path: the times of a log share their date and minute with the line
-// before as a rule, and a time of fechado's form (isMilliZ) whose first 16 bytes are those of the
-// last one, checked then, needs only its seconds and milliseconds checked.
-func (d *decoder) time(s []byte) bool {
-	if len(s) == 24 {
-		le := binary.LittleEndian
-		w0, w1, w2 := le.Uint64(s), le.Uint64(s[8:]), le.Uint64(s[16:])
-		if w0 == d.minute[0] && w1 == d.minute[1] && w0 != 0 { // zero: no time read yet
-			if w2&high == 0 && timeMilliZ.match(w2) && uint(s[17]-'0')*10+uint(s[18]-'0') <= 60 {
-				return true
-			}
-		} else if isMilliZ(s) {
-			d.minute = [2]uint64{w0, w1}
-			return true
-		}
-	}
-	return isTime(s)
-}
-
-// isMilliZ reports whether s is a time as fechado writes it, YYYY-MM-DDTHH:MM:SS.mmmZ, valid: the
-// three words of the layout are checked at once, then the ranges of the digits (isTime's
-// checks, with fewer steps). A time it refuses may still be valid in another form.
-func isMilliZ(s []byte) bool {
-	if len(s) != 24 {
-		return false
-	}
-	le := binary.LittleEndian
-	w0, w1, w2 := le.Uint64(s), le.Uint64(s[8:]), le.Uint64(s[16:])
-	if (w0|w1|w2)&high != 0 || !timeHead.match(w0) || !timeMid.match(w1) || !timeMilliZ.match(w2) {
-		return false
-	}
-	// The digits are digits: each pair is 10*tens+ones, and one unsigned comparison checks a range.
-	two := func(i int) uint { return uint(s[i]-'0')*10 + uint(s[i+1]-'0') }
-	return two(5)-1 < 12 && two(8)-1 < 31 && two(11) < 24 && two(14) < 60 && two(17) <= 60
 }
 
 // Reader reads the events of a JSON Lines file one at a time, so that memory stays flat however

@@ -348,40 +348,6 @@ func TestTypeAt(t *testing.T) {
 	}
 }
 
-// isMilliZ accepts exactly the times of its form that isTime accepts, and decoder.time judges
-// times as isTime does whatever time it read before.
-func TestTimeSameAsIsTime(t *testing.T) {
-	samples := []string{"2026-11-29T12:00:01.918Z", "2026-12-31T23:59:60.999Z", "2026-01-01T00:00:00.000Z", "0000-01-31T09:09:09.009Z"}
-	var d decoder
-	check := func(s []byte) {
-		t.Helper()
-		want := isTime(s)
-		if got := isMilliZ(s); got && !want || !got && want && len(s) == 24 && s[19] == '.' && s[23] == 'Z' {
-			t.Errorf("isMilliZ(%q) = %v, isTime %v", s, got, want)
-		}
-		if got := d.time(s); got != want {
-			t.Errorf("decoder.time(%q) after %x = %v, want %v", s, d.minute, got, want)
-		}
-	}
-	for _, v := range samples {
-		for _, last := range samples {
-			d = decoder{}
-			d.time([]byte(last)) // the minute remembered, or not (another minute)
-			check([]byte(v))
-			for i := range len(v) {
-				for c := range 256 {
-					b := []byte(v)
-					b[i] = byte(c)
-					check(b)
-				}
-			}
-		}
-	}
-	d = decoder{}
-	check(make([]byte, 24)) // zeros: the minute of no time read yet
-	check(append(make([]byte, 16), ":01.918Z"...))
-}
-
 // A Reader reads sequences of lines in which what the decoder remembers from the line before
 // changes or holds, as Parse of each line on its own does.
 func TestReaderFastStateSameAsLines(t *testing.T) {

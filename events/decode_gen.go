@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"github.com/fechado/fechado/textform"
 )
 
 // The index of each type in Types (the catalogue's order).
@@ -230,7 +232,7 @@ func (d *decoder) readHandStarted(l *lexer) (Data, error) {
 			v.Previous = take(&d.strs, d.pool)
 			var s []byte
 			var ok bool
-			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
+			if s, ok, err = l.fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
 			*v.Previous = d.handID(s)
@@ -284,7 +286,7 @@ func (d *decoder) fastHandStarted(sc *scan, v *HandStarted) bool {
 	if litPrevious.at(sc.b, sc.i) {
 		sc.i += len(litPrevious.s)
 		v.Previous = take(&d.strs, d.pool)
-		if s := sc.fixed(36, isUUID); sc.ok {
+		if s := sc.fixed(36, textform.IsUUID); sc.ok {
 			*v.Previous = d.handID(s)
 		}
 	}
@@ -322,7 +324,7 @@ func (d *decoder) readDeckShuffled(l *lexer) (Data, error) {
 		case 1: // commitment
 			var s []byte
 			var ok bool
-			if s, ok, err = l.fixed(64, isHex64); err == nil && !ok && !isHex64(s) {
+			if s, ok, err = l.fixed(64, textform.IsHex64); err == nil && !ok && !textform.IsHex64(s) {
 				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
 			}
 			v.Commitment = d.own(s)
@@ -354,7 +356,7 @@ func (d *decoder) fastDeckShuffled(sc *scan, v *DeckShuffled) bool {
 	v.Method = sc.word(valuesDeckShuffledMethod)
 	if litCommitment.at(sc.b, sc.i) {
 		sc.i += len(litCommitment.s)
-		v.Commitment = d.own(sc.fixed(64, isHex64))
+		v.Commitment = d.own(sc.fixed(64, textform.IsHex64))
 	}
 	if litCount.at(sc.b, sc.i) {
 		sc.i += len(litCount.s)
@@ -1143,8 +1145,8 @@ func (d *decoder) readDeckRevealed(l *lexer) (Data, error) {
 		case 1: // seed
 			var s []byte
 			var ok bool
-			if s, ok, err = l.fixed(64, isHex64); err == nil {
-				if ok || isHex64(s) {
+			if s, ok, err = l.fixed(64, textform.IsHex64); err == nil {
+				if ok || textform.IsHex64(s) {
 					hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
 				} else {
 					err = fmt.Errorf("%q is not 64 lowercase hex digits", s)
@@ -1171,7 +1173,7 @@ func (d *decoder) fastDeckRevealed(sc *scan, v *DeckRevealed) bool {
 		sc.ok = false
 	}
 	sc.lit(litSeed)
-	if s := sc.fixed(64, isHex64); sc.ok {
+	if s := sc.fixed(64, textform.IsHex64); sc.ok {
 		hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
 	}
 	sc.ok = sc.eat('}') && sc.ok

@@ -111,11 +111,11 @@ func walkValue(b *bytes.Buffer, owner string, f field, x string) {
 	case kTableID:
 		fmt.Fprintf(b, "var s []byte\nif s, err = l.str(); err == nil {\nerr = tableID(s)\n}\n%s = d.id(s)\n", x)
 	case kUUID:
-		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {\nerr = fmt.Errorf(\"%%q is not a UUID\", s)\n}\n%s = d.handID(s)\n", x)
+		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {\nerr = fmt.Errorf(\"%%q is not a UUID\", s)\n}\n%s = d.handID(s)\n", x)
 	case kHex64:
-		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.fixed(64, isHex64); err == nil && !ok && !isHex64(s) {\nerr = fmt.Errorf(\"%%q is not a lowercase hex SHA-256\", s)\n}\n%s = d.own(s)\n", x)
+		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.fixed(64, textform.IsHex64); err == nil && !ok && !textform.IsHex64(s) {\nerr = fmt.Errorf(\"%%q is not a lowercase hex SHA-256\", s)\n}\n%s = d.own(s)\n", x)
 	case kSeed:
-		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.fixed(64, isHex64); err == nil {\nif ok || isHex64(s) {\nhex.Decode(%s[:], s) // 64 lowercase hex digits: cannot fail\n} else {\nerr = fmt.Errorf(\"%%q is not 64 lowercase hex digits\", s)\n}\n}\n", x)
+		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.fixed(64, textform.IsHex64); err == nil {\nif ok || textform.IsHex64(s) {\nhex.Decode(%s[:], s) // 64 lowercase hex digits: cannot fail\n} else {\nerr = fmt.Errorf(\"%%q is not 64 lowercase hex digits\", s)\n}\n}\n", x)
 	case kEnum:
 		if f.enum == "string" {
 			fmt.Fprintf(b, "%s, err = enum(l, %s)\n", x, enumVar(owner, f))
@@ -191,11 +191,11 @@ func fastValue(b *bytes.Buffer, ls *lits, owner string, f field, x string) {
 	case kTableID:
 		fmt.Fprintf(b, "if s := sc.str(); sc.ok && isTableID(s) {\n%s = d.id(s)\n} else {\nsc.ok = false\n}\n", x)
 	case kUUID:
-		fmt.Fprintf(b, "if s := sc.fixed(36, isUUID); sc.ok {\n%s = d.handID(s)\n}\n", x)
+		fmt.Fprintf(b, "if s := sc.fixed(36, textform.IsUUID); sc.ok {\n%s = d.handID(s)\n}\n", x)
 	case kHex64:
-		fmt.Fprintf(b, "%s = d.own(sc.fixed(64, isHex64))\n", x)
+		fmt.Fprintf(b, "%s = d.own(sc.fixed(64, textform.IsHex64))\n", x)
 	case kSeed:
-		fmt.Fprintf(b, "if s := sc.fixed(64, isHex64); sc.ok {\nhex.Decode(%s[:], s) // 64 lowercase hex digits: cannot fail\n}\n", x)
+		fmt.Fprintf(b, "if s := sc.fixed(64, textform.IsHex64); sc.ok {\nhex.Decode(%s[:], s) // 64 lowercase hex digits: cannot fail\n}\n", x)
 	case kEnum:
 		if f.enum == "string" {
 			fmt.Fprintf(b, "%s = sc.word(%s)\n", x, enumVar(owner, f))
@@ -257,7 +257,7 @@ func fastFields(b *bytes.Buffer, ls *lits, owner string, fields []field) {
 func genDecode() ([]byte, error) {
 	var b bytes.Buffer
 	ls := &lits{names: map[string]string{}}
-	b.WriteString(header + "package events\n\nimport (\n\"encoding/hex\"\n\"errors\"\n\"fmt\"\n\"math/bits\"\n)\n\n")
+	b.WriteString(header + "package events\n\nimport (\n\"encoding/hex\"\n\"errors\"\n\"fmt\"\n\"math/bits\"\n\n\"github.com/fechado/fechado/textform\"\n)\n\n")
 
 	b.WriteString("// The index of each type in Types (the catalogue's order).\nconst (\n")
 	for i, t := range catalogue {
