@@ -288,7 +288,7 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 			}
 			e.ID = d.own(s)
 		case envTable:
-			if s, err = l.str(); err == nil && !isTableID(s) {
+			if s, err = l.str(); err == nil && !textform.IsTableID(s) {
 				err = fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
 			}
 			if err == nil {
@@ -409,7 +409,7 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 		sameTable = true
 	} else {
 		j := bytes.IndexByte(b[i:min(len(b), i+65)], '"') // a table id has 64 bytes at most
-		if j < 0 || !isTableID(b[i:i+j]) {
+		if j < 0 || !textform.IsTableID(b[i:i+j]) {
 			return false
 		}
 		table = b[i : i+j]
@@ -558,33 +558,12 @@ var typeHashMul, typeSlots = func() (mul uint64, slots [1 << typeHashBits]int8) 
 	panic("events: no perfect hash of the event types")
 }()
 
-// notTableID is 1 for the bytes a table id may not hold.
-var notTableID = func() (t [256]byte) {
-	for c := range 256 {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			t[c] = 1
-		}
-	}
-	return t
-}()
-
 // tableID checks a table id given in data (v1.1 from and to).
 func tableID(s []byte) error {
-	if !isTableID(s) {
+	if !textform.IsTableID(s) {
 		return fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
 	}
 	return nil
-}
-
-func isTableID(s []byte) bool {
-	if len(s) < 1 || len(s) > 64 {
-		return false
-	}
-	var bad byte
-	for _, c := range s {
-		bad |= notTableID[c]
-	}
-	return bad == 0
 }
 
 // Reader reads the events of a JSON Lines file one at a time, so that memory stays flat however

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -468,38 +467,4 @@ func fuzzCorpus(t testing.TB, name string) [][]byte {
 		out = append(out, []byte(line))
 	}
 	return out
-}
-
-// The validator of table ids accepts what the patterns of events-v1.md
-// ("Envelope") accept: every byte value at every position of a valid value, and every length
-// around it.
-func TestValidatorsSameAsPatterns(t *testing.T) {
-	pattern := func(re string) func([]byte) bool { return regexp.MustCompile(`^(` + re + `)$`).Match }
-	for _, tc := range []struct {
-		name      string
-		got, want func([]byte) bool
-		samples   []string
-	}{
-		{"isTableID", isTableID, pattern(`[A-Za-z0-9_-]{1,64}`), []string{"X777", "bench-1", "a", strings.Repeat("Z_9-", 16)}},
-	} {
-		check := func(s []byte) {
-			if g, w := tc.got(s), tc.want(s); g != w {
-				t.Errorf("%s(%q) = %v, want %v", tc.name, s, g, w)
-			}
-		}
-		for _, v := range tc.samples {
-			check([]byte(v))
-			for i := range len(v) + 1 {
-				check([]byte(v[:i]))
-				check([]byte(v[:i] + "0" + v[i:]))
-				if i < len(v) {
-					for c := range 256 {
-						b := []byte(v)
-						b[i] = byte(c)
-						check(b)
-					}
-				}
-			}
-		}
-	}
 }

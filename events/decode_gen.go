@@ -1312,7 +1312,7 @@ func (d *decoder) fastSeatStack(sc *scan, v *SeatStack) {
 	}
 	if litFrom.at(sc.b, sc.i) {
 		sc.i += len(litFrom.s)
-		if s := sc.str(); sc.ok && isTableID(s) {
+		if s := sc.str(); sc.ok && textform.IsTableID(s) {
 			v.From = d.id(s)
 		} else {
 			sc.ok = false
@@ -1502,7 +1502,7 @@ func (d *decoder) fastLeftPlayer(sc *scan, v *LeftPlayer) {
 	v.Stack = Chips(sc.uint())
 	if litTo.at(sc.b, sc.i) {
 		sc.i += len(litTo.s)
-		if s := sc.str(); sc.ok && isTableID(s) {
+		if s := sc.str(); sc.ok && textform.IsTableID(s) {
 			v.To = d.id(s)
 		} else {
 			sc.ok = false

@@ -1,5 +1,5 @@
 // Package textform checks the fixed textual forms that fechado's logs carry in their strings: UUIDs,
-// lowercase hex SHA-256 digests and RFC 3339 times. It knows nothing of events or of JSON: it
+// lowercase hex SHA-256 digests, RFC 3339 times and table ids. It knows nothing of events or of JSON: it
 // judges bytes. The checks read 8 bytes at a time as the bytes of a little-endian word (SWAR), so
 // that a decoder of millions of lines a second can afford them on every field.
 package textform
@@ -181,4 +181,27 @@ func IsMilliZ(s []byte) bool {
 	// The digits are digits: each pair is 10*tens+ones, and one unsigned comparison checks a range.
 	two := func(i int) uint { return uint(s[i]-'0')*10 + uint(s[i+1]-'0') }
 	return two(5)-1 < 12 && two(8)-1 < 31 && two(11) < 24 && two(14) < 60 && two(17) <= 60
+}
+
+// notTableID is 1 for the bytes a table id may not hold.
+var notTableID = func() (t [256]byte) {
+	for c := range 256 {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// IsTableID reports whether s is a table id of events-v1.md ("Envelope"): 1 to 64 of A-Z a-z
+// 0-9 _ -.
+func IsTableID(s []byte) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	var bad byte
+	for _, c := range s {
+		bad |= notTableID[c]
+	}
+	return bad == 0
 }

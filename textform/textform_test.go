@@ -2,6 +2,7 @@ package textform
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -54,6 +55,7 @@ func TestValidatorsSameAsPatterns(t *testing.T) {
 	}{
 		{"IsUUID", IsUUID, pattern(hex + `{8}-` + hex + `{4}-` + hex + `{4}-` + hex + `{4}-` + hex + `{12}`), []string{"908b5493-a4e9-4345-9095-d4d497820d56", "83A3B53A-28D7-4272-B797-1272FE65ECFD"}},
 		{"IsHex64", IsHex64, pattern(`[0-9a-f]{64}`), []string{"a31875f3e181e11d7ca81f6a4d4dbbb96be05747298d38935c5a53911fc64f56"}},
+		{"IsTableID", IsTableID, pattern(`[A-Za-z0-9_-]{1,64}`), []string{"X777", "bench-1", "a", strings.Repeat("Z_9-", 16)}},
 		{"IsTime", IsTime, pattern(`[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T` + clock + `:([0-5][0-9]|60)(\.[0-9]+)?(Z|[+-]` + clock + `)`),
 			[]string{"2026-11-02T21:00:11.696Z", "2026-11-02T21:00:11Z", "2026-11-02T21:00:11+01:00", "2026-12-31T23:59:60.123456789-23:59"}},
 	} {

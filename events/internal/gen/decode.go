@@ -189,7 +189,7 @@ func fastValue(b *bytes.Buffer, ls *lits, owner string, f field, x string) {
 	case kName:
 		fmt.Fprintf(b, "if s := sc.str(); len(s) > 0 && sc.ok {\n%s = d.name(s)\n} else {\nsc.ok = false\n}\n", x)
 	case kTableID:
-		fmt.Fprintf(b, "if s := sc.str(); sc.ok && isTableID(s) {\n%s = d.id(s)\n} else {\nsc.ok = false\n}\n", x)
+		fmt.Fprintf(b, "if s := sc.str(); sc.ok && textform.IsTableID(s) {\n%s = d.id(s)\n} else {\nsc.ok = false\n}\n", x)
 	case kUUID:
 		fmt.Fprintf(b, "if s := sc.fixed(36, textform.IsUUID); sc.ok {\n%s = d.handID(s)\n}\n", x)
 	case kHex64:
