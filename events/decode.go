@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/jsonlex"
 	"github.com/fechado/fechado/multisha"
 	"github.com/fechado/fechado/textform"
 )
@@ -223,11 +224,11 @@ var bom = []byte("\xef\xbb\xbf")
 
 // parseLine decodes line and wraps a failure in an *Error naming the field.
 func (d *decoder) parseLine(line []byte) (*Event, error) {
-	l := lexer{b: line}
+	l := jsonlex.Lexer{B: line}
 	e, err := d.parse(&l)
-	if err != nil || l.wide {
+	if err != nil || l.Wide {
 		// The checks of the whole line come first, as if they had been made before decoding
-		// (most lines are ASCII: see lexer.wide).
+		// (most lines are ASCII: see jsonlex.Lexer.Wide).
 		if !utf8.Valid(line) {
 			e, err = nil, errors.New("not valid UTF-8")
 		} else if err != nil && bytes.HasPrefix(line, bom) {
@@ -245,7 +246,7 @@ func (d *decoder) parseLine(line []byte) (*Event, error) {
 
 // envelope lists the envelope's fields in the catalogue's order. All but prev are required; a
 // missing one is reported in this order.
-var envelope = newFieldNames("id", "table", "hand", "seq", "at", "type", "prev", "data")
+var envelope = jsonlex.NewFieldNames("id", "table", "hand", "seq", "at", "type", "prev", "data")
 
 const (
 	envID = iota
@@ -259,43 +260,43 @@ const (
 	envRequired = 1<<(envData+1) - 1 - 1<<envPrev
 )
 
-func (d *decoder) parse(l *lexer) (*Event, error) {
+func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 	e := take(&d.events, d.pool)
-	e.Raw = l.b
+	e.Raw = l.B
 	if d.fast(l, e) {
 		return e, nil
 	}
 	// Any other layout, or a fault: the general walk decodes the line from the start, and is the
 	// one that reports faults.
-	*e = Event{Raw: l.b}
-	*l = lexer{b: l.b}
+	*e = Event{Raw: l.B}
+	*l = jsonlex.Lexer{B: l.B}
 	ti := -1 // e.Type's index in Types, once read
 	var data []byte
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(envelope, &have); err != nil {
+		if f, k, err = l.Field(envelope, &have); err != nil {
 			break
 		}
 		var s []byte
 		var ok bool
 		switch f {
 		case envID:
-			if s, ok, err = l.fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
+			if s, ok, err = l.Fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
 			e.ID = d.own(s)
 		case envTable:
-			if s, err = l.str(); err == nil && !textform.IsTableID(s) {
+			if s, err = l.Str(); err == nil && !textform.IsTableID(s) {
 				err = fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
 			}
 			if err == nil {
 				e.Table = d.same(s, &d.table) // only a valid id becomes the last one (see fast)
 			}
 		case envHand:
-			if s, ok, err = l.fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
+			if s, ok, err = l.Fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
 				err = fmt.Errorf("%q is not a UUID", s)
 			}
 			if err == nil {
@@ -303,58 +304,58 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 			}
 		case envSeq:
 			var v int64
-			if v, err = l.int(); err == nil && v < 1 {
+			if v, err = l.Int(); err == nil && v < 1 {
 				err = fmt.Errorf("%d is below 1", v)
 			}
 			e.Seq = Seq(v)
 		case envAt:
-			if s, err = l.str(); err == nil && !textform.IsTime(s) {
+			if s, err = l.Str(); err == nil && !textform.IsTime(s) {
 				err = fmt.Errorf("%q is not an RFC 3339 time with offset", s)
 			}
 			e.At = d.own(s)
 		case envType:
-			if s, err = l.str(); err == nil {
+			if s, err = l.Str(); err == nil {
 				if e.Type, ti = lookupType(s); ti < 0 {
 					err = fmt.Errorf("unknown event type %q", s)
 				}
 			}
 		case envPrev:
 			e.HasPrev = true
-			if s, ok, err = l.fixed(64, textform.IsHex64); err == nil && !ok && len(s) != 0 && !textform.IsHex64(s) {
+			if s, ok, err = l.Fixed(64, textform.IsHex64); err == nil && !ok && len(s) != 0 && !textform.IsHex64(s) {
 				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
 			}
 			e.Prev = d.own(s)
 		case envData:
-			if ti >= 0 && l.peek() == '{' {
+			if ti >= 0 && l.Peek() == '{' {
 				// The usual order (type before data): decode in place, one pass.
 				e.Data, err = d.data(ti, l)
 				break
 			}
 			// Data before type: checked as JSON now, decoded once the type is known.
-			if data, err = l.skip(); err == nil && data[0] != '{' {
-				err = &typeErr{"object", kindOf(data[0])}
+			if data, err = l.Skip(); err == nil && data[0] != '{' {
+				err = &jsonlex.TypeError{Want: "object", Got: jsonlex.KindOf(data[0])}
 			}
 		default:
 			return nil, &fieldErr{string(k), errors.New("unknown field")}
 		}
 		if err != nil {
-			return nil, at(envelope.names[f], err)
+			return nil, at(envelope.Names[f], err)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if l.peek() != 0 {
-		return nil, fmt.Errorf("extra text after the event at column %d", l.i+1)
+	if l.Peek() != 0 {
+		return nil, fmt.Errorf("extra text after the event at column %d", l.I+1)
 	}
 	if m := envRequired &^ have; m != 0 {
-		return nil, &fieldErr{envelope.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		return nil, &fieldErr{envelope.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	if e.Data == nil {
-		dl := lexer{b: data}
+		dl := jsonlex.Lexer{B: data}
 		d, err := d.data(ti, &dl)
-		if err == nil && dl.peek() != 0 {
-			err = fmt.Errorf("extra text after the data object at column %d", dl.i+1)
+		if err == nil && dl.Peek() != 0 {
+			err = fmt.Errorf("extra text after the data object at column %d", dl.I+1)
 		}
 		if err != nil {
 			return nil, at("data", err)
@@ -365,31 +366,20 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 }
 
 // The pieces of a line as fechado writes it, that fast looks for.
-// They are compared as string(span(b, i, len(c))) == c: with c a constant, the comparison compiles
+// They are compared as string(jsonlex.Span(b, i, len(c))) == c: with c a constant, the comparison compiles
 // to a few loads and compares of immediates (a string that is not a constant would need a call).
 const (
 	jsID, jsTable, jsHand, jsSeq = `{"id":"`, `","table":"`, `","hand":"`, `","seq":`
 	jsAt, jsType, jsPrev, jsData = `,"at":"`, `","type":"`, `","prev":"`, `","data":{`
 )
 
-// span returns b[i:i+n], or nil when b is shorter.
-func span(b []byte, i, n int) []byte {
-	if i < 0 || n > len(b)-i {
-		return nil
-	}
-	return b[i : i+n]
-}
-
-// hasByte reports whether b holds c at i.
-func hasByte(b []byte, i int, c byte) bool { return i >= 0 && i < len(b) && b[i] == c }
-
 // fast decodes an event written as fechado writes it (Encode): the envelope's fields in the
 // catalogue's order, without spaces or escapes, prev present, data after type, nothing after
 // data. It checks each field as the general walk does, with fewer steps, and reports false,
 // having decoded nothing for good, when the line is written any other way or holds a fault.
-func (d *decoder) fast(l *lexer, e *Event) bool {
+func (d *decoder) fast(l *jsonlex.Lexer, e *Event) bool {
 	const uuidLen, hashLen = 36, 64
-	b := l.b
+	b := l.B
 	// The runs of fixed length between the fields of variable length are seen through arrays of
 	// their length: their pieces are at constant places, compared without a bounds check each.
 	// {"id":"…","table":"
@@ -404,8 +394,8 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	}
 	i := idRun
 	// …","hand":"…","seq": (the table and hand of the line before, or new ones checked)
-	table, sameTable := span(b, i, len(d.table)), false
-	if len(d.table) > 0 && string(span(b, i+len(d.table), len(jsHand))) == jsHand && string(table) == d.table {
+	table, sameTable := jsonlex.Span(b, i, len(d.table)), false
+	if len(d.table) > 0 && string(jsonlex.Span(b, i+len(d.table), len(jsHand))) == jsHand && string(table) == d.table {
 		sameTable = true
 	} else {
 		j := bytes.IndexByte(b[i:min(len(b), i+65)], '"') // a table id has 64 bytes at most
@@ -430,14 +420,14 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	}
 	i += handRun
 	// …,"at":"
-	seq, j := fastUint(b, i)
-	if seq < 1 || string(span(b, j, len(jsAt))) != jsAt {
+	seq, j := jsonlex.Uint(b, i)
+	if seq < 1 || string(jsonlex.Span(b, j, len(jsAt))) != jsAt {
 		return false
 	}
 	i = j + len(jsAt)
 	// …","type":" (fechado writes the time to the millisecond, in UTC)
-	if j = len("2006-01-02T15:04:05.000Z"); string(span(b, i+j, len(jsType))) != jsType {
-		if j = bytes.IndexByte(b[i:min(len(b), i+40)], '"'); j < 0 || string(span(b, i+j, len(jsType))) != jsType {
+	if j = len("2006-01-02T15:04:05.000Z"); string(jsonlex.Span(b, i+j, len(jsType))) != jsType {
+		if j = bytes.IndexByte(b[i:min(len(b), i+40)], '"'); j < 0 || string(jsonlex.Span(b, i+j, len(jsType))) != jsType {
 			return false
 		}
 	}
@@ -448,16 +438,16 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	i += j + len(jsType)
 	// …","prev":" (half the events are card.dealt: a comparison with a constant, before typeAt)
 	t, ti, j := CardDealtType, tiCardDealt, len(CardDealtType)
-	if string(span(b, i, j+1)) != string(CardDealtType)+`"` {
+	if string(jsonlex.Span(b, i, j+1)) != string(CardDealtType)+`"` {
 		t, ti, j = typeAt(b, i)
 	}
-	if ti < 0 || string(span(b, i+j, len(jsPrev))) != jsPrev {
+	if ti < 0 || string(jsonlex.Span(b, i+j, len(jsPrev))) != jsPrev {
 		return false
 	}
 	i += j + len(jsPrev)
 	// …","data":{ (prev is "" or 64 hex digits)
 	var prev []byte
-	if !hasByte(b, i, '"') {
+	if !jsonlex.HasByte(b, i, '"') {
 		const prevRun = hashLen + len(jsData)
 		if len(b)-i < prevRun {
 			return false
@@ -467,16 +457,16 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 			return false
 		}
 		i += hashLen
-	} else if string(span(b, i, len(jsData))) != jsData {
+	} else if string(jsonlex.Span(b, i, len(jsData))) != jsData {
 		return false
 	}
 	// …}} and nothing more
-	l.i = i + len(jsData) - 1 // at the data object's '{'
+	l.I = i + len(jsData) - 1 // at the data object's '{'
 	data, err := d.data(ti, l)
-	if err != nil || !hasByte(b, l.i, '}') {
+	if err != nil || !jsonlex.HasByte(b, l.I, '}') {
 		return false
 	}
-	if l.i++; l.i != len(b) { // trailing spaces are left to the general walk
+	if l.I++; l.I != len(b) { // trailing spaces are left to the general walk
 		return false
 	}
 	if d.pool {
@@ -495,11 +485,6 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	return true
 }
 
-func kindOf(c byte) string {
-	l := lexer{b: []byte{c}}
-	return l.kind()
-}
-
 // typeAt returns the catalogue's type written at b[i:] and followed by a quote, its index in Types
 // and its length; or -1 when there is none. The type is told by its first 8 bytes (a perfect
 // hash: no two types share a slot), then compared whole as two words: no search and no call.
@@ -511,23 +496,23 @@ func typeAt(b []byte, i int) (Type, int, int) {
 	if ti < 0 {
 		return "", -1, 0
 	}
-	k := &typeWords[ti]
-	if !k.at(b, i) || b[i+len(k.s)] != '"' {
+	k := typeWords[ti]
+	if !k.At(b, i) || b[i+k.Len()] != '"' {
 		return "", -1, 0
 	}
-	return Types[ti], ti, len(k.s)
+	return Types[ti], ti, k.Len()
 }
 
 // typeHashBits is the size of typeSlots, in bits: a few times as many slots as types.
 const typeHashBits = 6
 
 // typeWords holds each type of the catalogue as a literal (its words, for typeAt).
-var typeWords = func() (w [numTypes]literal) {
+var typeWords = func() (w [numTypes]*jsonlex.Literal) {
 	for i, t := range Types {
 		if len(t) < 8 || len(t) > 16 {
 			panic("events: typeAt assumes types of 8 to 16 bytes, not " + t)
 		}
-		w[i] = *newLiteral(string(t))
+		w[i] = jsonlex.NewLiteral(string(t))
 	}
 	return w
 }()
@@ -543,8 +528,8 @@ var typeHashMul, typeSlots = func() (mul uint64, slots [1 << typeHashBits]int8) 
 			slots[j] = -1
 		}
 		free := true
-		for i, w := range typeWords {
-			j := w.head * mul >> (64 - typeHashBits)
+		for i, t := range Types {
+			j := binary.LittleEndian.Uint64([]byte(t)) * mul >> (64 - typeHashBits)
 			if slots[j] >= 0 {
 				free = false
 				break
@@ -786,7 +771,7 @@ func (r *Reader) LineSum() *[multisha.Size]byte {
 type dataSpec struct {
 	t        Type
 	names    []string
-	fields   *fieldNames
+	fields   *jsonlex.FieldNames
 	required uint32
 }
 
@@ -801,15 +786,15 @@ var dataSpecs = func() (s [numTypes]dataSpec) {
 			}
 			s[i].names = append(s[i].names, f)
 		}
-		s[i].fields = newFieldNames(s[i].names...)
+		s[i].fields = jsonlex.NewFieldNames(s[i].names...)
 	}
 	return s
 }()
 
 // field reads the name of the next field of the data object and the ':' after it, and returns
 // its index in sp.names; an unknown or repeated field is an error.
-func (sp *dataSpec) field(l *lexer, have *uint32) (int, error) {
-	i, k, err := l.field(sp.fields, have)
+func (sp *dataSpec) field(l *jsonlex.Lexer, have *uint32) (int, error) {
+	i, k, err := l.Field(sp.fields, have)
 	if err == nil && i < 0 {
 		err = &fieldErr{string(k), fmt.Errorf("unknown field for %s", sp.t)}
 	}
@@ -835,40 +820,21 @@ func fastSeat(b []byte, i int) (Seat, int) {
 	return Seat(b[i] - '0'), i + 1
 }
 
-// fastUint reads 0, or 1 to 18 digits not starting with 0 (so no overflow), at b[i:]; it returns
-// the number and the index after it, or -1 and 0. One pass: the digits are added up as they are
-// found (a longer number overflows v, but is refused).
-func fastUint(b []byte, i int) (int64, int) {
-	var v int64
-	j := i
-	for ; j < len(b); j++ {
-		c := b[j] - '0'
-		if c > 9 {
-			break
-		}
-		v = v*10 + int64(c)
-	}
-	if n := j - i; n == 0 || n > 18 || n > 1 && b[i] == '0' {
-		return -1, 0
-	}
-	return v, j
-}
-
 // fastCards scans a list of 1 to NumCards cards as Encode writes it (others are left to the
 // general walk), carved as cardList's.
-func (d *decoder) fastCards(sc *scan) []cards.Card {
+func (d *decoder) fastCards(sc *jsonlex.Scan) []cards.Card {
 	var buf [cards.NumCards]cards.Card // as cardList's
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
-		buf[n] = sc.card()
+		buf[n] = scanCard(sc)
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return d.carveCards(buf[:n])
@@ -880,25 +846,25 @@ func (d *decoder) carveCards(cs []cards.Card) []cards.Card {
 }
 
 // rules reads the rules of hand.started: the preset's name and any overrides, kept raw.
-func (d *decoder) rules(l *lexer, r *Rules) error {
+func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 	named := false
-	var keys keySet
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	var keys jsonlex.KeySet
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var k []byte
-		if k, err = l.name(); err != nil {
+		if k, err = l.Name(); err != nil {
 			break
 		}
-		if err = keys.add(k); err != nil {
+		if err = keys.Add(k); err != nil {
 			break
 		}
-		if err = l.expect(':'); err != nil {
+		if err = l.Expect(':'); err != nil {
 			break
 		}
 		if string(k) == "name" {
 			named = true
 			var s []byte
-			if s, err = l.str(); err == nil && len(s) == 0 {
+			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty preset name")
 			}
 			r.Name = d.name(s)
@@ -908,7 +874,7 @@ func (d *decoder) rules(l *lexer, r *Rules) error {
 			continue
 		}
 		var raw []byte
-		if raw, err = l.skip(); err != nil {
+		if raw, err = l.Skip(); err != nil {
 			return at(string(k), err)
 		}
 		r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
@@ -919,8 +885,8 @@ func (d *decoder) rules(l *lexer, r *Rules) error {
 	return err
 }
 
-func seatInto(l *lexer, s *Seat) error {
-	v, err := l.int()
+func seatInto(l *jsonlex.Lexer, s *Seat) error {
+	v, err := l.Int()
 	if err != nil {
 		return err
 	}
@@ -931,15 +897,15 @@ func seatInto(l *lexer, s *Seat) error {
 	return nil
 }
 
-func nonNeg(l *lexer) (int64, error) {
-	v, err := l.int()
+func nonNeg(l *jsonlex.Lexer) (int64, error) {
+	v, err := l.Int()
 	if err == nil && v < 0 {
 		err = fmt.Errorf("%d is negative", v)
 	}
 	return v, err
 }
 
-func chipsInto(l *lexer, c *Chips) error {
+func chipsInto(l *jsonlex.Lexer, c *Chips) error {
 	v, err := nonNeg(l)
 	*c = Chips(v)
 	return err
@@ -957,15 +923,15 @@ var rankOf, suitOf = func() (r, s [256]byte) {
 	return r, s
 }()
 
-func cardInto(l *lexer, c *cards.Card) error {
-	if i, b := l.i, l.b; i+3 < len(b) && b[i] == '"' && b[i+3] == '"' {
+func cardInto(l *jsonlex.Lexer, c *cards.Card) error {
+	if i, b := l.I, l.B; i+3 < len(b) && b[i] == '"' && b[i+3] == '"' {
 		if r, s := rankOf[b[i+1]], suitOf[b[i+2]]; r != 0 && s != 0 {
 			*c = cards.New(cards.Rank(r), cards.Suit(s-1))
-			l.i = i + 4
+			l.I = i + 4
 			return nil
 		}
 	}
-	s, err := l.str()
+	s, err := l.Str()
 	if err != nil {
 		return err
 	}
@@ -974,10 +940,10 @@ func cardInto(l *lexer, c *cards.Card) error {
 }
 
 // cardList reads a list of cards; the list is never nil.
-func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
+func (d *decoder) cardList(l *jsonlex.Lexer) ([]cards.Card, error) {
 	var buf [cards.NumCards]cards.Card // a reshuffle lists up to a deck
 	cs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -987,7 +953,7 @@ func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
 			return nil, atIndex("", i, err)
 		}
 		cs = append(cs, c)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -995,8 +961,8 @@ func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
 }
 
 // enum reads a string that must be one of allowed, and returns allowed's copy (no allocation).
-func enum(l *lexer, allowed []string) (string, error) {
-	s, err := l.str()
+func enum(l *jsonlex.Lexer, allowed []string) (string, error) {
+	s, err := l.Str()
 	if err != nil {
 		return "", err
 	}
@@ -1007,3 +973,25 @@ func enum(l *lexer, allowed []string) (string, error) {
 	}
 	return "", fmt.Errorf("%q is not one of %q", s, allowed)
 }
+
+// scanSeat reads a seat, 1 to 10.
+func scanSeat(s *jsonlex.Scan) Seat {
+	v, j := fastSeat(s.B, s.I)
+	s.OK = s.OK && v != 0
+	s.I = j
+	return v
+}
+
+// scanCard reads a card, "Xy".
+func scanCard(s *jsonlex.Scan) cards.Card {
+	b, i := s.B, s.I
+	s.I += 4
+	if i >= 0 && len(b)-i >= 4 && b[i] == '"' && b[i+3] == '"' {
+		if r, su := rankOf[b[i+1]], suitOf[b[i+2]]; r != 0 && su != 0 {
+			return cards.New(cards.Rank(r), cards.Suit(su-1))
+		}
+	}
+	s.OK = false
+	return 0
+}
+
