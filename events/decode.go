@@ -345,7 +345,7 @@ func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.Peek() != 0 {
+	if !l.End() {
 		return nil, fmt.Errorf("extra text after the event at column %d", l.I+1)
 	}
 	if m := envRequired &^ have; m != 0 {
@@ -354,7 +354,7 @@ func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 	if e.Data == nil {
 		dl := jsonlex.Lexer{B: data}
 		d, err := d.data(ti, &dl)
-		if err == nil && dl.Peek() != 0 {
+		if err == nil && !dl.End() {
 			err = fmt.Errorf("extra text after the data object at column %d", dl.I+1)
 		}
 		if err != nil {
@@ -848,37 +848,22 @@ func (d *decoder) carveCards(cs []cards.Card) []cards.Card {
 // rules reads the rules of hand.started: the preset's name and any overrides, kept raw.
 func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 	named := false
-	var keys jsonlex.KeySet
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var k []byte
-		if k, err = l.Name(); err != nil {
-			break
-		}
-		if err = keys.Add(k); err != nil {
-			break
-		}
-		if err = l.Expect(':'); err != nil {
-			break
-		}
+	err := l.Object(func(k []byte) error {
 		if string(k) == "name" {
 			named = true
-			var s []byte
-			if s, err = l.Str(); err == nil && len(s) == 0 {
+			s, err := l.Str()
+			if err == nil && len(s) == 0 {
 				err = errors.New("empty preset name")
 			}
 			r.Name = d.name(s)
-			if err != nil {
-				return at("name", err)
-			}
-			continue
+			return at("name", err)
 		}
-		var raw []byte
-		if raw, err = l.Skip(); err != nil {
-			return at(string(k), err)
+		raw, err := l.Skip()
+		if err == nil {
+			r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
 		}
-		r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
-	}
+		return at(string(k), err)
+	})
 	if err == nil && !named {
 		err = &fieldErr{"name", errors.New("missing")}
 	}
@@ -994,4 +979,3 @@ func scanCard(s *jsonlex.Scan) cards.Card {
 	s.OK = false
 	return 0
 }
-

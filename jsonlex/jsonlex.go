@@ -50,6 +50,13 @@ func (l *Lexer) Peek() byte {
 	return l.B[l.I]
 }
 
+// End reports whether nothing but white space is left: a byte that Peek shows as 0 (a NUL) is
+// something left.
+func (l *Lexer) End() bool {
+	l.Peek()
+	return l.I >= len(l.B)
+}
+
 var errEnd = errors.New("unexpected end of line (truncated JSON?)")
 
 func (l *Lexer) Expect(c byte) error {
@@ -502,20 +509,28 @@ func (l *Lexer) Skip() ([]byte, error) {
 }
 
 func (l *Lexer) skipObject() error {
+	return l.Object(func([]byte) error {
+		_, err := l.Skip()
+		return err
+	})
+}
+
+// Object walks an object whose field names are free: for each field it reads the name, refuses
+// one seen before (as KeySet does), reads the ':' and calls value, which reads the field's value.
+// It stops at the first error, value's included.
+func (l *Lexer) Object(value func(k []byte) error) error {
 	var keys KeySet
 	empty, err := l.Open()
 	for more := !empty; err == nil && more; more, err = l.Next() {
 		var k []byte
-		if k, err = l.Name(); err != nil {
-			break
+		if k, err = l.Name(); err == nil {
+			if err = keys.Add(k); err == nil {
+				if err = l.Expect(':'); err == nil {
+					err = value(k)
+				}
+			}
 		}
-		if err = keys.Add(k); err != nil {
-			break
-		}
-		if err = l.Expect(':'); err != nil {
-			break
-		}
-		if _, err = l.Skip(); err != nil {
+		if err != nil {
 			break
 		}
 	}
