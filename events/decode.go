@@ -2,7 +2,6 @@ package events
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -486,62 +485,18 @@ func (d *decoder) fast(l *jsonlex.Lexer, e *Event) bool {
 }
 
 // typeAt returns the catalogue's type written at b[i:] and followed by a quote, its index in Types
-// and its length; or -1 when there is none. The type is told by its first 8 bytes (a perfect
-// hash: no two types share a slot), then compared whole as two words: no search and no call.
+// and its length; or -1 when there is none.
 func typeAt(b []byte, i int) (Type, int, int) {
-	if i < 0 || len(b)-i <= 16 { // the words of the longest type, and its quote
+	if i < 0 || i > len(b) {
 		return "", -1, 0
 	}
-	ti := int(typeSlots[binary.LittleEndian.Uint64(b[i:])*typeHashMul>>(64-typeHashBits)])
-	if ti < 0 {
+	j := bytes.IndexByte(b[i:min(len(b), i+32)], '"') // 32: longer than any type
+	if j < 0 {
 		return "", -1, 0
 	}
-	k := typeWords[ti]
-	if !k.At(b, i) || b[i+k.Len()] != '"' {
-		return "", -1, 0
-	}
-	return Types[ti], ti, k.Len()
+	t, ti := lookupType(b[i : i+j])
+	return t, ti, j
 }
-
-// typeHashBits is the size of typeSlots, in bits: a few times as many slots as types.
-const typeHashBits = 6
-
-// typeWords holds each type of the catalogue as a literal (its words, for typeAt).
-var typeWords = func() (w [numTypes]*jsonlex.Literal) {
-	for i, t := range Types {
-		if len(t) < 8 || len(t) > 16 {
-			panic("events: typeAt assumes types of 8 to 16 bytes, not " + t)
-		}
-		w[i] = jsonlex.NewLiteral(string(t))
-	}
-	return w
-}()
-
-// typeHashMul and typeSlots map the first 8 bytes of a type (a little-endian word w) to its index
-// in Types, or -1: typeSlots[w*typeHashMul>>(64-typeHashBits)]. The multiplier is the first of a fixed
-// sequence that gives every type its own slot, found once at start-up, so that a type appended to
-// the catalogue needs no new constant.
-var typeHashMul, typeSlots = func() (mul uint64, slots [1 << typeHashBits]int8) {
-	for k := uint64(1); k < 1<<20; k++ {
-		mul = k*0x9e3779b97f4a7c15 | 1
-		for j := range slots {
-			slots[j] = -1
-		}
-		free := true
-		for i, t := range Types {
-			j := binary.LittleEndian.Uint64([]byte(t)) * mul >> (64 - typeHashBits)
-			if slots[j] >= 0 {
-				free = false
-				break
-			}
-			slots[j] = int8(i)
-		}
-		if free {
-			return mul, slots
-		}
-	}
-	panic("events: no perfect hash of the event types")
-}()
 
 // tableID checks a table id given in data (v1.1 from and to).
 func tableID(s []byte) error {

@@ -369,7 +369,10 @@ func TestTypeAt(t *testing.T) {
 			}
 		}
 	}
-	for _, b := range []string{"", "card.dealt", `card.dealt"`, "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"} {
+	if _, gi, _ := typeAt([]byte(`card.dealt"`), 0); gi != tiCardDealt {
+		t.Errorf("typeAt(card.dealt\") = %d", gi)
+	}
+	for _, b := range []string{"", "card.dealt", "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"} {
 		if _, gi, _ := typeAt([]byte(b), 0); gi >= 0 {
 			t.Errorf("typeAt(%q) = %d", b, gi)
 		}
