@@ -280,32 +280,24 @@ func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 			break
 		}
 		var s []byte
-		var ok bool
 		switch f {
 		case envID:
-			if s, ok, err = l.Fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
-				err = fmt.Errorf("%q is not a UUID", s)
-			}
+			s, err = uuid(l)
 			e.ID = d.own(s)
 		case envTable:
-			if s, err = l.Str(); err == nil && !textform.IsTableID(s) {
-				err = fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
+			if s, err = l.Str(); err == nil {
+				err = tableID(s)
 			}
 			if err == nil {
 				e.Table = d.same(s, &d.table) // only a valid id becomes the last one (see fast)
 			}
 		case envHand:
-			if s, ok, err = l.Fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
-				err = fmt.Errorf("%q is not a UUID", s)
-			}
-			if err == nil {
+			if s, err = uuid(l); err == nil {
 				e.Hand = d.same(s, &d.hand)
 			}
 		case envSeq:
 			var v int64
-			if v, err = l.Int(); err == nil && v < 1 {
-				err = fmt.Errorf("%d is below 1", v)
-			}
+			v, err = positive(l)
 			e.Seq = Seq(v)
 		case envAt:
 			if s, err = l.Str(); err == nil && !textform.IsTime(s) {
@@ -320,9 +312,7 @@ func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 			}
 		case envPrev:
 			e.HasPrev = true
-			if s, ok, err = l.Fixed(64, textform.IsHex64); err == nil && !ok && len(s) != 0 && !textform.IsHex64(s) {
-				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
-			}
+			s, err = hex64(l, true, "a lowercase hex SHA-256")
 			e.Prev = d.own(s)
 		case envData:
 			if ti >= 0 && l.Peek() == '{' {
@@ -823,6 +813,34 @@ func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 		err = &fieldErr{"name", errors.New("missing")}
 	}
 	return err
+}
+
+// uuid reads a UUID.
+func uuid(l *jsonlex.Lexer) ([]byte, error) {
+	s, ok, err := l.Fixed(36, textform.IsUUID)
+	if err == nil && !ok && !textform.IsUUID(s) {
+		err = fmt.Errorf("%q is not a UUID", s)
+	}
+	return s, err
+}
+
+// hex64 reads 64 lowercase hex digits, or nothing when empty is set (a prev of seq 1); form names
+// them in the message of a fault.
+func hex64(l *jsonlex.Lexer, empty bool, form string) ([]byte, error) {
+	s, ok, err := l.Fixed(64, textform.IsHex64)
+	if err == nil && !ok && !(empty && len(s) == 0) && !textform.IsHex64(s) {
+		err = fmt.Errorf("%q is not %s", s, form)
+	}
+	return s, err
+}
+
+// positive reads a whole number from 1.
+func positive(l *jsonlex.Lexer) (int64, error) {
+	v, err := l.Int()
+	if err == nil && v < 1 {
+		err = fmt.Errorf("%d is below 1", v)
+	}
+	return v, err
 }
 
 func seatInto(l *jsonlex.Lexer, s *Seat) error {

@@ -204,9 +204,7 @@ func (d *decoder) readHandStarted(l *jsonlex.Lexer) (Data, error) {
 			err = d.rules(l, &v.Rules)
 		case 1: // number
 			var n int64
-			if n, err = l.Int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			v.Number = int(n)
 		case 2: // dealer
 			err = seatInto(l, &v.Dealer)
@@ -232,10 +230,7 @@ func (d *decoder) readHandStarted(l *jsonlex.Lexer) (Data, error) {
 		case 8: // previous
 			v.Previous = take(&d.strs, d.pool)
 			var s []byte
-			var ok bool
-			if s, ok, err = l.Fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {
-				err = fmt.Errorf("%q is not a UUID", s)
-			}
+			s, err = uuid(l)
 			*v.Previous = d.handID(s)
 		case 9: // away
 			v.Away, err = d.readAwaySeatList(l)
@@ -324,10 +319,7 @@ func (d *decoder) readDeckShuffled(l *jsonlex.Lexer) (Data, error) {
 			v.Method, err = enum(l, valuesDeckShuffledMethod)
 		case 1: // commitment
 			var s []byte
-			var ok bool
-			if s, ok, err = l.Fixed(64, textform.IsHex64); err == nil && !ok && !textform.IsHex64(s) {
-				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
-			}
+			s, err = hex64(l, false, "a lowercase hex SHA-256")
 			v.Commitment = d.own(s)
 		case 2: // count
 			v.Count = take(&d.ints, d.pool)
@@ -1139,19 +1131,12 @@ func (d *decoder) readDeckRevealed(l *jsonlex.Lexer) (Data, error) {
 		switch f {
 		case 0: // shuffle
 			var n int64
-			if n, err = l.Int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			v.Shuffle = Seq(n)
 		case 1: // seed
 			var s []byte
-			var ok bool
-			if s, ok, err = l.Fixed(64, textform.IsHex64); err == nil {
-				if ok || textform.IsHex64(s) {
-					hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
-				} else {
-					err = fmt.Errorf("%q is not 64 lowercase hex digits", s)
-				}
+			if s, err = hex64(l, false, "64 lowercase hex digits"); err == nil {
+				hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
 			}
 		}
 		if err != nil {
@@ -1551,16 +1536,12 @@ func (d *decoder) readTournament(l *jsonlex.Lexer, v *Tournament) error {
 			v.ID = d.name(s)
 		case 1: // level
 			var n int64
-			if n, err = l.Int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			v.Level = int(n)
 		case 2: // entries
 			v.Entries = take(&d.ints, d.pool)
 			var n int64
-			if n, err = l.Int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			*v.Entries = int(n)
 		case 3: // stack
 			v.Stack = take(&d.chips, d.pool)

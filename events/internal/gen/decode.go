@@ -95,11 +95,7 @@ func walkValue(b *bytes.Buffer, owner string, f field, x string) {
 	case kCount:
 		fmt.Fprintf(b, "var n int64\nn, err = nonNeg(l)\n%s = int(n)\n", x)
 	case kPositive, kSeq:
-		t := "int"
-		if f.kind == kSeq {
-			t = "Seq"
-		}
-		fmt.Fprintf(b, "var n int64\nif n, err = l.Int(); err == nil && n < 1 {\nerr = fmt.Errorf(\"%%d is below 1\", n)\n}\n%s = %s(n)\n", x, t)
+		fmt.Fprintf(b, "var n int64\nn, err = positive(l)\n%s = %s(n)\n", x, strings.TrimPrefix(goType(f), "*"))
 	case kCard:
 		fmt.Fprintf(b, "err = cardInto(l, %s)\n", addr(x))
 	case kCards:
@@ -111,11 +107,11 @@ func walkValue(b *bytes.Buffer, owner string, f field, x string) {
 	case kTableID:
 		fmt.Fprintf(b, "var s []byte\nif s, err = l.Str(); err == nil {\nerr = tableID(s)\n}\n%s = d.id(s)\n", x)
 	case kUUID:
-		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.Fixed(36, textform.IsUUID); err == nil && !ok && !textform.IsUUID(s) {\nerr = fmt.Errorf(\"%%q is not a UUID\", s)\n}\n%s = d.handID(s)\n", x)
+		fmt.Fprintf(b, "var s []byte\ns, err = uuid(l)\n%s = d.handID(s)\n", x)
 	case kHex64:
-		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.Fixed(64, textform.IsHex64); err == nil && !ok && !textform.IsHex64(s) {\nerr = fmt.Errorf(\"%%q is not a lowercase hex SHA-256\", s)\n}\n%s = d.own(s)\n", x)
+		fmt.Fprintf(b, "var s []byte\ns, err = hex64(l, false, \"a lowercase hex SHA-256\")\n%s = d.own(s)\n", x)
 	case kSeed:
-		fmt.Fprintf(b, "var s []byte\nvar ok bool\nif s, ok, err = l.Fixed(64, textform.IsHex64); err == nil {\nif ok || textform.IsHex64(s) {\nhex.Decode(%s[:], s) // 64 lowercase hex digits: cannot fail\n} else {\nerr = fmt.Errorf(\"%%q is not 64 lowercase hex digits\", s)\n}\n}\n", x)
+		fmt.Fprintf(b, "var s []byte\nif s, err = hex64(l, false, \"64 lowercase hex digits\"); err == nil {\nhex.Decode(%s[:], s) // 64 lowercase hex digits: cannot fail\n}\n", x)
 	case kEnum:
 		if f.enum == "string" {
 			fmt.Fprintf(b, "%s, err = enum(l, %s)\n", x, enumVar(owner, f))
@@ -175,11 +171,7 @@ func fastValue(b *bytes.Buffer, ls *lits, owner string, f field, x string) {
 	case kCount:
 		fmt.Fprintf(b, "%s = int(sc.Uint())\n", x)
 	case kPositive, kSeq:
-		t := "int"
-		if f.kind == kSeq {
-			t = "Seq"
-		}
-		fmt.Fprintf(b, "if n := sc.Uint(); n >= 1 {\n%s = %s(n)\n} else {\nsc.OK = false\n}\n", x, t)
+		fmt.Fprintf(b, "if n := sc.Uint(); n >= 1 {\n%s = %s(n)\n} else {\nsc.OK = false\n}\n", x, strings.TrimPrefix(goType(f), "*"))
 	case kCard:
 		fmt.Fprintf(b, "%s = scanCard(sc)\n", x)
 	case kCards:
