@@ -135,18 +135,24 @@ func walkValue(b *bytes.Buffer, owner string, f field, x string) {
 // walkField writes the case of field i of owner's walk.
 func walkField(b *bytes.Buffer, owner string, i int, f field) {
 	fmt.Fprintf(b, "case %d: // %s\n", i, f.json)
-	x := "v." + f.goName
+	if f.opt == optUnknown {
+		b.WriteString("v.Unknown = false\n")
+	}
+	walkValue(b, owner, f, pointee(b, f, "v."+f.goName))
+}
+
+// pointee writes the allocation of the value of f when it is an optional pointer, and returns the
+// expression of the value: x itself for any other field.
+func pointee(b *bytes.Buffer, f field, x string) string {
 	switch {
 	case f.opt == optPtr && f.kind == kObject:
 		fmt.Fprintf(b, "%s = new(%s)\n", x, f.nested)
-		x = "(*" + x + ")"
+		return "(*" + x + ")"
 	case f.opt == optPtr:
 		fmt.Fprintf(b, "%s = take(&%s, d.pool)\n", x, ptrSlab(f))
-		x = "*" + x
-	case f.opt == optUnknown:
-		b.WriteString("v.Unknown = false\n")
+		return "*" + x
 	}
-	walkValue(b, owner, f, x)
+	return x
 }
 
 // requiredMask has the bits of the required fields.
@@ -228,18 +234,10 @@ func fastFields(b *bytes.Buffer, ls *lits, owner string, fields []field) {
 		default:
 			fmt.Fprintf(b, "if %s.At(sc.B, sc.I) {\nsc.I += %s.Len()\n", ls.lit(key), ls.lit(key))
 		}
-		switch {
-		case f.opt == optPtr && f.kind == kObject:
-			if f.legacy != "" {
-				b.WriteString("sc.OK = sc.OK && !jsonlex.HasByte(sc.B, sc.I, '\"') // a v1 log's bare string: the general walk\n")
-			}
-			fmt.Fprintf(b, "%s = new(%s)\n", x, f.nested)
-			x = "(*" + x + ")"
-		case f.opt == optPtr:
-			fmt.Fprintf(b, "%s = take(&%s, d.pool)\n", x, ptrSlab(f))
-			x = "*" + x
+		if f.legacy != "" {
+			b.WriteString("sc.OK = sc.OK && !jsonlex.HasByte(sc.B, sc.I, '\"') // a v1 log's bare string: the general walk\n")
 		}
-		fastValue(b, ls, owner, f, x)
+		fastValue(b, ls, owner, f, pointee(b, f, x))
 		b.WriteString("}\n")
 	}
 	b.WriteString("sc.OK = sc.Eat('}') && sc.OK\n")
