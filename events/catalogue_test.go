@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/fechado/fechado/jsonlex"
 	"os"
 	"regexp"
 	"slices"
@@ -204,7 +205,7 @@ func TestNestedFieldsMatchSpec(t *testing.T) {
 	_, _, nested := specCatalogue(t)
 	for _, tc := range []struct {
 		name string
-		got  *fieldNames
+		got  *jsonlex.FieldNames
 	}{
 		{"seats", fieldsSeatStack},
 		{"away", fieldsAwaySeat},
@@ -216,8 +217,8 @@ func TestNestedFieldsMatchSpec(t *testing.T) {
 		for i, f := range want {
 			names[i] = strings.TrimSuffix(f, "?")
 		}
-		if len(want) == 0 || !slices.Equal(tc.got.names, names) {
-			t.Errorf("hand.started %s: the decoder reads %q, events-v1.md %q", tc.name, tc.got.names, want)
+		if len(want) == 0 || !slices.Equal(tc.got.Names, names) {
+			t.Errorf("hand.started %s: the decoder reads %q, events-v1.md %q", tc.name, tc.got.Names, want)
 		}
 		checkRequired(t, tc.name, want)
 	}

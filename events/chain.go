@@ -140,12 +140,12 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 		switch {
 		case e.Seq == 1:
 			if e.Prev != "" {
-				ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(""))})
+				ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", ShortHash(e.Prev), ShortHash(""))})
 			}
 		case h.lastSeq == 0, h.unread:
 		case !isHexOf(e.Prev, &h.last):
 			// The hex is encoded only to report the fault.
-			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(hex.EncodeToString(h.last[:])))})
+			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", ShortHash(e.Prev), ShortHash(hex.EncodeToString(h.last[:])))})
 		}
 	}
 	h.lastSeq, h.unread = e.Seq, false
@@ -247,7 +247,9 @@ func (c *Chain) drop(hand string) {
 	}
 }
 
-func short(h string) string {
+// ShortHash shortens a line hash (a prev) for a message: its first 12 hex digits and an ellipsis,
+// or "" quoted when it is empty.
+func ShortHash(h string) string {
 	if h == "" {
 		return `""`
 	}

@@ -64,7 +64,7 @@ func (c *refChain) Check(e *Event) []Problem {
 			want = buf[:]
 		}
 		if e.Prev != string(want) && !(len(want) == 0 && h.lastSeq == 0 && e.Seq != 1) {
-			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", short(e.Prev), short(string(want)))})
+			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", ShortHash(e.Prev), ShortHash(string(want)))})
 		}
 	}
 	h.lastSeq = e.Seq

@@ -2,7 +2,6 @@ package events
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,9 @@ import (
 	"unsafe"
 
 	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/jsonlex"
 	"github.com/fechado/fechado/multisha"
+	"github.com/fechado/fechado/textform"
 )
 
 // Error is an event that could not be read: it names the file, the line and the field.
@@ -107,9 +108,8 @@ type decoder struct {
 	// names holds player and preset names, which the auditor keeps across hands: they are copied
 	// once, not kept as pieces of a line (which would keep its whole chunk alive).
 	names map[string]string
-	// minute is the first 16 bytes of the last time of fechado's form read (YYYY-MM-DDTHH:MM, as
-	// two little-endian words), or zeros: see time.
-	minute [2]uint64
+	// times checks the times of the lines, which mostly share their minute with the line before.
+	times textform.Times
 
 	events   slab[Event]
 	payloads payloadSlabs
@@ -223,11 +223,11 @@ var bom = []byte("\xef\xbb\xbf")
 
 // parseLine decodes line and wraps a failure in an *Error naming the field.
 func (d *decoder) parseLine(line []byte) (*Event, error) {
-	l := lexer{b: line}
+	l := jsonlex.Lexer{B: line}
 	e, err := d.parse(&l)
-	if err != nil || l.wide {
+	if err != nil || l.Wide {
 		// The checks of the whole line come first, as if they had been made before decoding
-		// (most lines are ASCII: see lexer.wide).
+		// (most lines are ASCII: see jsonlex.Lexer.Wide).
 		if !utf8.Valid(line) {
 			e, err = nil, errors.New("not valid UTF-8")
 		} else if err != nil && bytes.HasPrefix(line, bom) {
@@ -245,7 +245,7 @@ func (d *decoder) parseLine(line []byte) (*Event, error) {
 
 // envelope lists the envelope's fields in the catalogue's order. All but prev are required; a
 // missing one is reported in this order.
-var envelope = newFieldNames("id", "table", "hand", "seq", "at", "type", "prev", "data")
+var envelope = jsonlex.NewFieldNames("id", "table", "hand", "seq", "at", "type", "prev", "data")
 
 const (
 	envID = iota
@@ -259,102 +259,92 @@ const (
 	envRequired = 1<<(envData+1) - 1 - 1<<envPrev
 )
 
-func (d *decoder) parse(l *lexer) (*Event, error) {
+func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 	e := take(&d.events, d.pool)
-	e.Raw = l.b
+	e.Raw = l.B
 	if d.fast(l, e) {
 		return e, nil
 	}
 	// Any other layout, or a fault: the general walk decodes the line from the start, and is the
 	// one that reports faults.
-	*e = Event{Raw: l.b}
-	*l = lexer{b: l.b}
+	*e = Event{Raw: l.B}
+	*l = jsonlex.Lexer{B: l.B}
 	ti := -1 // e.Type's index in Types, once read
 	var data []byte
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(envelope, &have); err != nil {
+		if f, k, err = l.Field(envelope, &have); err != nil {
 			break
 		}
 		var s []byte
-		var ok bool
 		switch f {
 		case envID:
-			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
-				err = fmt.Errorf("%q is not a UUID", s)
-			}
+			s, err = uuid(l)
 			e.ID = d.own(s)
 		case envTable:
-			if s, err = l.str(); err == nil && !isTableID(s) {
-				err = fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
+			if s, err = l.Str(); err == nil {
+				err = tableID(s)
 			}
 			if err == nil {
 				e.Table = d.same(s, &d.table) // only a valid id becomes the last one (see fast)
 			}
 		case envHand:
-			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
-				err = fmt.Errorf("%q is not a UUID", s)
-			}
-			if err == nil {
+			if s, err = uuid(l); err == nil {
 				e.Hand = d.same(s, &d.hand)
 			}
 		case envSeq:
 			var v int64
-			if v, err = l.int(); err == nil && v < 1 {
-				err = fmt.Errorf("%d is below 1", v)
-			}
+			v, err = positive(l)
 			e.Seq = Seq(v)
 		case envAt:
-			if s, err = l.str(); err == nil && !isTime(s) {
+			if s, err = l.Str(); err == nil && !textform.IsTime(s) {
 				err = fmt.Errorf("%q is not an RFC 3339 time with offset", s)
 			}
 			e.At = d.own(s)
 		case envType:
-			if s, err = l.str(); err == nil {
+			if s, err = l.Str(); err == nil {
 				if e.Type, ti = lookupType(s); ti < 0 {
 					err = fmt.Errorf("unknown event type %q", s)
 				}
 			}
 		case envPrev:
 			e.HasPrev = true
-			if s, ok, err = l.fixed(64, isHex64); err == nil && !ok && len(s) != 0 && !isHex64(s) {
-				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
-			}
+			s, err = hex64(l, true, "a lowercase hex SHA-256")
 			e.Prev = d.own(s)
 		case envData:
-			if ti >= 0 && l.peek() == '{' {
+			if ti >= 0 && l.Peek() == '{' {
 				// The usual order (type before data): decode in place, one pass.
 				e.Data, err = d.data(ti, l)
 				break
 			}
 			// Data before type: checked as JSON now, decoded once the type is known.
-			if data, err = l.skip(); err == nil && data[0] != '{' {
-				err = &typeErr{"object", kindOf(data[0])}
+			if data, err = l.Skip(); err == nil && data[0] != '{' {
+				err = &jsonlex.TypeError{Want: "object", Got: jsonlex.KindOf(data[0])}
 			}
 		default:
 			return nil, &fieldErr{string(k), errors.New("unknown field")}
 		}
 		if err != nil {
-			return nil, at(envelope.names[f], err)
+			return nil, at(envelope.Names[f], err)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if l.peek() != 0 {
-		return nil, fmt.Errorf("extra text after the event at column %d", l.i+1)
+	if !l.End() {
+		return nil, fmt.Errorf("extra text after the event at column %d", l.I+1)
 	}
 	if m := envRequired &^ have; m != 0 {
-		return nil, &fieldErr{envelope.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		return nil, &fieldErr{envelope.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	if e.Data == nil {
-		dl := lexer{b: data}
+		dl := jsonlex.Lexer{B: data}
 		d, err := d.data(ti, &dl)
-		if err == nil && dl.peek() != 0 {
-			err = fmt.Errorf("extra text after the data object at column %d", dl.i+1)
+		if err == nil && !dl.End() {
+			err = fmt.Errorf("extra text after the data object at column %d", dl.I+1)
 		}
 		if err != nil {
 			return nil, at("data", err)
@@ -365,31 +355,20 @@ func (d *decoder) parse(l *lexer) (*Event, error) {
 }
 
 // The pieces of a line as fechado writes it, that fast looks for.
-// They are compared as string(span(b, i, len(c))) == c: with c a constant, the comparison compiles
+// They are compared as string(jsonlex.Span(b, i, len(c))) == c: with c a constant, the comparison compiles
 // to a few loads and compares of immediates (a string that is not a constant would need a call).
 const (
 	jsID, jsTable, jsHand, jsSeq = `{"id":"`, `","table":"`, `","hand":"`, `","seq":`
 	jsAt, jsType, jsPrev, jsData = `,"at":"`, `","type":"`, `","prev":"`, `","data":{`
 )
 
-// span returns b[i:i+n], or nil when b is shorter.
-func span(b []byte, i, n int) []byte {
-	if i < 0 || n > len(b)-i {
-		return nil
-	}
-	return b[i : i+n]
-}
-
-// hasByte reports whether b holds c at i.
-func hasByte(b []byte, i int, c byte) bool { return i >= 0 && i < len(b) && b[i] == c }
-
 // fast decodes an event written as fechado writes it (Encode): the envelope's fields in the
 // catalogue's order, without spaces or escapes, prev present, data after type, nothing after
 // data. It checks each field as the general walk does, with fewer steps, and reports false,
 // having decoded nothing for good, when the line is written any other way or holds a fault.
-func (d *decoder) fast(l *lexer, e *Event) bool {
+func (d *decoder) fast(l *jsonlex.Lexer, e *Event) bool {
 	const uuidLen, hashLen = 36, 64
-	b := l.b
+	b := l.B
 	// The runs of fixed length between the fields of variable length are seen through arrays of
 	// their length: their pieces are at constant places, compared without a bounds check each.
 	// {"id":"…","table":"
@@ -399,17 +378,17 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	}
 	ids := (*[idRun]byte)(b)
 	id := ids[len(jsID) : len(jsID)+uuidLen]
-	if string(ids[:len(jsID)]) != jsID || string(ids[len(jsID)+uuidLen:]) != jsTable || !isUUID(id) {
+	if string(ids[:len(jsID)]) != jsID || string(ids[len(jsID)+uuidLen:]) != jsTable || !textform.IsUUID(id) {
 		return false
 	}
 	i := idRun
 	// …","hand":"…","seq": (the table and hand of the line before, or new ones checked)
-	table, sameTable := span(b, i, len(d.table)), false
-	if len(d.table) > 0 && string(span(b, i+len(d.table), len(jsHand))) == jsHand && string(table) == d.table {
+	table, sameTable := jsonlex.Span(b, i, len(d.table)), false
+	if len(d.table) > 0 && string(jsonlex.Span(b, i+len(d.table), len(jsHand))) == jsHand && string(table) == d.table {
 		sameTable = true
 	} else {
 		j := bytes.IndexByte(b[i:min(len(b), i+65)], '"') // a table id has 64 bytes at most
-		if j < 0 || !isTableID(b[i:i+j]) {
+		if j < 0 || !textform.IsTableID(b[i:i+j]) {
 			return false
 		}
 		table = b[i : i+j]
@@ -425,58 +404,58 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 		return false
 	}
 	sameHand := string(hand) == d.hand
-	if !sameHand && !isUUID(hand) {
+	if !sameHand && !textform.IsUUID(hand) {
 		return false
 	}
 	i += handRun
 	// …,"at":"
-	seq, j := fastUint(b, i)
-	if seq < 1 || string(span(b, j, len(jsAt))) != jsAt {
+	seq, j := jsonlex.Uint(b, i)
+	if seq < 1 || string(jsonlex.Span(b, j, len(jsAt))) != jsAt {
 		return false
 	}
 	i = j + len(jsAt)
 	// …","type":" (fechado writes the time to the millisecond, in UTC)
-	if j = len("2006-01-02T15:04:05.000Z"); string(span(b, i+j, len(jsType))) != jsType {
-		if j = bytes.IndexByte(b[i:min(len(b), i+40)], '"'); j < 0 || string(span(b, i+j, len(jsType))) != jsType {
+	if j = len("2006-01-02T15:04:05.000Z"); string(jsonlex.Span(b, i+j, len(jsType))) != jsType {
+		if j = bytes.IndexByte(b[i:min(len(b), i+40)], '"'); j < 0 || string(jsonlex.Span(b, i+j, len(jsType))) != jsType {
 			return false
 		}
 	}
 	at := b[i : i+j]
-	if !d.time(at) {
+	if !d.times.Valid(at) {
 		return false
 	}
 	i += j + len(jsType)
 	// …","prev":" (half the events are card.dealt: a comparison with a constant, before typeAt)
 	t, ti, j := CardDealtType, tiCardDealt, len(CardDealtType)
-	if string(span(b, i, j+1)) != string(CardDealtType)+`"` {
+	if string(jsonlex.Span(b, i, j+1)) != string(CardDealtType)+`"` {
 		t, ti, j = typeAt(b, i)
 	}
-	if ti < 0 || string(span(b, i+j, len(jsPrev))) != jsPrev {
+	if ti < 0 || string(jsonlex.Span(b, i+j, len(jsPrev))) != jsPrev {
 		return false
 	}
 	i += j + len(jsPrev)
 	// …","data":{ (prev is "" or 64 hex digits)
 	var prev []byte
-	if !hasByte(b, i, '"') {
+	if !jsonlex.HasByte(b, i, '"') {
 		const prevRun = hashLen + len(jsData)
 		if len(b)-i < prevRun {
 			return false
 		}
 		prevs := (*[prevRun]byte)(b[i:])
-		if prev = prevs[:hashLen]; string(prevs[hashLen:]) != jsData || !isHex64(prev) {
+		if prev = prevs[:hashLen]; string(prevs[hashLen:]) != jsData || !textform.IsHex64(prev) {
 			return false
 		}
 		i += hashLen
-	} else if string(span(b, i, len(jsData))) != jsData {
+	} else if string(jsonlex.Span(b, i, len(jsData))) != jsData {
 		return false
 	}
 	// …}} and nothing more
-	l.i = i + len(jsData) - 1 // at the data object's '{'
+	l.I = i + len(jsData) - 1 // at the data object's '{'
 	data, err := d.data(ti, l)
-	if err != nil || !hasByte(b, l.i, '}') {
+	if err != nil || !jsonlex.HasByte(b, l.I, '}') {
 		return false
 	}
-	if l.i++; l.i != len(b) { // trailing spaces are left to the general walk
+	if l.I++; l.I != len(b) { // trailing spaces are left to the general walk
 		return false
 	}
 	if d.pool {
@@ -495,264 +474,26 @@ func (d *decoder) fast(l *lexer, e *Event) bool {
 	return true
 }
 
-func kindOf(c byte) string {
-	l := lexer{b: []byte{c}}
-	return l.kind()
-}
-
 // typeAt returns the catalogue's type written at b[i:] and followed by a quote, its index in Types
-// and its length; or -1 when there is none. The type is told by its first 8 bytes (a perfect
-// hash: no two types share a slot), then compared whole as two words: no search and no call.
+// and its length; or -1 when there is none.
 func typeAt(b []byte, i int) (Type, int, int) {
-	if i < 0 || len(b)-i <= 16 { // the words of the longest type, and its quote
+	if i < 0 || i > len(b) {
 		return "", -1, 0
 	}
-	ti := int(typeSlots[binary.LittleEndian.Uint64(b[i:])*typeHashMul>>(64-typeHashBits)])
-	if ti < 0 {
+	j := bytes.IndexByte(b[i:min(len(b), i+32)], '"') // 32: longer than any type
+	if j < 0 {
 		return "", -1, 0
 	}
-	k := &typeWords[ti]
-	if !k.at(b, i) || b[i+len(k.s)] != '"' {
-		return "", -1, 0
-	}
-	return Types[ti], ti, len(k.s)
+	t, ti := lookupType(b[i : i+j])
+	return t, ti, j
 }
-
-// typeHashBits is the size of typeSlots, in bits: a few times as many slots as types.
-const typeHashBits = 6
-
-// typeWords holds each type of the catalogue as a literal (its words, for typeAt).
-var typeWords = func() (w [numTypes]literal) {
-	for i, t := range Types {
-		if len(t) < 8 || len(t) > 16 {
-			panic("events: typeAt assumes types of 8 to 16 bytes, not " + t)
-		}
-		w[i] = *newLiteral(string(t))
-	}
-	return w
-}()
-
-// typeHashMul and typeSlots map the first 8 bytes of a type (a little-endian word w) to its index
-// in Types, or -1: typeSlots[w*typeHashMul>>(64-typeHashBits)]. The multiplier is the first of a fixed
-// sequence that gives every type its own slot, found once at start-up, so that a type appended to
-// the catalogue needs no new constant.
-var typeHashMul, typeSlots = func() (mul uint64, slots [1 << typeHashBits]int8) {
-	for k := uint64(1); k < 1<<20; k++ {
-		mul = k*0x9e3779b97f4a7c15 | 1
-		for j := range slots {
-			slots[j] = -1
-		}
-		free := true
-		for i, w := range typeWords {
-			j := w.head * mul >> (64 - typeHashBits)
-			if slots[j] >= 0 {
-				free = false
-				break
-			}
-			slots[j] = int8(i)
-		}
-		if free {
-			return mul, slots
-		}
-	}
-	panic("events: no perfect hash of the event types")
-}()
-
-// The hex digits are checked 8 bytes at a time, as the bytes of a little-endian word: for bytes
-// below 0x80, adding 0x80-c to each sets its high bit exactly when it is at least c, and no carry
-// crosses from one byte to the next.
-const (
-	ones = 0x0101010101010101
-	high = 0x8080808080808080
-)
-
-// inRange has the high bit of each byte of x (all below 0x80) set when it is in lo..hi.
-func inRange(x uint64, lo, hi byte) uint64 {
-	return (x + ones*uint64(0x80-lo)) &^ (x + ones*uint64(0x80-hi-1))
-}
-
-// hexMask has the high bit of each byte of x (all below 0x80) set when it is a hex digit: 0-9
-// and a-f, and A-F unless lower. A byte is one when it has reached an odd number of the
-// thresholds '0', '9'+1, 'a', 'f'+1 (in this order): the parity of four high bits, three xors,
-// fewer operations than two ranges.
-func hexMask(x uint64, lower bool) uint64 {
-	y := x
-	if !lower {
-		y |= ones * 0x20 // A-F to a-f, and nothing else into a-f (digits stay digits)
-	}
-	return (x + ones*(0x80-'0')) ^ (x + ones*(0x80-'9'-1)) ^ (y + ones*(0x80-'a')) ^ (y + ones*(0x80-'f'-1))
-}
-
-func isHex64(s []byte) bool {
-	if len(s) != 64 {
-		return false
-	}
-	// No branch per word: the words are or-ed and and-ed together, then tested once.
-	var all, digits uint64 = 0, high
-	for i := 0; i < 64; i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		all |= x
-		digits &= hexMask(x, true)
-	}
-	// No byte of 0x80 or more (whose carry could fake a digit in the next), and all digits.
-	return all&high == 0 && digits&high == high
-}
-
-// isUUID accepts the 8-4-4-4-12 hexadecimal form, in either case.
-func isUUID(s []byte) bool {
-	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
-		return false
-	}
-	le := binary.LittleEndian
-	w0, w3 := le.Uint64(s), le.Uint64(s[28:])
-	w1 := uint64(le.Uint32(s[9:])) | uint64(le.Uint32(s[14:]))<<32
-	w2 := uint64(le.Uint32(s[19:])) | uint64(le.Uint32(s[24:]))<<32
-	return (w0|w1|w2|w3)&high == 0 &&
-		hexMask(w0, false)&hexMask(w1, false)&hexMask(w2, false)&hexMask(w3, false)&high == high
-}
-
-// notTableID is 1 for the bytes a table id may not hold.
-var notTableID = func() (t [256]byte) {
-	for c := range 256 {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			t[c] = 1
-		}
-	}
-	return t
-}()
 
 // tableID checks a table id given in data (v1.1 from and to).
 func tableID(s []byte) error {
-	if !isTableID(s) {
+	if !textform.IsTableID(s) {
 		return fmt.Errorf("%q is not a table id: 1 to 64 of A-Z a-z 0-9 _ -", s)
 	}
 	return nil
-}
-
-func isTableID(s []byte) bool {
-	if len(s) < 1 || len(s) > 64 {
-		return false
-	}
-	var bad byte
-	for _, c := range s {
-		bad |= notTableID[c]
-	}
-	return bad == 0
-}
-
-// num2 returns the two decimal digits at s[i:i+2] as a number, or -1.
-func num2(s []byte, i int) int {
-	if i+2 > len(s) {
-		return -1
-	}
-	a, b := s[i]-'0', s[i+1]-'0'
-	if a > 9 || b > 9 {
-		return -1
-	}
-	return int(a)*10 + int(b)
-}
-
-// timePattern describes 8 bytes of YYYY-MM-DDTHH:MM:SS as a little-endian word: the high bits of
-// its digit bytes, and its separators with the mask of their bytes.
-type timePattern struct{ digits, sep, sepMask uint64 }
-
-// newTimePattern reads a pattern such as "dddd-dd-": d is a digit, any other byte itself.
-func newTimePattern(p string) (t timePattern) {
-	for i := range 8 {
-		if p[i] == 'd' {
-			t.digits |= 0x80 << (8 * i)
-		} else {
-			t.sep |= uint64(p[i]) << (8 * i)
-			t.sepMask |= 0xff << (8 * i)
-		}
-	}
-	return t
-}
-
-var (
-	timeHead, timeMid = newTimePattern("dddd-dd-"), newTimePattern("ddTdd:dd")
-	timeMilliZ        = newTimePattern(":dd.dddZ") // the end of the times fechado writes
-)
-
-func (t timePattern) match(w uint64) bool {
-	return inRange(w, '0', '9')&t.digits == t.digits && (w^t.sep)&t.sepMask == 0
-}
-
-// isTime accepts RFC 3339 date-times with an offset: YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM).
-func isTime(s []byte) bool {
-	if len(s) == 24 && isMilliZ(s) {
-		return true
-	}
-	if len(s) < 20 {
-		return false
-	}
-	le := binary.LittleEndian
-	w0, w1 := le.Uint64(s), le.Uint64(s[8:])
-	if (w0|w1)&high != 0 || !timeHead.match(w0) || !timeMid.match(w1) || s[16] != ':' {
-		return false
-	}
-	mo, dd, hh, mi, ss := num2(s, 5), num2(s, 8), num2(s, 11), num2(s, 14), num2(s, 17)
-	if mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss < 0 || ss > 60 {
-		return false
-	}
-	i := 19
-	if s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	if i >= len(s) {
-		return false
-	}
-	switch s[i] {
-	case 'Z':
-		return i+1 == len(s)
-	case '+', '-':
-		oh, om := num2(s, i+1), num2(s, i+4)
-		return i+6 == len(s) && s[i+3] == ':' && oh >= 0 && oh <= 23 && om >= 0 && om <= 59
-	}
-	return false
-}
-
-// time is isTime for the fast path: the times of a log share their date and minute with the line
-// before as a rule, and a time of fechado's form (isMilliZ) whose first 16 bytes are those of the
-// last one, checked then, needs only its seconds and milliseconds checked.
-func (d *decoder) time(s []byte) bool {
-	if len(s) == 24 {
-		le := binary.LittleEndian
-		w0, w1, w2 := le.Uint64(s), le.Uint64(s[8:]), le.Uint64(s[16:])
-		if w0 == d.minute[0] && w1 == d.minute[1] && w0 != 0 { // zero: no time read yet
-			if w2&high == 0 && timeMilliZ.match(w2) && uint(s[17]-'0')*10+uint(s[18]-'0') <= 60 {
-				return true
-			}
-		} else if isMilliZ(s) {
-			d.minute = [2]uint64{w0, w1}
-			return true
-		}
-	}
-	return isTime(s)
-}
-
-// isMilliZ reports whether s is a time as fechado writes it, YYYY-MM-DDTHH:MM:SS.mmmZ, valid: the
-// three words of the layout are checked at once, then the ranges of the digits (isTime's
-// checks, with fewer steps). A time it refuses may still be valid in another form.
-func isMilliZ(s []byte) bool {
-	if len(s) != 24 {
-		return false
-	}
-	le := binary.LittleEndian
-	w0, w1, w2 := le.Uint64(s), le.Uint64(s[8:]), le.Uint64(s[16:])
-	if (w0|w1|w2)&high != 0 || !timeHead.match(w0) || !timeMid.match(w1) || !timeMilliZ.match(w2) {
-		return false
-	}
-	// The digits are digits: each pair is 10*tens+ones, and one unsigned comparison checks a range.
-	two := func(i int) uint { return uint(s[i]-'0')*10 + uint(s[i+1]-'0') }
-	return two(5)-1 < 12 && two(8)-1 < 31 && two(11) < 24 && two(14) < 60 && two(17) <= 60
 }
 
 // Reader reads the events of a JSON Lines file one at a time, so that memory stays flat however
@@ -975,7 +716,7 @@ func (r *Reader) LineSum() *[multisha.Size]byte {
 type dataSpec struct {
 	t        Type
 	names    []string
-	fields   *fieldNames
+	fields   *jsonlex.FieldNames
 	required uint32
 }
 
@@ -990,15 +731,15 @@ var dataSpecs = func() (s [numTypes]dataSpec) {
 			}
 			s[i].names = append(s[i].names, f)
 		}
-		s[i].fields = newFieldNames(s[i].names...)
+		s[i].fields = jsonlex.NewFieldNames(s[i].names...)
 	}
 	return s
 }()
 
 // field reads the name of the next field of the data object and the ':' after it, and returns
 // its index in sp.names; an unknown or repeated field is an error.
-func (sp *dataSpec) field(l *lexer, have *uint32) (int, error) {
-	i, k, err := l.field(sp.fields, have)
+func (sp *dataSpec) field(l *jsonlex.Lexer, have *uint32) (int, error) {
+	i, k, err := l.Field(sp.fields, have)
 	if err == nil && i < 0 {
 		err = &fieldErr{string(k), fmt.Errorf("unknown field for %s", sp.t)}
 	}
@@ -1024,40 +765,21 @@ func fastSeat(b []byte, i int) (Seat, int) {
 	return Seat(b[i] - '0'), i + 1
 }
 
-// fastUint reads 0, or 1 to 18 digits not starting with 0 (so no overflow), at b[i:]; it returns
-// the number and the index after it, or -1 and 0. One pass: the digits are added up as they are
-// found (a longer number overflows v, but is refused).
-func fastUint(b []byte, i int) (int64, int) {
-	var v int64
-	j := i
-	for ; j < len(b); j++ {
-		c := b[j] - '0'
-		if c > 9 {
-			break
-		}
-		v = v*10 + int64(c)
-	}
-	if n := j - i; n == 0 || n > 18 || n > 1 && b[i] == '0' {
-		return -1, 0
-	}
-	return v, j
-}
-
 // fastCards scans a list of 1 to NumCards cards as Encode writes it (others are left to the
 // general walk), carved as cardList's.
-func (d *decoder) fastCards(sc *scan) []cards.Card {
+func (d *decoder) fastCards(sc *jsonlex.Scan) []cards.Card {
 	var buf [cards.NumCards]cards.Card // as cardList's
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
-		buf[n] = sc.card()
+		buf[n] = scanCard(sc)
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return d.carveCards(buf[:n])
@@ -1069,47 +791,60 @@ func (d *decoder) carveCards(cs []cards.Card) []cards.Card {
 }
 
 // rules reads the rules of hand.started: the preset's name and any overrides, kept raw.
-func (d *decoder) rules(l *lexer, r *Rules) error {
+func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 	named := false
-	var keys keySet
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
-		var k []byte
-		if k, err = l.name(); err != nil {
-			break
-		}
-		if err = keys.add(k); err != nil {
-			break
-		}
-		if err = l.expect(':'); err != nil {
-			break
-		}
+	err := l.Object(func(k []byte) error {
 		if string(k) == "name" {
 			named = true
-			var s []byte
-			if s, err = l.str(); err == nil && len(s) == 0 {
+			s, err := l.Str()
+			if err == nil && len(s) == 0 {
 				err = errors.New("empty preset name")
 			}
 			r.Name = d.name(s)
-			if err != nil {
-				return at("name", err)
-			}
-			continue
+			return at("name", err)
 		}
-		var raw []byte
-		if raw, err = l.skip(); err != nil {
-			return at(string(k), err)
+		raw, err := l.Skip()
+		if err == nil {
+			r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
 		}
-		r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
-	}
+		return at(string(k), err)
+	})
 	if err == nil && !named {
 		err = &fieldErr{"name", errors.New("missing")}
 	}
 	return err
 }
 
-func seatInto(l *lexer, s *Seat) error {
-	v, err := l.int()
+// uuid reads a UUID.
+func uuid(l *jsonlex.Lexer) ([]byte, error) {
+	s, ok, err := l.Fixed(36, textform.IsUUID)
+	if err == nil && !ok && !textform.IsUUID(s) {
+		err = fmt.Errorf("%q is not a UUID", s)
+	}
+	return s, err
+}
+
+// hex64 reads 64 lowercase hex digits, or nothing when empty is set (a prev of seq 1); form names
+// them in the message of a fault.
+func hex64(l *jsonlex.Lexer, empty bool, form string) ([]byte, error) {
+	s, ok, err := l.Fixed(64, textform.IsHex64)
+	if err == nil && !ok && !(empty && len(s) == 0) && !textform.IsHex64(s) {
+		err = fmt.Errorf("%q is not %s", s, form)
+	}
+	return s, err
+}
+
+// positive reads a whole number from 1.
+func positive(l *jsonlex.Lexer) (int64, error) {
+	v, err := l.Int()
+	if err == nil && v < 1 {
+		err = fmt.Errorf("%d is below 1", v)
+	}
+	return v, err
+}
+
+func seatInto(l *jsonlex.Lexer, s *Seat) error {
+	v, err := l.Int()
 	if err != nil {
 		return err
 	}
@@ -1120,15 +855,15 @@ func seatInto(l *lexer, s *Seat) error {
 	return nil
 }
 
-func nonNeg(l *lexer) (int64, error) {
-	v, err := l.int()
+func nonNeg(l *jsonlex.Lexer) (int64, error) {
+	v, err := l.Int()
 	if err == nil && v < 0 {
 		err = fmt.Errorf("%d is negative", v)
 	}
 	return v, err
 }
 
-func chipsInto(l *lexer, c *Chips) error {
+func chipsInto(l *jsonlex.Lexer, c *Chips) error {
 	v, err := nonNeg(l)
 	*c = Chips(v)
 	return err
@@ -1146,15 +881,15 @@ var rankOf, suitOf = func() (r, s [256]byte) {
 	return r, s
 }()
 
-func cardInto(l *lexer, c *cards.Card) error {
-	if i, b := l.i, l.b; i+3 < len(b) && b[i] == '"' && b[i+3] == '"' {
+func cardInto(l *jsonlex.Lexer, c *cards.Card) error {
+	if i, b := l.I, l.B; i+3 < len(b) && b[i] == '"' && b[i+3] == '"' {
 		if r, s := rankOf[b[i+1]], suitOf[b[i+2]]; r != 0 && s != 0 {
 			*c = cards.New(cards.Rank(r), cards.Suit(s-1))
-			l.i = i + 4
+			l.I = i + 4
 			return nil
 		}
 	}
-	s, err := l.str()
+	s, err := l.Str()
 	if err != nil {
 		return err
 	}
@@ -1163,10 +898,10 @@ func cardInto(l *lexer, c *cards.Card) error {
 }
 
 // cardList reads a list of cards; the list is never nil.
-func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
+func (d *decoder) cardList(l *jsonlex.Lexer) ([]cards.Card, error) {
 	var buf [cards.NumCards]cards.Card // a reshuffle lists up to a deck
 	cs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -1176,7 +911,7 @@ func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
 			return nil, atIndex("", i, err)
 		}
 		cs = append(cs, c)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -1184,8 +919,8 @@ func (d *decoder) cardList(l *lexer) ([]cards.Card, error) {
 }
 
 // enum reads a string that must be one of allowed, and returns allowed's copy (no allocation).
-func enum(l *lexer, allowed []string) (string, error) {
-	s, err := l.str()
+func enum(l *jsonlex.Lexer, allowed []string) (string, error) {
+	s, err := l.Str()
 	if err != nil {
 		return "", err
 	}
@@ -1195,4 +930,25 @@ func enum(l *lexer, allowed []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%q is not one of %q", s, allowed)
+}
+
+// scanSeat reads a seat, 1 to 10.
+func scanSeat(s *jsonlex.Scan) Seat {
+	v, j := fastSeat(s.B, s.I)
+	s.OK = s.OK && v != 0
+	s.I = j
+	return v
+}
+
+// scanCard reads a card, "Xy".
+func scanCard(s *jsonlex.Scan) cards.Card {
+	b, i := s.B, s.I
+	s.I += 4
+	if i >= 0 && len(b)-i >= 4 && b[i] == '"' && b[i+3] == '"' {
+		if r, su := rankOf[b[i+1]], suitOf[b[i+2]]; r != 0 && su != 0 {
+			return cards.New(cards.Rank(r), cards.Suit(su-1))
+		}
+	}
+	s.OK = false
+	return 0
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"fmt"
+	"github.com/fechado/fechado/jsonlex"
 	"reflect"
 	"slices"
 	"strings"
@@ -217,30 +218,57 @@ func TestFastPathsSameAsJSON(t *testing.T) {
 // has no escape, and each payload's fast path its payloads (except the shapes it leaves to the
 // general walk), with the same result.
 func TestFastPathsTakeEncodedLines(t *testing.T) {
-	fastData := map[Type]func(d *decoder, sc *scan) (Data, bool){
-		HandStartedType:  func(d *decoder, sc *scan) (Data, bool) { v := &HandStarted{}; return v, d.fastHandStarted(sc, v) },
-		DeckShuffledType: func(d *decoder, sc *scan) (Data, bool) { v := &DeckShuffled{}; return v, d.fastDeckShuffled(sc, v) },
-		DeckCutType:      func(d *decoder, sc *scan) (Data, bool) { v := &DeckCut{}; return v, d.fastDeckCut(sc, v) },
-		AntePostedType:   func(d *decoder, sc *scan) (Data, bool) { v := &AntePosted{}; return v, d.fastAntePosted(sc, v) },
-		BlindPostedType:  func(d *decoder, sc *scan) (Data, bool) { v := &BlindPosted{}; return v, d.fastBlindPosted(sc, v) },
-		CardDealtType:    func(d *decoder, sc *scan) (Data, bool) { v := &CardDealt{}; return v, d.fastCardDealt(sc, v) },
-		CardBurnedType:   func(d *decoder, sc *scan) (Data, bool) { v := &CardBurned{}; return v, d.fastCardBurned(sc, v) },
-		CardExposedType:  func(d *decoder, sc *scan) (Data, bool) { v := &CardExposed{}; return v, d.fastCardExposed(sc, v) },
-		MisdealDeclaredType: func(d *decoder, sc *scan) (Data, bool) {
+	fastData := map[Type]func(d *decoder, sc *jsonlex.Scan) (Data, bool){
+		HandStartedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &HandStarted{}
+			return v, d.fastHandStarted(sc, v)
+		},
+		DeckShuffledType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &DeckShuffled{}
+			return v, d.fastDeckShuffled(sc, v)
+		},
+		DeckCutType:    func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &DeckCut{}; return v, d.fastDeckCut(sc, v) },
+		AntePostedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &AntePosted{}; return v, d.fastAntePosted(sc, v) },
+		BlindPostedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &BlindPosted{}
+			return v, d.fastBlindPosted(sc, v)
+		},
+		CardDealtType:  func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &CardDealt{}; return v, d.fastCardDealt(sc, v) },
+		CardBurnedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &CardBurned{}; return v, d.fastCardBurned(sc, v) },
+		CardExposedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &CardExposed{}
+			return v, d.fastCardExposed(sc, v)
+		},
+		MisdealDeclaredType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
 			v := &MisdealDeclared{}
 			return v, d.fastMisdealDeclared(sc, v)
 		},
-		PlayerActedType:    func(d *decoder, sc *scan) (Data, bool) { v := &PlayerActed{}; return v, d.fastPlayerActed(sc, v) },
-		CardsDiscardedType: func(d *decoder, sc *scan) (Data, bool) { v := &CardsDiscarded{}; return v, d.fastCardsDiscarded(sc, v) },
-		OpenersShownType:   func(d *decoder, sc *scan) (Data, bool) { v := &OpenersShown{}; return v, d.fastOpenersShown(sc, v) },
-		HandShownType:      func(d *decoder, sc *scan) (Data, bool) { v := &HandShown{}; return v, d.fastHandShown(sc, v) },
-		HandMuckedType:     func(d *decoder, sc *scan) (Data, bool) { v := &HandMucked{}; return v, d.fastHandMucked(sc, v) },
-		BetReturnedType:    func(d *decoder, sc *scan) (Data, bool) { v := &BetReturned{}; return v, d.fastBetReturned(sc, v) },
-		PotRakedType:       func(d *decoder, sc *scan) (Data, bool) { v := &PotRaked{}; return v, d.fastPotRaked(sc, v) },
-		PotAwardedType:     func(d *decoder, sc *scan) (Data, bool) { v := &PotAwarded{}; return v, d.fastPotAwarded(sc, v) },
-		HandPassedType:     func(d *decoder, sc *scan) (Data, bool) { v := &HandPassed{}; return v, d.fastHandPassed(sc, v) },
-		DeckRevealedType:   func(d *decoder, sc *scan) (Data, bool) { v := &DeckRevealed{}; return v, d.fastDeckRevealed(sc, v) },
-		HandEndedType:      func(d *decoder, sc *scan) (Data, bool) { v := &HandEnded{}; return v, d.fastHandEnded(sc, v) },
+		PlayerActedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &PlayerActed{}
+			return v, d.fastPlayerActed(sc, v)
+		},
+		CardsDiscardedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &CardsDiscarded{}
+			return v, d.fastCardsDiscarded(sc, v)
+		},
+		OpenersShownType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &OpenersShown{}
+			return v, d.fastOpenersShown(sc, v)
+		},
+		HandShownType:  func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &HandShown{}; return v, d.fastHandShown(sc, v) },
+		HandMuckedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &HandMucked{}; return v, d.fastHandMucked(sc, v) },
+		BetReturnedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &BetReturned{}
+			return v, d.fastBetReturned(sc, v)
+		},
+		PotRakedType:   func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &PotRaked{}; return v, d.fastPotRaked(sc, v) },
+		PotAwardedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &PotAwarded{}; return v, d.fastPotAwarded(sc, v) },
+		HandPassedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &HandPassed{}; return v, d.fastHandPassed(sc, v) },
+		DeckRevealedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) {
+			v := &DeckRevealed{}
+			return v, d.fastDeckRevealed(sc, v)
+		},
+		HandEndedType: func(d *decoder, sc *jsonlex.Scan) (Data, bool) { v := &HandEnded{}; return v, d.fastHandEnded(sc, v) },
 	}
 	// The shapes left to the general walk: escapes and other than ASCII, overrides, a v1 bare
 	// tournament id, and lists that are empty or longer than a fast path's buffer.
@@ -277,7 +305,7 @@ func TestFastPathsTakeEncodedLines(t *testing.T) {
 			continue
 		}
 		d := decoder{pool: true}
-		l := lexer{b: line}
+		l := jsonlex.Lexer{B: line}
 		if e := (&Event{}); !d.fast(&l, e) {
 			t.Errorf("decoder.fast refuses %s", line)
 		} else if !reflect.DeepEqual(e.Data, want.Data) || e.ID != want.ID || e.At != want.At || e.Prev != want.Prev {
@@ -287,7 +315,7 @@ func TestFastPathsTakeEncodedLines(t *testing.T) {
 		if f == nil {
 			continue
 		}
-		sc := scan{b: line, i: bytes.Index(line, []byte(`"data":`)) + len(`"data":`), ok: true}
+		sc := jsonlex.Scan{B: line, I: bytes.Index(line, []byte(`"data":`)) + len(`"data":`), OK: true}
 		got, ok := f(&decoder{pool: true}, &sc)
 		if ok != !general(want) {
 			t.Errorf("the fast path of %s takes %s: %v, want %v", want.Type, line, ok, !ok)
@@ -297,8 +325,8 @@ func TestFastPathsTakeEncodedLines(t *testing.T) {
 			continue
 		}
 		took[want.Type]++
-		if !reflect.DeepEqual(got, want.Data) || string(line[sc.i:]) != "}" {
-			t.Errorf("the fast path of %s reads %s as %+v, up to %q", want.Type, line, got, line[sc.i:])
+		if !reflect.DeepEqual(got, want.Data) || string(line[sc.I:]) != "}" {
+			t.Errorf("the fast path of %s reads %s as %+v, up to %q", want.Type, line, got, line[sc.I:])
 		}
 	}
 	for ty := range fastData {
@@ -341,45 +369,14 @@ func TestTypeAt(t *testing.T) {
 			}
 		}
 	}
-	for _, b := range []string{"", "card.dealt", `card.dealt"`, "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"} {
+	if _, gi, _ := typeAt([]byte(`card.dealt"`), 0); gi != tiCardDealt {
+		t.Errorf("typeAt(card.dealt\") = %d", gi)
+	}
+	for _, b := range []string{"", "card.dealt", "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"} {
 		if _, gi, _ := typeAt([]byte(b), 0); gi >= 0 {
 			t.Errorf("typeAt(%q) = %d", b, gi)
 		}
 	}
-}
-
-// isMilliZ accepts exactly the times of its form that isTime accepts, and decoder.time judges
-// times as isTime does whatever time it read before.
-func TestTimeSameAsIsTime(t *testing.T) {
-	samples := []string{"2026-11-29T12:00:01.918Z", "2026-12-31T23:59:60.999Z", "2026-01-01T00:00:00.000Z", "0000-01-31T09:09:09.009Z"}
-	var d decoder
-	check := func(s []byte) {
-		t.Helper()
-		want := isTime(s)
-		if got := isMilliZ(s); got && !want || !got && want && len(s) == 24 && s[19] == '.' && s[23] == 'Z' {
-			t.Errorf("isMilliZ(%q) = %v, isTime %v", s, got, want)
-		}
-		if got := d.time(s); got != want {
-			t.Errorf("decoder.time(%q) after %x = %v, want %v", s, d.minute, got, want)
-		}
-	}
-	for _, v := range samples {
-		for _, last := range samples {
-			d = decoder{}
-			d.time([]byte(last)) // the minute remembered, or not (another minute)
-			check([]byte(v))
-			for i := range len(v) {
-				for c := range 256 {
-					b := []byte(v)
-					b[i] = byte(c)
-					check(b)
-				}
-			}
-		}
-	}
-	d = decoder{}
-	check(make([]byte, 24)) // zeros: the minute of no time read yet
-	check(append(make([]byte, 16), ":01.918Z"...))
 }
 
 // A Reader reads sequences of lines in which what the decoder remembers from the line before

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"github.com/fechado/fechado/jsonlex"
+	"github.com/fechado/fechado/textform"
 )
 
 // The index of each type in Types (the catalogue's order).
@@ -124,17 +127,17 @@ var (
 
 // The fields of each nested struct, in the catalogue's order.
 var (
-	fieldsSeatStack  = newFieldNames("seat", "player", "stack", "rebuy", "joined", "from")
-	fieldsAwaySeat   = newFieldNames("seat", "player", "stack")
-	fieldsLeftPlayer = newFieldNames("player", "stack", "to")
-	fieldsTournament = newFieldNames("id", "level", "entries", "stack")
-	fieldsStakes     = newFieldNames("ante", "min_bet", "max_bet")
-	fieldsSeatChips  = newFieldNames("seat", "stack")
+	fieldsSeatStack  = jsonlex.NewFieldNames("seat", "player", "stack", "rebuy", "joined", "from")
+	fieldsAwaySeat   = jsonlex.NewFieldNames("seat", "player", "stack")
+	fieldsLeftPlayer = jsonlex.NewFieldNames("player", "stack", "to")
+	fieldsTournament = jsonlex.NewFieldNames("id", "level", "entries", "stack")
+	fieldsStakes     = jsonlex.NewFieldNames("ante", "min_bet", "max_bet")
+	fieldsSeatChips  = jsonlex.NewFieldNames("seat", "stack")
 )
 
 // data decodes the payload of the type of index ti (in Types) from the object at l's position:
 // by its fast path, or else by its general walk.
-func (d *decoder) data(ti int, l *lexer) (Data, error) {
+func (d *decoder) data(ti int, l *jsonlex.Lexer) (Data, error) {
 	switch ti {
 	case tiHandStarted:
 		return d.readHandStarted(l)
@@ -181,17 +184,17 @@ func (d *decoder) data(ti int, l *lexer) (Data, error) {
 }
 
 // readHandStarted reads a hand.started payload.
-func (d *decoder) readHandStarted(l *lexer) (Data, error) {
+func (d *decoder) readHandStarted(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.handStarted, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastHandStarted(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastHandStarted(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = HandStarted{} // what the fast path wrote
 	sp := &dataSpecs[tiHandStarted]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -201,9 +204,7 @@ func (d *decoder) readHandStarted(l *lexer) (Data, error) {
 			err = d.rules(l, &v.Rules)
 		case 1: // number
 			var n int64
-			if n, err = l.int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			v.Number = int(n)
 		case 2: // dealer
 			err = seatInto(l, &v.Dealer)
@@ -219,9 +220,9 @@ func (d *decoder) readHandStarted(l *lexer) (Data, error) {
 			v.PassedOut = int(n)
 		case 7: // tournament
 			v.Tournament = new(Tournament)
-			if l.peek() == '"' { // a v1 log's bare string
+			if l.Peek() == '"' { // a v1 log's bare string
 				var s []byte
-				s, err = l.str()
+				s, err = l.Str()
 				(*v.Tournament).ID = d.name(s)
 				break
 			}
@@ -229,10 +230,7 @@ func (d *decoder) readHandStarted(l *lexer) (Data, error) {
 		case 8: // previous
 			v.Previous = take(&d.strs, d.pool)
 			var s []byte
-			var ok bool
-			if s, ok, err = l.fixed(36, isUUID); err == nil && !ok && !isUUID(s) {
-				err = fmt.Errorf("%q is not a UUID", s)
-			}
+			s, err = uuid(l)
 			*v.Previous = d.handID(s)
 		case 9: // away
 			v.Away, err = d.readAwaySeatList(l)
@@ -251,67 +249,67 @@ func (d *decoder) readHandStarted(l *lexer) (Data, error) {
 }
 
 // fastHandStarted scans a hand.started payload as Encode writes it into v.
-func (d *decoder) fastHandStarted(sc *scan, v *HandStarted) bool {
-	sc.lit(litOpenRules)
-	sc.lit(litOpenName)
-	if s := sc.str(); len(s) > 0 && sc.eat('}') && sc.ok {
+func (d *decoder) fastHandStarted(sc *jsonlex.Scan, v *HandStarted) bool {
+	sc.Lit(litOpenRules)
+	sc.Lit(litOpenName)
+	if s := sc.Str(); len(s) > 0 && sc.Eat('}') && sc.OK {
 		v.Rules.Name = d.name(s)
 	} else {
-		sc.ok = false // overrides, escapes: the general walk
+		sc.OK = false // overrides, escapes: the general walk
 	}
-	sc.lit(litNumber)
-	if n := sc.uint(); n >= 1 {
+	sc.Lit(litNumber)
+	if n := sc.Uint(); n >= 1 {
 		v.Number = int(n)
 	} else {
-		sc.ok = false
+		sc.OK = false
 	}
-	sc.lit(litDealer)
-	v.Dealer = sc.seat()
-	sc.lit(litSeats)
+	sc.Lit(litDealer)
+	v.Dealer = scanSeat(sc)
+	sc.Lit(litSeats)
 	v.Seats = d.fastSeatStackList(sc)
-	sc.lit(litStakes)
+	sc.Lit(litStakes)
 	d.fastStakes(sc, &v.Stakes)
-	sc.lit(litCarry)
-	v.Carry = Chips(sc.uint())
-	sc.lit(litPassedOut)
-	v.PassedOut = int(sc.uint())
-	if litTournament.at(sc.b, sc.i) {
-		sc.i += len(litTournament.s)
-		sc.ok = sc.ok && !hasByte(sc.b, sc.i, '"') // a v1 log's bare string: the general walk
+	sc.Lit(litCarry)
+	v.Carry = Chips(sc.Uint())
+	sc.Lit(litPassedOut)
+	v.PassedOut = int(sc.Uint())
+	if litTournament.At(sc.B, sc.I) {
+		sc.I += litTournament.Len()
+		sc.OK = sc.OK && !jsonlex.HasByte(sc.B, sc.I, '"') // a v1 log's bare string: the general walk
 		v.Tournament = new(Tournament)
 		d.fastTournament(sc, v.Tournament)
 	}
-	if litPrevious.at(sc.b, sc.i) {
-		sc.i += len(litPrevious.s)
+	if litPrevious.At(sc.B, sc.I) {
+		sc.I += litPrevious.Len()
 		v.Previous = take(&d.strs, d.pool)
-		if s := sc.fixed(36, isUUID); sc.ok {
+		if s := sc.Fixed(36, textform.IsUUID); sc.OK {
 			*v.Previous = d.handID(s)
 		}
 	}
-	if litAway.at(sc.b, sc.i) {
-		sc.i += len(litAway.s)
+	if litAway.At(sc.B, sc.I) {
+		sc.I += litAway.Len()
 		v.Away = d.fastAwaySeatList(sc)
 	}
-	if litLeft.at(sc.b, sc.i) {
-		sc.i += len(litLeft.s)
+	if litLeft.At(sc.B, sc.I) {
+		sc.I += litLeft.Len()
 		v.Left = d.fastLeftPlayerList(sc)
 	}
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readDeckShuffled reads a deck.shuffled payload.
-func (d *decoder) readDeckShuffled(l *lexer) (Data, error) {
+func (d *decoder) readDeckShuffled(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.deckShuffled, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastDeckShuffled(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastDeckShuffled(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = DeckShuffled{} // what the fast path wrote
 	sp := &dataSpecs[tiDeckShuffled]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -321,10 +319,7 @@ func (d *decoder) readDeckShuffled(l *lexer) (Data, error) {
 			v.Method, err = enum(l, valuesDeckShuffledMethod)
 		case 1: // commitment
 			var s []byte
-			var ok bool
-			if s, ok, err = l.fixed(64, isHex64); err == nil && !ok && !isHex64(s) {
-				err = fmt.Errorf("%q is not a lowercase hex SHA-256", s)
-			}
+			s, err = hex64(l, false, "a lowercase hex SHA-256")
 			v.Commitment = d.own(s)
 		case 2: // count
 			v.Count = take(&d.ints, d.pool)
@@ -349,43 +344,43 @@ func (d *decoder) readDeckShuffled(l *lexer) (Data, error) {
 }
 
 // fastDeckShuffled scans a deck.shuffled payload as Encode writes it into v.
-func (d *decoder) fastDeckShuffled(sc *scan, v *DeckShuffled) bool {
-	sc.lit(litOpenMethod)
-	v.Method = sc.word(valuesDeckShuffledMethod)
-	if litCommitment.at(sc.b, sc.i) {
-		sc.i += len(litCommitment.s)
-		v.Commitment = d.own(sc.fixed(64, isHex64))
+func (d *decoder) fastDeckShuffled(sc *jsonlex.Scan, v *DeckShuffled) bool {
+	sc.Lit(litOpenMethod)
+	v.Method = sc.Word(valuesDeckShuffledMethod)
+	if litCommitment.At(sc.B, sc.I) {
+		sc.I += litCommitment.Len()
+		v.Commitment = d.own(sc.Fixed(64, textform.IsHex64))
 	}
-	if litCount.at(sc.b, sc.i) {
-		sc.i += len(litCount.s)
+	if litCount.At(sc.B, sc.I) {
+		sc.I += litCount.Len()
 		v.Count = take(&d.ints, d.pool)
-		*v.Count = int(sc.uint())
+		*v.Count = int(sc.Uint())
 	}
-	if litBy.at(sc.b, sc.i) {
-		sc.i += len(litBy.s)
+	if litBy.At(sc.B, sc.I) {
+		sc.I += litBy.Len()
 		v.By = take(&d.seats, d.pool)
-		*v.By = sc.seat()
+		*v.By = scanSeat(sc)
 	}
-	if litCards.at(sc.b, sc.i) {
-		sc.i += len(litCards.s)
+	if litCards.At(sc.B, sc.I) {
+		sc.I += litCards.Len()
 		v.Cards = d.fastCards(sc)
 	}
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readDeckCut reads a deck.cut payload.
-func (d *decoder) readDeckCut(l *lexer) (Data, error) {
+func (d *decoder) readDeckCut(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.deckCut, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastDeckCut(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastDeckCut(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = DeckCut{} // what the fast path wrote
 	sp := &dataSpecs[tiDeckCut]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -411,30 +406,30 @@ func (d *decoder) readDeckCut(l *lexer) (Data, error) {
 }
 
 // fastDeckCut scans a deck.cut payload as Encode writes it into v.
-func (d *decoder) fastDeckCut(sc *scan, v *DeckCut) bool {
-	sc.lit(litOpenAt)
-	v.At = int(sc.uint())
-	if litBy.at(sc.b, sc.i) {
-		sc.i += len(litBy.s)
+func (d *decoder) fastDeckCut(sc *jsonlex.Scan, v *DeckCut) bool {
+	sc.Lit(litOpenAt)
+	v.At = int(sc.Uint())
+	if litBy.At(sc.B, sc.I) {
+		sc.I += litBy.Len()
 		v.By = take(&d.seats, d.pool)
-		*v.By = sc.seat()
+		*v.By = scanSeat(sc)
 	}
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readAntePosted reads a ante.posted payload.
-func (d *decoder) readAntePosted(l *lexer) (Data, error) {
+func (d *decoder) readAntePosted(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.antePosted, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastAntePosted(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastAntePosted(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = AntePosted{} // what the fast path wrote
 	sp := &dataSpecs[tiAntePosted]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -457,27 +452,27 @@ func (d *decoder) readAntePosted(l *lexer) (Data, error) {
 }
 
 // fastAntePosted scans a ante.posted payload as Encode writes it into v.
-func (d *decoder) fastAntePosted(sc *scan, v *AntePosted) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litAmount)
-	v.Amount = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastAntePosted(sc *jsonlex.Scan, v *AntePosted) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litAmount)
+	v.Amount = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readBlindPosted reads a blind.posted payload.
-func (d *decoder) readBlindPosted(l *lexer) (Data, error) {
+func (d *decoder) readBlindPosted(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.blindPosted, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastBlindPosted(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastBlindPosted(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = BlindPosted{} // what the fast path wrote
 	sp := &dataSpecs[tiBlindPosted]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -504,30 +499,30 @@ func (d *decoder) readBlindPosted(l *lexer) (Data, error) {
 }
 
 // fastBlindPosted scans a blind.posted payload as Encode writes it into v.
-func (d *decoder) fastBlindPosted(sc *scan, v *BlindPosted) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litAmount)
-	v.Amount = Chips(sc.uint())
-	sc.lit(litBlind)
-	v.Blind = BlindKind(sc.word(valuesBlindPostedBlind))
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastBlindPosted(sc *jsonlex.Scan, v *BlindPosted) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litAmount)
+	v.Amount = Chips(sc.Uint())
+	sc.Lit(litBlind)
+	v.Blind = BlindKind(sc.Word(valuesBlindPostedBlind))
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readCardDealt reads a card.dealt payload.
-func (d *decoder) readCardDealt(l *lexer) (Data, error) {
+func (d *decoder) readCardDealt(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.cardDealt, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastCardDealt(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastCardDealt(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = CardDealt{} // what the fast path wrote
 	v.Unknown = true
 	sp := &dataSpecs[tiCardDealt]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -555,33 +550,33 @@ func (d *decoder) readCardDealt(l *lexer) (Data, error) {
 }
 
 // fastCardDealt scans a card.dealt payload as Encode writes it into v.
-func (d *decoder) fastCardDealt(sc *scan, v *CardDealt) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
+func (d *decoder) fastCardDealt(sc *jsonlex.Scan, v *CardDealt) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
 	v.Unknown = true
-	if litCard.at(sc.b, sc.i) {
-		sc.i += len(litCard.s)
+	if litCard.At(sc.B, sc.I) {
+		sc.I += litCard.Len()
 		v.Unknown = false
-		v.Card = sc.card()
+		v.Card = scanCard(sc)
 	}
-	sc.lit(litPhase)
-	v.Phase = Phase(sc.word(valuesCardDealtPhase))
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.Lit(litPhase)
+	v.Phase = Phase(sc.Word(valuesCardDealtPhase))
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readCardBurned reads a card.burned payload.
-func (d *decoder) readCardBurned(l *lexer) (Data, error) {
+func (d *decoder) readCardBurned(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.cardBurned, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastCardBurned(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastCardBurned(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = CardBurned{} // what the fast path wrote
 	sp := &dataSpecs[tiCardBurned]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -602,25 +597,25 @@ func (d *decoder) readCardBurned(l *lexer) (Data, error) {
 }
 
 // fastCardBurned scans a card.burned payload as Encode writes it into v.
-func (d *decoder) fastCardBurned(sc *scan, v *CardBurned) bool {
-	sc.lit(litOpenCard)
-	v.Card = sc.card()
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastCardBurned(sc *jsonlex.Scan, v *CardBurned) bool {
+	sc.Lit(litOpenCard)
+	v.Card = scanCard(sc)
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readCardExposed reads a card.exposed payload.
-func (d *decoder) readCardExposed(l *lexer) (Data, error) {
+func (d *decoder) readCardExposed(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.cardExposed, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastCardExposed(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastCardExposed(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = CardExposed{} // what the fast path wrote
 	sp := &dataSpecs[tiCardExposed]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -652,36 +647,36 @@ func (d *decoder) readCardExposed(l *lexer) (Data, error) {
 }
 
 // fastCardExposed scans a card.exposed payload as Encode writes it into v.
-func (d *decoder) fastCardExposed(sc *scan, v *CardExposed) bool {
-	sc.lit(litOpenCard)
-	v.Card = sc.card()
-	sc.lit(litPhase)
-	v.Phase = Phase(sc.word(valuesCardExposedPhase))
-	if litSeat.at(sc.b, sc.i) {
-		sc.i += len(litSeat.s)
+func (d *decoder) fastCardExposed(sc *jsonlex.Scan, v *CardExposed) bool {
+	sc.Lit(litOpenCard)
+	v.Card = scanCard(sc)
+	sc.Lit(litPhase)
+	v.Phase = Phase(sc.Word(valuesCardExposedPhase))
+	if litSeat.At(sc.B, sc.I) {
+		sc.I += litSeat.Len()
 		v.Seat = take(&d.seats, d.pool)
-		*v.Seat = sc.seat()
+		*v.Seat = scanSeat(sc)
 	}
-	if litCause.at(sc.b, sc.i) {
-		sc.i += len(litCause.s)
-		v.Cause = Cause(sc.word(valuesCardExposedCause))
+	if litCause.At(sc.B, sc.I) {
+		sc.I += litCause.Len()
+		v.Cause = Cause(sc.Word(valuesCardExposedCause))
 	}
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readMisdealDeclared reads a misdeal.declared payload.
-func (d *decoder) readMisdealDeclared(l *lexer) (Data, error) {
+func (d *decoder) readMisdealDeclared(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.misdealDeclared, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastMisdealDeclared(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastMisdealDeclared(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = MisdealDeclared{} // what the fast path wrote
 	sp := &dataSpecs[tiMisdealDeclared]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -689,7 +684,7 @@ func (d *decoder) readMisdealDeclared(l *lexer) (Data, error) {
 		switch f {
 		case 0: // reason
 			var s []byte
-			s, err = l.str()
+			s, err = l.Str()
 			v.Reason = string(s)
 		}
 		if err != nil {
@@ -704,25 +699,25 @@ func (d *decoder) readMisdealDeclared(l *lexer) (Data, error) {
 }
 
 // fastMisdealDeclared scans a misdeal.declared payload as Encode writes it into v.
-func (d *decoder) fastMisdealDeclared(sc *scan, v *MisdealDeclared) bool {
-	sc.lit(litOpenReason)
-	v.Reason = string(sc.str())
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastMisdealDeclared(sc *jsonlex.Scan, v *MisdealDeclared) bool {
+	sc.Lit(litOpenReason)
+	v.Reason = string(sc.Str())
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readPlayerActed reads a player.acted payload.
-func (d *decoder) readPlayerActed(l *lexer) (Data, error) {
+func (d *decoder) readPlayerActed(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.playerActed, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastPlayerActed(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastPlayerActed(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = PlayerActed{} // what the fast path wrote
 	sp := &dataSpecs[tiPlayerActed]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -753,31 +748,31 @@ func (d *decoder) readPlayerActed(l *lexer) (Data, error) {
 }
 
 // fastPlayerActed scans a player.acted payload as Encode writes it into v.
-func (d *decoder) fastPlayerActed(sc *scan, v *PlayerActed) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litRound)
-	v.Round = Round(sc.word(valuesPlayerActedRound))
-	sc.lit(litAction)
-	v.Action = Action(sc.word(valuesPlayerActedAction))
-	sc.lit(litAmount)
-	v.Amount = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastPlayerActed(sc *jsonlex.Scan, v *PlayerActed) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litRound)
+	v.Round = Round(sc.Word(valuesPlayerActedRound))
+	sc.Lit(litAction)
+	v.Action = Action(sc.Word(valuesPlayerActedAction))
+	sc.Lit(litAmount)
+	v.Amount = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readCardsDiscarded reads a cards.discarded payload.
-func (d *decoder) readCardsDiscarded(l *lexer) (Data, error) {
+func (d *decoder) readCardsDiscarded(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.cardsDiscarded, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastCardsDiscarded(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastCardsDiscarded(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = CardsDiscarded{} // what the fast path wrote
 	sp := &dataSpecs[tiCardsDiscarded]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -805,32 +800,32 @@ func (d *decoder) readCardsDiscarded(l *lexer) (Data, error) {
 }
 
 // fastCardsDiscarded scans a cards.discarded payload as Encode writes it into v.
-func (d *decoder) fastCardsDiscarded(sc *scan, v *CardsDiscarded) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litCards)
+func (d *decoder) fastCardsDiscarded(sc *jsonlex.Scan, v *CardsDiscarded) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litCards)
 	v.Cards = d.fastCards(sc)
-	if litDeclared.at(sc.b, sc.i) {
-		sc.i += len(litDeclared.s)
+	if litDeclared.At(sc.B, sc.I) {
+		sc.I += litDeclared.Len()
 		v.Declared = take(&d.ints, d.pool)
-		*v.Declared = int(sc.uint())
+		*v.Declared = int(sc.Uint())
 	}
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readOpenersShown reads a openers.shown payload.
-func (d *decoder) readOpenersShown(l *lexer) (Data, error) {
+func (d *decoder) readOpenersShown(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.openersShown, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastOpenersShown(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastOpenersShown(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = OpenersShown{} // what the fast path wrote
 	sp := &dataSpecs[tiOpenersShown]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -853,27 +848,27 @@ func (d *decoder) readOpenersShown(l *lexer) (Data, error) {
 }
 
 // fastOpenersShown scans a openers.shown payload as Encode writes it into v.
-func (d *decoder) fastOpenersShown(sc *scan, v *OpenersShown) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litCards)
+func (d *decoder) fastOpenersShown(sc *jsonlex.Scan, v *OpenersShown) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litCards)
 	v.Cards = d.fastCards(sc)
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readHandShown reads a hand.shown payload.
-func (d *decoder) readHandShown(l *lexer) (Data, error) {
+func (d *decoder) readHandShown(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.handShown, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastHandShown(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastHandShown(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = HandShown{} // what the fast path wrote
 	sp := &dataSpecs[tiHandShown]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -896,27 +891,27 @@ func (d *decoder) readHandShown(l *lexer) (Data, error) {
 }
 
 // fastHandShown scans a hand.shown payload as Encode writes it into v.
-func (d *decoder) fastHandShown(sc *scan, v *HandShown) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litCards)
+func (d *decoder) fastHandShown(sc *jsonlex.Scan, v *HandShown) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litCards)
 	v.Cards = d.fastCards(sc)
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readHandMucked reads a hand.mucked payload.
-func (d *decoder) readHandMucked(l *lexer) (Data, error) {
+func (d *decoder) readHandMucked(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.handMucked, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastHandMucked(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastHandMucked(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = HandMucked{} // what the fast path wrote
 	sp := &dataSpecs[tiHandMucked]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -937,25 +932,25 @@ func (d *decoder) readHandMucked(l *lexer) (Data, error) {
 }
 
 // fastHandMucked scans a hand.mucked payload as Encode writes it into v.
-func (d *decoder) fastHandMucked(sc *scan, v *HandMucked) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastHandMucked(sc *jsonlex.Scan, v *HandMucked) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readBetReturned reads a bet.returned payload.
-func (d *decoder) readBetReturned(l *lexer) (Data, error) {
+func (d *decoder) readBetReturned(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.betReturned, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastBetReturned(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastBetReturned(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = BetReturned{} // what the fast path wrote
 	sp := &dataSpecs[tiBetReturned]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -978,27 +973,27 @@ func (d *decoder) readBetReturned(l *lexer) (Data, error) {
 }
 
 // fastBetReturned scans a bet.returned payload as Encode writes it into v.
-func (d *decoder) fastBetReturned(sc *scan, v *BetReturned) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litAmount)
-	v.Amount = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastBetReturned(sc *jsonlex.Scan, v *BetReturned) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litAmount)
+	v.Amount = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readPotRaked reads a pot.raked payload.
-func (d *decoder) readPotRaked(l *lexer) (Data, error) {
+func (d *decoder) readPotRaked(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.potRaked, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastPotRaked(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastPotRaked(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = PotRaked{} // what the fast path wrote
 	sp := &dataSpecs[tiPotRaked]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -1023,27 +1018,27 @@ func (d *decoder) readPotRaked(l *lexer) (Data, error) {
 }
 
 // fastPotRaked scans a pot.raked payload as Encode writes it into v.
-func (d *decoder) fastPotRaked(sc *scan, v *PotRaked) bool {
-	sc.lit(litOpenPot)
-	v.Pot = int(sc.uint())
-	sc.lit(litAmount)
-	v.Amount = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastPotRaked(sc *jsonlex.Scan, v *PotRaked) bool {
+	sc.Lit(litOpenPot)
+	v.Pot = int(sc.Uint())
+	sc.Lit(litAmount)
+	v.Amount = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readPotAwarded reads a pot.awarded payload.
-func (d *decoder) readPotAwarded(l *lexer) (Data, error) {
+func (d *decoder) readPotAwarded(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.potAwarded, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastPotAwarded(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastPotAwarded(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = PotAwarded{} // what the fast path wrote
 	sp := &dataSpecs[tiPotAwarded]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -1070,29 +1065,29 @@ func (d *decoder) readPotAwarded(l *lexer) (Data, error) {
 }
 
 // fastPotAwarded scans a pot.awarded payload as Encode writes it into v.
-func (d *decoder) fastPotAwarded(sc *scan, v *PotAwarded) bool {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litAmount)
-	v.Amount = Chips(sc.uint())
-	sc.lit(litPot)
-	v.Pot = int(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastPotAwarded(sc *jsonlex.Scan, v *PotAwarded) bool {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litAmount)
+	v.Amount = Chips(sc.Uint())
+	sc.Lit(litPot)
+	v.Pot = int(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readHandPassed reads a hand.passed payload.
-func (d *decoder) readHandPassed(l *lexer) (Data, error) {
+func (d *decoder) readHandPassed(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.handPassed, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastHandPassed(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastHandPassed(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = HandPassed{} // what the fast path wrote
 	sp := &dataSpecs[tiHandPassed]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -1111,24 +1106,24 @@ func (d *decoder) readHandPassed(l *lexer) (Data, error) {
 }
 
 // fastHandPassed scans a hand.passed payload as Encode writes it into v.
-func (d *decoder) fastHandPassed(sc *scan, v *HandPassed) bool {
-	sc.ok = sc.eat('{') && sc.ok
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+func (d *decoder) fastHandPassed(sc *jsonlex.Scan, v *HandPassed) bool {
+	sc.OK = sc.Eat('{') && sc.OK
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readDeckRevealed reads a deck.revealed payload.
-func (d *decoder) readDeckRevealed(l *lexer) (Data, error) {
+func (d *decoder) readDeckRevealed(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.deckRevealed, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastDeckRevealed(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastDeckRevealed(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = DeckRevealed{} // what the fast path wrote
 	sp := &dataSpecs[tiDeckRevealed]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -1136,19 +1131,12 @@ func (d *decoder) readDeckRevealed(l *lexer) (Data, error) {
 		switch f {
 		case 0: // shuffle
 			var n int64
-			if n, err = l.int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			v.Shuffle = Seq(n)
 		case 1: // seed
 			var s []byte
-			var ok bool
-			if s, ok, err = l.fixed(64, isHex64); err == nil {
-				if ok || isHex64(s) {
-					hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
-				} else {
-					err = fmt.Errorf("%q is not 64 lowercase hex digits", s)
-				}
+			if s, err = hex64(l, false, "64 lowercase hex digits"); err == nil {
+				hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
 			}
 		}
 		if err != nil {
@@ -1163,33 +1151,33 @@ func (d *decoder) readDeckRevealed(l *lexer) (Data, error) {
 }
 
 // fastDeckRevealed scans a deck.revealed payload as Encode writes it into v.
-func (d *decoder) fastDeckRevealed(sc *scan, v *DeckRevealed) bool {
-	sc.lit(litOpenShuffle)
-	if n := sc.uint(); n >= 1 {
+func (d *decoder) fastDeckRevealed(sc *jsonlex.Scan, v *DeckRevealed) bool {
+	sc.Lit(litOpenShuffle)
+	if n := sc.Uint(); n >= 1 {
 		v.Shuffle = Seq(n)
 	} else {
-		sc.ok = false
+		sc.OK = false
 	}
-	sc.lit(litSeed)
-	if s := sc.fixed(64, isHex64); sc.ok {
+	sc.Lit(litSeed)
+	if s := sc.Fixed(64, textform.IsHex64); sc.OK {
 		hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
 	}
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readHandEnded reads a hand.ended payload.
-func (d *decoder) readHandEnded(l *lexer) (Data, error) {
+func (d *decoder) readHandEnded(l *jsonlex.Lexer) (Data, error) {
 	v := take(&d.payloads.handEnded, d.pool)
-	if sc := (scan{b: l.b, i: l.i, ok: true}); d.fastHandEnded(&sc, v) {
-		l.i = sc.i
+	if sc := (jsonlex.Scan{B: l.B, I: l.I, OK: true}); d.fastHandEnded(&sc, v) {
+		l.I = sc.I
 		return v, nil
 	}
 	*v = HandEnded{} // what the fast path wrote
 	sp := &dataSpecs[tiHandEnded]
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		if f, err = sp.field(l, &have); err != nil {
 			break
@@ -1212,23 +1200,23 @@ func (d *decoder) readHandEnded(l *lexer) (Data, error) {
 }
 
 // fastHandEnded scans a hand.ended payload as Encode writes it into v.
-func (d *decoder) fastHandEnded(sc *scan, v *HandEnded) bool {
-	sc.lit(litOpenStacks)
+func (d *decoder) fastHandEnded(sc *jsonlex.Scan, v *HandEnded) bool {
+	sc.Lit(litOpenStacks)
 	v.Stacks = d.fastSeatChipsList(sc)
-	sc.lit(litCarry)
-	v.Carry = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
-	return sc.ok
+	sc.Lit(litCarry)
+	v.Carry = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
+	return sc.OK
 }
 
 // readSeatStack reads an object of SeatStack.
-func (d *decoder) readSeatStack(l *lexer, v *SeatStack) error {
+func (d *decoder) readSeatStack(l *jsonlex.Lexer, v *SeatStack) error {
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(fieldsSeatStack, &have); err != nil {
+		if f, k, err = l.Field(fieldsSeatStack, &have); err != nil {
 			break
 		}
 		switch f {
@@ -1236,7 +1224,7 @@ func (d *decoder) readSeatStack(l *lexer, v *SeatStack) error {
 			err = seatInto(l, &v.Seat)
 		case 1: // player
 			var s []byte
-			if s, err = l.str(); err == nil && len(s) == 0 {
+			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty player")
 			}
 			v.Player = d.name(s)
@@ -1246,10 +1234,10 @@ func (d *decoder) readSeatStack(l *lexer, v *SeatStack) error {
 			v.Rebuy = take(&d.chips, d.pool)
 			err = chipsInto(l, v.Rebuy)
 		case 4: // joined
-			v.Joined, err = l.boolean()
+			v.Joined, err = l.Bool()
 		case 5: // from
 			var s []byte
-			if s, err = l.str(); err == nil {
+			if s, err = l.Str(); err == nil {
 				err = tableID(s)
 			}
 			v.From = d.id(s)
@@ -1257,20 +1245,20 @@ func (d *decoder) readSeatStack(l *lexer, v *SeatStack) error {
 			return &fieldErr{string(k), errors.New("unknown field for a seat")}
 		}
 		if err != nil {
-			return at(fieldsSeatStack.names[f], err)
+			return at(fieldsSeatStack.Names[f], err)
 		}
 	}
 	if m := uint32(0x7) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsSeatStack.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		err = &fieldErr{fieldsSeatStack.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return err
 }
 
 // readSeatStackList reads a list of SeatStack; the list is never nil.
-func (d *decoder) readSeatStackList(l *lexer) ([]SeatStack, error) {
+func (d *decoder) readSeatStackList(l *jsonlex.Lexer) ([]SeatStack, error) {
 	var buf [MaxSeat]SeatStack
 	xs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -1280,7 +1268,7 @@ func (d *decoder) readSeatStackList(l *lexer) ([]SeatStack, error) {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -1288,65 +1276,65 @@ func (d *decoder) readSeatStackList(l *lexer) ([]SeatStack, error) {
 }
 
 // fastSeatStack scans an object of SeatStack as Encode writes it into v.
-func (d *decoder) fastSeatStack(sc *scan, v *SeatStack) {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litPlayer)
-	if s := sc.str(); len(s) > 0 && sc.ok {
+func (d *decoder) fastSeatStack(sc *jsonlex.Scan, v *SeatStack) {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litPlayer)
+	if s := sc.Str(); len(s) > 0 && sc.OK {
 		v.Player = d.name(s)
 	} else {
-		sc.ok = false
+		sc.OK = false
 	}
-	sc.lit(litStack)
-	v.Stack = Chips(sc.uint())
-	if litRebuy.at(sc.b, sc.i) {
-		sc.i += len(litRebuy.s)
+	sc.Lit(litStack)
+	v.Stack = Chips(sc.Uint())
+	if litRebuy.At(sc.B, sc.I) {
+		sc.I += litRebuy.Len()
 		v.Rebuy = take(&d.chips, d.pool)
-		*v.Rebuy = Chips(sc.uint())
+		*v.Rebuy = Chips(sc.Uint())
 	}
-	if litJoined.at(sc.b, sc.i) {
-		sc.i += len(litJoined.s)
-		v.Joined = sc.boolean()
+	if litJoined.At(sc.B, sc.I) {
+		sc.I += litJoined.Len()
+		v.Joined = sc.Bool()
 	}
-	if litFrom.at(sc.b, sc.i) {
-		sc.i += len(litFrom.s)
-		if s := sc.str(); sc.ok && isTableID(s) {
+	if litFrom.At(sc.B, sc.I) {
+		sc.I += litFrom.Len()
+		if s := sc.Str(); sc.OK && textform.IsTableID(s) {
 			v.From = d.id(s)
 		} else {
-			sc.ok = false
+			sc.OK = false
 		}
 	}
-	sc.ok = sc.eat('}') && sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
 }
 
 // fastSeatStackList scans a list of SeatStack as Encode writes it, of 1 to MaxSeat objects (others are
 // left to the general walk).
-func (d *decoder) fastSeatStackList(sc *scan) []SeatStack {
+func (d *decoder) fastSeatStackList(sc *jsonlex.Scan) []SeatStack {
 	var buf [MaxSeat]SeatStack
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
 		d.fastSeatStack(sc, &buf[n])
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return carve(&d.payloads.listSeatStack, slabLen, buf[:n], d.pool)
 }
 
 // readAwaySeat reads an object of AwaySeat.
-func (d *decoder) readAwaySeat(l *lexer, v *AwaySeat) error {
+func (d *decoder) readAwaySeat(l *jsonlex.Lexer, v *AwaySeat) error {
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(fieldsAwaySeat, &have); err != nil {
+		if f, k, err = l.Field(fieldsAwaySeat, &have); err != nil {
 			break
 		}
 		switch f {
@@ -1354,7 +1342,7 @@ func (d *decoder) readAwaySeat(l *lexer, v *AwaySeat) error {
 			err = seatInto(l, &v.Seat)
 		case 1: // player
 			var s []byte
-			if s, err = l.str(); err == nil && len(s) == 0 {
+			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty player")
 			}
 			v.Player = d.name(s)
@@ -1364,20 +1352,20 @@ func (d *decoder) readAwaySeat(l *lexer, v *AwaySeat) error {
 			return &fieldErr{string(k), errors.New("unknown field for an away seat")}
 		}
 		if err != nil {
-			return at(fieldsAwaySeat.names[f], err)
+			return at(fieldsAwaySeat.Names[f], err)
 		}
 	}
 	if m := uint32(0x7) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsAwaySeat.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		err = &fieldErr{fieldsAwaySeat.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return err
 }
 
 // readAwaySeatList reads a list of AwaySeat; the list is never nil.
-func (d *decoder) readAwaySeatList(l *lexer) ([]AwaySeat, error) {
+func (d *decoder) readAwaySeatList(l *jsonlex.Lexer) ([]AwaySeat, error) {
 	var buf [MaxSeat]AwaySeat
 	xs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -1387,7 +1375,7 @@ func (d *decoder) readAwaySeatList(l *lexer) ([]AwaySeat, error) {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -1395,54 +1383,54 @@ func (d *decoder) readAwaySeatList(l *lexer) ([]AwaySeat, error) {
 }
 
 // fastAwaySeat scans an object of AwaySeat as Encode writes it into v.
-func (d *decoder) fastAwaySeat(sc *scan, v *AwaySeat) {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litPlayer)
-	if s := sc.str(); len(s) > 0 && sc.ok {
+func (d *decoder) fastAwaySeat(sc *jsonlex.Scan, v *AwaySeat) {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litPlayer)
+	if s := sc.Str(); len(s) > 0 && sc.OK {
 		v.Player = d.name(s)
 	} else {
-		sc.ok = false
+		sc.OK = false
 	}
-	sc.lit(litStack)
-	v.Stack = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
+	sc.Lit(litStack)
+	v.Stack = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
 }
 
 // fastAwaySeatList scans a list of AwaySeat as Encode writes it, of 1 to MaxSeat objects (others are
 // left to the general walk).
-func (d *decoder) fastAwaySeatList(sc *scan) []AwaySeat {
+func (d *decoder) fastAwaySeatList(sc *jsonlex.Scan) []AwaySeat {
 	var buf [MaxSeat]AwaySeat
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
 		d.fastAwaySeat(sc, &buf[n])
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return carve(&d.payloads.listAwaySeat, slabLen, buf[:n], d.pool)
 }
 
 // readLeftPlayer reads an object of LeftPlayer.
-func (d *decoder) readLeftPlayer(l *lexer, v *LeftPlayer) error {
+func (d *decoder) readLeftPlayer(l *jsonlex.Lexer, v *LeftPlayer) error {
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(fieldsLeftPlayer, &have); err != nil {
+		if f, k, err = l.Field(fieldsLeftPlayer, &have); err != nil {
 			break
 		}
 		switch f {
 		case 0: // player
 			var s []byte
-			if s, err = l.str(); err == nil && len(s) == 0 {
+			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty player")
 			}
 			v.Player = d.name(s)
@@ -1450,7 +1438,7 @@ func (d *decoder) readLeftPlayer(l *lexer, v *LeftPlayer) error {
 			err = chipsInto(l, &v.Stack)
 		case 2: // to
 			var s []byte
-			if s, err = l.str(); err == nil {
+			if s, err = l.Str(); err == nil {
 				err = tableID(s)
 			}
 			v.To = d.id(s)
@@ -1458,20 +1446,20 @@ func (d *decoder) readLeftPlayer(l *lexer, v *LeftPlayer) error {
 			return &fieldErr{string(k), errors.New("unknown field for a player who left")}
 		}
 		if err != nil {
-			return at(fieldsLeftPlayer.names[f], err)
+			return at(fieldsLeftPlayer.Names[f], err)
 		}
 	}
 	if m := uint32(0x3) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsLeftPlayer.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		err = &fieldErr{fieldsLeftPlayer.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return err
 }
 
 // readLeftPlayerList reads a list of LeftPlayer; the list is never nil.
-func (d *decoder) readLeftPlayerList(l *lexer) ([]LeftPlayer, error) {
+func (d *decoder) readLeftPlayerList(l *jsonlex.Lexer) ([]LeftPlayer, error) {
 	var buf [MaxSeat]LeftPlayer
 	xs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -1481,7 +1469,7 @@ func (d *decoder) readLeftPlayerList(l *lexer) ([]LeftPlayer, error) {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -1489,75 +1477,71 @@ func (d *decoder) readLeftPlayerList(l *lexer) ([]LeftPlayer, error) {
 }
 
 // fastLeftPlayer scans an object of LeftPlayer as Encode writes it into v.
-func (d *decoder) fastLeftPlayer(sc *scan, v *LeftPlayer) {
-	sc.lit(litOpenPlayer)
-	if s := sc.str(); len(s) > 0 && sc.ok {
+func (d *decoder) fastLeftPlayer(sc *jsonlex.Scan, v *LeftPlayer) {
+	sc.Lit(litOpenPlayer)
+	if s := sc.Str(); len(s) > 0 && sc.OK {
 		v.Player = d.name(s)
 	} else {
-		sc.ok = false
+		sc.OK = false
 	}
-	sc.lit(litStack)
-	v.Stack = Chips(sc.uint())
-	if litTo.at(sc.b, sc.i) {
-		sc.i += len(litTo.s)
-		if s := sc.str(); sc.ok && isTableID(s) {
+	sc.Lit(litStack)
+	v.Stack = Chips(sc.Uint())
+	if litTo.At(sc.B, sc.I) {
+		sc.I += litTo.Len()
+		if s := sc.Str(); sc.OK && textform.IsTableID(s) {
 			v.To = d.id(s)
 		} else {
-			sc.ok = false
+			sc.OK = false
 		}
 	}
-	sc.ok = sc.eat('}') && sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
 }
 
 // fastLeftPlayerList scans a list of LeftPlayer as Encode writes it, of 1 to MaxSeat objects (others are
 // left to the general walk).
-func (d *decoder) fastLeftPlayerList(sc *scan) []LeftPlayer {
+func (d *decoder) fastLeftPlayerList(sc *jsonlex.Scan) []LeftPlayer {
 	var buf [MaxSeat]LeftPlayer
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
 		d.fastLeftPlayer(sc, &buf[n])
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return carve(&d.payloads.listLeftPlayer, slabLen, buf[:n], d.pool)
 }
 
 // readTournament reads an object of Tournament.
-func (d *decoder) readTournament(l *lexer, v *Tournament) error {
+func (d *decoder) readTournament(l *jsonlex.Lexer, v *Tournament) error {
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(fieldsTournament, &have); err != nil {
+		if f, k, err = l.Field(fieldsTournament, &have); err != nil {
 			break
 		}
 		switch f {
 		case 0: // id
 			var s []byte
-			if s, err = l.str(); err == nil && len(s) == 0 {
+			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty tournament id")
 			}
 			v.ID = d.name(s)
 		case 1: // level
 			var n int64
-			if n, err = l.int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			v.Level = int(n)
 		case 2: // entries
 			v.Entries = take(&d.ints, d.pool)
 			var n int64
-			if n, err = l.int(); err == nil && n < 1 {
-				err = fmt.Errorf("%d is below 1", n)
-			}
+			n, err = positive(l)
 			*v.Entries = int(n)
 		case 3: // stack
 			v.Stack = take(&d.chips, d.pool)
@@ -1566,20 +1550,20 @@ func (d *decoder) readTournament(l *lexer, v *Tournament) error {
 			return &fieldErr{string(k), errors.New("unknown field for a tournament")}
 		}
 		if err != nil {
-			return at(fieldsTournament.names[f], err)
+			return at(fieldsTournament.Names[f], err)
 		}
 	}
 	if m := uint32(0x3) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsTournament.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		err = &fieldErr{fieldsTournament.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return err
 }
 
 // readTournamentList reads a list of Tournament; the list is never nil.
-func (d *decoder) readTournamentList(l *lexer) ([]Tournament, error) {
+func (d *decoder) readTournamentList(l *jsonlex.Lexer) ([]Tournament, error) {
 	var buf [MaxSeat]Tournament
 	xs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -1589,7 +1573,7 @@ func (d *decoder) readTournamentList(l *lexer) ([]Tournament, error) {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -1597,64 +1581,64 @@ func (d *decoder) readTournamentList(l *lexer) ([]Tournament, error) {
 }
 
 // fastTournament scans an object of Tournament as Encode writes it into v.
-func (d *decoder) fastTournament(sc *scan, v *Tournament) {
-	sc.lit(litOpenId)
-	if s := sc.str(); len(s) > 0 && sc.ok {
+func (d *decoder) fastTournament(sc *jsonlex.Scan, v *Tournament) {
+	sc.Lit(litOpenId)
+	if s := sc.Str(); len(s) > 0 && sc.OK {
 		v.ID = d.name(s)
 	} else {
-		sc.ok = false
+		sc.OK = false
 	}
-	sc.lit(litLevel)
-	if n := sc.uint(); n >= 1 {
+	sc.Lit(litLevel)
+	if n := sc.Uint(); n >= 1 {
 		v.Level = int(n)
 	} else {
-		sc.ok = false
+		sc.OK = false
 	}
-	if litEntries.at(sc.b, sc.i) {
-		sc.i += len(litEntries.s)
+	if litEntries.At(sc.B, sc.I) {
+		sc.I += litEntries.Len()
 		v.Entries = take(&d.ints, d.pool)
-		if n := sc.uint(); n >= 1 {
+		if n := sc.Uint(); n >= 1 {
 			*v.Entries = int(n)
 		} else {
-			sc.ok = false
+			sc.OK = false
 		}
 	}
-	if litStack.at(sc.b, sc.i) {
-		sc.i += len(litStack.s)
+	if litStack.At(sc.B, sc.I) {
+		sc.I += litStack.Len()
 		v.Stack = take(&d.chips, d.pool)
-		*v.Stack = Chips(sc.uint())
+		*v.Stack = Chips(sc.Uint())
 	}
-	sc.ok = sc.eat('}') && sc.ok
+	sc.OK = sc.Eat('}') && sc.OK
 }
 
 // fastTournamentList scans a list of Tournament as Encode writes it, of 1 to MaxSeat objects (others are
 // left to the general walk).
-func (d *decoder) fastTournamentList(sc *scan) []Tournament {
+func (d *decoder) fastTournamentList(sc *jsonlex.Scan) []Tournament {
 	var buf [MaxSeat]Tournament
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
 		d.fastTournament(sc, &buf[n])
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return carve(&d.payloads.listTournament, slabLen, buf[:n], d.pool)
 }
 
 // readStakes reads an object of Stakes.
-func (d *decoder) readStakes(l *lexer, v *Stakes) error {
+func (d *decoder) readStakes(l *jsonlex.Lexer, v *Stakes) error {
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(fieldsStakes, &have); err != nil {
+		if f, k, err = l.Field(fieldsStakes, &have); err != nil {
 			break
 		}
 		switch f {
@@ -1668,20 +1652,20 @@ func (d *decoder) readStakes(l *lexer, v *Stakes) error {
 			return &fieldErr{string(k), errors.New("unknown field for stakes")}
 		}
 		if err != nil {
-			return at(fieldsStakes.names[f], err)
+			return at(fieldsStakes.Names[f], err)
 		}
 	}
 	if m := uint32(0x7) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsStakes.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		err = &fieldErr{fieldsStakes.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return err
 }
 
 // readStakesList reads a list of Stakes; the list is never nil.
-func (d *decoder) readStakesList(l *lexer) ([]Stakes, error) {
+func (d *decoder) readStakesList(l *jsonlex.Lexer) ([]Stakes, error) {
 	var buf [MaxSeat]Stakes
 	xs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -1691,7 +1675,7 @@ func (d *decoder) readStakesList(l *lexer) ([]Stakes, error) {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -1699,44 +1683,44 @@ func (d *decoder) readStakesList(l *lexer) ([]Stakes, error) {
 }
 
 // fastStakes scans an object of Stakes as Encode writes it into v.
-func (d *decoder) fastStakes(sc *scan, v *Stakes) {
-	sc.lit(litOpenAnte)
-	v.Ante = Chips(sc.uint())
-	sc.lit(litMinBet)
-	v.MinBet = Chips(sc.uint())
-	sc.lit(litMaxBet)
-	v.MaxBet = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
+func (d *decoder) fastStakes(sc *jsonlex.Scan, v *Stakes) {
+	sc.Lit(litOpenAnte)
+	v.Ante = Chips(sc.Uint())
+	sc.Lit(litMinBet)
+	v.MinBet = Chips(sc.Uint())
+	sc.Lit(litMaxBet)
+	v.MaxBet = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
 }
 
 // fastStakesList scans a list of Stakes as Encode writes it, of 1 to MaxSeat objects (others are
 // left to the general walk).
-func (d *decoder) fastStakesList(sc *scan) []Stakes {
+func (d *decoder) fastStakesList(sc *jsonlex.Scan) []Stakes {
 	var buf [MaxSeat]Stakes
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
 		d.fastStakes(sc, &buf[n])
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return carve(&d.payloads.listStakes, slabLen, buf[:n], d.pool)
 }
 
 // readSeatChips reads an object of SeatChips.
-func (d *decoder) readSeatChips(l *lexer, v *SeatChips) error {
+func (d *decoder) readSeatChips(l *jsonlex.Lexer, v *SeatChips) error {
 	var have uint32
-	empty, err := l.open()
-	for more := !empty; err == nil && more; more, err = l.next() {
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.field(fieldsSeatChips, &have); err != nil {
+		if f, k, err = l.Field(fieldsSeatChips, &have); err != nil {
 			break
 		}
 		switch f {
@@ -1748,20 +1732,20 @@ func (d *decoder) readSeatChips(l *lexer, v *SeatChips) error {
 			return &fieldErr{string(k), errors.New("unknown field for a stack")}
 		}
 		if err != nil {
-			return at(fieldsSeatChips.names[f], err)
+			return at(fieldsSeatChips.Names[f], err)
 		}
 	}
 	if m := uint32(0x3) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsSeatChips.names[bits.TrailingZeros32(m)], errors.New("missing")}
+		err = &fieldErr{fieldsSeatChips.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return err
 }
 
 // readSeatChipsList reads a list of SeatChips; the list is never nil.
-func (d *decoder) readSeatChipsList(l *lexer) ([]SeatChips, error) {
+func (d *decoder) readSeatChipsList(l *jsonlex.Lexer) ([]SeatChips, error) {
 	var buf [MaxSeat]SeatChips
 	xs := buf[:0]
-	empty, err := l.openArray()
+	empty, err := l.OpenArray()
 	if err != nil {
 		return nil, err
 	}
@@ -1771,7 +1755,7 @@ func (d *decoder) readSeatChipsList(l *lexer) ([]SeatChips, error) {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
-		if more, err = l.nextElem(); err != nil {
+		if more, err = l.NextElem(); err != nil {
 			return nil, err
 		}
 	}
@@ -1779,29 +1763,29 @@ func (d *decoder) readSeatChipsList(l *lexer) ([]SeatChips, error) {
 }
 
 // fastSeatChips scans an object of SeatChips as Encode writes it into v.
-func (d *decoder) fastSeatChips(sc *scan, v *SeatChips) {
-	sc.lit(litOpenSeat)
-	v.Seat = sc.seat()
-	sc.lit(litStack)
-	v.Stack = Chips(sc.uint())
-	sc.ok = sc.eat('}') && sc.ok
+func (d *decoder) fastSeatChips(sc *jsonlex.Scan, v *SeatChips) {
+	sc.Lit(litOpenSeat)
+	v.Seat = scanSeat(sc)
+	sc.Lit(litStack)
+	v.Stack = Chips(sc.Uint())
+	sc.OK = sc.Eat('}') && sc.OK
 }
 
 // fastSeatChipsList scans a list of SeatChips as Encode writes it, of 1 to MaxSeat objects (others are
 // left to the general walk).
-func (d *decoder) fastSeatChipsList(sc *scan) []SeatChips {
+func (d *decoder) fastSeatChipsList(sc *jsonlex.Scan) []SeatChips {
 	var buf [MaxSeat]SeatChips
 	n := 0
-	sc.ok = sc.eat('[') && sc.ok
-	for more := true; more && sc.ok; more = sc.eat(',') {
+	sc.OK = sc.Eat('[') && sc.OK
+	for more := true; more && sc.OK; more = sc.Eat(',') {
 		if n == len(buf) {
-			sc.ok = false
+			sc.OK = false
 			break
 		}
 		d.fastSeatChips(sc, &buf[n])
 		n++
 	}
-	if sc.ok = sc.eat(']') && sc.ok; !sc.ok {
+	if sc.OK = sc.Eat(']') && sc.OK; !sc.OK {
 		return nil
 	}
 	return carve(&d.payloads.listSeatChips, slabLen, buf[:n], d.pool)
@@ -1809,52 +1793,52 @@ func (d *decoder) fastSeatChipsList(sc *scan) []SeatChips {
 
 // The pieces of the payloads that the fast paths look for.
 var (
-	litOpenRules   = newLiteral("{\"rules\":")
-	litOpenName    = newLiteral("{\"name\":")
-	litNumber      = newLiteral(",\"number\":")
-	litDealer      = newLiteral(",\"dealer\":")
-	litSeats       = newLiteral(",\"seats\":")
-	litStakes      = newLiteral(",\"stakes\":")
-	litCarry       = newLiteral(",\"carry\":")
-	litPassedOut   = newLiteral(",\"passed_out\":")
-	litTournament  = newLiteral(",\"tournament\":")
-	litPrevious    = newLiteral(",\"previous\":")
-	litAway        = newLiteral(",\"away\":")
-	litLeft        = newLiteral(",\"left\":")
-	litOpenMethod  = newLiteral("{\"method\":")
-	litCommitment  = newLiteral(",\"commitment\":")
-	litCount       = newLiteral(",\"count\":")
-	litBy          = newLiteral(",\"by\":")
-	litCards       = newLiteral(",\"cards\":")
-	litOpenAt      = newLiteral("{\"at\":")
-	litOpenSeat    = newLiteral("{\"seat\":")
-	litAmount      = newLiteral(",\"amount\":")
-	litBlind       = newLiteral(",\"blind\":")
-	litCard        = newLiteral(",\"card\":")
-	litPhase       = newLiteral(",\"phase\":")
-	litOpenCard    = newLiteral("{\"card\":")
-	litSeat        = newLiteral(",\"seat\":")
-	litCause       = newLiteral(",\"cause\":")
-	litOpenReason  = newLiteral("{\"reason\":")
-	litRound       = newLiteral(",\"round\":")
-	litAction      = newLiteral(",\"action\":")
-	litDeclared    = newLiteral(",\"declared\":")
-	litOpenPot     = newLiteral("{\"pot\":")
-	litPot         = newLiteral(",\"pot\":")
-	litOpenShuffle = newLiteral("{\"shuffle\":")
-	litSeed        = newLiteral(",\"seed\":")
-	litOpenStacks  = newLiteral("{\"stacks\":")
-	litPlayer      = newLiteral(",\"player\":")
-	litStack       = newLiteral(",\"stack\":")
-	litRebuy       = newLiteral(",\"rebuy\":")
-	litJoined      = newLiteral(",\"joined\":")
-	litFrom        = newLiteral(",\"from\":")
-	litOpenPlayer  = newLiteral("{\"player\":")
-	litTo          = newLiteral(",\"to\":")
-	litOpenId      = newLiteral("{\"id\":")
-	litLevel       = newLiteral(",\"level\":")
-	litEntries     = newLiteral(",\"entries\":")
-	litOpenAnte    = newLiteral("{\"ante\":")
-	litMinBet      = newLiteral(",\"min_bet\":")
-	litMaxBet      = newLiteral(",\"max_bet\":")
+	litOpenRules   = jsonlex.NewLiteral("{\"rules\":")
+	litOpenName    = jsonlex.NewLiteral("{\"name\":")
+	litNumber      = jsonlex.NewLiteral(",\"number\":")
+	litDealer      = jsonlex.NewLiteral(",\"dealer\":")
+	litSeats       = jsonlex.NewLiteral(",\"seats\":")
+	litStakes      = jsonlex.NewLiteral(",\"stakes\":")
+	litCarry       = jsonlex.NewLiteral(",\"carry\":")
+	litPassedOut   = jsonlex.NewLiteral(",\"passed_out\":")
+	litTournament  = jsonlex.NewLiteral(",\"tournament\":")
+	litPrevious    = jsonlex.NewLiteral(",\"previous\":")
+	litAway        = jsonlex.NewLiteral(",\"away\":")
+	litLeft        = jsonlex.NewLiteral(",\"left\":")
+	litOpenMethod  = jsonlex.NewLiteral("{\"method\":")
+	litCommitment  = jsonlex.NewLiteral(",\"commitment\":")
+	litCount       = jsonlex.NewLiteral(",\"count\":")
+	litBy          = jsonlex.NewLiteral(",\"by\":")
+	litCards       = jsonlex.NewLiteral(",\"cards\":")
+	litOpenAt      = jsonlex.NewLiteral("{\"at\":")
+	litOpenSeat    = jsonlex.NewLiteral("{\"seat\":")
+	litAmount      = jsonlex.NewLiteral(",\"amount\":")
+	litBlind       = jsonlex.NewLiteral(",\"blind\":")
+	litCard        = jsonlex.NewLiteral(",\"card\":")
+	litPhase       = jsonlex.NewLiteral(",\"phase\":")
+	litOpenCard    = jsonlex.NewLiteral("{\"card\":")
+	litSeat        = jsonlex.NewLiteral(",\"seat\":")
+	litCause       = jsonlex.NewLiteral(",\"cause\":")
+	litOpenReason  = jsonlex.NewLiteral("{\"reason\":")
+	litRound       = jsonlex.NewLiteral(",\"round\":")
+	litAction      = jsonlex.NewLiteral(",\"action\":")
+	litDeclared    = jsonlex.NewLiteral(",\"declared\":")
+	litOpenPot     = jsonlex.NewLiteral("{\"pot\":")
+	litPot         = jsonlex.NewLiteral(",\"pot\":")
+	litOpenShuffle = jsonlex.NewLiteral("{\"shuffle\":")
+	litSeed        = jsonlex.NewLiteral(",\"seed\":")
+	litOpenStacks  = jsonlex.NewLiteral("{\"stacks\":")
+	litPlayer      = jsonlex.NewLiteral(",\"player\":")
+	litStack       = jsonlex.NewLiteral(",\"stack\":")
+	litRebuy       = jsonlex.NewLiteral(",\"rebuy\":")
+	litJoined      = jsonlex.NewLiteral(",\"joined\":")
+	litFrom        = jsonlex.NewLiteral(",\"from\":")
+	litOpenPlayer  = jsonlex.NewLiteral("{\"player\":")
+	litTo          = jsonlex.NewLiteral(",\"to\":")
+	litOpenId      = jsonlex.NewLiteral("{\"id\":")
+	litLevel       = jsonlex.NewLiteral(",\"level\":")
+	litEntries     = jsonlex.NewLiteral(",\"entries\":")
+	litOpenAnte    = jsonlex.NewLiteral("{\"ante\":")
+	litMinBet      = jsonlex.NewLiteral(",\"min_bet\":")
+	litMaxBet      = jsonlex.NewLiteral(",\"max_bet\":")
 )

@@ -65,6 +65,7 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"bad time", `2026-11-02T21`, `2026-11-02 21`, "at"},
 		{"bad prev", `"prev":"a3`, `"prev":"A3`, "prev"},
 		{"truncated", `5}}`, `5}`, ""},
+		{"a NUL after the event", `5}}`, "5}}\x00", ""},
 	} {
 		line := strings.Replace(good, tc.from, tc.to, 1)
 		if line == good {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/fechado/fechado/jsonlex"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,17 +199,17 @@ func joinPath(path []pathSeg) string {
 // locate finds the field at path (ending with a field name) in the JSON object b: the offsets of
 // its name's opening quote and of the end of its value; ok is false when there is none.
 func locate(b []byte, path []pathSeg) (start, end int, ok bool) {
-	l := &lexer{b: b}
+	l := &jsonlex.Lexer{B: b}
 	for depth, seg := range path {
 		last := depth == len(path)-1
 		if seg.index >= 0 {
-			empty, err := l.openArray()
+			empty, err := l.OpenArray()
 			for i, more := 0, !empty; err == nil && more; i++ {
 				if i == seg.index {
 					break
 				}
-				if _, err = l.skip(); err == nil {
-					more, err = l.nextElem()
+				if _, err = l.Skip(); err == nil {
+					more, err = l.NextElem()
 				}
 				if !more {
 					return 0, 0, false
@@ -219,27 +220,27 @@ func locate(b []byte, path []pathSeg) (start, end int, ok bool) {
 			}
 			continue
 		}
-		empty, err := l.open()
+		empty, err := l.Open()
 		found := false
 		for more := !empty; err == nil && more && !found; {
-			l.peek()
-			ks := l.i
+			l.Peek()
+			ks := l.I
 			var k []byte
-			if k, err = l.name(); err != nil || l.expect(':') != nil {
+			if k, err = l.Name(); err != nil || l.Expect(':') != nil {
 				return 0, 0, false
 			}
 			if string(k) == seg.key {
 				found = true
 				if last {
-					if _, err = l.skip(); err != nil {
+					if _, err = l.Skip(); err != nil {
 						return 0, 0, false
 					}
-					return ks, l.i, true
+					return ks, l.I, true
 				}
 				break
 			}
-			if _, err = l.skip(); err == nil {
-				more, err = l.next()
+			if _, err = l.Skip(); err == nil {
+				more, err = l.Next()
 			}
 		}
 		if !found || err != nil {

@@ -249,21 +249,11 @@ func (j *handJob) chain(pred string) error {
 		if !e.HasPrev {
 			events.Seal(e, pred)
 		} else if e.Prev != pred {
-			return j.fail(i, invalid(fmt.Sprintf("prev %s is not the SHA-256 of the previous line of the hand (%s)", shortHash(e.Prev), shortHash(pred))))
+			return j.fail(i, invalid(fmt.Sprintf("prev %s is not the SHA-256 of the previous line of the hand (%s)", events.ShortHash(e.Prev), events.ShortHash(pred))))
 		}
 		pred = events.Hash(e.Raw)
 	}
 	return nil
-}
-
-func shortHash(h string) string {
-	if h == "" {
-		return `""`
-	}
-	if len(h) > 12 {
-		return h[:12] + "…"
-	}
-	return h
 }
 
 // publishFrom publishes j.evs[i:], the first expecting the subject's last sequence to be expect.

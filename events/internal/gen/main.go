@@ -55,30 +55,22 @@ func comment(b *bytes.Buffer, indent, doc string) {
 	}
 }
 
+// plain gives, for each kind of one plain value, its Go type, its definition in the schema's $defs
+// ("" for none) and the method of obj that encodes it.
+var plain = map[kind]struct{ goType, def, enc string }{
+	kSeat: {"Seat", "seat", "int"}, kChips: {"Chips", "chips", "int"}, kCount: {"int", "count", "int"},
+	kPositive: {"int", "positive", "int"}, kSeq: {"Seq", "positive", "int"}, kCard: {"cards.Card", "card", "card"},
+	kCards: {"[]cards.Card", "cards", "cards"}, kText: {"string", "", "str"}, kName: {"string", "", "str"},
+	kTableID: {"string", "tableID", "str"}, kUUID: {"string", "uuid", "str"}, kHex64: {"string", "hex64", "str"},
+	kSeed: {"cards.Seed", "hex64", "seed"}, kBool: {"bool", "", "bool"},
+}
+
 // goType is the Go type of a field.
 func goType(f field) string {
-	var t string
+	t := plain[f.kind].goType
 	switch f.kind {
-	case kSeat:
-		t = "Seat"
-	case kChips:
-		t = "Chips"
-	case kCount, kPositive:
-		t = "int"
-	case kSeq:
-		t = "Seq"
-	case kCard:
-		t = "cards.Card"
-	case kCards:
-		t = "[]cards.Card"
-	case kText, kName, kTableID, kUUID, kHex64:
-		t = "string"
-	case kSeed:
-		t = "cards.Seed"
 	case kEnum:
 		t = f.enum
-	case kBool:
-		t = "bool"
 	case kObject:
 		t = f.nested
 	case kList:
@@ -175,27 +167,21 @@ func nestedByName(name string) nestedType {
 // object writer o.
 func encodeValue(b *bytes.Buffer, f field, x string) {
 	k := fmt.Sprintf("%q", f.json)
-	switch f.kind {
-	case kSeat, kChips, kCount, kPositive, kSeq:
+	switch enc := plain[f.kind].enc; {
+	case enc == "int":
 		fmt.Fprintf(b, "o.int(%s, int64(%s))\n", k, x)
-	case kText, kName, kTableID, kUUID, kHex64:
-		fmt.Fprintf(b, "o.str(%s, %s)\n", k, x)
-	case kEnum:
+	case enc == "seed":
+		fmt.Fprintf(b, "o.str(%s, %s.String())\n", k, x)
+	case enc != "":
+		fmt.Fprintf(b, "o.%s(%s, %s)\n", enc, k, x)
+	case f.kind == kEnum:
 		if f.enum != "string" {
 			x = "string(" + x + ")"
 		}
 		fmt.Fprintf(b, "o.str(%s, %s)\n", k, x)
-	case kSeed:
-		fmt.Fprintf(b, "o.str(%s, %s.String())\n", k, x)
-	case kCard:
-		fmt.Fprintf(b, "o.card(%s, %s)\n", k, x)
-	case kCards:
-		fmt.Fprintf(b, "o.cards(%s, %s)\n", k, x)
-	case kBool:
-		fmt.Fprintf(b, "o.bool(%s, %s)\n", k, x)
-	case kRules:
+	case f.kind == kRules:
 		fmt.Fprintf(b, "o.key(%s)\no.b = appendRules(o.b, &%s)\n", k, x)
-	case kObject:
+	case f.kind == kObject:
 		ref := "&" + x
 		if f.opt == optPtr {
 			ref = x
@@ -211,7 +197,7 @@ func encodeValue(b *bytes.Buffer, f field, x string) {
 			defer b.WriteString("}\n")
 		}
 		fmt.Fprintf(b, "o.key(%s)\no.b = append%s(o.b, %s)\n", k, f.nested, ref)
-	case kList:
+	case f.kind == kList:
 		fmt.Fprintf(b, "o.key(%s)\no.b = appendList(o.b, %s, append%s)\n", k, x, f.nested)
 	}
 }
@@ -221,7 +207,7 @@ func zeroOf(f field) string {
 	switch {
 	case f.opt == optPtr || f.kind == kCards || f.kind == kList:
 		return "nil"
-	case f.kind == kText || f.kind == kName || f.kind == kTableID || f.kind == kUUID || f.kind == kHex64 || f.kind == kEnum:
+	case plain[f.kind].goType == "string" || f.kind == kEnum:
 		return `""`
 	case f.kind == kBool:
 		return "false"
@@ -311,29 +297,14 @@ func ref(def string) jobj { return jobj{{"$ref", "#/$defs/" + def}} }
 // fieldSchema is the schema of a field's value.
 func fieldSchema(f field) jobj {
 	var s jobj
+	if def := plain[f.kind].def; def != "" {
+		s = ref(def)
+	}
 	switch f.kind {
-	case kSeat:
-		s = ref("seat")
-	case kChips:
-		s = ref("chips")
-	case kCount:
-		s = ref("count")
-	case kPositive, kSeq:
-		s = ref("positive")
-	case kCard:
-		s = ref("card")
-	case kCards:
-		s = ref("cards")
 	case kText:
 		s = jobj{{"type", "string"}}
 	case kName:
 		s = jobj{{"type", "string"}, {"minLength", 1}}
-	case kTableID:
-		s = ref("tableID")
-	case kUUID:
-		s = ref("uuid")
-	case kHex64, kSeed:
-		s = ref("hex64")
 	case kEnum:
 		s = jobj{{"enum", f.values}}
 	case kBool:
