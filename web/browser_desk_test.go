@@ -132,6 +132,7 @@ func artifacts(t *testing.T) string {
 // others have their words and their finding checked); FECHADO_LONG=1 or no -short opens ten tabs
 // and photographs all four languages at both widths.
 func TestBrowserDesk(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	limit := 4 * time.Minute // the whole browser's
 	if long() {

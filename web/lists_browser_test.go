@@ -34,6 +34,7 @@ type listPage struct {
 // are readable. Desktop and phone screenshots of each page go to the test's artifact folder
 // (without -short; under -short TestBrowserDesk saves every page).
 func TestBrowserLists(t *testing.T) {
+	t.Parallel()
 	d := sharedTournamentDay(t)
 	e, cash, places := d.e, d.cash, d.places
 	var winner string

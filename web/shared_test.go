@@ -11,6 +11,8 @@ import (
 )
 
 // TestMain runs the package's tests, then stops what they shared (the projected tournament).
+// Every test runs in parallel with the others (t.Parallel): each starts its own server, log and
+// browser, or only reads the shared tournament day.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if !atEnd.run() && code == 0 {

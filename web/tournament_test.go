@@ -109,6 +109,7 @@ func sortedLines(lines []string) string {
 // tournament.place finding per knock-out and no error; a player's page lists the tournament with
 // his place.
 func TestTournamentAPI(t *testing.T) {
+	t.Parallel()
 	d := sharedTournamentDay(t)
 	e, hands, places := d.e, d.hands, d.places
 	// What the log says, hand by hand.
@@ -247,6 +248,7 @@ type tournamentAtAnswer struct {
 // from the first hand's start reaches the end, the finished tournament, through every boundary
 // once; a time that is not RFC 3339 is a 400 and an unknown tournament a 404.
 func TestTournamentAt(t *testing.T) {
+	t.Parallel()
 	d := sharedTournamentDay(t)
 	e, log, hands, places := d.e, d.log, d.hands, d.places
 
