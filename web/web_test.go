@@ -1008,13 +1008,12 @@ func TestEachHandAuditedOnce(t *testing.T) {
 
 // A player's page lists his sessions (events-v1.md §7): every time he sat down with a buy-in,
 // sat out with his stack, rebought and cashed out with his chips, in the order of the hands of a
-// cash session that say so.
+// cash session that say so (the shared tournament day's cash table, whose tournament beside it
+// must not mix into the cash players' sessions).
 func TestPlayerSessions(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, 0)
-	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 5, Hands: 120, Seed: 4, Table: "t-cash", Cash: true, ExposeRate: -1})
-	e.post(handsBody(hs), http.StatusOK, nil)
-	e.waitProjected()
+	d := sharedTournamentDay(t)
+	e, hs := d.e, d.cash
 	want := map[string][]string{} // by player, "hand kind seat amount", in the order they happen
 	kinds := map[string]map[string]bool{}
 	for _, h := range hs {
