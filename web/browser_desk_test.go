@@ -45,10 +45,11 @@ func newDesk(t *testing.T) *desk {
 	d := &desk{e: newEnv(t, 64<<20), tournament: sim.DefaultTournament}
 	flagged := simulated(t, sim.Config{Rules: "std-draw", Players: 4, Hands: 5, Seed: 7, Table: "desk-std", ExposeRate: -1,
 		Inject: []finding.Code{finding.OpenWithoutOpeners}})
-	body := handsBody(flagged)
-	body = append(body, handsBody(simulated(t, sim.Config{Rules: "br-fechado", Players: 5, Hands: 25, Seed: 4, Table: "desk-br",
-		Cash: true, ExposeRate: -1}))...)
-	body = append(body, handsBody(simulated(t, sim.Config{Rules: "tr-kapali", Players: 4, Hands: 6, Seed: 5, Table: "desk-tr", ExposeRate: -1}))...)
+	// Each table's hands in a request of its own, side by side.
+	bodies := [][]byte{handsBody(flagged),
+		handsBody(simulated(t, sim.Config{Rules: "br-fechado", Players: 5, Hands: 25, Seed: 4, Table: "desk-br", Cash: true, ExposeRate: -1})),
+		handsBody(simulated(t, sim.Config{Rules: "tr-kapali", Players: 4, Hands: 6, Seed: 5, Table: "desk-tr", ExposeRate: -1})),
+	}
 	ts, err := sim.NewTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 8, Tables: 2, Seed: 3, ExposeRate: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +66,8 @@ func newDesk(t *testing.T) *desk {
 		}
 		tourney = append(tourney, h)
 	}
-	body = append(body, handsBody(tourney)...)
-	d.e.post(body, http.StatusOK, nil)
+	bodies = append(bodies, handsBody(tourney))
+	d.e.postTogether(bodies...)
 	d.e.waitProjected()
 
 	h := injected(t, flagged)
