@@ -508,10 +508,16 @@ func TestTablesPlayersChips(t *testing.T) {
 }
 
 // TestEliminations plays a tournament to its end: everybody but the winner is eliminated once.
+// Under -short the stacks are smaller, and the table is down to one player in a quarter of the
+// hands.
 func TestEliminations(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 0)
-	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 400, Seed: 5, Table: "t-tour", Stack: 60, ExposeRate: -1})
+	stack := events.Chips(60)
+	if testing.Short() {
+		stack = 40
+	}
+	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 400, Seed: 5, Table: "t-tour", Stack: stack, ExposeRate: -1})
 	e.post(handsBody(hs), http.StatusOK, nil)
 	e.waitProjected()
 	var chips struct {
