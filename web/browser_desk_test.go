@@ -45,10 +45,11 @@ func newDesk(t *testing.T) *desk {
 	d := &desk{e: newEnv(t, 64<<20), tournament: sim.DefaultTournament}
 	flagged := simulated(t, sim.Config{Rules: "std-draw", Players: 4, Hands: 5, Seed: 7, Table: "desk-std", ExposeRate: -1,
 		Inject: []finding.Code{finding.OpenWithoutOpeners}})
-	body := handsBody(flagged)
-	body = append(body, handsBody(simulated(t, sim.Config{Rules: "br-fechado", Players: 5, Hands: 25, Seed: 4, Table: "desk-br",
-		Cash: true, ExposeRate: -1}))...)
-	body = append(body, handsBody(simulated(t, sim.Config{Rules: "tr-kapali", Players: 4, Hands: 6, Seed: 5, Table: "desk-tr", ExposeRate: -1}))...)
+	// Each table's hands in a request of its own, side by side.
+	bodies := [][]byte{handsBody(flagged),
+		handsBody(simulated(t, sim.Config{Rules: "br-fechado", Players: 5, Hands: 25, Seed: 4, Table: "desk-br", Cash: true, ExposeRate: -1})),
+		handsBody(simulated(t, sim.Config{Rules: "tr-kapali", Players: 4, Hands: 6, Seed: 5, Table: "desk-tr", ExposeRate: -1})),
+	}
 	ts, err := sim.NewTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 8, Tables: 2, Seed: 3, ExposeRate: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +66,8 @@ func newDesk(t *testing.T) *desk {
 		}
 		tourney = append(tourney, h)
 	}
-	body = append(body, handsBody(tourney)...)
-	d.e.post(body, http.StatusOK, nil)
+	bodies = append(bodies, handsBody(tourney))
+	d.e.postTogether(bodies...)
 	d.e.waitProjected()
 
 	h := injected(t, flagged)
@@ -127,9 +128,12 @@ func artifacts(t *testing.T) string {
 // TestBrowserDesk drives chromium through the dashboard as the issue of the dispute desk asks:
 // ten tabs at once on one live connection; the page frame and a flagged hand's finding in each of
 // the four languages; screenshots of every page at a desktop's and a phone's width, none wider than
-// the phone. Under -short one language is photographed (the others have their words and their
-// finding checked); FECHADO_LONG=1 or no -short photographs all four.
+// the phone. Under -short four tabs share the connection (three more without Web Locks), and one
+// language is photographed, at the phone's width only, where every page's width is checked (the
+// others have their words and their finding checked); FECHADO_LONG=1 or no -short opens ten tabs
+// and photographs all four languages at both widths.
 func TestBrowserDesk(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	limit := 4 * time.Minute // the whole browser's
 	if long() {
@@ -139,7 +143,7 @@ func TestBrowserDesk(t *testing.T) {
 	if err := chromedp.Do(ctx); err != nil { // the browser, before its tabs
 		t.Fatal(err)
 	}
-	t.Run("TenTabs", func(t *testing.T) { d.tenTabs(t, ctx) })
+	t.Run("TenTabs", func(t *testing.T) { d.tenTabs(t, ctx) }) // four under -short
 	t.Run("NoWebLocks", func(t *testing.T) { d.noLocks(t, ctx) })
 	dir := artifacts(t)
 	shots := map[string]bool{"pt-BR": true}
@@ -156,11 +160,16 @@ func TestBrowserDesk(t *testing.T) {
 	t.Logf("screenshots in %s", dir)
 }
 
-// tenTabs opens ten tabs of the tables page at once: every one loads, shows the live state and
-// receives a hand appended afterwards, while the server counts one client of GET /api/events and
-// one tab leads. When the leading tab closes, another takes the connection over.
+// tenTabs opens ten tabs of the tables page at once (four under -short: the sharing is the same,
+// each tab more only loads the browser longer): every one loads, shows the live state and receives
+// a hand appended afterwards, while the server counts one client of GET /api/events and one tab
+// leads. When the leading tab closes, another takes the connection over.
 func (d *desk) tenTabs(t *testing.T, root context.Context) {
-	d.sharedLive(t, root, 10, nil, `!!navigator.locks`)
+	n := 10
+	if !long() {
+		n = 4
+	}
+	d.sharedLive(t, root, n, nil, `!!navigator.locks`)
 }
 
 // noLocks opens three tabs of a browser without Web Locks, as a dashboard served over plain http
@@ -341,14 +350,20 @@ func (d *desk) pages(l *lang.Lang) []deskPage {
 	}
 }
 
-// screenshots photographs every page at 1400×1000 and at a 390×844 phone, and checks that no page
-// is wider than the phone.
+// screenshots photographs every page at 1400×1000 (not under -short: the other tests load the
+// pages at a desktop's width) and at a 390×844 phone, and checks that no page is wider than the
+// phone.
 func (d *desk) screenshots(t *testing.T, tab context.Context, l *lang.Lang, dir string) {
-	for _, size := range []struct {
+	type size struct {
 		name          string
 		width, height int64
 		mobile        bool
-	}{{"desktop", 1400, 1000, false}, {"phone", 390, 844, true}} {
+	}
+	sizes := []size{{"desktop", 1400, 1000, false}, {"phone", 390, 844, true}}
+	if !long() {
+		sizes = sizes[1:]
+	}
+	for _, size := range sizes {
 		emulate := chromedp.EmulateViewport(size.width, size.height)
 		if size.mobile {
 			emulate = chromedp.EmulateViewport(size.width, size.height, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch)

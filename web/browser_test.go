@@ -26,6 +26,7 @@ import (
 // under the table. Screenshots of the desktop and the phone go to the test's artifact folder
 // (go test -artifacts -outputdir DIR keeps them; the paths are logged).
 func TestBrowserReplayer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 4, Seed: 7, Table: "browser-table", ExposeRate: -1,
 		Inject: []finding.Code{finding.OpenWithoutOpeners}})

@@ -57,6 +57,7 @@ type replayAnswer struct {
 // fewer than five cards; each step tells its event and its findings in the reader's language,
 // names the players and cites the rule; the table drawn at a finding marks the seat concerned.
 func TestReplayTold(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	clean := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 21, Table: "t-told", ExposeRate: -1})
 	bad := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 4, Seed: 7, Table: "t-told-bad", ExposeRate: -1,

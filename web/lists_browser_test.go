@@ -3,7 +3,6 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,12 +34,9 @@ type listPage struct {
 // are readable. Desktop and phone screenshots of each page go to the test's artifact folder
 // (without -short; under -short TestBrowserDesk saves every page).
 func TestBrowserLists(t *testing.T) {
-	e := newEnv(t, 64<<20)
-	cash := simulated(t, sim.Config{Rules: "std-draw", Players: 5, Hands: 120, Seed: 4, Table: "t-cash", Cash: true, Stack: 60, ExposeRate: -1})
-	e.post(handsBody(cash), http.StatusOK, nil)
-	log, _, places := simTournament(t)
-	e.post(log, http.StatusOK, nil)
-	e.waitProjected()
+	t.Parallel()
+	d := sharedTournamentDay(t)
+	e, cash, places := d.e, d.cash, d.places
 	var winner string
 	for p, place := range places {
 		if place == 1 {

@@ -45,6 +45,7 @@ type pagedPlayers struct {
 // of limit hands from offset that put together give the list once; an unknown preset is a 400
 // naming the known ones.
 func TestHandsListFiltersPagesPresets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	clean, bad := fixture(t, e)
 	all := len(clean) + len(bad)
@@ -106,6 +107,7 @@ func TestHandsListFiltersPagesPresets(t *testing.T) {
 // The Players list: a name's start whatever the case, a table whatever the case, sorted by any
 // column either way (players without a value last), a page with the total.
 func TestPlayersListSortFilterPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	fixture(t, e)
 	var a pagedPlayers
@@ -161,6 +163,7 @@ func TestPlayersListSortFilterPage(t *testing.T) {
 // Every word the list pages ask of the catalogue exists: each key their scripts name, and each of
 // the keys they build from a stage, an audit status, a statistic or a kind of seat change.
 func TestListPagesWordsExist(t *testing.T) {
+	t.Parallel()
 	var src strings.Builder
 	for _, f := range []string{"tables.js", "handlist.js", "players.js", "tournaments.js", "charts.js"} {
 		b, err := os.ReadFile(filepath.Join("assets", f))

@@ -18,6 +18,7 @@ import (
 // fechado_events_appended_total counts the events of all three, and nothing twice: a repeated
 // POST stores nothing new.
 func TestAppendedCountsEveryPath(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 3, Hands: 3, Seed: 61, Table: "t-paths", ExposeRate: -1})
 	ctx := context.Background()

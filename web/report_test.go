@@ -13,6 +13,7 @@ import (
 // GET /hands/{id}/report is the page `fechado report` writes, in the reader's language, for an
 // ended hand only.
 func TestHandReport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 2, Seed: 5, Table: "t-report"})
 	open := hs[1].Events[:len(hs[1].Events)-3] // the second hand, before its end

@@ -101,14 +101,17 @@ func sortedLines(lines []string) string {
 	return strings.Join(lines, "\n")
 }
 
-// A simulated tournament posted to the server: GET /api/tournaments/{id} gives the places an
-// independent reading of the JSON Lines gives (events-v1.md §7), each table's hands with every
+// A simulated tournament posted to the server (the shared tournament day): GET
+// /api/tournaments/{id} gives the places an independent reading of the JSON Lines gives
+// (events-v1.md §7), each table's hands with every
 // player's stack, the first hand of each level at each table, every move and knock-out with the
 // hand that shows it (each hand answering GET /api/hands/{id}, the replayer's link), a
 // tournament.place finding per knock-out and no error; a player's page lists the tournament with
 // his place.
 func TestTournamentAPI(t *testing.T) {
-	log, hands, places := simTournament(t)
+	t.Parallel()
+	d := sharedTournamentDay(t)
+	e, hands, places := d.e, d.hands, d.places
 	// What the log says, hand by hand.
 	var moves, levels, chips, outs []string
 	seenLevel := map[string]bool{}
@@ -139,9 +142,6 @@ func TestTournamentAPI(t *testing.T) {
 		t.Fatalf("%d moves at %d tables: not a test of a tournament across tables", len(moves), len(tables))
 	}
 
-	e := newEnv(t, 64<<20)
-	e.post(log, http.StatusOK, nil)
-	e.waitProjected()
 	var got tournamentAnswer
 	e.get("/api/tournaments/"+sim.DefaultTournament, http.StatusOK, &got)
 	if got.ID != sim.DefaultTournament || got.Entries != entries || got.InPlay != 1 || got.EndedAt == "" {
@@ -248,10 +248,9 @@ type tournamentAtAnswer struct {
 // from the first hand's start reaches the end, the finished tournament, through every boundary
 // once; a time that is not RFC 3339 is a 400 and an unknown tournament a 404.
 func TestTournamentAt(t *testing.T) {
-	log, hands, places := simTournament(t)
-	e := newEnv(t, 64<<20)
-	e.post(log, http.StatusOK, nil)
-	e.waitProjected()
+	t.Parallel()
+	d := sharedTournamentDay(t)
+	e, log, hands, places := d.e, d.log, d.hands, d.places
 
 	mid := hands[len(hands)/2].Events[2].At
 	at, err := tournament.ParseTime(mid)

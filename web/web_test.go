@@ -274,6 +274,7 @@ func injected(t *testing.T, hs []*sim.Hand) *sim.Hand {
 }
 
 func TestHandsAndFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	clean, bad := fixture(t, e)
 	var all handsAnswer
@@ -317,6 +318,7 @@ func TestHandsAndFilters(t *testing.T) {
 }
 
 func TestHandAndReplay(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	_, bad := fixture(t, e)
 	h := injected(t, bad)
@@ -404,6 +406,7 @@ func hasFindingAt(fs []finding1, seq int) bool {
 }
 
 func TestTablesPlayersChips(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	clean, _ := fixture(t, e)
 	var tables struct {
@@ -505,9 +508,16 @@ func TestTablesPlayersChips(t *testing.T) {
 }
 
 // TestEliminations plays a tournament to its end: everybody but the winner is eliminated once.
+// Under -short the stacks are smaller, and the table is down to one player in a quarter of the
+// hands.
 func TestEliminations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
-	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 400, Seed: 5, Table: "t-tour", Stack: 60, ExposeRate: -1})
+	stack := events.Chips(60)
+	if testing.Short() {
+		stack = 40
+	}
+	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 400, Seed: 5, Table: "t-tour", Stack: stack, ExposeRate: -1})
 	e.post(handsBody(hs), http.StatusOK, nil)
 	e.waitProjected()
 	var chips struct {
@@ -541,6 +551,7 @@ func TestEliminations(t *testing.T) {
 }
 
 func TestPostBadInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 64<<10)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 2, Seed: 21, Table: "t-post", ExposeRate: -1})
 	good := jsonl(hs[0].Events)
@@ -626,6 +637,7 @@ func TestPostBadInput(t *testing.T) {
 // TestInProgressHidden checks that a hand without hand.ended shows no face-down card and no
 // seed, and shows everything once it ends.
 func TestInProgressHidden(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 1, Seed: 31, Table: "t-live", ExposeRate: -1})
 	evs := hs[0].Events
@@ -742,6 +754,7 @@ func TestInProgressHidden(t *testing.T) {
 
 // TestSSE follows GET /api/events while a hand is appended, until its "hand" event arrives.
 func TestSSE(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -802,6 +815,7 @@ func TestSSE(t *testing.T) {
 }
 
 func TestNATSPublish(t *testing.T) {
+	t.Parallel()
 	// A table system publishing straight to the hand's subject: the projector and the
 	// auditor see it like any other event.
 	e := newEnv(t, 0)
@@ -821,6 +835,7 @@ func TestNATSPublish(t *testing.T) {
 }
 
 func TestMetricsAndPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	clean, bad := fixture(t, e)
 	e.waitMetric("fechado_hands_audited_total", float64(len(clean)+len(bad))) // each hand once
@@ -861,6 +876,7 @@ func mustAsset(t *testing.T, e *env, path string) []byte {
 }
 
 func TestNewNeedsLogAndDB(t *testing.T) {
+	t.Parallel()
 	if _, err := web.New(web.Options{}); err == nil {
 		t.Fatal("New without a log worked")
 	}
@@ -870,6 +886,7 @@ func TestNewNeedsLogAndDB(t *testing.T) {
 // once, so that they end out of order in the stream: the live auditor must not compare a hand
 // with the wrong previous one (no table.* finding on a clean table).
 func TestConcurrentHands(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 12, Seed: 61, Table: "t-conc", ExposeRate: -1})
 	rec := e.log.NewRecorder(context.Background(), recorder.RecordOptions{})
@@ -899,6 +916,7 @@ func TestConcurrentHands(t *testing.T) {
 // TestContinuityFindings: the table.* findings come from the projector's auditor, are stored in
 // the read models with their expected and actual values, listed and shown with the hand.
 func TestContinuityFindings(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 4, Seed: 71, Table: "t-cont", ExposeRate: -1,
 		Inject: []finding.Code{finding.TableDealer}})
@@ -943,6 +961,7 @@ func TestContinuityFindings(t *testing.T) {
 // the same log and read models audits none of the hands already stored, only new ones; the
 // findings it shows, table.* included, are those stored before.
 func TestEachHandAuditedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 0)
 	hs := simulated(t, sim.Config{Rules: "br-fechado", Players: 4, Hands: 8, Seed: 71, Table: "t-once", ExposeRate: -1,
 		Inject: []finding.Code{finding.TableDealer}})
@@ -995,12 +1014,12 @@ func TestEachHandAuditedOnce(t *testing.T) {
 
 // A player's page lists his sessions (events-v1.md §7): every time he sat down with a buy-in,
 // sat out with his stack, rebought and cashed out with his chips, in the order of the hands of a
-// cash session that say so.
+// cash session that say so (the shared tournament day's cash table, whose tournament beside it
+// must not mix into the cash players' sessions).
 func TestPlayerSessions(t *testing.T) {
-	e := newEnv(t, 0)
-	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 5, Hands: 120, Seed: 4, Table: "t-cash", Cash: true, ExposeRate: -1})
-	e.post(handsBody(hs), http.StatusOK, nil)
-	e.waitProjected()
+	t.Parallel()
+	d := sharedTournamentDay(t)
+	e, hs := d.e, d.cash
 	want := map[string][]string{} // by player, "hand kind seat amount", in the order they happen
 	kinds := map[string]map[string]bool{}
 	for _, h := range hs {
