@@ -73,7 +73,7 @@ func TestKillAndResume(t *testing.T) {
 
 	copies, kills := 4, 6
 	if testing.Short() {
-		copies, kills = 1, 4
+		copies, kills = 1, 3
 	}
 	lines := buildCorpus(t, copies)
 	data := t.TempDir()
