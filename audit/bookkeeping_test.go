@@ -320,7 +320,9 @@ func TestAuditorMatchesReferenceOnScripts(t *testing.T) {
 
 // Random logs made of the vectors' hands — interleaved, repeated, with events dropped, moved and
 // doubled, and tables renamed — audit as refAuditor audits them: the cache of the last hand, the
-// reuse of pendings and results and the table states rewritten in place change nothing.
+// reuse of pendings and results and the table states rewritten in place change nothing. Under
+// -short fewer random logs are tried (each of the mutations still comes up many times); make
+// test-long tries them all.
 func TestAuditorMatchesReferenceOnShuffledLogs(t *testing.T) {
 	vectors, _ := filepath.Glob(testfiles.Path("vectors", "table-*.jsonl"))
 	var base [][]*events.Event // hands, in file order
@@ -330,7 +332,11 @@ func TestAuditorMatchesReferenceOnShuffledLogs(t *testing.T) {
 	if len(base) < 10 {
 		t.Fatalf("only %d hands in the vectors", len(base))
 	}
-	for seed := range uint64(150) {
+	seeds := uint64(150)
+	if testing.Short() {
+		seeds = 50
+	}
+	for seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 11))
 		var hands [][]*events.Event
 		for range 1 + r.IntN(40) {

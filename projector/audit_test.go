@@ -62,7 +62,8 @@ func auditCorpus(t *testing.T) [][]byte {
 
 // The projector audits every hand once and stores every finding, table.* and stray ones
 // included, with expected and actual; cut at any point and resumed by a new projector it stores
-// the same rows, findings and table memory included, as an uninterrupted projection.
+// the same rows, findings and table memory included, as an uninterrupted projection (at fewer
+// cuts under -short: cutStride).
 func TestAuditorStoresEveryFindingExactlyOnce(t *testing.T) {
 	ctx := context.Background()
 	lines := auditCorpus(t)
@@ -107,7 +108,7 @@ func TestAuditorStoresEveryFindingExactlyOnce(t *testing.T) {
 		t.Errorf("the hand of the late event: audit_status %q, %d findings; want error and the finding counted", status, n)
 	}
 	want := dump(t, clean)
-	for cut := 1; cut < len(lines); cut += 37 {
+	for cut := 1; cut < len(lines); cut += cutStride(37) {
 		db := openDB(t)
 		src := &FileSource{Path: path}
 		failAfter(t, db, src, cut, 16)

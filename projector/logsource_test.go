@@ -119,11 +119,17 @@ func publishLines(tb testing.TB, l *recorder.Log, lines [][]byte) uint64 {
 	return info.State.LastSeq
 }
 
-// The same log gives the same rows read from JetStream and from a file.
+// The same log gives the same rows read from JetStream and from a file. The full suite stores the
+// log through the recorder's Append, event by event; -short loads it in bulk (publishLines), as
+// TestKillAndResume does, and TestRunFollowsTheLog still reads events stored through Append.
 func TestLogAndFileSourcesGiveTheSameRows(t *testing.T) {
 	lines := buildCorpus(t, 1)
 	l := openLog(t)
-	last := appendLines(t, l, lines)
+	store := appendLines
+	if testing.Short() {
+		store = publishLines
+	}
+	last := store(t, l, lines)
 	if last != uint64(len(lines)) {
 		t.Fatalf("stream ends at %d, want %d", last, len(lines))
 	}
@@ -147,10 +153,16 @@ func TestLogAndFileSourcesGiveTheSameRows(t *testing.T) {
 }
 
 // Run follows the log: events appended while it runs are projected, and Live tells about them.
+// The log holds half the corpus when Run starts, the rest is appended through the recorder's
+// Append; under -short three quarters are loaded in bulk first, and the last quarter, where every
+// table's last hand ends, is appended while Run follows.
 func TestRunFollowsTheLog(t *testing.T) {
 	lines := buildCorpus(t, 1)
 	l := openLog(t)
 	half := len(lines) / 2
+	if testing.Short() {
+		half = len(lines) * 3 / 4
+	}
 	publishLines(t, l, lines[:half])
 
 	db := openDB(t)

@@ -37,8 +37,19 @@ func failAfter(t *testing.T, db *sql.DB, src Source, n, batch int) *Projector {
 	return p
 }
 
+// cutStride returns the distance between the cuts of the tests that cut a projection at many
+// points and resume it: full under the full suite, four times as far under -short, which still
+// cuts in the middle of hands of every table but resumes a quarter as many projections.
+func cutStride(full int) int {
+	if testing.Short() {
+		return 4 * full
+	}
+	return full
+}
+
 // A projection cut at any point and resumed by a new projector (memory lost, as after a crash)
 // gives the rows of an uninterrupted one; so does the same projector resuming after its error.
+// Under -short the cuts are further apart (cutStride); the full suite cuts every 113 messages.
 func TestResumeAfterFailureAtAnyPoint(t *testing.T) {
 	ctx := context.Background()
 	lines := buildCorpus(t, 1)
@@ -47,7 +58,7 @@ func TestResumeAfterFailureAtAnyPoint(t *testing.T) {
 	project(t, clean, path, 0)
 	want := dump(t, clean)
 
-	for cut := 1; cut < len(lines); cut += 113 {
+	for cut := 1; cut < len(lines); cut += cutStride(113) {
 		for _, sameProjector := range []bool{false, true} {
 			db := openDB(t)
 			src := &FileSource{Path: path}

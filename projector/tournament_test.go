@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fechado/fechado/finding"
@@ -15,14 +16,47 @@ import (
 	"github.com/fechado/fechado/sim/simtest"
 )
 
-// simTournament plays a 60-entry tournament on 8 tables to its end and returns its log lines.
-func simTournament(t *testing.T) ([]byte, [][]byte) {
+// tournamentSize is the size of the simulated tournaments: issue 19's 60 entries on 8 tables, or
+// under -short 12 entries on 2 tables, which still seats, moves players when a table breaks,
+// raises the levels and plays to a winner, only with fewer hands (make test-long plays the full
+// size).
+func tournamentSize() (entries, tables int) {
+	if testing.Short() {
+		return 12, 2
+	}
+	return 60, 8
+}
+
+// playTournament plays cfg, sized by tournamentSize, to its end and returns its log and lines.
+func playTournament(t *testing.T, cfg sim.TournamentConfig) ([]byte, [][]byte) {
 	t.Helper()
+	cfg.Entries, cfg.Tables = tournamentSize()
 	var b bytes.Buffer
-	if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 60, Tables: 8, Seed: 11}, &b); err != nil {
+	if err := sim.RunTournament(cfg, &b); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes(), bytes.Split(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte("\n"))
+}
+
+// brTournament is the br-fechado tournament several tests project, played once per test binary:
+// the simulator is deterministic and the tests only read the log.
+var brTournament struct {
+	once  sync.Once
+	log   []byte
+	lines [][]byte
+}
+
+// simTournament returns the log and lines of a br-fechado tournament of tournamentSize played to
+// its end. The caller must not modify them.
+func simTournament(t *testing.T) ([]byte, [][]byte) {
+	t.Helper()
+	brTournament.once.Do(func() {
+		brTournament.log, brTournament.lines = playTournament(t, sim.TournamentConfig{Rules: "br-fechado", Seed: 11})
+	})
+	if brTournament.log == nil {
+		t.Fatal("the simulated tournament failed in an earlier test")
+	}
+	return brTournament.log, brTournament.lines
 }
 
 // tournamentFindings returns the tournament.* findings of db, or of an audit of the whole log,
@@ -68,24 +102,25 @@ func storedTournamentFindings(t *testing.T, db *sql.DB) []string {
 	return tournamentFindings(stored)
 }
 
-// A simulated 60-entry tournament on 8 tables, projected: the standings stored are the places an
+// A simulated tournament (tournamentSize), projected: the standings stored are the places an
 // independent reading of the JSON Lines gives (events-v1.md §7), the tournament.* findings stored
 // are those `fechado audit` gives over the whole log, every knock-out has its hand, and a
 // projector restarted half-way (restoring the tournament from its memory), or resumed after a
 // failed batch, stores the same rows.
 func TestTournamentProjected(t *testing.T) {
 	ctx := context.Background()
+	entries, _ := tournamentSize()
 	log, lines := simTournament(t)
 	full := writeLines(t, t.TempDir(), lines)
 	db := openDB(t)
 	project(t, db, full, 97)
 
-	want, err := simtest.IndependentPlaces(log, 60)
+	want, err := simtest.IndependentPlaces(log, entries)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := storedPlaces(t, db)
-	if len(got) != 60 || fmt.Sprint(got) != fmt.Sprint(want) {
+	if len(got) != entries || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("stored standings differ from the independent computation:\n got %v\nwant %v", got, want)
 	}
 
@@ -95,8 +130,8 @@ func TestTournamentProjected(t *testing.T) {
 		LEFT JOIN tournament_players p ON p.tournament_id = k.tournament_id AND p.player = k.player`).Scan(&knockouts, &unmatched); err != nil {
 		t.Fatal(err)
 	}
-	if knockouts != 59 || unmatched != 0 {
-		t.Errorf("%d knock-outs (%d without their hand or place), want 59", knockouts, unmatched)
+	if knockouts != entries-1 || unmatched != 0 {
+		t.Errorf("%d knock-outs (%d without their hand or place), want %d", knockouts, unmatched, entries-1)
 	}
 	var ended sql.NullString
 	var inPlay int
@@ -108,7 +143,7 @@ func TestTournamentProjected(t *testing.T) {
 	}
 
 	gotF, wantF := storedTournamentFindings(t, db), auditedTournamentFindings(t, log)
-	if len(wantF) < 59 || fmt.Sprint(gotF) != fmt.Sprint(wantF) {
+	if len(wantF) < entries-1 || fmt.Sprint(gotF) != fmt.Sprint(wantF) {
 		t.Errorf("stored %d tournament findings, the audit gives %d:\n got %v\nwant %v", len(gotF), len(wantF), gotF, wantF)
 	}
 
@@ -135,18 +170,14 @@ func TestTournamentProjected(t *testing.T) {
 
 // Each tournament irregularity the simulator injects (findings-v1.md tournament.*) is stored by
 // the projector where the audit of the whole log reports it, and makes its hand's audit status
-// an error.
+// an error. The tournaments are of tournamentSize.
 func TestTournamentInjectedStored(t *testing.T) {
 	for _, code := range sim.TournamentInjectable() {
 		t.Run(string(code), func(t *testing.T) {
-			var b bytes.Buffer
-			if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 40, Tables: 5, Seed: 5,
-				Inject: []finding.Code{code}}, &b); err != nil {
-				t.Fatal(err)
-			}
+			log, lines := playTournament(t, sim.TournamentConfig{Rules: "br-fechado", Seed: 5, Inject: []finding.Code{code}})
 			db := openDB(t)
-			project(t, db, writeLines(t, t.TempDir(), bytes.Split(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte("\n"))), 61)
-			got, want := storedTournamentFindings(t, db), auditedTournamentFindings(t, b.Bytes())
+			project(t, db, writeLines(t, t.TempDir(), lines), 61)
+			got, want := storedTournamentFindings(t, db), auditedTournamentFindings(t, log)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("stored %d tournament findings, the audit gives %d:\n got %v\nwant %v", len(got), len(want), got, want)
 			}
@@ -182,25 +213,22 @@ func BenchmarkTournamentRestart(b *testing.B) {
 }
 
 // Issue 19's done-when for the other two presets it names (br-fechado is
-// TestTournamentProjected's): a 60-entry tournament on 8 tables plays to the end, the projector
-// stores no error for it, and its standings in SQLite equal the independent computation of places
-// from the JSON Lines.
+// TestTournamentProjected's): a 60-entry tournament on 8 tables (tournamentSize; smaller under
+// -short) plays to the end, the projector stores no error for it, and its standings in SQLite
+// equal the independent computation of places from the JSON Lines.
 func TestTournamentStandingsOtherPresets(t *testing.T) {
+	entries, _ := tournamentSize()
 	for _, preset := range []string{"tr-kapali", "std-draw"} {
 		t.Run(preset, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := sim.RunTournament(sim.TournamentConfig{Rules: preset, Entries: 60, Tables: 8, Seed: 11}, &b); err != nil {
-				t.Fatal(err)
-			}
-			lines := bytes.Split(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte("\n"))
+			log, lines := playTournament(t, sim.TournamentConfig{Rules: preset, Seed: 11})
 			db := openDB(t)
 			project(t, db, writeLines(t, t.TempDir(), lines), 97)
-			want, err := simtest.IndependentPlaces(b.Bytes(), 60)
+			want, err := simtest.IndependentPlaces(log, entries)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := storedPlaces(t, db)
-			if len(got) != 60 || fmt.Sprint(got) != fmt.Sprint(want) {
+			if len(got) != entries || fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("stored standings differ from the independent computation:\n got %v\nwant %v", got, want)
 			}
 			var errs int

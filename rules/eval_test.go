@@ -132,23 +132,29 @@ func TestCategoryCounts(t *testing.T) {
 }
 
 // Distinct hand values: 7462 in 52 cards under the standard ranking; 1404 (36 cards) and 840
-// (32 cards) under br-fechado; with suits breaking ties (tr-kapali) every hand is distinct.
+// (32 cards) under br-fechado; with suits breaking ties (tr-kapali) every hand is distinct. Under
+// -short tr-kapali is walked on its own 32-card deck only: its 40- and 52-card walks repeat the
+// same check on more hands (long: true), and make test-long runs them.
 func TestDistinctValues(t *testing.T) {
 	tests := []struct {
 		name string
 		r    Ranking
 		want int
+		long bool
 	}{
-		{"std-draw 52", std(2), 7462},
-		{"br-fechado 36", br(6), 1404},
-		{"br-fechado 32", br(7), 840},
+		{"std-draw 52", std(2), 7462, false},
+		{"br-fechado 36", br(6), 1404, false},
+		{"br-fechado 32", br(7), 840, false},
 		// presets.md "suits break ties" tr-kapali: hands never tie, so each hand is its own value.
-		{"tr-kapali 32", tr(7), 201376},
-		{"tr-kapali 40", tr(5), 658008},
-		{"tr-kapali 52", tr(2), 2598960},
+		{"tr-kapali 32", tr(7), 201376, false},
+		{"tr-kapali 40", tr(5), 658008, true},
+		{"tr-kapali 52", tr(2), 2598960, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.long && testing.Short() {
+				t.Skip("the same check as tr-kapali 32 on a larger deck: make test-long runs it")
+			}
 			e := NewEvaluator(tt.r)
 			seen := map[Value]bool{}
 			forEachHand(tt.r.Low, func(h [5]cards.Card) { seen[e.Eval(h)] = true })
@@ -161,18 +167,26 @@ func TestDistinctValues(t *testing.T) {
 
 // The complete order of every hand of a deck, as a public checksum: each hand written as its five
 // cards without spaces (canonical order, hands in lexicographic order), stable-sorted weakest
-// first, joined with "\n", no trailing newline.
+// first, joined with "\n", no trailing newline. Under -short only the 36-card walk runs: the
+// 52-card one sorts every hand of the deck (long: true), whose standard order the short suite
+// still checks through its distinct values and category counts (TestDistinctValues,
+// TestCategoryCounts), the rapid property against the literal reading, and the walk of
+// TestOrderAgainstReference on a smaller deck; make test-long runs it.
 func TestOrderChecksums(t *testing.T) {
 	tests := []struct {
 		name string
 		r    Ranking
 		want string
+		long bool
 	}{
-		{"std-draw 52", std(2), "488cdd27873395ba75205cd02fb9d6b2"},
-		{"br-fechado 36", br(6), "5b46b727ce4526a68d41b0e55939353c"},
+		{"std-draw 52", std(2), "488cdd27873395ba75205cd02fb9d6b2", true},
+		{"br-fechado 36", br(6), "5b46b727ce4526a68d41b0e55939353c", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.long && testing.Short() {
+				t.Skip("the 52-card walk: make test-long runs it")
+			}
 			if got := orderChecksum(tt.r); got != tt.want {
 				t.Errorf("md5 %s, want %s", got, tt.want)
 			}
@@ -617,10 +631,12 @@ func TestEvalProperties(t *testing.T) {
 }
 
 // The whole order of some decks against the literal reading, hand by hand against a neighbour.
+// Under -short tr-kapali's order is walked on the 24-card deck: its walks of larger decks repeat
+// that check on more hands, and make test-long runs them.
 func TestOrderAgainstReference(t *testing.T) {
-	rankings := []Ranking{tr(7), br(7), std(9), tr(9)}
+	rankings := []Ranking{br(7), std(9), tr(9)}
 	if !testing.Short() {
-		rankings = append(rankings, tr(5), tr(6))
+		rankings = append(rankings, tr(7), tr(5), tr(6))
 	}
 	for _, r := range rankings {
 		all := sortedHands(r)
