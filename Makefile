@@ -50,8 +50,8 @@ GOFMT_CHECK = echo "==> gofmt"; \
 # tests (the live auditor of serve, for one), and make test-long runs every package under it.
 RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 
-# make test runs go vet and staticcheck with the race detector's flags (LINTFLAGS), so that they
-# read the very packages the race tests compile: the large dependencies (nats-server, chromedp,
+# make test runs go vet with the race detector's flags (LINTFLAGS), so that it reads the very
+# packages the race tests compile: the large dependencies (nats-server, chromedp,
 # the SQLite C amalgamation: most of a build from a cold cache), which only RACEPKGS use, compile
 # once instead of once with -race and once without.
 #
@@ -61,32 +61,26 @@ RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 # Binaries (make build, make demo, make bench) keep the default. TEST_CGO_CFLAGS= restores it.
 TEST_CGO_CFLAGS ?= -O1
 #
-# staticcheck runs beside the tests rather than before them: the tests leave the CPUs idle while
-# they wait on browsers, servers and timers, and staticcheck fills those gaps. Its findings are
-# printed after the tests' output and fail make test the same way. go test's own vet pass is off
-# (-vet=off): go vet has just checked every package, tests included, with every analyzer.
+# staticcheck is not part of make test: building it and running it over every dependency from a
+# cold cache cost a quarter of make test's CPU time, which kept the suite over its four minutes
+# on two cores. make lint runs it (with go vet and the gofmt check), and make test-long starts
+# with make lint. go test's own vet pass is off (-vet=off): go vet has just checked every
+# package, tests included, with every analyzer.
 test: LINTFLAGS := -race
 test: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO_CFLAGS))
-test: cc chromium $(STATICCHECK) ## gofmt, go vet, then the short suite (-short; the race detector on the concurrent packages) beside staticcheck
+test: cc chromium ## gofmt, go vet, then the short suite (-short; the race detector on the concurrent packages); make lint adds staticcheck
 	@$(GOFMT_CHECK)
 	@echo "==> go vet $(LINTFLAGS)"
 	@GOFLAGS="$(LINTFLAGS)" $(GO) vet ./...
-	@mkdir -p bin; rc=0; \
-	echo "==> staticcheck $(LINTFLAGS), beside the tests (its findings follow them)"; \
-	{ GOFLAGS="$(LINTFLAGS)" $(STATICCHECK) ./... > bin/staticcheck.out 2>&1; echo $$? > bin/staticcheck.rc; } & \
-	sc=$$!; \
+	@rc=0; \
 	echo "==> go test -short -race $(RACEPKGS)"; \
 	$(GO) test -vet=off -short -race -timeout 15m $(RACEPKGS) || rc=1; \
 	$(GO) test -vet=off -short -race -run Concurrent ./rules/ || rc=1; \
 	echo "==> go test -short (the other packages)"; \
 	$(GO) test -vet=off -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
-	wait $$sc; \
-	echo "==> staticcheck $(LINTFLAGS): $$( [ "$$(cat bin/staticcheck.rc)" = 0 ] && echo clean || echo findings)"; \
-	cat bin/staticcheck.out; \
-	[ "$$(cat bin/staticcheck.rc)" = 0 ] || rc=1; \
 	exit $$rc
 
-test-long: cc chromium ## every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
+test-long: cc chromium lint ## make lint, every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
 	$(GO) test -race -timeout 30m ./...
 	FECHADO_LONG=1 $(GO) test -timeout 60m ./...
 
