@@ -27,8 +27,9 @@ build: ## build bin/fechado
 # staticcheck is pinned in go.mod; it is built once into bin/ (without the race detector: it is a
 # tool, not code under test) and run from there.
 STATICCHECK := bin/staticcheck
+BUILD_STATICCHECK = GOFLAGS= $(GO) build -o $(STATICCHECK) honnef.co/go/tools/cmd/staticcheck
 $(STATICCHECK): go.mod go.sum
-	GOFLAGS= $(GO) build -o $@ honnef.co/go/tools/cmd/staticcheck
+	$(BUILD_STATICCHECK)
 
 lint: $(STATICCHECK) ## gofmt check, go vet, staticcheck (pinned in go.mod)
 	@$(GOFMT_CHECK)
@@ -61,23 +62,32 @@ RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 # Binaries (make build, make demo, make bench) keep the default. TEST_CGO_CFLAGS= restores it.
 TEST_CGO_CFLAGS ?= -O1
 #
-# staticcheck is not part of make test: building it and running it over every dependency from a
-# cold cache cost a quarter of make test's CPU time, which kept the suite over its four minutes
-# on two cores. make lint runs it (with go vet and the gofmt check), and make test-long starts
-# with make lint. go test's own vet pass is off (-vet=off): go vet has just checked every
-# package, tests included, with every analyzer.
+# After go vet, two jobs run side by side: the race detector's packages in the foreground, and in
+# the background the other packages' tests (without the detector: a build of their own) and then
+# staticcheck. The race tests leave the CPUs idle while they wait on browsers, servers and timers;
+# the background job fills those gaps. Its output is printed after the foreground's, and a failure
+# there fails make test the same way. go test's own vet pass is off (-vet=off): go vet has just
+# checked every package, tests included, with every analyzer.
 test: LINTFLAGS := -race
 test: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO_CFLAGS))
-test: cc chromium ## gofmt, go vet, then the short suite (-short; the race detector on the concurrent packages); make lint adds staticcheck
+test: cc chromium ## gofmt, go vet, then the short suite (-short; the race detector on the concurrent packages) beside staticcheck
 	@$(GOFMT_CHECK)
 	@echo "==> go vet $(LINTFLAGS)"
 	@GOFLAGS="$(LINTFLAGS)" $(GO) vet ./...
-	@rc=0; \
+	@mkdir -p bin; rc=0; \
+	echo "==> in the background: go test -short (the packages without the race detector), then staticcheck"; \
+	{ brc=0; \
+	  echo "==> go test -short (the packages without the race detector)"; \
+	  $(GO) test -vet=off -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || brc=1; \
+	  echo "==> staticcheck $(LINTFLAGS)"; \
+	  { $(BUILD_STATICCHECK) && GOFLAGS="$(LINTFLAGS)" $(STATICCHECK) ./...; } || brc=1; \
+	  exit $$brc; } > bin/test-background.out 2>&1 & \
+	bg=$$!; \
 	echo "==> go test -short -race $(RACEPKGS)"; \
 	$(GO) test -vet=off -short -race -timeout 15m $(RACEPKGS) || rc=1; \
 	$(GO) test -vet=off -short -race -run Concurrent ./rules/ || rc=1; \
-	echo "==> go test -short (the other packages)"; \
-	$(GO) test -vet=off -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
+	wait $$bg || rc=1; \
+	cat bin/test-background.out; \
 	exit $$rc
 
 test-long: cc chromium lint ## make lint, every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
