@@ -27,9 +27,8 @@ build: ## build bin/fechado
 # staticcheck is pinned in go.mod; it is built once into bin/ (without the race detector: it is a
 # tool, not code under test) and run from there.
 STATICCHECK := bin/staticcheck
-BUILD_STATICCHECK = GOFLAGS= $(GO) build -o $(STATICCHECK) honnef.co/go/tools/cmd/staticcheck
 $(STATICCHECK): go.mod go.sum
-	$(BUILD_STATICCHECK)
+	GOFLAGS= $(GO) build -o $@ honnef.co/go/tools/cmd/staticcheck
 
 lint: $(STATICCHECK) ## gofmt check, go vet, staticcheck (pinned in go.mod)
 	@$(GOFMT_CHECK)
@@ -51,8 +50,8 @@ GOFMT_CHECK = echo "==> gofmt"; \
 # tests (the live auditor of serve, for one), and make test-long runs every package under it.
 RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 
-# make test runs go vet with the race detector's flags (LINTFLAGS), so that it reads the very
-# packages the race tests compile: the large dependencies (nats-server, chromedp,
+# make test runs go vet and staticcheck with the race detector's flags (LINTFLAGS), so that they
+# read the very packages the race tests compile: the large dependencies (nats-server, chromedp,
 # the SQLite C amalgamation: most of a build from a cold cache), which only RACEPKGS use, compile
 # once instead of once with -race and once without.
 #
@@ -62,35 +61,32 @@ RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 # Binaries (make build, make demo, make bench) keep the default. TEST_CGO_CFLAGS= restores it.
 TEST_CGO_CFLAGS ?= -O1
 #
-# After go vet, two jobs run side by side: the race detector's packages in the foreground, and in
-# the background the other packages' tests (without the detector: a build of their own) and then
-# staticcheck. The race tests leave the CPUs idle while they wait on browsers, servers and timers;
-# the background job fills those gaps. Its output is printed after the foreground's, and a failure
-# there fails make test the same way. go test's own vet pass is off (-vet=off): go vet has just
-# checked every package, tests included, with every analyzer.
+# staticcheck runs beside the tests rather than before them: the tests leave the CPUs idle while
+# they wait on browsers, servers and timers, and staticcheck fills those gaps. Its findings are
+# printed after the tests' output and fail make test the same way. go test's own vet pass is off
+# (-vet=off): go vet has just checked every package, tests included, with every analyzer.
 test: LINTFLAGS := -race
 test: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO_CFLAGS))
-test: cc chromium ## gofmt, go vet, then the short suite (-short; the race detector on the concurrent packages) beside staticcheck
+test: cc chromium $(STATICCHECK) ## gofmt, go vet, then the short suite (-short; the race detector on the concurrent packages) beside staticcheck
 	@$(GOFMT_CHECK)
 	@echo "==> go vet $(LINTFLAGS)"
 	@GOFLAGS="$(LINTFLAGS)" $(GO) vet ./...
 	@mkdir -p bin; rc=0; \
-	echo "==> in the background: go test -short (the packages without the race detector), then staticcheck"; \
-	{ brc=0; \
-	  echo "==> go test -short (the packages without the race detector)"; \
-	  $(GO) test -vet=off -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || brc=1; \
-	  echo "==> staticcheck $(LINTFLAGS)"; \
-	  { $(BUILD_STATICCHECK) && GOFLAGS="$(LINTFLAGS)" $(STATICCHECK) ./...; } || brc=1; \
-	  exit $$brc; } > bin/test-background.out 2>&1 & \
-	bg=$$!; \
+	echo "==> staticcheck $(LINTFLAGS), beside the tests (its findings follow them)"; \
+	{ GOFLAGS="$(LINTFLAGS)" $(STATICCHECK) ./... > bin/staticcheck.out 2>&1; echo $$? > bin/staticcheck.rc; } & \
+	sc=$$!; \
 	echo "==> go test -short -race $(RACEPKGS)"; \
 	$(GO) test -vet=off -short -race -timeout 15m $(RACEPKGS) || rc=1; \
 	$(GO) test -vet=off -short -race -run Concurrent ./rules/ || rc=1; \
-	wait $$bg || rc=1; \
-	cat bin/test-background.out; \
+	echo "==> go test -short (the other packages)"; \
+	$(GO) test -vet=off -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
+	wait $$sc; \
+	echo "==> staticcheck $(LINTFLAGS): $$( [ "$$(cat bin/staticcheck.rc)" = 0 ] && echo clean || echo findings)"; \
+	cat bin/staticcheck.out; \
+	[ "$$(cat bin/staticcheck.rc)" = 0 ] || rc=1; \
 	exit $$rc
 
-test-long: cc chromium lint ## make lint, every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
+test-long: cc chromium ## every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
 	$(GO) test -race -timeout 30m ./...
 	FECHADO_LONG=1 $(GO) test -timeout 60m ./...
 
