@@ -193,9 +193,16 @@ func (r *report) wholeSummary(p printer) {
 			metOrNot(big.Reads.P99 < int64(readTarget)), thousands(small.Hands), ms(small.Reads.P99), float64(big.Reads.P99)/float64(small.Reads.P99))
 	}
 	small, big = pick(func(s *size) bool { return s.Project != nil && s.ProjectErr == nil })
-	if big == nil {
+	switch {
+	case big == nil:
 		p("| `fechado project --rebuild`, the projector alone | missing: see \"Left out\" | | |\n")
-	} else {
+	case big != sizes[len(sizes)-1]:
+		// The largest size did not project (the budget ran out, or the run failed): judging the
+		// targets at a smaller size would compare that size with itself.
+		last := sizes[len(sizes)-1]
+		p("| `fechado project --rebuild` of the log of %s hands, the projector alone | not measured: see \"Left out\" | at %s hands: %.0f µs a hand, peak memory %s MB | — |\n",
+			thousands(last.Hands), thousands(big.Hands), float64(big.Project.Wall.Microseconds())/float64(big.Hands), peakMB(big.Project, nil))
+	default:
 		bp, sp := float64(big.Project.Wall.Microseconds())/float64(big.Hands), float64(small.Project.Wall.Microseconds())/float64(small.Hands)
 		p("| `fechado project --rebuild` of the log of %s hands, the projector alone (the log's server in a process of its own, peak memory %s MB) | %.0f µs a hand, peak memory %s MB; target under %.0f MB: %s | the same at %s hands: %.0f µs a hand, %s MB | %.2f× the time a hand; target at most %.1f×: %s |\n",
 			thousands(big.Hands), peakMB(big.Server, nil), bp, peakMB(big.Project, nil), projectPeakTarget/1e6, metOrNot(float64(big.Project.MaxRSS) < projectPeakTarget),
