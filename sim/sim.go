@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/fechado/fechado/cards"
@@ -592,29 +591,16 @@ func (s *Sim) nextDealer(seats []events.Seat) events.Seat {
 }
 
 // blinds places the button and the blinds of a blind game by the TDA dead-button rule
-// (events-v1.md §7, rules.NextBlinds), given the seats dealt in and the dealer the last hand leaves
-// by the deal passing left: the big blind one dealt-in seat left of the last one, the small blind
-// on the last big blind's seat (dead when he is not dealt in), the button on the seat before
-// that. With no big blind to move on from, the blinds are left of the dealer given.
+// (events-v1.md §7, rules.Rotation.Place), given the seats dealt in and the dealer the last hand
+// leaves by the deal passing left. With no big blind to move on from, the blinds are left of the
+// dealer given.
 func (s *Sim) blinds(seats []events.Seat, dealer events.Seat) (button, sb, bb events.Seat) {
 	if s.misdeal && s.bb != 0 {
 		// The misdeal's blinds play again.
 		return s.dealer, s.sbAgain(seats), s.bb
 	}
-	bb, button, ok := rules.NextBlinds(seats, s.bb, s.bbBefore, len(s.lastSeats))
-	switch {
-	case bb == 0:
-		return dealer, 0, 0
-	case len(seats) == 2:
-		return button, button, bb
-	case !ok:
-		sb = rules.PrevSeat(seats, bb)
-		return rules.PrevSeat(seats, sb), sb, bb
-	}
-	if slices.Contains(seats, s.bb) {
-		sb = s.bb
-	}
-	return button, sb, bb
+	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
+	return b.Button, b.Small, b.Big
 }
 
 // sbAgain is the small blind of the hand replayed after a misdeal: the seat before the big blind.
