@@ -22,17 +22,7 @@ func New(t testing.TB, width, height int, timeout time.Duration) context.Context
 	if _, err := os.Stat(Chromium); err != nil {
 		t.Fatalf("the browser test needs chromium at %s (%v): `make chromium` installs it", Chromium, err)
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(Chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, height),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), allocatorOptions(t.TempDir(), width, height)...)
 	ctx, cancel := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() {
