@@ -13,13 +13,15 @@ import (
 // hand is the projector's memory of a hand in progress: its accepted events, from hand.started
 // on. It is rebuilt after a restart by reading the hand's events again from the stream.
 type hand struct {
-	id          string
-	table       string
-	startSeq    uint64 // stream sequence of hand.started
-	start       *events.HandStarted
-	startedAt   string
-	lastSeq     events.Seq
-	evs         []*events.Event
+	id        string
+	table     string
+	startSeq  uint64 // stream sequence of hand.started
+	start     *events.HandStarted
+	startedAt string
+	lastSeq   events.Seq
+	evs       []*events.Event
+	// streamSeqs holds the stream sequence of each of evs: the hand's copy (handcopy.go) keeps it.
+	streamSeqs  []uint64
 	quarantined int
 	// all holds every event of the hand that decoded, in the order of the stream, the ones
 	// quarantined included: the auditor judges the log as it is.

@@ -81,6 +81,10 @@ type Projector struct {
 	mem map[string]*audit.TableMemory
 	// book follows the tournaments of the hands ended (tournament.go); rebuilt at load.
 	book *tournament.Book
+	// copyBuf and zbuf are reused to encode each hand's copy (handcopy.go).
+	copyBuf, zbuf []byte
+	// sourceSaved is set once a commit of this projector has written source_log.
+	sourceSaved bool
 
 	b *batch
 }
@@ -179,6 +183,7 @@ func (p *Projector) reset() {
 		p.b = nil
 	}
 	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.book = false, nil, nil, false, 0, nil, nil
+	p.sourceSaved = false
 }
 
 // errReplayDone stops the re-reading of open hands at the checkpoint.
@@ -304,6 +309,7 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 	}
 	h.lastSeq = e.Seq
 	h.evs = append(h.evs, e)
+	h.streamSeqs = append(h.streamSeqs, m.Seq)
 	if !p.replaying {
 		if err := p.writeEvent(ctx, m, h, e); err != nil {
 			return err
@@ -335,11 +341,18 @@ func (p *Projector) accepted(e *events.Event) {
 }
 
 func (p *Projector) quarantine(ctx context.Context, m Message, handID, reason string) error {
-	if h := p.open[handID]; h != nil {
+	h := p.open[handID]
+	if h != nil {
 		h.quarantined++
 	}
 	if p.replaying {
 		return nil
+	}
+	if h == nil && handID != "" {
+		// A line of a hand not open (not yet started, or ended) is not in its copy.
+		if _, err := p.b.stmt(stVoidCopy).ExecContext(ctx, handID); err != nil {
+			return err
+		}
 	}
 	p.b.done.Quarantined++
 	_, err := p.b.stmt(stQuarantine).ExecContext(ctx, m.Seq, handID, reason, m.Data)
@@ -388,7 +401,7 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 		}
 	}
 	h := &hand{id: e.Hand, table: e.Table, startSeq: m.Seq, start: hs, startedAt: e.At, lastSeq: 1,
-		evs: []*events.Event{e}, all: []*events.Event{e}}
+		evs: []*events.Event{e}, streamSeqs: []uint64{m.Seq}, all: []*events.Event{e}}
 	p.open[e.Hand] = h
 	p.accepted(e)
 	return nil
@@ -462,6 +475,9 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
 	findings, err := p.auditHand(ctx, m.Seq, h)
 	if err != nil {
+		return err
+	}
+	if err := p.putCopy(ctx, m, h); err != nil {
 		return err
 	}
 	status, nFindings := auditStatus(findings), len(findings)
@@ -554,6 +570,11 @@ func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 	if err := p.saveTournaments(ctx); err != nil {
 		return err
 	}
+	if !p.sourceSaved {
+		if _, err := b.stmt(stSourceLog).ExecContext(ctx, p.sourceLog()); err != nil {
+			return fmt.Errorf("projector: source log: %w", err)
+		}
+	}
 	if _, err := b.stmt(stCheckpoint).ExecContext(ctx, p.name(), b.last); err != nil {
 		return fmt.Errorf("projector: checkpoint: %w", err)
 	}
@@ -561,6 +582,7 @@ func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 		return fmt.Errorf("projector: commit: %w", err)
 	}
 	p.b = nil
+	p.sourceSaved = true
 	p.checkpoint = b.last
 	pr.Events += b.done.Events
 	pr.Hands += b.done.Hands

@@ -31,11 +31,21 @@ const (
 	stTourKnockout
 	stTourPlayer
 	stTourMemory
+	stPutCopy
+	stVoidCopy
+	stSourceLog
 	numStmts
 )
 
 // statements holds the SQL of each stmtID.
 var statements = [numStmts]string{
+	// A void copy stays void: a hand whose subject held a stray line before its hand.started is
+	// read from the log even once it ends.
+	stPutCopy: `INSERT INTO hand_events (hand_id, table_id, end_seq, events, lines) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (hand_id) DO NOTHING`,
+	stVoidCopy: `INSERT INTO hand_events (hand_id, table_id, end_seq, events, lines) VALUES (?, '', 0, 0, NULL)
+		ON CONFLICT (hand_id) DO UPDATE SET lines = NULL`,
+	stSourceLog: `INSERT OR IGNORE INTO source_log (one, log_id) VALUES (1, ?)`,
 	stTourHand: `INSERT INTO tournament_hands (hand_id, tournament_id, table_id, end_seq, level, started, ended)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`,
 	stTourUpsert: `INSERT INTO tournaments (tournament_id, entries, stack, rebuys, hands, level, in_play, started_at, last_at, ended_at)

@@ -39,6 +39,8 @@ var ReadModels = []string{
 	"tournament_knockouts", "tournament_players",
 	// 0005
 	"tournament_memory",
+	// 0008
+	"hand_events", "source_log",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.

@@ -114,14 +114,11 @@ func (s *Server) findingsOf(ctx context.Context, hand string, done bool) ([]Find
 	return projector.Findings(ctx, s.db, hand)
 }
 
-// readHand reads a hand's events from the log, in seq order.
+// readHand reads a hand's events, in seq order: from its copy in the read models when they hold
+// it, else from the log (projector.ReadHand).
 func (s *Server) readHand(ctx context.Context, hand string) ([]*events.Event, error) {
-	table, err := projector.HandTable(ctx, s.db, hand)
-	if err != nil {
-		return nil, err
-	}
 	var evs []*events.Event
-	err = s.log.ReadHand(ctx, table, hand, func(st recorder.Stored) error {
+	err := projector.ReadHand(ctx, s.db, s.log, "", hand, func(st recorder.Stored) error {
 		evs = append(evs, st.Event)
 		return nil
 	})

@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
 )
 
@@ -74,46 +74,33 @@ func (f *logFlags) open(ctx context.Context) (*recorder.Log, error) {
 	return l, nil
 }
 
-// readHand reads one stored hand. Without its table, the table is taken from the read models
-// beside the log (DIR/fechado.db, kept by project and serve, whose hands table is the index from
-// hand id to table), so that the read costs the same however long the log; a hand they do not
-// hold is looked up in the log itself, at a cost that grows with the log (recorder.HandSubject).
+// readHand reads one stored hand: from the read models beside the log (DIR/fechado.db, kept by
+// project and serve) when they hold the hand's copy, one lookup however long the log; otherwise
+// from the log, the table taken from the read models when the command does not give it
+// (projector.ReadHand, docs/stream.md §5).
 func (f *logFlags) readHand(ctx context.Context, l *recorder.Log, table, hand string, fn func(recorder.Stored) error) error {
-	if table != "" {
-		return l.ReadHand(ctx, table, hand, fn)
+	db := f.readModels()
+	if db != nil {
+		defer db.Close()
 	}
-	if t := f.indexedTable(ctx, hand); t != "" {
-		err := l.ReadHand(ctx, t, hand, fn)
-		if !errors.Is(err, recorder.ErrHandNotFound) {
-			return err
-		}
-		// Read models of another log: nothing was delivered, look the hand up in this one.
-	}
-	return l.ReadHand(ctx, "", hand, fn)
+	return projector.ReadHand(ctx, db, l, table, hand, fn)
 }
 
-// indexedTable returns the table of hand from the read models beside the log, opened read-only,
-// or "" when there are none, they do not hold the hand, or they cannot be read.
-func (f *logFlags) indexedTable(ctx context.Context, hand string) string {
+// readModels opens the read models beside the log read-only, or returns nil when there are none
+// or they cannot be opened: the log is then read.
+func (f *logFlags) readModels() *sql.DB {
 	path := filepath.Join(f.data, "fechado.db")
 	if strings.ContainsAny(path, "?#") {
-		return ""
+		return nil
 	}
 	if _, err := os.Stat(path); err != nil {
-		return ""
+		return nil
 	}
 	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&_busy_timeout=1000")
 	if err != nil {
-		return ""
+		return nil
 	}
-	defer db.Close()
-	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	var table string
-	if db.QueryRowContext(qctx, `SELECT table_id FROM hands WHERE hand_id = ?`, hand).Scan(&table) != nil {
-		return ""
-	}
-	return table
+	return db
 }
 
 // interruptible returns a context that ends on Ctrl-C or SIGTERM, so that a command stops its
