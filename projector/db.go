@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -45,6 +46,27 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 		return nil, err
 	}
 	if err := Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// OpenReadOnly opens the read models at path for reading only, as a reader beside a projector
+// does (a command reading a hand while serve projects): it creates nothing and migrates nothing,
+// and waits up to a second for a writer's lock. It fails when there is no file at path.
+func OpenReadOnly(ctx context.Context, path string) (*sql.DB, error) {
+	if strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") || path == "" {
+		return nil, fmt.Errorf("%w: %q", ErrBadPath, path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&_busy_timeout=1000")
+	if err != nil {
+		return nil, err
+	}
+	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -166,7 +166,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		{Nominal: 1000, Load: "1.50 2.00 3.00", Hands: 1000, Events: 25000, Bytes: 7e6, RecordedHands: 1000, RecordedEvents: 25000,
 			Audit: mk(time.Second, 50e6), JQ: mk(2*time.Second, 5e6), Record: mk(3*time.Second, 100e6), Project: mk(4*time.Second, 120e6),
 			Plain: mk(1500*time.Millisecond, 60e6), Server: mk(0, 300e6),
-			Reads: &readTimes{Reads: 1000, P50: 4e5, P99: 2e6}},
+			Reads: &readTimes{Reads: 1000, P50: 4e5, P99: 2e6}, ModelReads: &readTimes{Reads: 1000, P50: 1e5, P99: 4e5, Copies: 990}},
 		{Nominal: 2000, Hands: 2000, Events: 50000, Bytes: 14e6, RecordedHands: 1000, RecordedEvents: 25000,
 			Audit: mk(2*time.Second, 50e6), JQ: mk(4*time.Second, 5e6), ProjectErr: errors.New("project broke"),
 			Record: mk(3*time.Second, 100e6), Project: mk(time.Second, 0),
@@ -192,6 +192,12 @@ func TestReportRawAndMarkdown(t *testing.T) {
 	if v, _ := o.get("BenchmarkCmd/read-hand/size=2000").median("p99-ms"); v != 3 {
 		t.Errorf("read p99 at 2,000 hands: %v ms, want 3", v)
 	}
+	if v, _ := o.get("BenchmarkCmd/read-hand-models/size=1000").median("p99-ms"); v != 0.4 {
+		t.Errorf("read p99 from the read models at 1,000 hands: %v ms, want 0.4", v)
+	}
+	if o.get("BenchmarkCmd/read-hand-models/size=2000") != nil {
+		t.Error("reads from read models that were not measured are in the raw output")
+	}
 	if o.get("BenchmarkAppend") == nil {
 		t.Error("go test output lost")
 	}
@@ -203,7 +209,10 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
 		"missing: `BenchmarkProject` did not run",
 		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c N`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.50 of jq's time |",
-		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 0.40 | 2.00 | 4.00 s | 4000 | 6,250 | 120 | 300 |",
+		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 0.40 | 2.00 | 4.00 s | 4000 | 6,250 | 120 | 300 | 0.10 | 0.40 |\n",
+		"| 3.00 s (1,000) | 0.50 | 3.00 | failed | — | — | — | — | — | — |\n",
+		"(the hand index, as `fechado export --hand` without read models), p99 over 1,000 random simulated hands of the log of 2,000 hands",
+		"p99 over the same 1,000 hands of the log of 1,000 hands (990 of them from their copy) | 0.40 ms (median 0.10 ms); target under 5.00 ms: met | the same at 1,000 hands: 0.40 ms | 1.00× the time |",
 		"audit time ×2.0 (per hand ×1.00), peak memory ×1.00",
 		"2,000 hands: **failed**: project broke",
 		"| std-draw | 95,238,095 | 1.00 |",

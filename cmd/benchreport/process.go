@@ -210,7 +210,10 @@ type size struct {
 	NoJQ                bool       // jq was left out: the size is over -jq-max
 	Reads               *readTimes // hands read back by id after record (measureReads)
 	ReadsRun            *run       // the process that read them
-	Server              *run       // the log's server while project ran (measureProject)
+	ModelReads          *readTimes // the same hands read back by id after project, with its read models
+	ModelReadsRun       *run       // the process that read them
+	ModelReadsErr       error
+	Server              *run // the log's server while project ran (measureProject)
 	RecordErr, AuditErr error
 	ProjectErr, JQErr   error
 	ReadsErr            error
@@ -287,8 +290,10 @@ func (w *wholeProcess) estimate(prev *size, n, ntables int) (full, auditOnly tim
 	}
 	f := a + newHands*(per(prev.Record, prev.RecordedHands)+per(prev.Plain, prev.RecordedHands)) +
 		hands*per(prev.Project, prev.Hands)
-	if prev.ReadsRun != nil {
-		f += float64(prev.ReadsRun.Wall)
+	for _, r := range []*run{prev.ReadsRun, prev.ModelReadsRun} {
+		if r != nil {
+			f += float64(r.Wall)
+		}
 	}
 	return time.Duration(f * w.cfg.margin), time.Duration(a * w.cfg.margin)
 }
@@ -400,8 +405,9 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 		// The baseline's log is needed no more: its disk goes to the next size.
 		os.RemoveAll(data + "-plain")
 	}
-	fmt.Fprintf(progress, "benchreport:   project --rebuild, the log's server in a process of its own\n")
+	fmt.Fprintf(progress, "benchreport:   project --rebuild, the log's server in a process of its own, then the same hands read back with the read models\n")
 	w.measureProject(ctx, s, data)
+	os.Remove(handListPath(data))
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,14 +18,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
 )
 
 // readsFlag makes benchreport the timer of hand reads instead of the report: it opens the log
 // stored under DIR the way fechado's commands do (the same embedded server, the same options),
-// outside the timing, then reads each hand id of HANDFILE (one a line) by its id alone, as
-// `fechado export --hand ID` does without read models (the table from the hand index, then the
-// hand's own subject), timing each read, and prints the times as JSON (readTimes).
+// and the read models DB when given, outside the timing, then reads each hand id of HANDFILE (one
+// a line) by its id alone, timing each read, and prints the times as JSON (readTimes). Without
+// DB a read is what `fechado export --hand ID` does without read models (the table from the
+// hand index, then the hand's own subject); with DB, what it does with them (projector.ReadHand:
+// the hand's copy in the read models, else the log).
 const readsFlag = "-time-reads"
 
 // serveFlag makes benchreport the log's server for another process: it opens the log stored
@@ -43,6 +47,8 @@ type readTimes struct {
 	P50    int64 `json:"p50_ns"`
 	P99    int64 `json:"p99_ns"`
 	Max    int64 `json:"max_ns"`
+	// Copies counts the hands the read models held a copy of, which the reads took (with DB).
+	Copies int `json:"copies"`
 }
 
 // percentile returns the p-th percentile (0 < p ≤ 100) of sorted times, nearest rank.
@@ -54,10 +60,10 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	return sorted[min(max(rank, 0), len(sorted)-1)]
 }
 
-// timeReads runs the reads timer: benchreport -time-reads DIR HANDFILE.
+// timeReads runs the reads timer: benchreport -time-reads DIR HANDFILE [DB].
 func timeReads(args []string, stdout io.Writer) error {
-	if len(args) != 2 {
-		return errors.New("usage: benchreport -time-reads DIR HANDFILE")
+	if len(args) != 2 && len(args) != 3 {
+		return errors.New("usage: benchreport -time-reads DIR HANDFILE [DB]")
 	}
 	data, err := os.ReadFile(args[1])
 	if err != nil {
@@ -73,18 +79,34 @@ func timeReads(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer l.Close()
+	var db *sql.DB
+	if len(args) == 3 {
+		if db, err = projector.OpenReadOnly(ctx, args[2]); err != nil {
+			return err
+		}
+		defer db.Close()
+	}
 	var rt readTimes
 	times := make([]time.Duration, 0, len(hands))
 	for _, h := range hands {
 		n := 0
 		start := time.Now()
-		err := l.ReadHand(ctx, "", h, func(recorder.Stored) error { n++; return nil })
+		err := projector.ReadHand(ctx, db, l, "", h, func(recorder.Stored) error { n++; return nil })
 		d := time.Since(start)
 		if err != nil {
 			return fmt.Errorf("reading hand %s: %w", h, err)
 		}
 		times = append(times, d)
 		rt.Events += n
+	}
+	if db != nil {
+		for _, h := range hands {
+			if _, _, ok, err := projector.HandCopy(ctx, db, projector.LogID(l), h); err != nil {
+				return fmt.Errorf("hand %s: %w", h, err)
+			} else if ok {
+				rt.Copies++
+			}
+		}
 	}
 	slices.Sort(times)
 	rt.Reads = len(times)
@@ -150,38 +172,52 @@ func sampleHands(tables []*table, n int, rng *rand.Rand) []handRef {
 	return out
 }
 
-// measureReads times readSample random hands of tables read back by id from the log under data
-// (readsFlag, in a process of its own).
-func (w *wholeProcess) measureReads(ctx context.Context, s *size, data string, tables []*table) {
-	self, err := os.Executable()
-	if err != nil {
-		s.ReadsErr = err
-		return
-	}
+// writeHandList writes readSample random hands of tables, one id a line, to the file the reads
+// of the size at data take (handListPath).
+func writeHandList(s *size, data string, tables []*table) error {
 	hands := sampleHands(tables, readSample, rand.New(rand.NewPCG(uint64(s.Nominal), 21)))
 	var list bytes.Buffer
 	for _, h := range hands {
 		fmt.Fprintln(&list, h.Hand)
 	}
-	path := data + "-hands.txt"
-	if err := os.WriteFile(path, list.Bytes(), 0o644); err != nil {
-		s.ReadsErr = err
-		return
-	}
-	defer os.Remove(path)
-	var out bytes.Buffer
-	r, err := measure(ctx, &out, nil, self, readsFlag, data, path)
-	s.ReadsRun = &r
+	return os.WriteFile(handListPath(data), list.Bytes(), 0o644)
+}
+
+// handListPath is the file of the hands read back at the size whose log is at data.
+func handListPath(data string) string { return data + "-hands.txt" }
+
+// timeReadsOf times the reads of the hands of handListPath(data) by id, in a process of its own
+// (readsFlag): from the log under data, or, with db, as projector.ReadHand reads them with the
+// read models db beside the log.
+func (w *wholeProcess) timeReadsOf(ctx context.Context, data, db string) (*readTimes, *run, error) {
+	self, err := os.Executable()
 	if err != nil {
-		s.ReadsErr = err
-		return
+		return nil, nil, err
+	}
+	args := []string{readsFlag, data, handListPath(data)}
+	if db != "" {
+		args = append(args, db)
+	}
+	var out bytes.Buffer
+	r, err := measure(ctx, &out, nil, self, args...)
+	if err != nil {
+		return nil, &r, err
 	}
 	var rt readTimes
 	if err := json.Unmarshal(out.Bytes(), &rt); err != nil {
-		s.ReadsErr = fmt.Errorf("reading the read times: %v", err)
+		return nil, &r, fmt.Errorf("reading the read times: %v", err)
+	}
+	return &rt, &r, nil
+}
+
+// measureReads times the hands of the size read back by id from the log under data alone
+// (before any read models), after record.
+func (w *wholeProcess) measureReads(ctx context.Context, s *size, data string, tables []*table) {
+	if err := writeHandList(s, data, tables); err != nil {
+		s.ReadsErr = err
 		return
 	}
-	s.Reads = &rt
+	s.Reads, s.ReadsRun, s.ReadsErr = w.timeReadsOf(ctx, data, "")
 }
 
 // measureProject runs `fechado project --rebuild` of the log under data against the log's
@@ -224,6 +260,10 @@ func (w *wholeProcess) measureProject(ctx context.Context, s *size, data string)
 	p, err := measure(ctx, nil, nil, w.cfg.fechado, "project", "--nats", url, "--db", db, "--rebuild")
 	s.Project, s.ProjectErr = &p, err
 	s.Server = stopServer()
+	if err == nil && s.ReadsErr == nil {
+		// The same hands as after record, now with the read models the projection left.
+		s.ModelReads, s.ModelReadsRun, s.ModelReadsErr = w.timeReadsOf(ctx, data, db)
+	}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(db + suffix)
 	}

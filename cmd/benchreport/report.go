@@ -69,6 +69,10 @@ func (r *report) raw() []byte {
 			fmt.Fprintf(&b, "BenchmarkCmd/read-hand/size=%d \t%d\t%d ns/op\t%.3f p50-ms\t%.3f p99-ms\n",
 				s.Nominal, s.Reads.Reads, s.Reads.P50, float64(s.Reads.P50)/1e6, float64(s.Reads.P99)/1e6)
 		}
+		if s.ModelReadsErr == nil && s.ModelReads != nil && s.ModelReads.Reads > 0 {
+			fmt.Fprintf(&b, "BenchmarkCmd/read-hand-models/size=%d \t%d\t%d ns/op\t%.3f p50-ms\t%.3f p99-ms\n",
+				s.Nominal, s.ModelReads.Reads, s.ModelReads.P50, float64(s.ModelReads.P50)/1e6, float64(s.ModelReads.P99)/1e6)
+		}
 		if s.ProjectErr == nil && s.Server != nil {
 			fmt.Fprintf(&b, "BenchmarkCmd/project-server/size=%d \t1\t%d ns/op\t%d peak-RSS-B\n", s.Nominal, s.Project.Wall.Nanoseconds(), s.Server.MaxRSS)
 		}
@@ -186,11 +190,19 @@ func (r *report) wholeSummary(p printer) {
 	}
 	small, big := pick(func(s *size) bool { return s.Reads != nil && s.ReadsErr == nil })
 	if big == nil {
-		p("| Read one hand back by its id alone (the hand index, as `fechado export --hand`), p99 over %s random hands | missing: see \"Left out\" | | |\n", thousands(readSample))
+		p("| Read one hand back by its id from the log alone (the hand index, as `fechado export --hand` without read models), p99 over %s random hands | missing: see \"Left out\" | | |\n", thousands(readSample))
 	} else {
-		p("| Read one hand back by its id alone (the hand index, as `fechado export --hand`), p99 over %s random simulated hands of the log of %s hands | %s (median %s); target under %s: %s | the same at %s hands: %s | %.2f× the time |\n",
+		p("| Read one hand back by its id from the log alone (the hand index, as `fechado export --hand` without read models), p99 over %s random simulated hands of the log of %s hands | %s (median %s); target under %s: %s | the same at %s hands: %s | %.2f× the time |\n",
 			thousands(big.Reads.Reads), thousands(big.Hands), ms(big.Reads.P99), ms(big.Reads.P50), ms(int64(readTarget)),
 			metOrNot(big.Reads.P99 < int64(readTarget)), thousands(small.Hands), ms(small.Reads.P99), float64(big.Reads.P99)/float64(small.Reads.P99))
+	}
+	small, big = pick(func(s *size) bool { return s.ModelReads != nil && s.ModelReadsErr == nil })
+	if big == nil {
+		p("| Read one hand back by its id from the read models (its copy, as `fechado export --hand` beside them, after `project`), p99 over %s random hands | missing: see \"Left out\" | | |\n", thousands(readSample))
+	} else {
+		p("| Read one hand back by its id from the read models (its copy, as `fechado export --hand` beside them, after `project`), p99 over the same %s hands of the log of %s hands (%s of them from their copy) | %s (median %s); target under %s: %s | the same at %s hands: %s | %.2f× the time |\n",
+			thousands(big.ModelReads.Reads), thousands(big.Hands), thousands(big.ModelReads.Copies), ms(big.ModelReads.P99), ms(big.ModelReads.P50), ms(int64(readTarget)),
+			metOrNot(big.ModelReads.P99 < int64(readTarget)), thousands(small.Hands), ms(small.ModelReads.P99), float64(big.ModelReads.P99)/float64(small.ModelReads.P99))
 	}
 	small, big = pick(func(s *size) bool { return s.Project != nil && s.ProjectErr == nil })
 	switch {
@@ -293,17 +305,18 @@ func (r *report) growth(p printer) {
 	p("Elapsed time and peak resident memory (ru_maxrss, what `/usr/bin/time -v` prints as \"Maximum resident set size\") of each process.\n")
 	p("`record` appends only the tables new at that size to one growing log; `project --rebuild` then projects the whole log into a new database.\n\n")
 	p("Load is the 1-minute load average just before the size's first command.\n\n")
-	p("`read p50/p99` are the times of reading %s random hands of the log back by id alone, after `record`, in one process that opened the log first (`benchreport %s`). `project` runs with the log's server in a process of its own (`benchreport %s`, `project --nats URL`): `project peak MB` is the projector's, `server peak MB` the server's.\n\n", thousands(readSample), readsFlag, serveFlag)
-	p("| Size | Hands | Events | File MB | Load | audit | audit µs/hand | audit peak MB | jq -c . | audit/jq | record (new hands) | read p50 ms | read p99 ms | project | project µs/hand | project events/s | project peak MB | server peak MB |\n")
-	p("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("`log read p50/p99` are the times of reading %s random hands of the log back by id alone, from the log (no read models yet), after `record`, in one process that opened the log first (`benchreport %s DIR HANDFILE`); `models read p50/p99` the times of reading the same hands after `project`, with the read models it left beside the log, as `fechado export --hand` reads them (the hand's copy in the read models), in one process that opened the log and the read models first (`benchreport %s DIR HANDFILE DB`). `project` runs with the log's server in a process of its own (`benchreport %s`, `project --nats URL`): `project peak MB` is the projector's, `server peak MB` the server's.\n\n", thousands(readSample), readsFlag, readsFlag, serveFlag)
+	p("| Size | Hands | Events | File MB | Load | audit | audit µs/hand | audit peak MB | jq -c . | audit/jq | record (new hands) | log read p50 ms | log read p99 ms | project | project µs/hand | project events/s | project peak MB | server peak MB | models read p50 ms | models read p99 ms |\n")
+	p("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range w.sizes {
 		load, _, _ := strings.Cut(s.Load, " ")
-		p("| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		p("| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			thousands(s.Nominal), thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, orUnknown(load),
 			runSecs(s.Audit, s.AuditErr), perHand(s.Audit, s.AuditErr, s.Hands), peakMB(s.Audit, s.AuditErr),
 			runSecs(s.JQ, s.JQErr), ratio(s.Audit, s.AuditErr, s.JQ, s.JQErr),
 			recordCell(s), readCell(s, 50), readCell(s, 99), runSecs(s.Project, s.ProjectErr), perHand(s.Project, s.ProjectErr, s.Hands),
-			rateCell(s.Project, s.ProjectErr, s.Events), peakMB(s.Project, s.ProjectErr), peakMB(s.Server, s.ProjectErr))
+			rateCell(s.Project, s.ProjectErr, s.Events), peakMB(s.Project, s.ProjectErr), peakMB(s.Server, s.ProjectErr),
+			timesCell(s.ModelReads, s.ModelReadsErr, 50), timesCell(s.ModelReads, s.ModelReadsErr, 99))
 	}
 	p("\n")
 	first := w.sizes[0]
@@ -334,7 +347,7 @@ func (r *report) growth(p printer) {
 	}
 	p("\n")
 	for _, s := range w.sizes {
-		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ReadsErr, s.PlainErr, s.ProjectErr} {
+		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ReadsErr, s.PlainErr, s.ProjectErr, s.ModelReadsErr} {
 			if e != nil {
 				p("- %s hands: **failed**: %v\n", thousands(s.Hands), e)
 			}
@@ -390,6 +403,7 @@ func (r *report) how(p printer) {
 	p("- `BenchmarkRecordFile` (recorder): a file of 4 simulated std-draw tables of 1,000 hands (about 29 events a hand) recorded by a `Recorder` from its bytes, as `fechado record` does, into a new embedded log each iteration; the baseline publishes the same lines to the same subjects of a second new embedded log with plain `PublishAsync`, in the same run.\n")
 	p("- `BenchmarkReadHandLogSize` (recorder, `FECHADO_READ_HANDS=%s`): `Log.ReadHand` of hands (hand.started, hand.ended) chosen at random over logs of those sizes at 1,000 tables, interleaved in the stream, 1,000 reads an iteration; p50 and p99 are over every read. A read is one batched direct get on the hand's subject; the first read of a message block not read for a while loads and indexes the whole block (8 MB), which is what the p99 shows. The logs are filled with plain asynchronous publishes of the sealed events, outside the timing, and logs over 100,000 hands are cached in the cache folder across runs (filled again when the stream configuration changes). The two-event hands keep the big log within the budget: 2 million events rather than the 29 million of a million played hands; a read touches only its hand's subject and block.\n", r.cfg.readHands)
 	p("- Reads by hand id (whole process, after `record` at each size): `benchreport %s DIR HANDFILE` opens the log on DIR as fechado's commands do (the same embedded server and options), outside the timing, then reads %s hands by their id alone with `Log.ReadHand` (table \"\"), as `fechado export --hand ID` does without read models: the table from the hand index, then the hand's own subject. The hands are chosen at random over every table of the log, each table in proportion to its hands, out of a uniform sample of each table's hands taken while counting its file; p50 and p99 are over the %s reads, nearest rank.\n", readsFlag, thousands(readSample), thousands(readSample))
+	p("- Reads by hand id from the read models (whole process, after `project` at each size): `benchreport %s DIR HANDFILE DB` opens the log on DIR and the read models DB that `project --rebuild` just wrote (read-only, as `fechado export --hand` opens `DIR/fechado.db`), outside the timing, then reads the same %s hands by their id alone with `projector.ReadHand`, as `fechado export --hand ID` does beside read models: the hand's copy of its stored lines (`hand_events`, one lookup, then the lines decoded), or the log when the read models hold no copy the log may trust. The log's server is its own again (the projection's has stopped), so the log's blocks it read for `project` are no longer in its memory; the read models' file may still be in the page cache, as it is on a node that serves them.\n", readsFlag, thousands(readSample))
 	p("- `project` (whole process): `benchreport %s DIR` serves the log on DIR as fechado's commands do, with the embedded server also listening on a loopback port, in a process of its own; `fechado project --nats URL --db FILE --rebuild` then projects the whole log into a new database, so that its time and peak memory are the projector's alone. The server's peak memory is its process's (the server's indexes of the log and of the hand index grow with the hands). The database is deleted afterwards.\n", serveFlag)
 	p("- Whole-process baseline of `record`: `benchreport %s DIR FILE…` opens a log of its own on DIR as fechado does (the same embedded server and stream) and publishes the same new tables' lines to their hands' subjects with plain `PublishAsync` (no headers, no checks), waiting for every ack.\n", plainFlag)
 	p("- Whole processes: `%s`, run by `cmd/benchreport` one at a time, nothing else of the harness running; elapsed wall time from start to exit, peak memory from `wait4`'s rusage. jq is %s. The standard output of `audit --json` and of `jq -c .` goes to `/dev/null`.\n",
@@ -452,17 +466,20 @@ func recordCell(s *size) string {
 	return fmt.Sprintf("%s (%s)", secs(s.Record.Wall), thousands(s.RecordedHands))
 }
 
-// readCell is the p50 or p99 of the reads by hand id of a size.
-func readCell(s *size, pct int) string {
+// readCell is the p50 or p99 of the reads by hand id from the log of a size.
+func readCell(s *size, pct int) string { return timesCell(s.Reads, s.ReadsErr, pct) }
+
+// timesCell is the p50 or p99 of reads by hand id, in milliseconds.
+func timesCell(rt *readTimes, err error, pct int) string {
 	switch {
-	case s.ReadsErr != nil:
+	case err != nil:
 		return "failed"
-	case s.Reads == nil:
+	case rt == nil:
 		return "—"
 	case pct == 50:
-		return fmt.Sprintf("%.2f", float64(s.Reads.P50)/1e6)
+		return fmt.Sprintf("%.2f", float64(rt.P50)/1e6)
 	}
-	return fmt.Sprintf("%.2f", float64(s.Reads.P99)/1e6)
+	return fmt.Sprintf("%.2f", float64(rt.P99)/1e6)
 }
 
 func runSecs(r *run, err error) string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -77,30 +76,15 @@ func (f *logFlags) open(ctx context.Context) (*recorder.Log, error) {
 // readHand reads one stored hand: from the read models beside the log (DIR/fechado.db, kept by
 // project and serve) when they hold the hand's copy, one lookup however long the log; otherwise
 // from the log, the table taken from the read models when the command does not give it
-// (projector.ReadHand, docs/stream.md §5).
+// (projector.ReadHand, docs/stream.md §5). Read models that cannot be opened are passed over.
 func (f *logFlags) readHand(ctx context.Context, l *recorder.Log, table, hand string, fn func(recorder.Stored) error) error {
-	db := f.readModels()
-	if db != nil {
+	db, err := projector.OpenReadOnly(ctx, filepath.Join(f.data, "fechado.db"))
+	if err != nil {
+		db = nil
+	} else {
 		defer db.Close()
 	}
 	return projector.ReadHand(ctx, db, l, table, hand, fn)
-}
-
-// readModels opens the read models beside the log read-only, or returns nil when there are none
-// or they cannot be opened: the log is then read.
-func (f *logFlags) readModels() *sql.DB {
-	path := filepath.Join(f.data, "fechado.db")
-	if strings.ContainsAny(path, "?#") {
-		return nil
-	}
-	if _, err := os.Stat(path); err != nil {
-		return nil
-	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&_busy_timeout=1000")
-	if err != nil {
-		return nil
-	}
-	return db
 }
 
 // interruptible returns a context that ends on Ctrl-C or SIGTERM, so that a command stops its
