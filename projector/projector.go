@@ -6,7 +6,9 @@
 // the hands of a tournament also go through the tournament model, whose tournament.* findings
 // are stored with the hand's and whose tournaments, tables, levels, moves, knock-outs and
 // standings are kept (tournament.go); it computes the draw-poker statistics over them (PlayerStats, OpenByPosition), answers the read
-// API the web renders (read.go), and keeps Live, the public state of hands in progress.
+// API the web renders (read.go), and keeps Live, the public state of hands in progress. It keeps
+// each finished hand's stored lines too, byte for byte, so that a hand is read by its id from the
+// read models instead of the log when they hold it complete (ReadHand, handcopy.go).
 //
 // Exactly once. Each batch of events (DefaultBatchSize per transaction) is written with the
 // stream sequence it reached, in one SQLite transaction: a crash at any point leaves the rows and
