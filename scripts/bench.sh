@@ -8,9 +8,10 @@
 # between too. The whole-process sizes are 10,000 and BENCH_HANDS (the growth from the one to
 # the other is what the report compares), with BENCH_STEPS=1 also 100,000 and 300,000 below it.
 # At each size: audit and jq on the files (jq only up to 300,000 hands: it is the baseline of
-# audit, and at a million hands it alone would take minutes), record, 1,000 hands read back by id from the log,
-# plain publish (the baseline of record), project, the same hands read back with its read models. BENCH_ARGS more benchreport flags, which win,
-# e.g. BENCH_ARGS='-sizes 10000 -bench Eval' for a quick run.
+# audit, and at a million hands it alone would take minutes), record, 1,000 hands read back by
+# id from the log, plain publish (the baseline of record), project, the same hands read back with
+# its read models. BENCH_ARGS more benchreport flags, which win, e.g.
+# BENCH_ARGS='-sizes 10000 -bench Eval' for a quick run.
 #
 # From 1,000,000 hands up the Go benchmarks are a short list (those the summary and the preset
 # tables name) and BenchmarkReadHandLogSize reads from 10,000-hand logs only: the realistic reads
