@@ -1582,7 +1582,7 @@ func (d *decoder) readTournamentList(l *jsonlex.Lexer) ([]Tournament, error) {
 
 // fastTournament scans an object of Tournament as Encode writes it into v.
 func (d *decoder) fastTournament(sc *jsonlex.Scan, v *Tournament) {
-	sc.Lit(litOpenId)
+	sc.Lit(litOpenID)
 	if s := sc.Str(); len(s) > 0 && sc.OK {
 		v.ID = d.name(s)
 	} else {
@@ -1835,7 +1835,7 @@ var (
 	litFrom        = jsonlex.NewLiteral(",\"from\":")
 	litOpenPlayer  = jsonlex.NewLiteral("{\"player\":")
 	litTo          = jsonlex.NewLiteral(",\"to\":")
-	litOpenId      = jsonlex.NewLiteral("{\"id\":")
+	litOpenID      = jsonlex.NewLiteral("{\"id\":")
 	litLevel       = jsonlex.NewLiteral(",\"level\":")
 	litEntries     = jsonlex.NewLiteral(",\"entries\":")
 	litOpenAnte    = jsonlex.NewLiteral("{\"ante\":")

@@ -4,73 +4,96 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// The generated files are what gen writes now: a change to the catalogue or the generator that
-// was not followed by go generate fails here.
+func loadCatalogue(t *testing.T) *catalogue {
+	t.Helper()
+	c, err := load(filepath.Join("..", "..", "catalogue.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// The generated files are what gen writes now: a change to the catalogue, the generator or its
+// templates that was not followed by go generate fails here.
 func TestGeneratedFilesAreFresh(t *testing.T) {
-	for _, o := range outputs {
-		want, err := o.gen()
+	c := loadCatalogue(t)
+	for _, out := range outputs {
+		want, err := generate(c, out)
 		if err != nil {
-			t.Fatalf("%s: %v", o.path, err)
+			t.Fatalf("%s: %v", out, err)
 		}
-		got, err := os.ReadFile(filepath.Join("..", "..", o.path))
+		got, err := os.ReadFile(filepath.Join("..", "..", out))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s is stale: run go generate ./events", o.path)
+			t.Errorf("%s is stale: run go generate ./events", out)
 		}
-		if strings.HasSuffix(o.path, ".go") && !bytes.HasPrefix(got, []byte("// Code generated ")) {
-			t.Errorf("%s does not start with the generated-code line", o.path)
+		if strings.HasSuffix(out, ".go") && !bytes.HasPrefix(got, []byte("// Code generated ")) {
+			t.Errorf("%s does not start with the generated-code line", out)
 		}
 	}
 }
 
-// Every nested struct a field names is declared, every enumeration field's values belong to its
-// Go enumeration, and no struct has two fields of one JSON name.
+// Every field has a kind the templates know and an opt load knows, every enumeration field's
+// values belong to its Go enumeration, and no struct has two fields of one JSON name.
 func TestCatalogueIsConsistent(t *testing.T) {
+	c := loadCatalogue(t)
+	kinds := strings.Fields("seat chips count positive seq card cards text name tableid uuid hex64 seed enum bool object list rules")
 	values := map[string][]string{"string": nil}
-	for _, e := range enums {
-		for _, v := range e.values {
-			values[e.goName] = append(values[e.goName], v.value)
+	for _, e := range c.Enums {
+		for _, v := range e.Values {
+			values[e.Go] = append(values[e.Go], v.Value)
 		}
 	}
-	check := func(owner string, fields []field) {
+	for _, r := range c.Records() {
 		seen := map[string]bool{}
-		for _, f := range fields {
-			if seen[f.json] {
-				t.Errorf("%s: field %s twice", owner, f.json)
+		for _, f := range r.Fields {
+			if seen[f.JSON] {
+				t.Errorf("%s: field %s twice", r.Go, f.JSON)
 			}
-			seen[f.json] = true
-			switch f.kind {
-			case kObject, kList:
-				found := false
-				for _, n := range nested {
-					found = found || n.goName == f.nested
-				}
-				if !found {
-					t.Errorf("%s.%s: no nested struct %s", owner, f.json, f.nested)
-				}
-			case kEnum:
-				all, ok := values[f.enum]
-				if !ok || len(f.values) == 0 {
-					t.Errorf("%s.%s: enumeration %s with values %q", owner, f.json, f.enum, f.values)
-				}
-				for _, v := range f.values {
-					if all != nil && !strings.Contains(" "+strings.Join(all, " ")+" ", " "+v+" ") {
-						t.Errorf("%s.%s: %q is not a value of %s", owner, f.json, v, f.enum)
-					}
+			seen[f.JSON] = true
+			if !slices.Contains(kinds, f.Kind) {
+				t.Errorf("%s.%s: unknown kind %q", r.Go, f.JSON, f.Kind)
+			}
+			if f.Kind != "enum" {
+				continue
+			}
+			all, ok := values[f.Enum]
+			if !ok || len(f.Values) == 0 {
+				t.Errorf("%s.%s: enumeration %s with values %q", r.Go, f.JSON, f.Enum, f.Values)
+			}
+			for _, v := range f.Values {
+				if all != nil && !slices.Contains(all, v) {
+					t.Errorf("%s.%s: %q is not a value of %s", r.Go, f.JSON, v, f.Enum)
 				}
 			}
 		}
 	}
-	for _, ty := range catalogue {
-		check(ty.name, ty.fields)
-	}
-	for _, n := range nested {
-		check(n.goName, n.fields)
+}
+
+// A line load cannot read, or a field naming no object, is an error that names its line.
+func TestLoadRefusesBadLines(t *testing.T) {
+	for _, text := range []string{
+		"field seat seat\n",                // a field before any type
+		"type a.b\nfield seat\n",           // no kind
+		"type a.b\nfield e enum Round\n",   // an enumeration without values
+		"type a.b\nfield o object\n",       // an object without its struct
+		"type a.b\nfield o list Nowhere\n", // a struct that is not declared
+		"type a.b\nwhatever\n",             // an unknown word
+		"enum E\nvalue OnlyGoName\n",       // a value without its value
+	} {
+		path := filepath.Join(t.TempDir(), "catalogue.txt")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := load(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("load(%q) = %v, want an error naming the file", text, err)
+		}
 	}
 }
