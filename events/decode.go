@@ -179,17 +179,13 @@ func (d *decoder) own(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// id returns b, a table or hand id that the events after it share, as a string: a copy, so that
-// a caller keeping ids does not keep their lines' chunks alive.
-func (d *decoder) id(b []byte) string { return string(b) }
-
 // handID returns b, a hand id: the last hand read when it is that one (a hand.started's previous
-// hand usually is), else as id does.
+// hand usually is), else a copy.
 func (d *decoder) handID(b []byte) string {
 	if string(b) == d.hand {
 		return d.hand
 	}
-	return d.id(b)
+	return string(b)
 }
 
 // same returns b as a string, *last when it holds the same text (then nothing is allocated).
@@ -198,7 +194,7 @@ func (d *decoder) same(b []byte, last *string) string {
 		return string(b)
 	}
 	if string(b) != *last {
-		*last = d.id(b)
+		*last = string(b)
 	}
 	return *last
 }
@@ -461,10 +457,10 @@ func (d *decoder) fast(l *jsonlex.Lexer, e *Event) bool {
 	if d.pool {
 		// The events of a hand share its id and its table's.
 		if !sameTable {
-			d.table = d.id(table)
+			d.table = string(table)
 		}
 		if !sameHand {
-			d.hand = d.id(hand)
+			d.hand = string(hand)
 		}
 		e.Table, e.Hand = d.table, d.hand
 	} else {
@@ -710,61 +706,6 @@ func (r *Reader) LineSum() *[multisha.Size]byte {
 	return sum
 }
 
-// dataSpec is what the decoder knows of a type's data object: its field names in the catalogue's
-// order (Fields without the "?" of optional ones) and the bits of the required ones. The decoders
-// below switch on the index of a field in names.
-type dataSpec struct {
-	t        Type
-	names    []string
-	fields   *jsonlex.FieldNames
-	required uint32
-}
-
-var dataSpecs = func() (s [numTypes]dataSpec) {
-	for i, t := range Types {
-		s[i].t = t
-		for j, f := range Fields[t] {
-			if n := len(f); f[n-1] == '?' {
-				f = f[:n-1]
-			} else {
-				s[i].required |= 1 << j
-			}
-			s[i].names = append(s[i].names, f)
-		}
-		s[i].fields = jsonlex.NewFieldNames(s[i].names...)
-	}
-	return s
-}()
-
-// field reads the name of the next field of the data object and the ':' after it, and returns
-// its index in sp.names; an unknown or repeated field is an error.
-func (sp *dataSpec) field(l *jsonlex.Lexer, have *uint32) (int, error) {
-	i, k, err := l.Field(sp.fields, have)
-	if err == nil && i < 0 {
-		err = &fieldErr{string(k), fmt.Errorf("unknown field for %s", sp.t)}
-	}
-	return i, err
-}
-
-// check reports the first required field missing, in catalogue order.
-func (sp *dataSpec) check(have uint32) error {
-	if m := sp.required &^ have; m != 0 {
-		return &fieldErr{sp.names[bits.TrailingZeros32(m)], errors.New("missing")}
-	}
-	return nil
-}
-
-// fastSeat reads a seat, 1 to 10, at b[i:]; it returns the seat and the index after it, or 0.
-func fastSeat(b []byte, i int) (Seat, int) {
-	if i+1 >= len(b) || b[i] < '1' || b[i] > '9' {
-		return 0, 0
-	}
-	if b[i] == '1' && b[i+1] == '0' {
-		return 10, i + 2
-	}
-	return Seat(b[i] - '0'), i + 1
-}
-
 // fastCards scans a list of 1 to NumCards cards as Encode writes it (others are left to the
 // general walk), carved as cardList's.
 func (d *decoder) fastCards(sc *jsonlex.Scan) []cards.Card {
@@ -882,12 +823,10 @@ var rankOf, suitOf = func() (r, s [256]byte) {
 }()
 
 func cardInto(l *jsonlex.Lexer, c *cards.Card) error {
-	if i, b := l.I, l.B; i+3 < len(b) && b[i] == '"' && b[i+3] == '"' {
-		if r, s := rankOf[b[i+1]], suitOf[b[i+2]]; r != 0 && s != 0 {
-			*c = cards.New(cards.Rank(r), cards.Suit(s-1))
-			l.I = i + 4
-			return nil
-		}
+	sc := jsonlex.Scan{B: l.B, I: l.I, OK: true}
+	if *c = scanCard(&sc); sc.OK {
+		l.I = sc.I
+		return nil
 	}
 	s, err := l.Str()
 	if err != nil {
@@ -932,12 +871,19 @@ func enum(l *jsonlex.Lexer, allowed []string) (string, error) {
 	return "", fmt.Errorf("%q is not one of %q", s, allowed)
 }
 
-// scanSeat reads a seat, 1 to 10.
+// scanSeat reads a seat, 1 to 10 (the byte after it is the scan's next, so it is there).
 func scanSeat(s *jsonlex.Scan) Seat {
-	v, j := fastSeat(s.B, s.I)
-	s.OK = s.OK && v != 0
-	s.I = j
-	return v
+	b, i := s.B, s.I
+	if i+1 >= len(b) || b[i] < '1' || b[i] > '9' {
+		s.OK = false
+		return 0
+	}
+	if b[i] == '1' && b[i+1] == '0' {
+		s.I += 2
+		return 10
+	}
+	s.I++
+	return Seat(b[i] - '0')
 }
 
 // scanCard reads a card, "Xy".

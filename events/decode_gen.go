@@ -125,14 +125,34 @@ var (
 	valuesPlayerActedAction  = []string{"check", "bet", "call", "raise", "fold"}
 )
 
-// The fields of each nested struct, in the catalogue's order.
+// The fields of each payload and object, in the catalogue's order.
 var (
-	fieldsSeatStack  = jsonlex.NewFieldNames("seat", "player", "stack", "rebuy", "joined", "from")
-	fieldsAwaySeat   = jsonlex.NewFieldNames("seat", "player", "stack")
-	fieldsLeftPlayer = jsonlex.NewFieldNames("player", "stack", "to")
-	fieldsTournament = jsonlex.NewFieldNames("id", "level", "entries", "stack")
-	fieldsStakes     = jsonlex.NewFieldNames("ante", "min_bet", "max_bet")
-	fieldsSeatChips  = jsonlex.NewFieldNames("seat", "stack")
+	fieldsHandStarted     = jsonlex.NewFieldNames("rules", "number", "dealer", "seats", "stakes", "carry", "passed_out", "tournament", "previous", "away", "left")
+	fieldsDeckShuffled    = jsonlex.NewFieldNames("method", "commitment", "count", "by", "cards")
+	fieldsDeckCut         = jsonlex.NewFieldNames("at", "by")
+	fieldsAntePosted      = jsonlex.NewFieldNames("seat", "amount")
+	fieldsBlindPosted     = jsonlex.NewFieldNames("seat", "amount", "blind")
+	fieldsCardDealt       = jsonlex.NewFieldNames("seat", "card", "phase")
+	fieldsCardBurned      = jsonlex.NewFieldNames("card")
+	fieldsCardExposed     = jsonlex.NewFieldNames("card", "phase", "seat", "cause")
+	fieldsMisdealDeclared = jsonlex.NewFieldNames("reason")
+	fieldsPlayerActed     = jsonlex.NewFieldNames("seat", "round", "action", "amount")
+	fieldsCardsDiscarded  = jsonlex.NewFieldNames("seat", "cards", "declared")
+	fieldsOpenersShown    = jsonlex.NewFieldNames("seat", "cards")
+	fieldsHandShown       = jsonlex.NewFieldNames("seat", "cards")
+	fieldsHandMucked      = jsonlex.NewFieldNames("seat")
+	fieldsBetReturned     = jsonlex.NewFieldNames("seat", "amount")
+	fieldsPotRaked        = jsonlex.NewFieldNames("pot", "amount")
+	fieldsPotAwarded      = jsonlex.NewFieldNames("seat", "amount", "pot")
+	fieldsHandPassed      = jsonlex.NewFieldNames()
+	fieldsDeckRevealed    = jsonlex.NewFieldNames("shuffle", "seed")
+	fieldsHandEnded       = jsonlex.NewFieldNames("stacks", "carry")
+	fieldsSeatStack       = jsonlex.NewFieldNames("seat", "player", "stack", "rebuy", "joined", "from")
+	fieldsAwaySeat        = jsonlex.NewFieldNames("seat", "player", "stack")
+	fieldsLeftPlayer      = jsonlex.NewFieldNames("player", "stack", "to")
+	fieldsTournament      = jsonlex.NewFieldNames("id", "level", "entries", "stack")
+	fieldsStakes          = jsonlex.NewFieldNames("ante", "min_bet", "max_bet")
+	fieldsSeatChips       = jsonlex.NewFieldNames("seat", "stack")
 )
 
 // data decodes the payload of the type of index ti (in Types) from the object at l's position:
@@ -191,61 +211,7 @@ func (d *decoder) readHandStarted(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = HandStarted{} // what the fast path wrote
-	sp := &dataSpecs[tiHandStarted]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // rules
-			err = d.rules(l, &v.Rules)
-		case 1: // number
-			var n int64
-			n, err = positive(l)
-			v.Number = int(n)
-		case 2: // dealer
-			err = seatInto(l, &v.Dealer)
-		case 3: // seats
-			v.Seats, err = d.readSeatStackList(l)
-		case 4: // stakes
-			err = d.readStakes(l, &v.Stakes)
-		case 5: // carry
-			err = chipsInto(l, &v.Carry)
-		case 6: // passed_out
-			var n int64
-			n, err = nonNeg(l)
-			v.PassedOut = int(n)
-		case 7: // tournament
-			v.Tournament = new(Tournament)
-			if l.Peek() == '"' { // a v1 log's bare string
-				var s []byte
-				s, err = l.Str()
-				(*v.Tournament).ID = d.name(s)
-				break
-			}
-			err = d.readTournament(l, v.Tournament)
-		case 8: // previous
-			v.Previous = take(&d.strs, d.pool)
-			var s []byte
-			s, err = uuid(l)
-			*v.Previous = d.handID(s)
-		case 9: // away
-			v.Away, err = d.readAwaySeatList(l)
-		case 10: // left
-			v.Left, err = d.readLeftPlayerList(l)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkHandStarted(l, v)
 }
 
 // fastHandStarted scans a hand.started payload as Encode writes it into v.
@@ -306,41 +272,7 @@ func (d *decoder) readDeckShuffled(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = DeckShuffled{} // what the fast path wrote
-	sp := &dataSpecs[tiDeckShuffled]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // method
-			v.Method, err = enum(l, valuesDeckShuffledMethod)
-		case 1: // commitment
-			var s []byte
-			s, err = hex64(l, false, "a lowercase hex SHA-256")
-			v.Commitment = d.own(s)
-		case 2: // count
-			v.Count = take(&d.ints, d.pool)
-			var n int64
-			n, err = nonNeg(l)
-			*v.Count = int(n)
-		case 3: // by
-			v.By = take(&d.seats, d.pool)
-			err = seatInto(l, v.By)
-		case 4: // cards
-			v.Cards, err = d.cardList(l)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkDeckShuffled(l, v)
 }
 
 // fastDeckShuffled scans a deck.shuffled payload as Encode writes it into v.
@@ -377,32 +309,7 @@ func (d *decoder) readDeckCut(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = DeckCut{} // what the fast path wrote
-	sp := &dataSpecs[tiDeckCut]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // at
-			var n int64
-			n, err = nonNeg(l)
-			v.At = int(n)
-		case 1: // by
-			v.By = take(&d.seats, d.pool)
-			err = seatInto(l, v.By)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkDeckCut(l, v)
 }
 
 // fastDeckCut scans a deck.cut payload as Encode writes it into v.
@@ -426,29 +333,7 @@ func (d *decoder) readAntePosted(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = AntePosted{} // what the fast path wrote
-	sp := &dataSpecs[tiAntePosted]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // amount
-			err = chipsInto(l, &v.Amount)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkAntePosted(l, v)
 }
 
 // fastAntePosted scans a ante.posted payload as Encode writes it into v.
@@ -469,33 +354,7 @@ func (d *decoder) readBlindPosted(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = BlindPosted{} // what the fast path wrote
-	sp := &dataSpecs[tiBlindPosted]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // amount
-			err = chipsInto(l, &v.Amount)
-		case 2: // blind
-			var s string
-			s, err = enum(l, valuesBlindPostedBlind)
-			v.Blind = BlindKind(s)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkBlindPosted(l, v)
 }
 
 // fastBlindPosted scans a blind.posted payload as Encode writes it into v.
@@ -519,34 +378,7 @@ func (d *decoder) readCardDealt(l *jsonlex.Lexer) (Data, error) {
 	}
 	*v = CardDealt{} // what the fast path wrote
 	v.Unknown = true
-	sp := &dataSpecs[tiCardDealt]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // card
-			v.Unknown = false
-			err = cardInto(l, &v.Card)
-		case 2: // phase
-			var s string
-			s, err = enum(l, valuesCardDealtPhase)
-			v.Phase = Phase(s)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkCardDealt(l, v)
 }
 
 // fastCardDealt scans a card.dealt payload as Encode writes it into v.
@@ -573,27 +405,7 @@ func (d *decoder) readCardBurned(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = CardBurned{} // what the fast path wrote
-	sp := &dataSpecs[tiCardBurned]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // card
-			err = cardInto(l, &v.Card)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkCardBurned(l, v)
 }
 
 // fastCardBurned scans a card.burned payload as Encode writes it into v.
@@ -612,38 +424,7 @@ func (d *decoder) readCardExposed(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = CardExposed{} // what the fast path wrote
-	sp := &dataSpecs[tiCardExposed]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // card
-			err = cardInto(l, &v.Card)
-		case 1: // phase
-			var s string
-			s, err = enum(l, valuesCardExposedPhase)
-			v.Phase = Phase(s)
-		case 2: // seat
-			v.Seat = take(&d.seats, d.pool)
-			err = seatInto(l, v.Seat)
-		case 3: // cause
-			var s string
-			s, err = enum(l, valuesCardExposedCause)
-			v.Cause = Cause(s)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkCardExposed(l, v)
 }
 
 // fastCardExposed scans a card.exposed payload as Encode writes it into v.
@@ -673,29 +454,7 @@ func (d *decoder) readMisdealDeclared(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = MisdealDeclared{} // what the fast path wrote
-	sp := &dataSpecs[tiMisdealDeclared]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // reason
-			var s []byte
-			s, err = l.Str()
-			v.Reason = string(s)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkMisdealDeclared(l, v)
 }
 
 // fastMisdealDeclared scans a misdeal.declared payload as Encode writes it into v.
@@ -714,37 +473,7 @@ func (d *decoder) readPlayerActed(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = PlayerActed{} // what the fast path wrote
-	sp := &dataSpecs[tiPlayerActed]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // round
-			var s string
-			s, err = enum(l, valuesPlayerActedRound)
-			v.Round = Round(s)
-		case 2: // action
-			var s string
-			s, err = enum(l, valuesPlayerActedAction)
-			v.Action = Action(s)
-		case 3: // amount
-			err = chipsInto(l, &v.Amount)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkPlayerActed(l, v)
 }
 
 // fastPlayerActed scans a player.acted payload as Encode writes it into v.
@@ -769,34 +498,7 @@ func (d *decoder) readCardsDiscarded(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = CardsDiscarded{} // what the fast path wrote
-	sp := &dataSpecs[tiCardsDiscarded]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // cards
-			v.Cards, err = d.cardList(l)
-		case 2: // declared
-			v.Declared = take(&d.ints, d.pool)
-			var n int64
-			n, err = nonNeg(l)
-			*v.Declared = int(n)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkCardsDiscarded(l, v)
 }
 
 // fastCardsDiscarded scans a cards.discarded payload as Encode writes it into v.
@@ -822,29 +524,7 @@ func (d *decoder) readOpenersShown(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = OpenersShown{} // what the fast path wrote
-	sp := &dataSpecs[tiOpenersShown]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // cards
-			v.Cards, err = d.cardList(l)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkOpenersShown(l, v)
 }
 
 // fastOpenersShown scans a openers.shown payload as Encode writes it into v.
@@ -865,29 +545,7 @@ func (d *decoder) readHandShown(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = HandShown{} // what the fast path wrote
-	sp := &dataSpecs[tiHandShown]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // cards
-			v.Cards, err = d.cardList(l)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkHandShown(l, v)
 }
 
 // fastHandShown scans a hand.shown payload as Encode writes it into v.
@@ -908,27 +566,7 @@ func (d *decoder) readHandMucked(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = HandMucked{} // what the fast path wrote
-	sp := &dataSpecs[tiHandMucked]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkHandMucked(l, v)
 }
 
 // fastHandMucked scans a hand.mucked payload as Encode writes it into v.
@@ -947,29 +585,7 @@ func (d *decoder) readBetReturned(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = BetReturned{} // what the fast path wrote
-	sp := &dataSpecs[tiBetReturned]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // amount
-			err = chipsInto(l, &v.Amount)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkBetReturned(l, v)
 }
 
 // fastBetReturned scans a bet.returned payload as Encode writes it into v.
@@ -990,31 +606,7 @@ func (d *decoder) readPotRaked(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = PotRaked{} // what the fast path wrote
-	sp := &dataSpecs[tiPotRaked]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // pot
-			var n int64
-			n, err = nonNeg(l)
-			v.Pot = int(n)
-		case 1: // amount
-			err = chipsInto(l, &v.Amount)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkPotRaked(l, v)
 }
 
 // fastPotRaked scans a pot.raked payload as Encode writes it into v.
@@ -1035,33 +627,7 @@ func (d *decoder) readPotAwarded(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = PotAwarded{} // what the fast path wrote
-	sp := &dataSpecs[tiPotAwarded]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // amount
-			err = chipsInto(l, &v.Amount)
-		case 2: // pot
-			var n int64
-			n, err = nonNeg(l)
-			v.Pot = int(n)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkPotAwarded(l, v)
 }
 
 // fastPotAwarded scans a pot.awarded payload as Encode writes it into v.
@@ -1084,25 +650,7 @@ func (d *decoder) readHandPassed(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = HandPassed{} // what the fast path wrote
-	sp := &dataSpecs[tiHandPassed]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkHandPassed(l, v)
 }
 
 // fastHandPassed scans a hand.passed payload as Encode writes it into v.
@@ -1120,34 +668,7 @@ func (d *decoder) readDeckRevealed(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = DeckRevealed{} // what the fast path wrote
-	sp := &dataSpecs[tiDeckRevealed]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // shuffle
-			var n int64
-			n, err = positive(l)
-			v.Shuffle = Seq(n)
-		case 1: // seed
-			var s []byte
-			if s, err = hex64(l, false, "64 lowercase hex digits"); err == nil {
-				hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
-			}
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkDeckRevealed(l, v)
 }
 
 // fastDeckRevealed scans a deck.revealed payload as Encode writes it into v.
@@ -1174,29 +695,7 @@ func (d *decoder) readHandEnded(l *jsonlex.Lexer) (Data, error) {
 		return v, nil
 	}
 	*v = HandEnded{} // what the fast path wrote
-	sp := &dataSpecs[tiHandEnded]
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		if f, err = sp.field(l, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // stacks
-			v.Stacks, err = d.readSeatChipsList(l)
-		case 1: // carry
-			err = chipsInto(l, &v.Carry)
-		}
-		if err != nil {
-			err = at(sp.names[f], err)
-			break
-		}
-	}
-	if err == nil {
-		err = sp.check(have)
-	}
-	return v, err
+	return v, d.walkHandEnded(l, v)
 }
 
 // fastHandEnded scans a hand.ended payload as Encode writes it into v.
@@ -1209,14 +708,678 @@ func (d *decoder) fastHandEnded(sc *jsonlex.Scan, v *HandEnded) bool {
 	return sc.OK
 }
 
-// readSeatStack reads an object of SeatStack.
-func (d *decoder) readSeatStack(l *jsonlex.Lexer, v *SeatStack) error {
+// walkHandStarted reads a hand.started payload into v, laid out in any way.
+func (d *decoder) walkHandStarted(l *jsonlex.Lexer, v *HandStarted) error {
 	var have uint32
 	empty, err := l.Open()
 	for more := !empty; err == nil && more; more, err = l.Next() {
 		var f int
 		var k []byte
-		if f, k, err = l.Field(fieldsSeatStack, &have); err != nil {
+		if f, k, err = l.Field(fieldsHandStarted, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for hand.started")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // rules
+			err = d.rules(l, &v.Rules)
+		case 1: // number
+			var n int64
+			n, err = positive(l)
+			v.Number = int(n)
+		case 2: // dealer
+			err = seatInto(l, &v.Dealer)
+		case 3: // seats
+			v.Seats, err = d.readSeatStackList(l)
+		case 4: // stakes
+			err = d.walkStakes(l, &v.Stakes)
+		case 5: // carry
+			err = chipsInto(l, &v.Carry)
+		case 6: // passed_out
+			var n int64
+			n, err = nonNeg(l)
+			v.PassedOut = int(n)
+		case 7: // tournament
+			v.Tournament = new(Tournament)
+			if l.Peek() == '"' { // a v1 log's bare string
+				var s []byte
+				s, err = l.Str()
+				(*v.Tournament).ID = d.name(s)
+				break
+			}
+			err = d.walkTournament(l, v.Tournament)
+		case 8: // previous
+			v.Previous = take(&d.strs, d.pool)
+			var s []byte
+			s, err = uuid(l)
+			*v.Previous = d.handID(s)
+		case 9: // away
+			v.Away, err = d.readAwaySeatList(l)
+		case 10: // left
+			v.Left, err = d.readLeftPlayerList(l)
+		}
+		if err != nil {
+			return at(fieldsHandStarted.Names[f], err)
+		}
+	}
+	if m := uint32(0x7f) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsHandStarted.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkDeckShuffled reads a deck.shuffled payload into v, laid out in any way.
+func (d *decoder) walkDeckShuffled(l *jsonlex.Lexer, v *DeckShuffled) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsDeckShuffled, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for deck.shuffled")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // method
+			v.Method, err = enum(l, valuesDeckShuffledMethod)
+		case 1: // commitment
+			var s []byte
+			s, err = hex64(l, false, "a lowercase hex SHA-256")
+			v.Commitment = d.own(s)
+		case 2: // count
+			v.Count = take(&d.ints, d.pool)
+			var n int64
+			n, err = nonNeg(l)
+			*v.Count = int(n)
+		case 3: // by
+			v.By = take(&d.seats, d.pool)
+			err = seatInto(l, v.By)
+		case 4: // cards
+			v.Cards, err = d.cardList(l)
+		}
+		if err != nil {
+			return at(fieldsDeckShuffled.Names[f], err)
+		}
+	}
+	if m := uint32(0x1) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsDeckShuffled.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkDeckCut reads a deck.cut payload into v, laid out in any way.
+func (d *decoder) walkDeckCut(l *jsonlex.Lexer, v *DeckCut) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsDeckCut, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for deck.cut")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // at
+			var n int64
+			n, err = nonNeg(l)
+			v.At = int(n)
+		case 1: // by
+			v.By = take(&d.seats, d.pool)
+			err = seatInto(l, v.By)
+		}
+		if err != nil {
+			return at(fieldsDeckCut.Names[f], err)
+		}
+	}
+	if m := uint32(0x1) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsDeckCut.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkAntePosted reads a ante.posted payload into v, laid out in any way.
+func (d *decoder) walkAntePosted(l *jsonlex.Lexer, v *AntePosted) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsAntePosted, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for ante.posted")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			return at(fieldsAntePosted.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsAntePosted.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkBlindPosted reads a blind.posted payload into v, laid out in any way.
+func (d *decoder) walkBlindPosted(l *jsonlex.Lexer, v *BlindPosted) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsBlindPosted, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for blind.posted")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		case 2: // blind
+			var s string
+			s, err = enum(l, valuesBlindPostedBlind)
+			v.Blind = BlindKind(s)
+		}
+		if err != nil {
+			return at(fieldsBlindPosted.Names[f], err)
+		}
+	}
+	if m := uint32(0x7) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsBlindPosted.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkCardDealt reads a card.dealt payload into v, laid out in any way.
+func (d *decoder) walkCardDealt(l *jsonlex.Lexer, v *CardDealt) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsCardDealt, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for card.dealt")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // card
+			v.Unknown = false
+			err = cardInto(l, &v.Card)
+		case 2: // phase
+			var s string
+			s, err = enum(l, valuesCardDealtPhase)
+			v.Phase = Phase(s)
+		}
+		if err != nil {
+			return at(fieldsCardDealt.Names[f], err)
+		}
+	}
+	if m := uint32(0x5) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsCardDealt.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkCardBurned reads a card.burned payload into v, laid out in any way.
+func (d *decoder) walkCardBurned(l *jsonlex.Lexer, v *CardBurned) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsCardBurned, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for card.burned")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // card
+			err = cardInto(l, &v.Card)
+		}
+		if err != nil {
+			return at(fieldsCardBurned.Names[f], err)
+		}
+	}
+	if m := uint32(0x1) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsCardBurned.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkCardExposed reads a card.exposed payload into v, laid out in any way.
+func (d *decoder) walkCardExposed(l *jsonlex.Lexer, v *CardExposed) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsCardExposed, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for card.exposed")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // card
+			err = cardInto(l, &v.Card)
+		case 1: // phase
+			var s string
+			s, err = enum(l, valuesCardExposedPhase)
+			v.Phase = Phase(s)
+		case 2: // seat
+			v.Seat = take(&d.seats, d.pool)
+			err = seatInto(l, v.Seat)
+		case 3: // cause
+			var s string
+			s, err = enum(l, valuesCardExposedCause)
+			v.Cause = Cause(s)
+		}
+		if err != nil {
+			return at(fieldsCardExposed.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsCardExposed.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkMisdealDeclared reads a misdeal.declared payload into v, laid out in any way.
+func (d *decoder) walkMisdealDeclared(l *jsonlex.Lexer, v *MisdealDeclared) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsMisdealDeclared, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for misdeal.declared")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // reason
+			var s []byte
+			s, err = l.Str()
+			v.Reason = string(s)
+		}
+		if err != nil {
+			return at(fieldsMisdealDeclared.Names[f], err)
+		}
+	}
+	if m := uint32(0x1) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsMisdealDeclared.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkPlayerActed reads a player.acted payload into v, laid out in any way.
+func (d *decoder) walkPlayerActed(l *jsonlex.Lexer, v *PlayerActed) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsPlayerActed, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for player.acted")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // round
+			var s string
+			s, err = enum(l, valuesPlayerActedRound)
+			v.Round = Round(s)
+		case 2: // action
+			var s string
+			s, err = enum(l, valuesPlayerActedAction)
+			v.Action = Action(s)
+		case 3: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			return at(fieldsPlayerActed.Names[f], err)
+		}
+	}
+	if m := uint32(0xf) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsPlayerActed.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkCardsDiscarded reads a cards.discarded payload into v, laid out in any way.
+func (d *decoder) walkCardsDiscarded(l *jsonlex.Lexer, v *CardsDiscarded) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsCardsDiscarded, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for cards.discarded")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // cards
+			v.Cards, err = d.cardList(l)
+		case 2: // declared
+			v.Declared = take(&d.ints, d.pool)
+			var n int64
+			n, err = nonNeg(l)
+			*v.Declared = int(n)
+		}
+		if err != nil {
+			return at(fieldsCardsDiscarded.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsCardsDiscarded.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkOpenersShown reads a openers.shown payload into v, laid out in any way.
+func (d *decoder) walkOpenersShown(l *jsonlex.Lexer, v *OpenersShown) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsOpenersShown, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for openers.shown")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // cards
+			v.Cards, err = d.cardList(l)
+		}
+		if err != nil {
+			return at(fieldsOpenersShown.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsOpenersShown.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkHandShown reads a hand.shown payload into v, laid out in any way.
+func (d *decoder) walkHandShown(l *jsonlex.Lexer, v *HandShown) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsHandShown, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for hand.shown")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // cards
+			v.Cards, err = d.cardList(l)
+		}
+		if err != nil {
+			return at(fieldsHandShown.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsHandShown.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkHandMucked reads a hand.mucked payload into v, laid out in any way.
+func (d *decoder) walkHandMucked(l *jsonlex.Lexer, v *HandMucked) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsHandMucked, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for hand.mucked")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		}
+		if err != nil {
+			return at(fieldsHandMucked.Names[f], err)
+		}
+	}
+	if m := uint32(0x1) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsHandMucked.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkBetReturned reads a bet.returned payload into v, laid out in any way.
+func (d *decoder) walkBetReturned(l *jsonlex.Lexer, v *BetReturned) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsBetReturned, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for bet.returned")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			return at(fieldsBetReturned.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsBetReturned.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkPotRaked reads a pot.raked payload into v, laid out in any way.
+func (d *decoder) walkPotRaked(l *jsonlex.Lexer, v *PotRaked) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsPotRaked, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for pot.raked")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // pot
+			var n int64
+			n, err = nonNeg(l)
+			v.Pot = int(n)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		}
+		if err != nil {
+			return at(fieldsPotRaked.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsPotRaked.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkPotAwarded reads a pot.awarded payload into v, laid out in any way.
+func (d *decoder) walkPotAwarded(l *jsonlex.Lexer, v *PotAwarded) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsPotAwarded, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for pot.awarded")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // amount
+			err = chipsInto(l, &v.Amount)
+		case 2: // pot
+			var n int64
+			n, err = nonNeg(l)
+			v.Pot = int(n)
+		}
+		if err != nil {
+			return at(fieldsPotAwarded.Names[f], err)
+		}
+	}
+	if m := uint32(0x7) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsPotAwarded.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkHandPassed reads a hand.passed payload into v, laid out in any way.
+func (d *decoder) walkHandPassed(l *jsonlex.Lexer, v *HandPassed) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsHandPassed, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for hand.passed")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		}
+		if err != nil {
+			return at(fieldsHandPassed.Names[f], err)
+		}
+	}
+	if m := uint32(0x0) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsHandPassed.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkDeckRevealed reads a deck.revealed payload into v, laid out in any way.
+func (d *decoder) walkDeckRevealed(l *jsonlex.Lexer, v *DeckRevealed) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsDeckRevealed, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for deck.revealed")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // shuffle
+			var n int64
+			n, err = positive(l)
+			v.Shuffle = Seq(n)
+		case 1: // seed
+			var s []byte
+			if s, err = hex64(l, false, "64 lowercase hex digits"); err == nil {
+				hex.Decode(v.Seed[:], s) // 64 lowercase hex digits: cannot fail
+			}
+		}
+		if err != nil {
+			return at(fieldsDeckRevealed.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsDeckRevealed.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkHandEnded reads a hand.ended payload into v, laid out in any way.
+func (d *decoder) walkHandEnded(l *jsonlex.Lexer, v *HandEnded) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsHandEnded, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for hand.ended")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // stacks
+			v.Stacks, err = d.readSeatChipsList(l)
+		case 1: // carry
+			err = chipsInto(l, &v.Carry)
+		}
+		if err != nil {
+			return at(fieldsHandEnded.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsHandEnded.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkSeatStack reads an object of SeatStack into v, laid out in any way.
+func (d *decoder) walkSeatStack(l *jsonlex.Lexer, v *SeatStack) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsSeatStack, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for a seat")}
+		}
+		if err != nil {
 			break
 		}
 		switch f {
@@ -1240,9 +1403,7 @@ func (d *decoder) readSeatStack(l *jsonlex.Lexer, v *SeatStack) error {
 			if s, err = l.Str(); err == nil {
 				err = tableID(s)
 			}
-			v.From = d.id(s)
-		default:
-			return &fieldErr{string(k), errors.New("unknown field for a seat")}
+			v.From = string(s)
 		}
 		if err != nil {
 			return at(fieldsSeatStack.Names[f], err)
@@ -1250,6 +1411,183 @@ func (d *decoder) readSeatStack(l *jsonlex.Lexer, v *SeatStack) error {
 	}
 	if m := uint32(0x7) &^ have; err == nil && m != 0 {
 		err = &fieldErr{fieldsSeatStack.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkAwaySeat reads an object of AwaySeat into v, laid out in any way.
+func (d *decoder) walkAwaySeat(l *jsonlex.Lexer, v *AwaySeat) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsAwaySeat, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for an away seat")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // player
+			var s []byte
+			if s, err = l.Str(); err == nil && len(s) == 0 {
+				err = errors.New("empty player")
+			}
+			v.Player = d.name(s)
+		case 2: // stack
+			err = chipsInto(l, &v.Stack)
+		}
+		if err != nil {
+			return at(fieldsAwaySeat.Names[f], err)
+		}
+	}
+	if m := uint32(0x7) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsAwaySeat.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkLeftPlayer reads an object of LeftPlayer into v, laid out in any way.
+func (d *decoder) walkLeftPlayer(l *jsonlex.Lexer, v *LeftPlayer) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsLeftPlayer, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for a player who left")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // player
+			var s []byte
+			if s, err = l.Str(); err == nil && len(s) == 0 {
+				err = errors.New("empty player")
+			}
+			v.Player = d.name(s)
+		case 1: // stack
+			err = chipsInto(l, &v.Stack)
+		case 2: // to
+			var s []byte
+			if s, err = l.Str(); err == nil {
+				err = tableID(s)
+			}
+			v.To = string(s)
+		}
+		if err != nil {
+			return at(fieldsLeftPlayer.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsLeftPlayer.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkTournament reads an object of Tournament into v, laid out in any way.
+func (d *decoder) walkTournament(l *jsonlex.Lexer, v *Tournament) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsTournament, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for a tournament")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // id
+			var s []byte
+			if s, err = l.Str(); err == nil && len(s) == 0 {
+				err = errors.New("empty tournament id")
+			}
+			v.ID = d.name(s)
+		case 1: // level
+			var n int64
+			n, err = positive(l)
+			v.Level = int(n)
+		case 2: // entries
+			v.Entries = take(&d.ints, d.pool)
+			var n int64
+			n, err = positive(l)
+			*v.Entries = int(n)
+		case 3: // stack
+			v.Stack = take(&d.chips, d.pool)
+			err = chipsInto(l, v.Stack)
+		}
+		if err != nil {
+			return at(fieldsTournament.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsTournament.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkStakes reads an object of Stakes into v, laid out in any way.
+func (d *decoder) walkStakes(l *jsonlex.Lexer, v *Stakes) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsStakes, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for stakes")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // ante
+			err = chipsInto(l, &v.Ante)
+		case 1: // min_bet
+			err = chipsInto(l, &v.MinBet)
+		case 2: // max_bet
+			err = chipsInto(l, &v.MaxBet)
+		}
+		if err != nil {
+			return at(fieldsStakes.Names[f], err)
+		}
+	}
+	if m := uint32(0x7) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsStakes.Names[bits.TrailingZeros32(m)], errors.New("missing")}
+	}
+	return err
+}
+
+// walkSeatChips reads an object of SeatChips into v, laid out in any way.
+func (d *decoder) walkSeatChips(l *jsonlex.Lexer, v *SeatChips) error {
+	var have uint32
+	empty, err := l.Open()
+	for more := !empty; err == nil && more; more, err = l.Next() {
+		var f int
+		var k []byte
+		if f, k, err = l.Field(fieldsSeatChips, &have); err == nil && f < 0 {
+			err = &fieldErr{string(k), errors.New("unknown field for a stack")}
+		}
+		if err != nil {
+			break
+		}
+		switch f {
+		case 0: // seat
+			err = seatInto(l, &v.Seat)
+		case 1: // stack
+			err = chipsInto(l, &v.Stack)
+		}
+		if err != nil {
+			return at(fieldsSeatChips.Names[f], err)
+		}
+	}
+	if m := uint32(0x3) &^ have; err == nil && m != 0 {
+		err = &fieldErr{fieldsSeatChips.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	return err
 }
@@ -1264,7 +1602,7 @@ func (d *decoder) readSeatStackList(l *jsonlex.Lexer) ([]SeatStack, error) {
 	}
 	for i, more := 0, !empty; more; i++ {
 		var x SeatStack
-		if err := d.readSeatStack(l, &x); err != nil {
+		if err := d.walkSeatStack(l, &x); err != nil {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
@@ -1299,7 +1637,7 @@ func (d *decoder) fastSeatStack(sc *jsonlex.Scan, v *SeatStack) {
 	if litFrom.At(sc.B, sc.I) {
 		sc.I += litFrom.Len()
 		if s := sc.Str(); sc.OK && textform.IsTableID(s) {
-			v.From = d.id(s)
+			v.From = string(s)
 		} else {
 			sc.OK = false
 		}
@@ -1327,40 +1665,6 @@ func (d *decoder) fastSeatStackList(sc *jsonlex.Scan) []SeatStack {
 	return carve(&d.payloads.listSeatStack, slabLen, buf[:n], d.pool)
 }
 
-// readAwaySeat reads an object of AwaySeat.
-func (d *decoder) readAwaySeat(l *jsonlex.Lexer, v *AwaySeat) error {
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		var k []byte
-		if f, k, err = l.Field(fieldsAwaySeat, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // player
-			var s []byte
-			if s, err = l.Str(); err == nil && len(s) == 0 {
-				err = errors.New("empty player")
-			}
-			v.Player = d.name(s)
-		case 2: // stack
-			err = chipsInto(l, &v.Stack)
-		default:
-			return &fieldErr{string(k), errors.New("unknown field for an away seat")}
-		}
-		if err != nil {
-			return at(fieldsAwaySeat.Names[f], err)
-		}
-	}
-	if m := uint32(0x7) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsAwaySeat.Names[bits.TrailingZeros32(m)], errors.New("missing")}
-	}
-	return err
-}
-
 // readAwaySeatList reads a list of AwaySeat; the list is never nil.
 func (d *decoder) readAwaySeatList(l *jsonlex.Lexer) ([]AwaySeat, error) {
 	var buf [MaxSeat]AwaySeat
@@ -1371,7 +1675,7 @@ func (d *decoder) readAwaySeatList(l *jsonlex.Lexer) ([]AwaySeat, error) {
 	}
 	for i, more := 0, !empty; more; i++ {
 		var x AwaySeat
-		if err := d.readAwaySeat(l, &x); err != nil {
+		if err := d.walkAwaySeat(l, &x); err != nil {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
@@ -1417,44 +1721,6 @@ func (d *decoder) fastAwaySeatList(sc *jsonlex.Scan) []AwaySeat {
 	return carve(&d.payloads.listAwaySeat, slabLen, buf[:n], d.pool)
 }
 
-// readLeftPlayer reads an object of LeftPlayer.
-func (d *decoder) readLeftPlayer(l *jsonlex.Lexer, v *LeftPlayer) error {
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		var k []byte
-		if f, k, err = l.Field(fieldsLeftPlayer, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // player
-			var s []byte
-			if s, err = l.Str(); err == nil && len(s) == 0 {
-				err = errors.New("empty player")
-			}
-			v.Player = d.name(s)
-		case 1: // stack
-			err = chipsInto(l, &v.Stack)
-		case 2: // to
-			var s []byte
-			if s, err = l.Str(); err == nil {
-				err = tableID(s)
-			}
-			v.To = d.id(s)
-		default:
-			return &fieldErr{string(k), errors.New("unknown field for a player who left")}
-		}
-		if err != nil {
-			return at(fieldsLeftPlayer.Names[f], err)
-		}
-	}
-	if m := uint32(0x3) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsLeftPlayer.Names[bits.TrailingZeros32(m)], errors.New("missing")}
-	}
-	return err
-}
-
 // readLeftPlayerList reads a list of LeftPlayer; the list is never nil.
 func (d *decoder) readLeftPlayerList(l *jsonlex.Lexer) ([]LeftPlayer, error) {
 	var buf [MaxSeat]LeftPlayer
@@ -1465,7 +1731,7 @@ func (d *decoder) readLeftPlayerList(l *jsonlex.Lexer) ([]LeftPlayer, error) {
 	}
 	for i, more := 0, !empty; more; i++ {
 		var x LeftPlayer
-		if err := d.readLeftPlayer(l, &x); err != nil {
+		if err := d.walkLeftPlayer(l, &x); err != nil {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
@@ -1489,7 +1755,7 @@ func (d *decoder) fastLeftPlayer(sc *jsonlex.Scan, v *LeftPlayer) {
 	if litTo.At(sc.B, sc.I) {
 		sc.I += litTo.Len()
 		if s := sc.Str(); sc.OK && textform.IsTableID(s) {
-			v.To = d.id(s)
+			v.To = string(s)
 		} else {
 			sc.OK = false
 		}
@@ -1517,48 +1783,6 @@ func (d *decoder) fastLeftPlayerList(sc *jsonlex.Scan) []LeftPlayer {
 	return carve(&d.payloads.listLeftPlayer, slabLen, buf[:n], d.pool)
 }
 
-// readTournament reads an object of Tournament.
-func (d *decoder) readTournament(l *jsonlex.Lexer, v *Tournament) error {
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		var k []byte
-		if f, k, err = l.Field(fieldsTournament, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // id
-			var s []byte
-			if s, err = l.Str(); err == nil && len(s) == 0 {
-				err = errors.New("empty tournament id")
-			}
-			v.ID = d.name(s)
-		case 1: // level
-			var n int64
-			n, err = positive(l)
-			v.Level = int(n)
-		case 2: // entries
-			v.Entries = take(&d.ints, d.pool)
-			var n int64
-			n, err = positive(l)
-			*v.Entries = int(n)
-		case 3: // stack
-			v.Stack = take(&d.chips, d.pool)
-			err = chipsInto(l, v.Stack)
-		default:
-			return &fieldErr{string(k), errors.New("unknown field for a tournament")}
-		}
-		if err != nil {
-			return at(fieldsTournament.Names[f], err)
-		}
-	}
-	if m := uint32(0x3) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsTournament.Names[bits.TrailingZeros32(m)], errors.New("missing")}
-	}
-	return err
-}
-
 // readTournamentList reads a list of Tournament; the list is never nil.
 func (d *decoder) readTournamentList(l *jsonlex.Lexer) ([]Tournament, error) {
 	var buf [MaxSeat]Tournament
@@ -1569,7 +1793,7 @@ func (d *decoder) readTournamentList(l *jsonlex.Lexer) ([]Tournament, error) {
 	}
 	for i, more := 0, !empty; more; i++ {
 		var x Tournament
-		if err := d.readTournament(l, &x); err != nil {
+		if err := d.walkTournament(l, &x); err != nil {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
@@ -1631,36 +1855,6 @@ func (d *decoder) fastTournamentList(sc *jsonlex.Scan) []Tournament {
 	return carve(&d.payloads.listTournament, slabLen, buf[:n], d.pool)
 }
 
-// readStakes reads an object of Stakes.
-func (d *decoder) readStakes(l *jsonlex.Lexer, v *Stakes) error {
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		var k []byte
-		if f, k, err = l.Field(fieldsStakes, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // ante
-			err = chipsInto(l, &v.Ante)
-		case 1: // min_bet
-			err = chipsInto(l, &v.MinBet)
-		case 2: // max_bet
-			err = chipsInto(l, &v.MaxBet)
-		default:
-			return &fieldErr{string(k), errors.New("unknown field for stakes")}
-		}
-		if err != nil {
-			return at(fieldsStakes.Names[f], err)
-		}
-	}
-	if m := uint32(0x7) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsStakes.Names[bits.TrailingZeros32(m)], errors.New("missing")}
-	}
-	return err
-}
-
 // readStakesList reads a list of Stakes; the list is never nil.
 func (d *decoder) readStakesList(l *jsonlex.Lexer) ([]Stakes, error) {
 	var buf [MaxSeat]Stakes
@@ -1671,7 +1865,7 @@ func (d *decoder) readStakesList(l *jsonlex.Lexer) ([]Stakes, error) {
 	}
 	for i, more := 0, !empty; more; i++ {
 		var x Stakes
-		if err := d.readStakes(l, &x); err != nil {
+		if err := d.walkStakes(l, &x); err != nil {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
@@ -1713,34 +1907,6 @@ func (d *decoder) fastStakesList(sc *jsonlex.Scan) []Stakes {
 	return carve(&d.payloads.listStakes, slabLen, buf[:n], d.pool)
 }
 
-// readSeatChips reads an object of SeatChips.
-func (d *decoder) readSeatChips(l *jsonlex.Lexer, v *SeatChips) error {
-	var have uint32
-	empty, err := l.Open()
-	for more := !empty; err == nil && more; more, err = l.Next() {
-		var f int
-		var k []byte
-		if f, k, err = l.Field(fieldsSeatChips, &have); err != nil {
-			break
-		}
-		switch f {
-		case 0: // seat
-			err = seatInto(l, &v.Seat)
-		case 1: // stack
-			err = chipsInto(l, &v.Stack)
-		default:
-			return &fieldErr{string(k), errors.New("unknown field for a stack")}
-		}
-		if err != nil {
-			return at(fieldsSeatChips.Names[f], err)
-		}
-	}
-	if m := uint32(0x3) &^ have; err == nil && m != 0 {
-		err = &fieldErr{fieldsSeatChips.Names[bits.TrailingZeros32(m)], errors.New("missing")}
-	}
-	return err
-}
-
 // readSeatChipsList reads a list of SeatChips; the list is never nil.
 func (d *decoder) readSeatChipsList(l *jsonlex.Lexer) ([]SeatChips, error) {
 	var buf [MaxSeat]SeatChips
@@ -1751,7 +1917,7 @@ func (d *decoder) readSeatChipsList(l *jsonlex.Lexer) ([]SeatChips, error) {
 	}
 	for i, more := 0, !empty; more; i++ {
 		var x SeatChips
-		if err := d.readSeatChips(l, &x); err != nil {
+		if err := d.walkSeatChips(l, &x); err != nil {
 			return nil, atIndex("", i, err)
 		}
 		xs = append(xs, x)
