@@ -2,7 +2,6 @@ package events
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -160,30 +159,11 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 	return ps
 }
 
-// isHexOf reports whether s is the lowercase hex of sum, without encoding it: eight digits at a
-// time, each four bytes of sum spread into the eight digits they make and compared as one word.
+// isHexOf reports whether s is the lowercase hex of sum, encoded on the stack.
 func isHexOf(s string, sum *[sha256.Size]byte) bool {
-	if len(s) != 2*sha256.Size {
-		return false
-	}
-	for i := 0; i < sha256.Size; i += 4 {
-		if hex8(binary.BigEndian.Uint32(sum[i:])) != binary.BigEndian.Uint64([]byte(s[2*i:2*i+8])) {
-			return false
-		}
-	}
-	return true
-}
-
-// hex8 returns the eight lowercase hex digits of x, the first in the high byte.
-func hex8(x uint32) uint64 {
-	v := uint64(x)
-	// One nibble per byte, in order: 0x12345678 becomes 0x0102030405060708.
-	v = (v&0xffff0000)<<16 | v&0x0000ffff
-	v = (v&0x0000ff000000ff00)<<8 | v&0x000000ff000000ff
-	v = (v&0x00f000f000f000f0)<<4 | v&0x000f000f000f000f
-	// Bytes of 10 and more (n+6 reaches bit 4) become letters: '0'+n, plus 'a'-'0'-10 = 0x27.
-	letters := (v + 0x0606060606060606) >> 4 & 0x0101010101010101
-	return v + 0x3030303030303030 + letters*0x27
+	var h [2 * sha256.Size]byte
+	hex.Encode(h[:], sum[:])
+	return s == string(h[:])
 }
 
 // Last returns the seq and line hash of the last event seen of hand, for appending after it.

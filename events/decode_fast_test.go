@@ -336,45 +336,28 @@ func TestFastPathsTakeEncodedLines(t *testing.T) {
 	}
 }
 
-// typeAt finds every type of the catalogue, and nothing else: not a type cut short or run on, nor
-// any other string with the first 8 bytes of a type.
-func TestTypeAt(t *testing.T) {
-	after := `","prev":"` + fastPrev
+// lookupType finds every type of the catalogue, and nothing else: not a type cut short or run
+// on, nor one with any byte changed.
+func TestLookupType(t *testing.T) {
 	for i, ty := range Types {
-		if got, gi, n := typeAt([]byte(string(ty)+after), 0); got != ty || gi != i || n != len(ty) {
-			t.Errorf("typeAt(%s) = %s, %d, %d", ty, got, gi, n)
+		if got, gi := lookupType([]byte(ty)); got != ty || gi != i {
+			t.Errorf("lookupType(%s) = %s, %d", ty, got, gi)
 		}
-		if _, gi, _ := typeAt([]byte(`"type":"`+string(ty)+after), len(`"type":"`)); gi != i {
-			t.Errorf("typeAt(%s) inside a line = %d", ty, gi)
-		}
-		for _, s := range []string{string(ty[:len(ty)-1]), string(ty) + "x", string(ty) + ".", "x" + string(ty[1:]), strings.ToUpper(string(ty))} {
-			if _, gi, _ := typeAt([]byte(s+after), 0); gi >= 0 {
-				t.Errorf("typeAt(%q) finds %s", s, Types[gi])
+		for _, s := range []string{string(ty[:len(ty)-1]), string(ty) + "x", string(ty) + `"`, "x" + string(ty[1:]), strings.ToUpper(string(ty)), ""} {
+			if _, gi := lookupType([]byte(s)); gi >= 0 {
+				t.Errorf("lookupType(%q) finds %s", s, Types[gi])
 			}
 		}
 		for j := range len(ty) {
 			for c := range 256 {
-				b := []byte(string(ty) + after)
-				b[j] = byte(c)
-				_, want := lookupType(b[:len(ty)])
-				if _, gi, _ := typeAt(b, 0); gi != want {
-					t.Errorf("typeAt(%q) = %d, want %d", b[:len(ty)], gi, want)
+				b := []byte(ty)
+				if b[j] = byte(c); string(b) == string(ty) {
+					continue
+				}
+				if got, gi := lookupType(b); gi >= 0 && (got != Type(b) || Types[gi] != got) {
+					t.Errorf("lookupType(%q) = %s, %d", b, got, gi)
 				}
 			}
-		}
-		line := []byte(string(ty) + after)
-		for k := range len(line) { // cut short: the type, or nothing, and no read past the end
-			if _, gi, _ := typeAt(line[:k], 0); gi != -1 && gi != i {
-				t.Errorf("typeAt(%q) = %d", line[:k], gi)
-			}
-		}
-	}
-	if _, gi, _ := typeAt([]byte(`card.dealt"`), 0); gi != tiCardDealt {
-		t.Errorf("typeAt(card.dealt\") = %d", gi)
-	}
-	for _, b := range []string{"", "card.dealt", "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"} {
-		if _, gi, _ := typeAt([]byte(b), 0); gi >= 0 {
-			t.Errorf("typeAt(%q) = %d", b, gi)
 		}
 	}
 }
