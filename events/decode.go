@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -24,23 +26,17 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	var b bytes.Buffer
-	if e.File != "" {
-		b.WriteString(e.File)
-		b.WriteByte(':')
-	}
+	s := e.File
 	if e.Line > 0 {
-		fmt.Fprintf(&b, "%d:", e.Line)
+		s += ":" + strconv.Itoa(e.Line)
 	}
-	if b.Len() > 0 {
-		b.WriteByte(' ')
+	if s = strings.TrimPrefix(s, ":"); s != "" {
+		s += ": "
 	}
 	if e.Field != "" {
-		b.WriteString(e.Field)
-		b.WriteString(": ")
+		s += e.Field + ": "
 	}
-	b.WriteString(e.Err.Error())
-	return b.String()
+	return s + e.Err.Error()
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -56,6 +52,8 @@ type fieldErr struct {
 
 func (e *fieldErr) Error() string { return e.path + ": " + e.err.Error() }
 
+// at returns err as a fault of the field at path (a name, or "[i]" for a list's element), its
+// own path (if any) below it.
 func at(path string, err error) error {
 	if err == nil {
 		return nil
@@ -68,18 +66,6 @@ func at(path string, err error) error {
 		return &fieldErr{path + "." + fe.path, fe.err}
 	}
 	return &fieldErr{path, err}
-}
-
-func atIndex(path string, i int, err error) error {
-	if err == nil {
-		return nil
-	}
-	p := fmt.Sprintf("%s[%d]", path, i)
-	var fe *fieldErr
-	if errors.As(err, &fe) {
-		return &fieldErr{p + "." + fe.path, fe.err}
-	}
-	return &fieldErr{p, err}
 }
 
 type invalid struct{ error }
@@ -820,7 +806,7 @@ func (d *decoder) cardList(l *jsonlex.Lexer) ([]cards.Card, error) {
 	for i, more := 0, !empty; more; i++ {
 		var c cards.Card
 		if err := cardInto(l, &c); err != nil {
-			return nil, atIndex("", i, err)
+			return nil, at("["+strconv.Itoa(i)+"]", err)
 		}
 		cs = append(cs, c)
 		if more, err = l.NextElem(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
 
 	"github.com/fechado/fechado/jsonlex"
 	"github.com/fechado/fechado/textform"
@@ -1603,7 +1604,7 @@ func (d *decoder) readSeatStackList(l *jsonlex.Lexer) ([]SeatStack, error) {
 	for i, more := 0, !empty; more; i++ {
 		var x SeatStack
 		if err := d.walkSeatStack(l, &x); err != nil {
-			return nil, atIndex("", i, err)
+			return nil, at("["+strconv.Itoa(i)+"]", err)
 		}
 		xs = append(xs, x)
 		if more, err = l.NextElem(); err != nil {
@@ -1676,7 +1677,7 @@ func (d *decoder) readAwaySeatList(l *jsonlex.Lexer) ([]AwaySeat, error) {
 	for i, more := 0, !empty; more; i++ {
 		var x AwaySeat
 		if err := d.walkAwaySeat(l, &x); err != nil {
-			return nil, atIndex("", i, err)
+			return nil, at("["+strconv.Itoa(i)+"]", err)
 		}
 		xs = append(xs, x)
 		if more, err = l.NextElem(); err != nil {
@@ -1732,7 +1733,7 @@ func (d *decoder) readLeftPlayerList(l *jsonlex.Lexer) ([]LeftPlayer, error) {
 	for i, more := 0, !empty; more; i++ {
 		var x LeftPlayer
 		if err := d.walkLeftPlayer(l, &x); err != nil {
-			return nil, atIndex("", i, err)
+			return nil, at("["+strconv.Itoa(i)+"]", err)
 		}
 		xs = append(xs, x)
 		if more, err = l.NextElem(); err != nil {
@@ -1794,7 +1795,7 @@ func (d *decoder) readTournamentList(l *jsonlex.Lexer) ([]Tournament, error) {
 	for i, more := 0, !empty; more; i++ {
 		var x Tournament
 		if err := d.walkTournament(l, &x); err != nil {
-			return nil, atIndex("", i, err)
+			return nil, at("["+strconv.Itoa(i)+"]", err)
 		}
 		xs = append(xs, x)
 		if more, err = l.NextElem(); err != nil {
@@ -1866,7 +1867,7 @@ func (d *decoder) readStakesList(l *jsonlex.Lexer) ([]Stakes, error) {
 	for i, more := 0, !empty; more; i++ {
 		var x Stakes
 		if err := d.walkStakes(l, &x); err != nil {
-			return nil, atIndex("", i, err)
+			return nil, at("["+strconv.Itoa(i)+"]", err)
 		}
 		xs = append(xs, x)
 		if more, err = l.NextElem(); err != nil {
@@ -1918,7 +1919,7 @@ func (d *decoder) readSeatChipsList(l *jsonlex.Lexer) ([]SeatChips, error) {
 	for i, more := 0, !empty; more; i++ {
 		var x SeatChips
 		if err := d.walkSeatChips(l, &x); err != nil {
-			return nil, atIndex("", i, err)
+			return nil, at("["+strconv.Itoa(i)+"]", err)
 		}
 		xs = append(xs, x)
 		if more, err = l.NextElem(); err != nil {

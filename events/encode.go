@@ -9,11 +9,8 @@ import (
 
 // Encode returns the event as one JSON line (without newline), the envelope and the data fields
 // in the catalogue's order, with prev always present. It does not look at e.Raw.
-func Encode(e *Event) []byte { return AppendEncode(make([]byte, 0, 256), e) }
-
-// AppendEncode appends the encoding of e to b.
-func AppendEncode(b []byte, e *Event) []byte {
-	b = append(b, `{"id":`...)
+func Encode(e *Event) []byte {
+	b := append(make([]byte, 0, 256), `{"id":`...)
 	b = appendString(b, e.ID)
 	b = append(b, `,"table":`...)
 	b = appendString(b, e.Table)
