@@ -90,18 +90,11 @@ type decoder struct {
 	// table and hand are the last table and hand ids read: the events of a hand share them. They
 	// are copies, so that a caller keeping ids does not keep their lines' chunks alive.
 	table, hand string
-	// names holds player and preset names, which the auditor keeps across hands: they are copied
-	// once, not kept as pieces of a line (which would keep its whole chunk alive).
-	names map[string]string
 	// times checks the times of the lines, which mostly share their minute with the line before.
 	times textform.Times
 
 	events   slab[Event]
 	payloads payloadSlabs
-	seats    slab[Seat]   // the optional seats of deck.shuffled, deck.cut, card.exposed
-	ints     slab[int]    // the optional counts of deck.shuffled, cards.discarded
-	chips    slab[Chips]  // the optional chips of hand.started's seats and tournament
-	strs     slab[string] // the optional previous hand of hand.started
 	// cardLists holds the lists of cards.
 	cardLists slab[cards.Card]
 }
@@ -182,22 +175,6 @@ func (d *decoder) same(b []byte, last *string) string {
 		*last = string(b)
 	}
 	return *last
-}
-
-// name returns b as a string, shared with the earlier names of the same text when pooling.
-func (d *decoder) name(b []byte) string {
-	if !d.pool {
-		return string(b)
-	}
-	if s, ok := d.names[string(b)]; ok {
-		return s
-	}
-	if d.names == nil || len(d.names) >= 4096 {
-		d.names = map[string]string{} // bounded: a long log of many players starts afresh
-	}
-	s := string(b)
-	d.names[s] = s
-	return s
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -700,7 +677,7 @@ func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 			if err == nil && len(s) == 0 {
 				err = errors.New("empty preset name")
 			}
-			r.Name = d.name(s)
+			r.Name = string(s)
 			return at("name", err)
 		}
 		raw, err := l.Skip()
