@@ -88,7 +88,7 @@ func load(path string) (*catalogue, error) {
 	for n, line := range strings.Split(string(text), "\n") {
 		word, rest, _ := strings.Cut(line, " ")
 		args := strings.Fields(rest)
-		switch need := map[string]int{"enum": 2, "object": 1, "list": 1}[at(args, 1)]; {
+		switch {
 		case line == "" || line[0] == '#':
 		case word == "enum":
 			c.Enums = append(c.Enums, &Enum{Go: rest})
@@ -106,10 +106,13 @@ func load(path string) (*catalogue, error) {
 				c.Objects = append(c.Objects, rec)
 			}
 			docs = &rec.Docs
-		case word == "field" && rec != nil && len(args) >= 2+need:
+		case word == "field" && rec != nil && len(args) >= 2:
 			f := &Field{JSON: args[0], Go: camel(args[0]), Kind: args[1]}
 			if args = args[2:]; slices.Contains([]string{"ptr", "zero", "unknown"}, at(args, 0)) {
 				f.Opt, args = args[0], args[1:]
+			}
+			if len(args) < map[string]int{"enum": 2, "object": 1, "list": 1}[f.Kind] {
+				return nil, fmt.Errorf("%s:%d: %q wants more words", path, n+1, line)
 			}
 			switch f.Kind {
 			case "name":
@@ -174,7 +177,7 @@ func (r *Record) Required() uint32 {
 	return m
 }
 
-// Base is the Go type of the field's value, Type its Go type: a pointer to Base when optional.
+// Base is the Go type of the field's value (of its pointee when it is a pointer).
 func (f *Field) Base() string {
 	switch f.Kind {
 	case "enum":
@@ -188,27 +191,6 @@ func (f *Field) Base() string {
 	}
 	return map[string]string{"seat": "Seat", "chips": "Chips", "count": "int", "positive": "int", "seq": "Seq",
 		"card": "cards.Card", "cards": "[]cards.Card", "seed": "cards.Seed", "bool": "bool", "rules": "Rules"}[f.Kind]
-}
-
-// Type is the Go type of the field.
-func (f *Field) Type() string {
-	if f.Opt == "ptr" {
-		return "*" + f.Base()
-	}
-	return f.Base()
-}
-
-// Zero is the zero value of the field's Go type, as Go source.
-func (f *Field) Zero() string {
-	switch {
-	case f.Opt == "ptr" || f.Kind == "cards" || f.Kind == "list":
-		return "nil"
-	case f.Base() == "string" || f.Kind == "enum":
-		return `""`
-	case f.Kind == "bool":
-		return "false"
-	}
-	return "0"
 }
 
 // site is a field of a struct (Owner) as the templates write it: X is its value, addressable,
