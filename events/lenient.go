@@ -147,7 +147,7 @@ func dropOptional(work []byte, path []pathSeg) (_ []byte, whole bool) {
 		}
 		if _, err := Parse(try); err != nil {
 			var pe *Error
-			if errors.As(err, &pe) && pe.Field == joinPath(path[:n]) && pe.Err.Error() == "missing" {
+			if errors.As(err, &pe) && slices.Equal(splitPath(pe.Field), path[:n]) && pe.Err.Error() == "missing" {
 				continue // required: take out its parent instead
 			}
 		}
@@ -179,21 +179,6 @@ func splitPath(p string) []pathSeg {
 		}
 	}
 	return out
-}
-
-func joinPath(path []pathSeg) string {
-	var b strings.Builder
-	for i, s := range path {
-		switch {
-		case s.index >= 0:
-			b.WriteString("[" + strconv.Itoa(s.index) + "]")
-		case i > 0:
-			b.WriteString("." + s.key)
-		default:
-			b.WriteString(s.key)
-		}
-	}
-	return b.String()
 }
 
 // locate finds the field at path (ending with a field name) in the JSON object b: the offsets of
