@@ -383,11 +383,14 @@ func (d *decoder) fast(l *jsonlex.Lexer, e *Event) bool {
 		return false
 	}
 	i += j + len(jsType)
-	// …","prev":"
-	if j = bytes.IndexByte(b[i:min(len(b), i+32)], '"'); j < 0 { // 32: longer than any type
-		return false
+	// …","prev":" (half the events are card.dealt: a comparison with a constant first)
+	t, ti, j := CardDealtType, tiCardDealt, len(CardDealtType)
+	if string(jsonlex.Span(b, i, j+1)) != string(CardDealtType)+`"` {
+		if j = bytes.IndexByte(b[i:min(len(b), i+32)], '"'); j < 0 { // 32: longer than any type
+			return false
+		}
+		t, ti = lookupType(b[i : i+j])
 	}
-	t, ti := lookupType(b[i : i+j])
 	if ti < 0 || string(jsonlex.Span(b, i+j, len(jsPrev))) != jsPrev {
 		return false
 	}
@@ -600,10 +603,22 @@ func (r *Reader) fill() {
 // nextChunk starts a chunk with the unfinished line of the current one: a new one of bufSize, or twice the line when it is longer than half of that (a long line).
 func (r *Reader) nextChunk() {
 	tail := r.chunk[r.next:r.n]
-	c := make([]byte, max(bufSize, 2*len(tail)))
+	c := uncleared(max(bufSize, 2*len(tail)))
 	copy(c, tail)
 	r.chunk, r.next, r.scan, r.n = c, 0, r.scan-r.next, len(tail)
 	r.lok, r.spans, r.si = false, r.spans[:0], 0 // they were places in the last chunk
+}
+
+// uncleared returns n bytes of new memory that is not cleared first, for a chunk of lines: the
+// file is read over it at once, and of a chunk only the bytes read are ever handed out (a line's
+// capacity is its length), so clearing it would be wasted work on every byte of the file.
+// strings.Builder's Grow is the standard library's way to such memory; the bytes past the one
+// written belong to the same allocation, so the slice keeps all of it alive.
+func uncleared(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(b.String()), n)
 }
 
 // LineSum returns the SHA-256 of the last line returned (by Next or ReadLine, without its
