@@ -159,11 +159,17 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 	return ps
 }
 
-// isHexOf reports whether s is the lowercase hex of sum, encoded on the stack.
+// isHexOf reports whether s is the lowercase hex of sum, without encoding it.
 func isHexOf(s string, sum *[sha256.Size]byte) bool {
-	var h [2 * sha256.Size]byte
-	hex.Encode(h[:], sum[:])
-	return s == string(h[:])
+	if len(s) != 2*len(sum) {
+		return false
+	}
+	for i, c := range sum {
+		if s[2*i] != hexDigits[c>>4] || s[2*i+1] != hexDigits[c&0xf] {
+			return false
+		}
+	}
+	return true
 }
 
 // Last returns the seq and line hash of the last event seen of hand, for appending after it.
