@@ -90,6 +90,9 @@ type decoder struct {
 	// table and hand are the last table and hand ids read: the events of a hand share them. They
 	// are copies, so that a caller keeping ids does not keep their lines' chunks alive.
 	table, hand string
+	// names holds player and preset names, which the auditor keeps across hands: they are copied
+	// once, not kept as pieces of a line (which would keep its whole chunk alive).
+	names map[string]string
 	// times checks the times of the lines, which mostly share their minute with the line before.
 	times textform.Times
 
@@ -175,6 +178,22 @@ func (d *decoder) same(b []byte, last *string) string {
 		*last = string(b)
 	}
 	return *last
+}
+
+// name returns b as a string, shared with the earlier names of the same text when pooling.
+func (d *decoder) name(b []byte) string {
+	if !d.pool {
+		return string(b)
+	}
+	if s, ok := d.names[string(b)]; ok {
+		return s
+	}
+	if d.names == nil || len(d.names) >= 4096 {
+		d.names = map[string]string{} // bounded: a long log of many players starts afresh
+	}
+	s := string(b)
+	d.names[s] = s
+	return s
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -692,7 +711,7 @@ func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 			if err == nil && len(s) == 0 {
 				err = errors.New("empty preset name")
 			}
-			r.Name = string(s)
+			r.Name = d.name(s)
 			return at("name", err)
 		}
 		raw, err := l.Skip()

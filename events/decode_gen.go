@@ -220,7 +220,7 @@ func (d *decoder) fastHandStarted(sc *jsonlex.Scan, v *HandStarted) bool {
 	sc.Lit(litOpenRules)
 	sc.Lit(litOpenName)
 	if s := sc.Str(); len(s) > 0 && sc.Eat('}') && sc.OK {
-		v.Rules.Name = string(s)
+		v.Rules.Name = d.name(s)
 	} else {
 		sc.OK = false // overrides, escapes: the general walk
 	}
@@ -746,7 +746,7 @@ func (d *decoder) walkHandStarted(l *jsonlex.Lexer, v *HandStarted) error {
 			if l.Peek() == '"' { // a v1 log's bare string
 				var s []byte
 				s, err = l.Str()
-				(*v.Tournament).ID = string(s)
+				(*v.Tournament).ID = d.name(s)
 				break
 			}
 			err = d.walkTournament(l, v.Tournament)
@@ -1391,7 +1391,7 @@ func (d *decoder) walkSeatStack(l *jsonlex.Lexer, v *SeatStack) error {
 			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty player")
 			}
-			v.Player = string(s)
+			v.Player = d.name(s)
 		case 2: // stack
 			err = chipsInto(l, &v.Stack)
 		case 3: // rebuy
@@ -1437,7 +1437,7 @@ func (d *decoder) walkAwaySeat(l *jsonlex.Lexer, v *AwaySeat) error {
 			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty player")
 			}
-			v.Player = string(s)
+			v.Player = d.name(s)
 		case 2: // stack
 			err = chipsInto(l, &v.Stack)
 		}
@@ -1470,7 +1470,7 @@ func (d *decoder) walkLeftPlayer(l *jsonlex.Lexer, v *LeftPlayer) error {
 			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty player")
 			}
-			v.Player = string(s)
+			v.Player = d.name(s)
 		case 1: // stack
 			err = chipsInto(l, &v.Stack)
 		case 2: // to
@@ -1509,7 +1509,7 @@ func (d *decoder) walkTournament(l *jsonlex.Lexer, v *Tournament) error {
 			if s, err = l.Str(); err == nil && len(s) == 0 {
 				err = errors.New("empty tournament id")
 			}
-			v.ID = string(s)
+			v.ID = d.name(s)
 		case 1: // level
 			var n int64
 			n, err = positive(l)
@@ -1620,7 +1620,7 @@ func (d *decoder) fastSeatStack(sc *jsonlex.Scan, v *SeatStack) {
 	v.Seat = scanSeat(sc)
 	sc.Lit(litPlayer)
 	if s := sc.Str(); len(s) > 0 && sc.OK {
-		v.Player = string(s)
+		v.Player = d.name(s)
 	} else {
 		sc.OK = false
 	}
@@ -1693,7 +1693,7 @@ func (d *decoder) fastAwaySeat(sc *jsonlex.Scan, v *AwaySeat) {
 	v.Seat = scanSeat(sc)
 	sc.Lit(litPlayer)
 	if s := sc.Str(); len(s) > 0 && sc.OK {
-		v.Player = string(s)
+		v.Player = d.name(s)
 	} else {
 		sc.OK = false
 	}
@@ -1747,7 +1747,7 @@ func (d *decoder) readLeftPlayerList(l *jsonlex.Lexer) ([]LeftPlayer, error) {
 func (d *decoder) fastLeftPlayer(sc *jsonlex.Scan, v *LeftPlayer) {
 	sc.Lit(litOpenPlayer)
 	if s := sc.Str(); len(s) > 0 && sc.OK {
-		v.Player = string(s)
+		v.Player = d.name(s)
 	} else {
 		sc.OK = false
 	}
@@ -1809,7 +1809,7 @@ func (d *decoder) readTournamentList(l *jsonlex.Lexer) ([]Tournament, error) {
 func (d *decoder) fastTournament(sc *jsonlex.Scan, v *Tournament) {
 	sc.Lit(litOpenID)
 	if s := sc.Str(); len(s) > 0 && sc.OK {
-		v.ID = string(s)
+		v.ID = d.name(s)
 	} else {
 		sc.OK = false
 	}

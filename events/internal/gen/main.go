@@ -95,8 +95,8 @@ func load(path string) (*catalogue, error) {
 			docs = &c.Enums[len(c.Enums)-1].Docs
 		case word == "value" && len(args) > 1 && len(c.Enums) > 0:
 			e := c.Enums[len(c.Enums)-1]
-			v := strings.SplitN(rest, " ", 3)
-			e.Values = append(e.Values, struct{ Go, Value, Doc string }{v[0], v[1], at(v, 2)})
+			v := append(strings.SplitN(rest, " ", 3), "") // the comment may be absent
+			e.Values = append(e.Values, struct{ Go, Value, Doc string }{v[0], v[1], v[2]})
 		case word == "type" || word == "object":
 			rec = &Record{Name: rest, Go: camel(rest)}
 			if word == "type" {
@@ -108,7 +108,7 @@ func load(path string) (*catalogue, error) {
 			docs = &rec.Docs
 		case word == "field" && rec != nil && len(args) >= 2:
 			f := &Field{JSON: args[0], Go: camel(args[0]), Kind: args[1]}
-			if args = args[2:]; slices.Contains([]string{"ptr", "zero", "unknown"}, at(args, 0)) {
+			if args = args[2:]; len(args) > 0 && slices.Contains([]string{"ptr", "zero", "unknown"}, args[0]) {
 				f.Opt, args = args[0], args[1:]
 			}
 			if len(args) < map[string]int{"enum": 2, "object": 1, "list": 1}[f.Kind] {
@@ -120,7 +120,7 @@ func load(path string) (*catalogue, error) {
 			case "enum":
 				f.Enum, f.Values = args[0], args[1:]
 			case "object", "list":
-				f.Nested, f.Legacy = args[0], strings.TrimPrefix(at(args, 1), "legacy=")
+				f.Nested, f.Legacy = args[0], strings.TrimPrefix(strings.Join(args[1:], " "), "legacy=")
 			}
 			rec.Fields = append(rec.Fields, f)
 			docs = &f.Docs
@@ -141,14 +141,6 @@ func load(path string) (*catalogue, error) {
 		}
 	}
 	return c, nil
-}
-
-// at returns s[i], or "" when s is shorter.
-func at(s []string, i int) string {
-	if i < len(s) {
-		return s[i]
-	}
-	return ""
 }
 
 // camel returns the Go name of a JSON name: hand.started HandStarted, min_bet MinBet, id ID.
@@ -222,12 +214,7 @@ func generate(c *catalogue, out string) ([]byte, error) {
 		"in":    func(s, list string) bool { return slices.Contains(strings.Fields(list), s) },
 		"lower": func(s string) string { return strings.ToLower(s[:1]) + s[1:] },
 		"json":  func(v any) (string, error) { b, err := json.Marshal(v); return string(b), err },
-		"comment": func(doc string) string {
-			if doc == "" {
-				return ""
-			}
-			return "// " + strings.ReplaceAll(doc, "\n", "\n// ") + "\n"
-		},
+		"split": strings.Split,
 		// lit returns the name of the literal of field json's key: the object's first (i == 0) or
 		// a later one.
 		"lit": func(i int, json string) string {
