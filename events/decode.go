@@ -98,6 +98,10 @@ type decoder struct {
 
 	events   slab[Event]
 	payloads payloadSlabs
+	seats    slab[Seat]   // the optional seats of deck.shuffled, deck.cut, card.exposed
+	ints     slab[int]    // the optional counts of deck.shuffled, cards.discarded
+	chips    slab[Chips]  // the optional chips of hand.started's seats and tournament
+	strs     slab[string] // the optional previous hand of hand.started
 	// cardLists holds the lists of cards.
 	cardLists slab[cards.Card]
 }

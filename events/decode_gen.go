@@ -248,7 +248,7 @@ func (d *decoder) fastHandStarted(sc *jsonlex.Scan, v *HandStarted) bool {
 	}
 	if litPrevious.At(sc.B, sc.I) {
 		sc.I += litPrevious.Len()
-		v.Previous = new(string)
+		v.Previous = take(&d.strs, d.pool)
 		if s := sc.Fixed(36, textform.IsUUID); sc.OK {
 			*v.Previous = d.handID(s)
 		}
@@ -286,12 +286,12 @@ func (d *decoder) fastDeckShuffled(sc *jsonlex.Scan, v *DeckShuffled) bool {
 	}
 	if litCount.At(sc.B, sc.I) {
 		sc.I += litCount.Len()
-		v.Count = new(int)
+		v.Count = take(&d.ints, d.pool)
 		*v.Count = int(sc.Uint())
 	}
 	if litBy.At(sc.B, sc.I) {
 		sc.I += litBy.Len()
-		v.By = new(Seat)
+		v.By = take(&d.seats, d.pool)
 		*v.By = scanSeat(sc)
 	}
 	if litCards.At(sc.B, sc.I) {
@@ -319,7 +319,7 @@ func (d *decoder) fastDeckCut(sc *jsonlex.Scan, v *DeckCut) bool {
 	v.At = int(sc.Uint())
 	if litBy.At(sc.B, sc.I) {
 		sc.I += litBy.Len()
-		v.By = new(Seat)
+		v.By = take(&d.seats, d.pool)
 		*v.By = scanSeat(sc)
 	}
 	sc.OK = sc.Eat('}') && sc.OK
@@ -436,7 +436,7 @@ func (d *decoder) fastCardExposed(sc *jsonlex.Scan, v *CardExposed) bool {
 	v.Phase = Phase(sc.Word(valuesCardExposedPhase))
 	if litSeat.At(sc.B, sc.I) {
 		sc.I += litSeat.Len()
-		v.Seat = new(Seat)
+		v.Seat = take(&d.seats, d.pool)
 		*v.Seat = scanSeat(sc)
 	}
 	if litCause.At(sc.B, sc.I) {
@@ -510,7 +510,7 @@ func (d *decoder) fastCardsDiscarded(sc *jsonlex.Scan, v *CardsDiscarded) bool {
 	v.Cards = d.fastCards(sc)
 	if litDeclared.At(sc.B, sc.I) {
 		sc.I += litDeclared.Len()
-		v.Declared = new(int)
+		v.Declared = take(&d.ints, d.pool)
 		*v.Declared = int(sc.Uint())
 	}
 	sc.OK = sc.Eat('}') && sc.OK
@@ -751,7 +751,7 @@ func (d *decoder) walkHandStarted(l *jsonlex.Lexer, v *HandStarted) error {
 			}
 			err = d.walkTournament(l, v.Tournament)
 		case 8: // previous
-			v.Previous = new(string)
+			v.Previous = take(&d.strs, d.pool)
 			var s []byte
 			s, err = uuid(l)
 			*v.Previous = d.handID(s)
@@ -791,12 +791,12 @@ func (d *decoder) walkDeckShuffled(l *jsonlex.Lexer, v *DeckShuffled) error {
 			s, err = hex64(l, false, "a lowercase hex SHA-256")
 			v.Commitment = d.own(s)
 		case 2: // count
-			v.Count = new(int)
+			v.Count = take(&d.ints, d.pool)
 			var n int64
 			n, err = nonNeg(l)
 			*v.Count = int(n)
 		case 3: // by
-			v.By = new(Seat)
+			v.By = take(&d.seats, d.pool)
 			err = seatInto(l, v.By)
 		case 4: // cards
 			v.Cards, err = d.cardList(l)
@@ -830,7 +830,7 @@ func (d *decoder) walkDeckCut(l *jsonlex.Lexer, v *DeckCut) error {
 			n, err = nonNeg(l)
 			v.At = int(n)
 		case 1: // by
-			v.By = new(Seat)
+			v.By = take(&d.seats, d.pool)
 			err = seatInto(l, v.By)
 		}
 		if err != nil {
@@ -987,7 +987,7 @@ func (d *decoder) walkCardExposed(l *jsonlex.Lexer, v *CardExposed) error {
 			s, err = enum(l, valuesCardExposedPhase)
 			v.Phase = Phase(s)
 		case 2: // seat
-			v.Seat = new(Seat)
+			v.Seat = take(&d.seats, d.pool)
 			err = seatInto(l, v.Seat)
 		case 3: // cause
 			var s string
@@ -1089,7 +1089,7 @@ func (d *decoder) walkCardsDiscarded(l *jsonlex.Lexer, v *CardsDiscarded) error 
 		case 1: // cards
 			v.Cards, err = d.cardList(l)
 		case 2: // declared
-			v.Declared = new(int)
+			v.Declared = take(&d.ints, d.pool)
 			var n int64
 			n, err = nonNeg(l)
 			*v.Declared = int(n)
@@ -1395,7 +1395,7 @@ func (d *decoder) walkSeatStack(l *jsonlex.Lexer, v *SeatStack) error {
 		case 2: // stack
 			err = chipsInto(l, &v.Stack)
 		case 3: // rebuy
-			v.Rebuy = new(Chips)
+			v.Rebuy = take(&d.chips, d.pool)
 			err = chipsInto(l, v.Rebuy)
 		case 4: // joined
 			v.Joined, err = l.Bool()
@@ -1515,12 +1515,12 @@ func (d *decoder) walkTournament(l *jsonlex.Lexer, v *Tournament) error {
 			n, err = positive(l)
 			v.Level = int(n)
 		case 2: // entries
-			v.Entries = new(int)
+			v.Entries = take(&d.ints, d.pool)
 			var n int64
 			n, err = positive(l)
 			*v.Entries = int(n)
 		case 3: // stack
-			v.Stack = new(Chips)
+			v.Stack = take(&d.chips, d.pool)
 			err = chipsInto(l, v.Stack)
 		}
 		if err != nil {
@@ -1628,7 +1628,7 @@ func (d *decoder) fastSeatStack(sc *jsonlex.Scan, v *SeatStack) {
 	v.Stack = Chips(sc.Uint())
 	if litRebuy.At(sc.B, sc.I) {
 		sc.I += litRebuy.Len()
-		v.Rebuy = new(Chips)
+		v.Rebuy = take(&d.chips, d.pool)
 		*v.Rebuy = Chips(sc.Uint())
 	}
 	if litJoined.At(sc.B, sc.I) {
@@ -1821,7 +1821,7 @@ func (d *decoder) fastTournament(sc *jsonlex.Scan, v *Tournament) {
 	}
 	if litEntries.At(sc.B, sc.I) {
 		sc.I += litEntries.Len()
-		v.Entries = new(int)
+		v.Entries = take(&d.ints, d.pool)
 		if n := sc.Uint(); n >= 1 {
 			*v.Entries = int(n)
 		} else {
@@ -1830,7 +1830,7 @@ func (d *decoder) fastTournament(sc *jsonlex.Scan, v *Tournament) {
 	}
 	if litStack.At(sc.B, sc.I) {
 		sc.I += litStack.Len()
-		v.Stack = new(Chips)
+		v.Stack = take(&d.chips, d.pool)
 		*v.Stack = Chips(sc.Uint())
 	}
 	sc.OK = sc.Eat('}') && sc.OK
