@@ -5,6 +5,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
 )
 
 // TableMemory is what the last audited hand of a table leaves for the table.* checks of the
@@ -23,8 +24,10 @@ type TableMemory struct {
 	Passed    bool           `json:"passed,omitempty"`
 	Misdeal   bool           `json:"misdeal,omitempty"`
 	Players   []PlayerMemory `json:"players"`
-	// BigBlind and BigBlindBefore are the seats of the big blinds of the hand and of the one
-	// before it, and DealtIn how many it dealt in: blind games rotate from them (rules.NextBlinds).
+	// BigBlind, BigBlindBefore and DealtIn are a blind game's rotation (rules.Rotation: LastBB,
+	// BBBefore, LastDealtIn; its LastButton is Dealer and its Misdeal is Misdeal): the big blinds
+	// of the last hand and of the one before it, and how many players that hand dealt in; after a
+	// misdeal, those of the hands before it.
 	BigBlind       events.Seat `json:"big_blind,omitempty"`
 	BigBlindBefore events.Seat `json:"big_blind_before,omitempty"`
 	DealtIn        int         `json:"dealt_in,omitempty"`
@@ -43,7 +46,7 @@ type PlayerMemory struct {
 func (st *tableState) memory(hand string) *TableMemory {
 	m := &TableMemory{Hand: hand, Dealer: st.dealer, Starter: st.starter, Seats: append([]events.Seat{}, st.seats...),
 		Carry: st.carry, PassedOut: st.passedOut, Passed: st.passed, Misdeal: st.misdeal,
-		Players: make([]PlayerMemory, len(st.players)), BigBlind: st.bb, BigBlindBefore: st.bbBefore, DealtIn: st.dealtIn}
+		Players: make([]PlayerMemory, len(st.players)), BigBlind: st.rot.LastBB, BigBlindBefore: st.rot.BBBefore, DealtIn: st.rot.LastDealtIn}
 	for i, p := range st.players {
 		m.Players[i] = PlayerMemory{Name: p.name, Seat: p.seat, Stack: p.stack, Away: p.away}
 	}
@@ -54,7 +57,8 @@ func (st *tableState) memory(hand string) *TableMemory {
 func (m *TableMemory) state() *tableState {
 	st := &tableState{dealer: m.Dealer, starter: m.Starter, seats: append([]events.Seat{}, m.Seats...),
 		carry: m.Carry, passedOut: m.PassedOut, passed: m.Passed, misdeal: m.Misdeal,
-		players: make([]playerEnd, len(m.Players)), bb: m.BigBlind, bbBefore: m.BigBlindBefore, dealtIn: m.DealtIn}
+		players: make([]playerEnd, len(m.Players)),
+		rot:     rules.Rotation{LastBB: m.BigBlind, BBBefore: m.BigBlindBefore, LastDealtIn: m.DealtIn, LastButton: m.Dealer, Misdeal: m.Misdeal}}
 	for i, p := range m.Players {
 		st.players[i] = playerEnd{name: p.Name, seat: p.Seat, stack: p.Stack, away: p.Away}
 	}

@@ -117,19 +117,20 @@ func leftIn(hs *events.HandStarted, name string) bool {
 }
 
 // blindRotation checks the big blind and the button of a blind game against the last hands of
-// its table: the TDA dead-button rule of events-v1.md §7 (rules.NextBlinds). After a misdeal the
-// same button and blinds play again.
+// its table: the TDA dead-button rule of events-v1.md §7 (rules.Rotation, rules.NextBlinds). After
+// a misdeal the same button and blinds play again.
 func blindRotation(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, h *rules.Hand, prev *tableState, seats []events.Seat) []finding.Finding {
 	add := func(msg string, expected, actual any) {
 		out = append(out, mk(first.Hand, table, first.Seq, finding.TableDealer, 0, msg, expected, actual))
 	}
-	if prev.misdeal {
-		if hs.Dealer != prev.dealer {
-			add(fmt.Sprintf("after a misdeal the button stays at seat %d, not %d", prev.dealer, hs.Dealer), prev.dealer, hs.Dealer)
+	r := prev.rot
+	if r.Misdeal {
+		if hs.Dealer != r.LastButton {
+			add(fmt.Sprintf("after a misdeal the button stays at seat %d, not %d", r.LastButton, hs.Dealer), r.LastButton, hs.Dealer)
 		}
 		return out
 	}
-	bb, button, ok := rules.NextBlinds(seats, prev.bb, prev.bbBefore, prev.dealtIn)
+	bb, button, ok := rules.NextBlinds(seats, r.LastBB, r.BBBefore, r.LastDealtIn)
 	switch {
 	case bb != 0 && h.BigBlind != 0 && h.BigBlind != bb:
 		add(fmt.Sprintf("the big blind moves one player to the left every hand: seat %d, not %d", bb, h.BigBlind), bb, h.BigBlind)
@@ -137,28 +138,4 @@ func blindRotation(out []finding.Finding, first *events.Event, table string, hs 
 		add(fmt.Sprintf("the button should be at seat %d (it follows the big blind, even to a seat where nobody plays), not %d", button, hs.Dealer), button, hs.Dealer)
 	}
 	return out
-}
-
-// blinds records where the hand's big blind sat, for the rotation of the next hand; before is the
-// table's state before the hand, had is whether there was one.
-func (st *tableState) blinds(h *rules.Hand, before *tableState, had bool) {
-	st.dealtIn = len(h.Players)
-	if !h.Preset.Blinds {
-		return
-	}
-	if had && before.misdeal {
-		// The misdeal's blinds play again: the history is the one before it.
-		st.bb, st.bbBefore = before.bb, before.bbBefore
-		if h.BigBlind != 0 {
-			st.bb = h.BigBlind
-		}
-		return
-	}
-	st.bb = h.BigBlind
-	if st.bb == 0 && had {
-		st.bb, _, _ = rules.NextBlinds(st.seats, before.bb, before.bbBefore, before.dealtIn)
-	}
-	if had {
-		st.bbBefore = before.bb
-	}
 }

@@ -25,10 +25,9 @@ type tableState struct {
 	// Auditor.Idle): each is copied once, when its player joins. spare is the list before it,
 	// reused for the next.
 	players, spare []playerEnd
-	// bb and bbBefore are the seats of the big blinds of this hand and of the hand before it, and
-	// dealtIn how many players this hand dealt in: blind games rotate from them (rules.NextBlinds).
-	bb, bbBefore events.Seat
-	dealtIn      int
+	// rot is where a blind game's table puts the next hand's button and blinds (events-v1.md §7,
+	// the TDA dead button), the rules' own bookkeeping of it; ante games leave it zero.
+	rot rules.Rotation
 }
 
 // playerEnd is a player as a hand leaves him: his seat and the stack he ended with, or, away, the
@@ -91,7 +90,9 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 	before := *st
 	*st = tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
 		misdeal: h.Misdeal, seats: append(st.seats[:0], seats...), players: st.spare[:0]}
-	st.blinds(h, &before, prev != nil)
+	if p.Blinds {
+		st.rot = before.rot.After(h)
+	}
 	st.starter = rules.NextSeat(st.seats, hs.Dealer)
 	for _, pl := range h.Players {
 		if pe := st.player(pl.Name); pe != nil {

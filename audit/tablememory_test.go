@@ -9,6 +9,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -114,6 +115,64 @@ func TestHandAfterOutOfOrder(t *testing.T) {
 		}
 		if mem.Hand != hs[4].Events[0].Hand || mem.Number != 5 {
 			t.Errorf("previous %v: the memory left is hand %d's, want the last hand's", withPrevious, mem.Number)
+		}
+	}
+}
+
+// A blind game's misdeal plays again with its button and blinds, and the rotation after it goes
+// on from the hands before it (events-v1.md §7, rules.Rotation): audited hand by hand through the
+// JSON of each hand's memory, a table with misdeals and injected dealer faults gives what one
+// auditor of the whole log gives, and the clean hands after a misdeal give no table.dealer.
+func TestHandAfterChainsThroughMisdeals(t *testing.T) {
+	for _, preset := range []string{"online-draw"} { // br-online deals again without a misdeal
+		hs, err := sim.All(sim.Config{Rules: preset, Players: 5, Hands: 80, Seed: 3, Table: "m-" + preset,
+			ExposeRate: 0.3, Inject: []finding.Code{finding.TableDealer}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole, byHand []finding.Finding
+		a := audit.New(func(f finding.Finding) { whole = append(whole, f) })
+		var mem *audit.TableMemory
+		misdeals, injected := 0, map[string]bool{}
+		for _, h := range hs {
+			rh, err := rules.NewHand(h.Events[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range h.Events[1:] {
+				rh.Apply(e)
+			}
+			if rh.Misdeal {
+				misdeals++
+			}
+			if h.Injected != "" {
+				injected[h.Events[0].Hand] = true
+			}
+			for _, e := range h.Events {
+				a.Add(e)
+			}
+			fs, next := audit.HandAfter(h.Events, mem)
+			byHand = append(byHand, fs...)
+			b, err := json.Marshal(next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem = &audit.TableMemory{}
+			if err := json.Unmarshal(b, mem); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a.Close()
+		if misdeals == 0 {
+			t.Fatalf("%s: no misdeal in %d hands: the test proves nothing", preset, len(hs))
+		}
+		if fmt.Sprint(whole) != fmt.Sprint(byHand) {
+			t.Errorf("%s: hand by hand\n%v\none auditor\n%v", preset, byHand, whole)
+		}
+		for _, f := range whole {
+			if f.Code == finding.TableDealer && !injected[f.Hand] {
+				t.Errorf("%s: a table.dealer finding in a hand played by the rules: %s", preset, f.JSON())
+			}
 		}
 	}
 }
