@@ -23,30 +23,8 @@ func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var whole []finding.Finding
-		a := audit.New(func(f finding.Finding) { whole = append(whole, f) })
-		var byHand []finding.Finding
-		var mem *audit.TableMemory
+		whole, byHand := chainHandByHand(t, hs)
 		continuity := 0
-		for _, h := range hs {
-			for _, e := range h.Events {
-				a.Add(e)
-			}
-			fs, next := audit.HandAfter(h.Events, mem)
-			byHand = append(byHand, fs...)
-			b, err := json.Marshal(next)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mem = &audit.TableMemory{}
-			if err := json.Unmarshal(b, mem); err != nil {
-				t.Fatal(err)
-			}
-			if mem.Hand != h.Events[0].Hand {
-				t.Fatalf("%s: the memory after hand %s names hand %s", preset, h.Events[0].Hand, mem.Hand)
-			}
-		}
-		a.Close()
 		for _, f := range whole {
 			if strings.HasPrefix(string(f.Code), "table.") {
 				continuity++
@@ -130,9 +108,6 @@ func TestHandAfterChainsThroughMisdeals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var whole, byHand []finding.Finding
-		a := audit.New(func(f finding.Finding) { whole = append(whole, f) })
-		var mem *audit.TableMemory
 		misdeals, injected := 0, map[string]bool{}
 		for _, h := range hs {
 			rh, err := rules.NewHand(h.Events[0])
@@ -148,21 +123,8 @@ func TestHandAfterChainsThroughMisdeals(t *testing.T) {
 			if h.Injected != "" {
 				injected[h.Events[0].Hand] = true
 			}
-			for _, e := range h.Events {
-				a.Add(e)
-			}
-			fs, next := audit.HandAfter(h.Events, mem)
-			byHand = append(byHand, fs...)
-			b, err := json.Marshal(next)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mem = &audit.TableMemory{}
-			if err := json.Unmarshal(b, mem); err != nil {
-				t.Fatal(err)
-			}
 		}
-		a.Close()
+		whole, byHand := chainHandByHand(t, hs)
 		if misdeals == 0 {
 			t.Fatalf("%s: no misdeal in %d hands: the test proves nothing", preset, len(hs))
 		}
@@ -175,4 +137,33 @@ func TestHandAfterChainsThroughMisdeals(t *testing.T) {
 			}
 		}
 	}
+}
+
+// chainHandByHand audits the hands of one table twice: with one Auditor over the whole log
+// (whole), and hand by hand with HandAfter, each hand's TableMemory passed on through JSON as the
+// projector stores it (byHand). Each memory must name the hand that left it.
+func chainHandByHand(t *testing.T, hs []*sim.Hand) (whole, byHand []finding.Finding) {
+	t.Helper()
+	a := audit.New(func(f finding.Finding) { whole = append(whole, f) })
+	var mem *audit.TableMemory
+	for _, h := range hs {
+		for _, e := range h.Events {
+			a.Add(e)
+		}
+		fs, next := audit.HandAfter(h.Events, mem)
+		byHand = append(byHand, fs...)
+		b, err := json.Marshal(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem = &audit.TableMemory{}
+		if err := json.Unmarshal(b, mem); err != nil {
+			t.Fatal(err)
+		}
+		if mem.Hand != h.Events[0].Hand {
+			t.Fatalf("the memory after hand %s names hand %s", h.Events[0].Hand, mem.Hand)
+		}
+	}
+	a.Close()
+	return whole, byHand
 }
