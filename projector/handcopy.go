@@ -14,7 +14,7 @@ import (
 	"github.com/fechado/fechado/recorder"
 )
 
-// The hand's copy (hand_events, migration 0008). Reading one hand from the log costs a read of
+// The hand's copy (hand_events, migrations 0008 and 0009). Reading one hand from the log costs a read of
 // the log's store where the hand lies, and once the store no longer fits in memory that is a read
 // of the disk, whose cost grows with the log. So the projector keeps, in the transaction of each
 // hand.ended, the hand's stored lines byte for byte with their stream sequences: a hand read by
@@ -69,7 +69,7 @@ func (p *Projector) putCopy(ctx context.Context, m Message, h *hand) error {
 	}
 	p.copyBuf = encodeLines(p.copyBuf[:0], h)
 	p.zbuf = s2.Encode(p.zbuf[:cap(p.zbuf)], p.copyBuf)
-	_, err := p.b.stmt(stPutCopy).ExecContext(ctx, h.id, h.table, m.Seq, len(h.evs), p.zbuf)
+	_, err := p.b.stmt(stPutCopy).ExecContext(ctx, h.startSeq, h.id, h.table, m.Seq, len(h.evs), p.zbuf)
 	return err
 }
 
@@ -135,7 +135,8 @@ func HandCopy(ctx context.Context, db *sql.DB, logID, hand string) (table string
 	var lines []byte
 	var source string
 	err = db.QueryRowContext(ctx, `SELECT c.table_id, c.events, c.lines, s.log_id
-		FROM hand_events c, source_log s WHERE c.hand_id = ?`, hand).Scan(&table, &n, &lines, &source)
+		FROM hands h JOIN hand_events c ON c.hand_seq = h.stream_seq, source_log s
+		WHERE h.hand_id = ?1 AND NOT EXISTS (SELECT 1 FROM void_copies v WHERE v.hand_id = ?1)`, hand).Scan(&table, &n, &lines, &source)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return "", nil, false, nil

@@ -455,7 +455,7 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 	switch d := e.Data.(type) {
 	case *events.PlayerActed:
 		pl, _ := h.player(d.Seat)
-		_, err = p.b.stmt(stInsertAction).ExecContext(ctx, m.Seq, h.id, int(e.Seq), e.At, int(d.Seat), pl,
+		_, err = p.b.stmt(stInsertAction).ExecContext(ctx, m.Seq, h.startSeq, h.id, int(e.Seq), e.At, int(d.Seat), pl,
 			string(d.Round), string(d.Action), int64(d.Amount))
 	case *events.CardsDiscarded:
 		pl, _ := h.player(d.Seat)
@@ -463,10 +463,10 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 		if d.Declared != nil {
 			declared = *d.Declared
 		}
-		_, err = p.b.stmt(stInsertDraw).ExecContext(ctx, m.Seq, h.id, int(e.Seq), int(d.Seat), pl, len(d.Cards), declared)
+		_, err = p.b.stmt(stInsertDraw).ExecContext(ctx, m.Seq, h.startSeq, h.id, int(e.Seq), int(d.Seat), pl, len(d.Cards), declared)
 	case *events.PotAwarded:
 		pl, _ := h.player(d.Seat)
-		_, err = p.b.stmt(stInsertAward).ExecContext(ctx, m.Seq, h.id, int(e.Seq), d.Pot, int(d.Seat), pl, int64(d.Amount))
+		_, err = p.b.stmt(stInsertAward).ExecContext(ctx, m.Seq, h.startSeq, h.id, int(e.Seq), d.Pot, int(d.Seat), pl, int64(d.Amount))
 	}
 	return err
 }
@@ -485,7 +485,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	status, nFindings := auditStatus(findings), len(findings)
 	if _, err := p.b.stmt(stEndHand).ExecContext(ctx, m.Seq, s.endedAt, endMs, len(h.evs),
 		int64(s.potTotal), int64(s.awarded), int64(s.raked), int64(s.carryOut),
-		b2i(s.passed), b2i(s.misdeal), b2i(s.showdown), s.winners, status, nFindings, h.quarantined, h.id); err != nil {
+		b2i(s.passed), b2i(s.misdeal), b2i(s.showdown), s.winners, status, nFindings, h.quarantined, h.startSeq); err != nil {
 		return err
 	}
 	for i := range s.seats {
@@ -494,7 +494,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 		if x.drew {
 			drawn = x.cardsDrawn
 		}
-		if _, err := p.b.stmt(stInsertPlayer).ExecContext(ctx, h.id, int(x.seat), x.player, x.position,
+		if _, err := p.b.stmt(stInsertPlayer).ExecContext(ctx, h.startSeq, h.id, int(x.seat), x.player, x.position,
 			int64(x.start), int64(x.end), int64(x.end-x.start), int64(x.putIn), int64(x.returned), int64(x.won),
 			b2i(x.vpip), b2i(x.openChance), b2i(x.opened), b2i(x.raisedPre),
 			x.bets, x.raises, x.calls, x.checks, b2i(x.folded), b2i(x.drew), drawn, b2i(x.stoodPat),
@@ -503,7 +503,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 		}
 	}
 	for _, pt := range s.pots {
-		if _, err := p.b.stmt(stInsertPot).ExecContext(ctx, h.id, pt.pot, int64(pt.awarded), int64(pt.raked), pt.winners); err != nil {
+		if _, err := p.b.stmt(stInsertPot).ExecContext(ctx, h.startSeq, h.id, pt.pot, int64(pt.awarded), int64(pt.raked), pt.winners); err != nil {
 			return err
 		}
 	}

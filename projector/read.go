@@ -70,7 +70,7 @@ type ChipPoint struct {
 // seat order.
 func ChipCounts(ctx context.Context, db *sql.DB, table string) ([]ChipPoint, error) {
 	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.number, hp.player, hp.start_stack, hp.end_stack
-		FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id
+		FROM hands h JOIN hand_players hp ON hp.hand_seq = h.stream_seq
 		WHERE h.table_id = ? AND h.end_seq IS NOT NULL ORDER BY h.stream_seq, hp.seat`, table)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func (q HandQuery) where() (string, []any) {
 		conds, args = append(conds, "h.preset = ?"), append(args, q.Preset)
 	}
 	if q.Player != "" {
-		conds, args = append(conds, "h.hand_id IN (SELECT hand_id FROM hand_players WHERE player_fold = ?)"), append(args, fold(q.Player))
+		conds, args = append(conds, "h.stream_seq IN (SELECT hand_seq FROM hand_players WHERE player_fold = ?)"), append(args, fold(q.Player))
 	}
 	if q.WithFindings {
 		conds = append(conds, "h.findings > 0")
@@ -349,7 +349,7 @@ type NetPoint struct {
 // order the hands started.
 func PlayerResults(ctx context.Context, db *sql.DB, player string) ([]NetPoint, error) {
 	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.table_id, h.number, h.started_at, hp.net, hp.start_stack, hp.end_stack
-		FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id WHERE hp.player = ? ORDER BY h.started_ms, h.stream_seq`, player)
+		FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq WHERE hp.player = ? ORDER BY h.started_ms, h.stream_seq`, player)
 	if err != nil {
 		return nil, err
 	}
@@ -572,7 +572,7 @@ func Tournament(ctx context.Context, db *sql.DB, id string) (TournamentView, err
 		return v, err
 	}
 	err = queryRows(ctx, db, `SELECT th.table_id, h.hand_id, h.number, hp.player, hp.start_stack, hp.end_stack
-		FROM tournament_hands th JOIN hands h ON h.hand_id = th.hand_id JOIN hand_players hp ON hp.hand_id = th.hand_id
+		FROM tournament_hands th JOIN hands h ON h.hand_id = th.hand_id JOIN hand_players hp ON hp.hand_seq = h.stream_seq
 		WHERE th.tournament_id = ? ORDER BY th.end_seq, hp.seat`, func(r *sql.Rows) error {
 		var table string
 		var p ChipPoint

@@ -40,11 +40,9 @@ const (
 // statements holds the SQL of each stmtID.
 var statements = [numStmts]string{
 	// A void copy stays void: a hand whose subject held a stray line before its hand.started is
-	// read from the log even once it ends.
-	stPutCopy: `INSERT INTO hand_events (hand_id, table_id, end_seq, events, lines) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (hand_id) DO NOTHING`,
-	stVoidCopy: `INSERT INTO hand_events (hand_id, table_id, end_seq, events, lines) VALUES (?, '', 0, 0, NULL)
-		ON CONFLICT (hand_id) DO UPDATE SET lines = NULL`,
+	// read from the log even once it ends (void_copies is read with the copy).
+	stPutCopy:   `INSERT INTO hand_events (hand_seq, hand_id, table_id, end_seq, events, lines) VALUES (?, ?, ?, ?, ?, ?)`,
+	stVoidCopy:  `INSERT OR IGNORE INTO void_copies (hand_id) VALUES (?)`,
 	stSourceLog: `INSERT OR IGNORE INTO source_log (one, log_id) VALUES (1, ?)`,
 	stTourHand: `INSERT INTO tournament_hands (hand_id, tournament_id, table_id, end_seq, level, started, ended)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -82,20 +80,20 @@ var statements = [numStmts]string{
 		VALUES (?1, ?2, 1, 0, ?3, ?3, ?4, ?5)
 		ON CONFLICT (table_id) DO UPDATE SET preset = excluded.preset, hands = hands + 1,
 			last_started_at = excluded.last_started_at, last_hand_id = excluded.last_hand_id`,
-	stInsertAction: `INSERT INTO actions (stream_seq, hand_id, seq, at, seat, player, round, action, amount)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	stInsertDraw: `INSERT INTO draws (stream_seq, hand_id, seq, seat, player, discarded, declared)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
-	stInsertAward: `INSERT INTO awards (stream_seq, hand_id, seq, pot, seat, player, amount)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	stInsertAction: `INSERT INTO actions (stream_seq, hand_seq, hand_id, seq, at, seat, player, round, action, amount)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertDraw: `INSERT INTO draws (stream_seq, hand_seq, hand_id, seq, seat, player, discarded, declared)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertAward: `INSERT INTO awards (stream_seq, hand_seq, hand_id, seq, pot, seat, player, amount)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 	stEndHand: `UPDATE hands SET end_seq = ?, ended_at = ?, ended_ms = ?, events = ?, pot_total = ?, awarded = ?,
 		raked = ?, carry_out = ?, passed = ?, misdeal = ?, showdown = ?, winners = ?, audit_status = ?,
-		findings = ?, quarantined = ? WHERE hand_id = ?`,
-	stInsertPlayer: `INSERT INTO hand_players (hand_id, seat, player, position, start_stack, end_stack, net,
+		findings = ?, quarantined = ? WHERE stream_seq = ?`,
+	stInsertPlayer: `INSERT INTO hand_players (hand_seq, hand_id, seat, player, position, start_stack, end_stack, net,
 		put_in, returned, won, vpip, open_chance, opened, raised_pre, bets, raises, calls, checks, folded,
 		drew, cards_drawn, stood_pat, saw_second, went_to_showdown, won_at_showdown, aggressive_post, shown, player_fold)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	stInsertPot: `INSERT INTO pots (hand_id, pot, awarded, raked, winners) VALUES (?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertPot: `INSERT INTO pots (hand_seq, hand_id, pot, awarded, raked, winners) VALUES (?, ?, ?, ?, ?, ?)`,
 	stInsertFinding: `INSERT INTO findings (hand_id, n, table_id, seq, stream_seq, code, severity, seat, message,
 		expected, actual) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stEndTable: `UPDATE tables SET hands_ended = hands_ended + 1 WHERE table_id = ?`,

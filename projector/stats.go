@@ -124,7 +124,7 @@ const statsQuery = `SELECT hp.player, COUNT(*), SUM(hp.vpip), SUM(hp.raised_pre)
 	SUM(hp.raises), SUM(hp.calls), SUM(hp.saw_second), SUM(hp.went_to_showdown), SUM(hp.won_at_showdown),
 	SUM(hp.drew), COALESCE(SUM(hp.cards_drawn), 0), SUM(hp.stood_pat), SUM(hp.open_chance), SUM(hp.opened),
 	SUM(hp.net)
-	FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id`
+	FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq`
 
 // PlayerStats returns the statistics of every player over the hands f selects, ordered by player.
 func PlayerStats(ctx context.Context, db Queryer, f Filter) ([]Stats, error) {
@@ -165,7 +165,7 @@ func (s PositionStats) OpenPct() (float64, bool) { return pct(s.Opens, s.Chances
 func OpenByPosition(ctx context.Context, db Queryer, f Filter) ([]PositionStats, error) {
 	where, args := f.where()
 	rows, err := db.QueryContext(ctx, `SELECT hp.player, hp.position, COUNT(*), SUM(hp.open_chance), SUM(hp.opened)
-		FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id`+where+
+		FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq`+where+
 		` GROUP BY hp.player, hp.position ORDER BY hp.player, hp.position`, args...)
 	if err != nil {
 		return nil, err

@@ -41,6 +41,8 @@ var ReadModels = []string{
 	"tournament_memory",
 	// 0008
 	"hand_events", "source_log",
+	// 0009
+	"void_copies",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.
