@@ -34,7 +34,7 @@ const (
 	// StreamSubjects is the subject filter the stream captures.
 	StreamSubjects = SubjectPrefix + ">"
 	// DuplicateWindow is how long the server remembers a Nats-Msg-Id to store a retried append once.
-	DuplicateWindow = 2 * time.Minute
+	DuplicateWindow = time.Minute
 )
 
 // Defaults for Options.
