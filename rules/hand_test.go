@@ -213,6 +213,40 @@ func TestPots(t *testing.T) {
 	}
 }
 
+// Pot layers (presets.md "pot layers", docs/rules.md #def-pot-layers; found by TestBlindRotation):
+// the largest live contribution is an all-in's, and two folded players matched each other above
+// it. The one layer ends at that level and, being the top one, holds their chips above it too:
+// nothing is left outside every pot. online-draw: seat 3 is all-in for 3 as the big blind, seat
+// 1 came in by posting a big blind of 10 and folds without a bet to face, seat 2 folds to it.
+func TestPotsFoldedChipsAboveTheTopAllIn(t *testing.T) {
+	hs := &events.HandStarted{Rules: events.Rules{Name: "online-draw"}, Number: 1, Dealer: 1,
+		Stakes: events.Stakes{MinBet: 10}, Seats: []events.SeatStack{
+			{Seat: 1, Player: "p1", Stack: 150, Joined: true}, {Seat: 2, Player: "p2", Stack: 641}, {Seat: 3, Player: "p3", Stack: 3}}}
+	first := &events.Event{Seq: 1, Type: events.HandStartedType, Data: hs}
+	h, err := NewHand(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{t: t, h: h, seq: 1, log: []*events.Event{first}}
+	b.ev(&events.DeckShuffled{Method: cards.PhysicalMethod, Count: ptr(3)})
+	b.ev(&events.BlindPosted{Seat: 2, Amount: 5, Blind: events.BlindSmall})
+	b.ev(&events.BlindPosted{Seat: 3, Amount: 3, Blind: events.BlindBig})
+	b.ev(&events.BlindPosted{Seat: 1, Amount: 10, Blind: events.BlindBig})
+	b.deal("2c 3c 4c 5c 7d", "2d 3d 4d 5d 7h", "2h 3h 4h 5h 7s")
+	b.act(1, events.RoundFirst, events.Fold, 0)
+	b.act(2, events.RoundFirst, events.Fold, 0)
+	b.ev(&events.BetReturned{Seat: 1, Amount: 5})
+	pots, ok := b.h.ExpectedAwards()
+	if !ok || len(pots) != 1 || pots[0].Amount != 13 || pots[0].Shares[3] != 13 {
+		t.Fatalf("pots = %+v (%v), want one pot of 13 (3 from each, and the 2 + 2 above) to seat 3", pots, ok)
+	}
+	b.ev(&events.PotAwarded{Seat: 3, Amount: 13})
+	b.ev(&events.HandEnded{Stacks: []events.SeatChips{{Seat: 1, Stack: 145}, {Seat: 2, Stack: 636}, {Seat: 3, Stack: 13}}})
+	if len(b.found) != 0 {
+		t.Errorf("legal hand raised %s", codes(b.found))
+	}
+}
+
 // Property: driving a hand with random legal actions (as Options offers them) raises nothing,
 // conserves chips, and builds pots that sum to the chips put in; an action outside Options is
 // refused.

@@ -209,6 +209,10 @@ func (h *Hand) layers(dst []xpot, in *[events.MaxSeat + 1]events.Chips, carry ev
 	}
 	levels = append(levels, topLive)
 	slices.Sort(levels)
+	// One layer per distinct level: the top one must be the last, which takes every chip above
+	// it (folded players' chips that matched each other above the largest live contribution,
+	// docs/rules.md "pot layers"), even when the largest live contribution is an all-in's.
+	levels = slices.Compact(levels)
 	start := len(dst)
 	var prev events.Chips
 	for k, lv := range levels {
