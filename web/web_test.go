@@ -423,9 +423,16 @@ func TestTablesPlayersChips(t *testing.T) {
 			} `json:"seats"`
 		} `json:"tables"`
 	}
-	e.get("/api/tables", http.StatusOK, &tables)
-	if len(tables.Tables) != 2 || tables.Tables[0].Table != "t-bad" || tables.Tables[1].Table != "t-clean" {
-		t.Fatalf("tables %+v", tables.Tables)
+	// The live view takes a batch's events after its commit, so the checkpoint waitProjected saw
+	// may come a moment before the tables show the last hand ended.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		e.get("/api/tables", http.StatusOK, &tables)
+		if len(tables.Tables) != 2 || tables.Tables[0].Table != "t-bad" || tables.Tables[1].Table != "t-clean" {
+			t.Fatalf("tables %+v", tables.Tables)
+		}
+		if tables.Tables[1].Stage == "ended" || time.Now().After(deadline) {
+			break
+		}
 	}
 	tc := tables.Tables[1]
 	last := clean[len(clean)-1].Events
