@@ -14,9 +14,9 @@ import (
 	"github.com/fechado/fechado/recorder"
 )
 
-// The hand's copy (hand_events, migrations 0008 and 0009). Reading one hand from the log costs a read of
-// the log's store where the hand lies, and once the store no longer fits in memory that is a read
-// of the disk, whose cost grows with the log. So the projector keeps, in the transaction of each
+// The hand's copy (hand_events, migrations 0008 and 0009). Reading one hand from the log costs a
+// read of the log's store where the hand lies, and once the store no longer fits in memory that
+// is a read of the disk, whose cost grows with the log. So the projector keeps, in the transaction of each
 // hand.ended, the hand's stored lines byte for byte with their stream sequences: a hand read by
 // its id is then one lookup in the read models (ReadHand).
 //
