@@ -216,9 +216,6 @@ func (h *Hand) layers(dst []xpot, in *[events.MaxSeat + 1]events.Chips, carry ev
 	start := len(dst)
 	var prev events.Chips
 	for k, lv := range levels {
-		if lv <= prev && k > 0 {
-			continue
-		}
 		pot := xpot{}
 		if len(dst) == start {
 			pot.amount = carry
