@@ -142,7 +142,7 @@ func HandCopy(ctx context.Context, db *sql.DB, logID, hand string) (table string
 		return "", nil, false, nil
 	case err != nil:
 		return "", nil, false, err
-	case lines == nil || source != logID:
+	case source != logID:
 		return "", nil, false, nil
 	}
 	evs, err = decodeLines(lines, n)

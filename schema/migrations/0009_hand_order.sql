@@ -137,7 +137,7 @@ CREATE TABLE pots (
 ) WITHOUT ROWID;
 
 -- hand_events (0008) keyed by hand_seq too; a void copy is a row of void_copies instead of a
--- row with lines NULL, so that a line quarantined before its hand.started can void a hand that
+-- row with lines NULL (every row now holds a copy), so that a line quarantined before its hand.started can void a hand that
 -- has no hand_seq yet. A reader finds the hand by its id in hands (the one index by hand id a
 -- hand adds), its copy by hand_seq, and trusts it unless void_copies names the hand.
 DROP TABLE hand_events;
@@ -147,7 +147,7 @@ CREATE TABLE hand_events (
     table_id TEXT NOT NULL,
     end_seq  INTEGER NOT NULL, -- stream sequence of hand.ended
     events   INTEGER NOT NULL, -- events in lines
-    lines    BLOB              -- projector's encoding (handcopy.go), S2-compressed; NULL: void
+    lines    BLOB NOT NULL     -- projector's encoding (handcopy.go), S2-compressed
 );
 
 -- void_copies: the hands read from the log whatever hand_events holds, because the log holds, on
