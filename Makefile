@@ -50,10 +50,9 @@ GOFMT_CHECK = echo "==> gofmt"; \
 # tests (the live auditor of serve, for one), and make test-long runs every package under it.
 RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 
-# make test runs go vet with the race detector's flags (LINTFLAGS), so that it builds the very
-# packages the race tests then run: the large dependencies (nats-server, chromedp, the SQLite C
-# amalgamation: most of a build from a cold cache), which only RACEPKGS use, compile once instead of
-# once with -race and once without. make lint does the same for staticcheck.
+# make lint runs go vet with the race detector's flags (LINTFLAGS), so that it builds the very
+# packages make test's race tests run: the large dependencies (nats-server, chromedp, the SQLite C
+# amalgamation: most of a build from a cold cache), which only RACEPKGS use, compile once for both.
 #
 # The C code of cgo (above all SQLite's amalgamation, the largest single compilation of the build,
 # which nothing else can run beside) is compiled at -O1 for make test instead of cgo's default
@@ -62,23 +61,21 @@ RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
 # make lint uses the same flags, so that it reuses make test's build and the other way round.
 TEST_CGO_CFLAGS ?= -O1
 #
-# staticcheck is not part of make test: from a cold cache, building it and its analysis of every
-# package and dependency take a large share of make test's CPU (BENCHMARKS.md, make test), and
-# make test must stay within four minutes on two cores. make lint runs it, and make test-long.
-# go test's own vet pass is off (-vet=off): go vet has just checked every package, tests included,
-# with every analyzer.
-test lint: LINTFLAGS := -race
+# make test must stay within four minutes on two cores, and from a cold cache the analyses that
+# need every dependency analysed too cost a large share of its CPU (BENCHMARKS.md, make test):
+# staticcheck, and go vet's full set of analyzers, which type-checks every dependency again for
+# its facts. make lint runs both, and make test-long. make test keeps go test's own vet pass (the
+# analyzers go test runs by default: printf, tests, errorsas and the other high-confidence ones).
+lint: LINTFLAGS := -race
 test lint: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO_CFLAGS))
-test: cc chromium ## gofmt, go vet, then the short suite (-short; the race detector on the concurrent packages)
+test: cc chromium ## gofmt, then the short suite (-short; the race detector on the concurrent packages; go test's own vet)
 	@$(GOFMT_CHECK)
-	@echo "==> go vet $(LINTFLAGS)"
-	@GOFLAGS="$(LINTFLAGS)" $(GO) vet ./...
 	@rc=0; \
 	echo "==> go test -short -race $(RACEPKGS)"; \
-	$(GO) test -vet=off -short -race -timeout 15m $(RACEPKGS) || rc=1; \
-	$(GO) test -vet=off -short -race -run Concurrent ./rules/ || rc=1; \
+	$(GO) test -short -race -timeout 15m $(RACEPKGS) || rc=1; \
+	$(GO) test -short -race -run Concurrent ./rules/ || rc=1; \
 	echo "==> go test -short (the other packages)"; \
-	$(GO) test -vet=off -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
+	$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
 	exit $$rc
 
 test-long: cc chromium lint ## make lint, every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
