@@ -60,7 +60,7 @@ type Recorder struct {
 	opts RecordOptions
 	ctx  context.Context
 	stop context.CancelFunc
-	js   jetstream.JetStream // the recorder's own publisher, whose ack handler drives the hands
+	pub  *fastPub // the recorder's own publisher, whose ack handler drives the hands
 
 	slots    chan struct{}  // one per hand in flight
 	pending  sync.WaitGroup // hands handed over and not finished
@@ -68,8 +68,7 @@ type Recorder struct {
 	nextSeen int64
 
 	mu       sync.Mutex
-	inflight map[string]*handJob    // handed over and not finished, by hand id
-	byMsg    map[*nats.Msg]*handJob // the message in flight of each hand on the fast path
+	inflight map[string]*handJob // handed over and not finished, by hand id
 	fatal    error
 
 	rejectMu sync.Mutex
@@ -90,18 +89,13 @@ func (l *Log) NewRecorder(ctx context.Context, opts RecordOptions) *Recorder {
 		slots:    make(chan struct{}, opts.Window),
 		open:     map[string]*handJob{},
 		inflight: map[string]*handJob{},
-		byMsg:    map[*nats.Msg]*handJob{},
 	}
 	context.AfterFunc(ctx, func() { r.halted.Store(true) })
-	js, err := jetstream.New(l.nc,
-		jetstream.WithPublishAsyncMaxPending(2*opts.Window+16),
-		jetstream.WithPublishAsyncTimeout(l.opts.Timeout),
-		jetstream.WithPublishAsyncAckHandler(r.acked),
-		jetstream.WithPublishAsyncErrHandler(r.refused))
+	pub, err := newFastPub(l.nc, l.opts.Timeout, r.acked, r.refused)
 	if err != nil {
-		r.fail(fmt.Errorf("recorder: jetstream: %w", err))
+		r.fail(fmt.Errorf("recorder: the acks' inbox: %w", err))
 	}
-	r.js = js
+	r.pub = pub
 	return r
 }
 
@@ -308,14 +302,8 @@ func (r *Recorder) start(j *handJob) {
 		return
 	}
 	j.next = indexStep
-	m := ix.indexMsg(j.table, j.hand)
-	r.mu.Lock()
-	r.byMsg[m] = j
-	r.mu.Unlock()
-	if _, err := r.js.PublishMsgAsync(m); err != nil {
-		if r.take(m) != nil {
-			go r.indexSlow(j)
-		}
+	if r.pub == nil || r.pub.publish(j, ix.indexMsg(j.table, j.hand)) != nil {
+		go r.indexSlow(j)
 	}
 }
 
@@ -334,32 +322,17 @@ func (r *Recorder) indexSlow(j *handJob) {
 // send publishes j.evs[i] on the fast path; acked or refused takes it from there.
 func (r *Recorder) send(j *handJob, i int, expect uint64) {
 	j.next, j.expect = i, expect
-	m := eventMsg(j.subject, j.evs[i].ev, expect)
-	r.mu.Lock()
-	r.byMsg[m] = j
-	r.mu.Unlock()
-	if _, err := r.js.PublishMsgAsync(m); err != nil {
-		if r.take(m) != nil {
-			go r.resume(j, nil, err)
-		}
+	if r.pub == nil {
+		go r.resume(j, nil, nats.ErrConnectionClosed)
+		return
 	}
-}
-
-// take removes and returns the hand whose message m was, if it is still in flight.
-func (r *Recorder) take(m *nats.Msg) *handJob {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	j := r.byMsg[m]
-	delete(r.byMsg, m)
-	return j
+	if err := r.pub.publish(j, eventMsg(j.subject, j.evs[i].ev, expect)); err != nil {
+		go r.resume(j, nil, err)
+	}
 }
 
 // acked is the publisher's ack handler: a clean ack sends the hand's next event at once.
-func (r *Recorder) acked(_ jetstream.JetStream, m *nats.Msg, ack *jetstream.PubAck) {
-	j := r.take(m)
-	if j == nil {
-		return
-	}
+func (r *Recorder) acked(j *handJob, seq uint64, duplicate bool) {
 	if j.next == indexStep {
 		if r.halted.Load() {
 			r.finish(j, r.ctx.Err())
@@ -368,31 +341,29 @@ func (r *Recorder) acked(_ jetstream.JetStream, m *nats.Msg, ack *jetstream.PubA
 		}
 		return
 	}
-	if ack.Duplicate {
-		go r.resume(j, ack, nil)
+	if duplicate {
+		go r.resume(j, &jetstream.PubAck{Sequence: seq, Duplicate: true}, nil)
 		return
 	}
 	j.res.appended++
-	j.res.lastSeq = ack.Sequence
+	j.res.lastSeq = seq
 	switch {
 	case j.next+1 == len(j.evs):
 		r.finish(j, nil)
 	case r.halted.Load():
 		r.finish(j, r.ctx.Err())
 	default:
-		r.send(j, j.next+1, ack.Sequence)
+		r.send(j, j.next+1, seq)
 	}
 }
 
-// refused is the publisher's error handler. It may be called with the publisher's lock held, so
-// it only hands the event over to a goroutine.
-func (r *Recorder) refused(_ jetstream.JetStream, m *nats.Msg, err error) {
-	if j := r.take(m); j != nil {
-		if j.next == indexStep {
-			go r.indexSlow(j)
-		} else {
-			go r.resume(j, nil, err)
-		}
+// refused is the publisher's error handler. It is called from the publisher's goroutines, so it
+// only hands the event over to a goroutine of its own.
+func (r *Recorder) refused(j *handJob, err error) {
+	if j.next == indexStep {
+		go r.indexSlow(j)
+	} else {
+		go r.resume(j, nil, err)
 	}
 }
 
@@ -483,8 +454,8 @@ func (r *Recorder) Close() (Stats, error) {
 		}
 	}
 	r.pending.Wait()
-	if r.js != nil {
-		r.js.CleanupPublisher()
+	if r.pub != nil {
+		r.pub.close()
 	}
 	err := r.err()
 	r.stop()
