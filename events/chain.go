@@ -142,7 +142,7 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 				ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", ShortHash(e.Prev), ShortHash(""))})
 			}
 		case h.lastSeq == 0, h.unread:
-		case !isHexOf(e.Prev, &h.last):
+		case !IsHashOf(e.Prev, &h.last):
 			// The hex is encoded only to report the fault.
 			ps = append(ps, Problem{ProblemChain, e.Seq, fmt.Sprintf("prev %s is not the SHA-256 of the previous line (%s)", ShortHash(e.Prev), ShortHash(hex.EncodeToString(h.last[:])))})
 		}
@@ -159,8 +159,9 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 	return ps
 }
 
-// isHexOf reports whether s is the lowercase hex of sum, without encoding it.
-func isHexOf(s string, sum *[sha256.Size]byte) bool {
+// IsHashOf reports whether s is the lowercase hex of sum, the way Hash writes it, without encoding
+// sum: what a prev is compared with when millions of lines are checked.
+func IsHashOf(s string, sum *[sha256.Size]byte) bool {
 	if len(s) != 2*len(sum) {
 		return false
 	}

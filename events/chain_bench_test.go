@@ -77,7 +77,7 @@ func BenchmarkIsHexOf(b *testing.B) {
 	prev := Hash([]byte("line"))
 	n := 0
 	for b.Loop() {
-		if isHexOf(prev, &sum) {
+		if IsHashOf(prev, &sum) {
 			n++
 		}
 	}

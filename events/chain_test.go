@@ -240,7 +240,7 @@ func TestChainSteadyStateAllocs(t *testing.T) {
 	}
 }
 
-// isHexOf agrees with comparing to hex.EncodeToString, digit by digit.
+// IsHashOf agrees with comparing to hex.EncodeToString, digit by digit.
 func TestIsHexOf(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 2000 {
@@ -254,17 +254,17 @@ func TestIsHexOf(t *testing.T) {
 			}
 		}
 		s := hex.EncodeToString(sum[:])
-		if !isHexOf(s, &sum) {
+		if !IsHashOf(s, &sum) {
 			t.Fatalf("%s is not the hex of %x", s, sum)
 		}
 		b := []byte(s)
 		k := r.IntN(len(b))
 		b[k] = "0123456789abcdefABCDEFg "[r.IntN(24)]
-		if got, want := isHexOf(string(b), &sum), string(b) == s; got != want {
-			t.Fatalf("isHexOf(%s, %x) = %v", b, sum, got)
+		if got, want := IsHashOf(string(b), &sum), string(b) == s; got != want {
+			t.Fatalf("IsHashOf(%s, %x) = %v", b, sum, got)
 		}
-		if isHexOf(strings.ToUpper(s), &sum) != (strings.ToUpper(s) == s) || isHexOf(s[:63], &sum) || isHexOf(s+"0", &sum) {
-			t.Fatalf("isHexOf accepts another spelling of %x", sum)
+		if IsHashOf(strings.ToUpper(s), &sum) != (strings.ToUpper(s) == s) || IsHashOf(s[:63], &sum) || IsHashOf(s+"0", &sum) {
+			t.Fatalf("IsHashOf accepts another spelling of %x", sum)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package recorder
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,6 +81,7 @@ type handJob struct {
 	next   int
 	expect uint64
 	res    handResult
+	msg    *nats.Msg // the fast path's message, reused for each event (see Recorder.send)
 }
 
 func newJob(e *events.Event) *handJob {
@@ -228,6 +231,7 @@ func (l *Log) appendHand(ctx context.Context, j *handJob) (handResult, error) {
 // chain fills prev where it is missing and checks it where it is present, from pred (the hash of
 // the stored event before the first one), and checks that ids do not repeat within the hand.
 func (j *handJob) chain(pred string) error {
+	var sum [sha256.Size]byte
 	var ids map[string]struct{} // for long hands; short ones are scanned
 	if len(j.evs) > 64 {
 		ids = make(map[string]struct{}, len(j.evs))
@@ -246,12 +250,18 @@ func (j *handJob) chain(pred string) error {
 		if dup {
 			return j.fail(i, invalid(fmt.Sprintf("event id %s is used twice in the hand", e.ID)))
 		}
-		if !e.HasPrev {
+		// From the second line on, the previous line's hash is sum, compared without encoding it
+		// and encoded only to fill in a prev or to report a wrong one.
+		if i > 0 && (!e.HasPrev || !events.IsHashOf(e.Prev, &sum)) {
+			pred = hex.EncodeToString(sum[:])
+		}
+		switch {
+		case !e.HasPrev:
 			events.Seal(e, pred)
-		} else if e.Prev != pred {
+		case i == 0 && e.Prev != pred, i > 0 && !events.IsHashOf(e.Prev, &sum):
 			return j.fail(i, invalid(fmt.Sprintf("prev %s is not the SHA-256 of the previous line of the hand (%s)", events.ShortHash(e.Prev), events.ShortHash(pred))))
 		}
-		pred = events.Hash(e.Raw)
+		sum = sha256.Sum256(e.Raw)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -326,7 +327,18 @@ func (r *Recorder) send(j *handJob, i int, expect uint64) {
 		go r.resume(j, nil, nats.ErrConnectionClosed)
 		return
 	}
-	if err := r.pub.publish(j, eventMsg(j.subject, j.evs[i].ev, expect)); err != nil {
+	// One message a hand, its fields set again for each event: PublishMsg copies a message out
+	// before it returns, and the hand has one event in flight. (The slow path's
+	// PublishMsgAsync keeps its message for retries: it gets one of its own each time.)
+	e := j.evs[i].ev
+	if j.msg == nil {
+		j.msg = eventMsg(j.subject, e, expect)
+	} else {
+		j.msg.Data = e.Raw
+		j.msg.Header[jetstream.MsgIDHeader][0] = e.ID
+		j.msg.Header[jetstream.ExpectedLastSubjSeqHeader][0] = strconv.FormatUint(expect, 10)
+	}
+	if err := r.pub.publish(j, j.msg); err != nil {
 		go r.resume(j, nil, err)
 	}
 }
