@@ -162,10 +162,14 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	mk := func(wall time.Duration, rss int64) *run { return &run{Wall: wall, MaxRSS: rss} }
+	projected := mk(4*time.Second, 120e6)
+	projected.CPU = 3 * time.Second
+	server := mk(0, 300e6)
+	server.CPU = 1500 * time.Millisecond
 	w := &wholeProcess{cfg: cfg, sizes: []*size{
 		{Nominal: 1000, Load: "1.50 2.00 3.00", Hands: 1000, Events: 25000, Bytes: 7e6, RecordedHands: 1000, RecordedEvents: 25000,
-			Audit: mk(time.Second, 50e6), JQ: mk(2*time.Second, 5e6), Record: mk(3*time.Second, 100e6), Project: mk(4*time.Second, 120e6),
-			Plain: mk(1500*time.Millisecond, 60e6), Server: mk(0, 300e6),
+			Audit: mk(time.Second, 50e6), JQ: mk(2*time.Second, 5e6), Record: mk(3*time.Second, 100e6), Project: projected,
+			Plain: mk(1500*time.Millisecond, 60e6), Server: server,
 			Reads: &readTimes{Reads: 1000, P50: 4e5, P99: 2e6}, ModelReads: &readTimes{Reads: 1000, P50: 1e5, P99: 4e5, Copies: 990}},
 		{Nominal: 2000, Hands: 2000, Events: 50000, Bytes: 14e6, RecordedHands: 1000, RecordedEvents: 25000,
 			Audit: mk(2*time.Second, 50e6), JQ: mk(4*time.Second, 5e6), ProjectErr: errors.New("project broke"),
@@ -185,6 +189,9 @@ func TestReportRawAndMarkdown(t *testing.T) {
 	}
 	if v, _ := o.get("BenchmarkCmd/project/size=1000").median("events/s"); v != 6250 {
 		t.Errorf("project at 1,000 hands: %v events/s, want 6250", v)
+	}
+	if v, _ := o.get("BenchmarkCmd/project-server/size=1000").median("CPU-s"); v != 1.5 {
+		t.Errorf("the server's CPU while project ran at 1,000 hands: %v s, want 1.5", v)
 	}
 	if o.get("BenchmarkCmd/project/size=2000") != nil {
 		t.Error("a failed run is in the raw output")
@@ -218,6 +225,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"| std-draw | 95,238,095 | 1.00 |",
 		"3,000 hands and more: left out.",
 		"- 1,000 hands, `record` of the 1,000 new hands (25,000 events) against plain asynchronous publishes of the same lines to a log of their own on the same embedded server, whole processes: 8,333 and 16,667 events/s, 0.50 of plain.",
+		"- 1,000 hands, `project --rebuild`: 4,000 µs a hand of wall time; of CPU, 3,000 µs a hand in the projector and 1,500 in the log's server.",
 		"benchstat@latest bench/raw-OLD.txt bench/raw-NEW.txt",
 		"**Not every package's benchmarks ran:**",
 		"random simulated hands of the log of 2,000 hands | 3.00 ms (median 0.50 ms); target under 5.00 ms: met | the same at 1,000 hands: 2.00 ms | 1.50× the time |",

@@ -46,8 +46,8 @@ func (r *report) raw() []byte {
 		if run == nil || run.Wall <= 0 {
 			return
 		}
-		fmt.Fprintf(&b, "BenchmarkCmd/%s/size=%d \t1\t%d ns/op\t%.0f %s\t%d peak-RSS-B\n",
-			name, size, run.Wall.Nanoseconds(), perSecond(n, run.Wall), unit, run.MaxRSS)
+		fmt.Fprintf(&b, "BenchmarkCmd/%s/size=%d \t1\t%d ns/op\t%.0f %s\t%d peak-RSS-B\t%.2f CPU-s\n",
+			name, size, run.Wall.Nanoseconds(), perSecond(n, run.Wall), unit, run.MaxRSS, run.CPU.Seconds())
 	}
 	for _, s := range r.Whole.sizes {
 		if s.AuditErr == nil {
@@ -74,7 +74,7 @@ func (r *report) raw() []byte {
 				s.Nominal, s.ModelReads.Reads, s.ModelReads.P50, float64(s.ModelReads.P50)/1e6, float64(s.ModelReads.P99)/1e6)
 		}
 		if s.ProjectErr == nil && s.Server != nil {
-			fmt.Fprintf(&b, "BenchmarkCmd/project-server/size=%d \t1\t%d ns/op\t%d peak-RSS-B\n", s.Nominal, s.Project.Wall.Nanoseconds(), s.Server.MaxRSS)
+			fmt.Fprintf(&b, "BenchmarkCmd/project-server/size=%d \t1\t%d ns/op\t%d peak-RSS-B\t%.2f CPU-s\n", s.Nominal, s.Project.Wall.Nanoseconds(), s.Server.MaxRSS, s.Server.CPU.Seconds())
 		}
 	}
 	return b.Bytes()
@@ -345,6 +345,19 @@ func (r *report) growth(p printer) {
 			thousandsF(perSecond(s.RecordedEvents, s.Record.Wall)), thousandsF(perSecond(s.RecordedEvents, s.Plain.Wall)),
 			s.Plain.Wall.Seconds()/s.Record.Wall.Seconds())
 	}
+	// Where project's time a hand goes: CPU that grows is work, wall time that grows without it
+	// is waiting (for the disk, or for the other process).
+	for _, s := range w.sizes {
+		if s.Project == nil || s.ProjectErr != nil || s.Hands == 0 || s.Project.Wall <= 0 {
+			continue
+		}
+		p("- %s hands, `project --rebuild`: %s µs a hand of wall time; of CPU, %s µs a hand in the projector",
+			thousands(s.Hands), thousandsF(perHandMicros(s.Project.Wall, s.Hands)), thousandsF(perHandMicros(s.Project.CPU, s.Hands)))
+		if s.Server != nil {
+			p(" and %s in the log's server", thousandsF(perHandMicros(s.Server.CPU, s.Hands)))
+		}
+		p(".\n")
+	}
 	p("\n")
 	for _, s := range w.sizes {
 		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ReadsErr, s.PlainErr, s.ProjectErr, s.ModelReadsErr} {
@@ -570,4 +583,9 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
+}
+
+// perHandMicros is d spread over hands, in microseconds.
+func perHandMicros(d time.Duration, hands int) float64 {
+	return float64(d.Microseconds()) / float64(hands)
 }
