@@ -16,8 +16,8 @@ import (
 // hand and millions of messages to send. Its acks come to one wildcard inbox subscription, keyed
 // by a number in the reply subject; a clean ack is read by hand (parseAck) and only the others
 // (errors) go through encoding/json; timeouts are found by one sweep a second instead of a timer
-// a message. In a profile of `fechado record` these were about a tenth of the whole process's
-// CPU, which it shares with the embedded server (BENCHMARKS.md).
+// a message. `fechado record` shares its CPU with the embedded server, and that per-message work
+// was a large share of the client's part (BENCHMARKS.md, sixth session).
 //
 // The errors it reports are those PublishMsgAsync reports, so that the Recorder's slow path
 // treats them the same: jetstream.ErrAsyncPublishTimeout, jetstream.ErrNoStreamResponse,
@@ -46,7 +46,7 @@ type inFlight struct {
 	sent time.Time
 }
 
-// newFastPub subscribes to the acks' inbox and starts the sweeps. Close stops them.
+// newFastPub subscribes to the acks' inbox and starts the sweeps; close stops them.
 func newFastPub(nc *nats.Conn, timeout time.Duration, onAck func(*handJob, uint64, bool), onErr func(*handJob, error)) (*fastPub, error) {
 	p := &fastPub{
 		nc: nc, prefix: nc.NewInbox() + ".", timeout: timeout, onAck: onAck, onErr: onErr,
@@ -56,7 +56,8 @@ func newFastPub(nc *nats.Conn, timeout time.Duration, onAck func(*handJob, uint6
 	if err != nil {
 		return nil, err
 	}
-	// The acks of a busy recorder come faster than a callback may lag behind by default.
+	// Acks may pile up behind a busy callback, and the default limits would drop them (a slow
+	// consumer); the Recorder's window already bounds how many can be in flight.
 	if err := sub.SetPendingLimits(-1, -1); err != nil {
 		_ = sub.Unsubscribe()
 		return nil, err
