@@ -22,7 +22,7 @@ func init() {
 	register(&command{
 		name:    "audit",
 		summary: "audit hand logs against their rules and report every irregularity",
-		usage:   "audit [--json] [-v] [--tournament ID] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
+		usage:   "audit [--json] [-v] [--tournament ID] [--cpuprofile FILE] [--memprofile FILE] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
 		help: `Audit replays hand logs through the rules of each hand's preset and reports every
 irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
 drawing, showdown and pots, and the continuity of each table from hand to hand.
@@ -58,6 +58,9 @@ previous line's seq + 1 when it is not JSON at all), its envelope still counts f
 and the chain, and a field that cannot be read is treated as unknown, so that one bad field is one
 finding. The rest of the log is audited as usual.
 
+--cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and the
+heap when it was largest.
+
 Exit status: 0 no finding of severity error; 1 at least one (a line that is not a valid event is
 one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
 		run: runAudit,
@@ -79,7 +82,7 @@ type auditFlags struct {
 	tournament string
 }
 
-func runAudit(m *Main, args []string) error {
+func runAudit(m *Main, args []string) (err error) {
 	c := commands["audit"]
 	fs := m.flags(c)
 	var f auditFlags
@@ -91,6 +94,7 @@ func runAudit(m *Main, args []string) error {
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
+	prof := addProfileFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -114,6 +118,11 @@ func runAudit(m *Main, args []string) error {
 	case stored == 0 && len(files) == 0:
 		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer stopProfile(&err)
 	defer auditGC(m.getenv)()
 	out := bufio.NewWriter(m.Stdout)
 	rep := newAuditReport(out, f)

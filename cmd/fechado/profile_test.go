@@ -29,18 +29,19 @@ func pprofStrings(t *testing.T, path string) []byte {
 	return b
 }
 
-// project and record write a CPU profile and a heap profile when asked, for go tool pprof.
+// project, record and audit write a CPU profile and a heap profile when asked, for go tool pprof.
 func TestProfileFlags(t *testing.T) {
 	data, dir := t.TempDir(), t.TempDir()
 	for _, cmd := range [][]string{
 		{"record", "--data", data, "--cpuprofile", filepath.Join(dir, "rec.cpu"), "--memprofile", filepath.Join(dir, "rec.mem"), vector(t, "table-std-draw.jsonl")},
 		{"project", "--rebuild", "--data", data, "--cpuprofile", filepath.Join(dir, "proj.cpu"), "--memprofile", filepath.Join(dir, "proj.mem")},
+		{"audit", "--json", "--cpuprofile", filepath.Join(dir, "aud.cpu"), "--memprofile", filepath.Join(dir, "aud.mem"), vector(t, "table-std-draw.jsonl")},
 	} {
 		if code, stderr := projRun(t, cmd...); code != exitOK {
 			t.Fatalf("%s: exit %d: %s", cmd[0], code, stderr)
 		}
 	}
-	for _, name := range []string{"rec", "proj"} {
+	for _, name := range []string{"rec", "proj", "aud"} {
 		if cpu := pprofStrings(t, filepath.Join(dir, name+".cpu")); !bytes.Contains(cpu, []byte("nanoseconds")) {
 			t.Errorf("%s.cpu holds no CPU samples", name)
 		}
