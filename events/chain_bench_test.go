@@ -71,8 +71,8 @@ func BenchmarkLineHash(b *testing.B) {
 	_ = s
 }
 
-// BenchmarkIsHexOf compares a prev with the hash of the line before.
-func BenchmarkIsHexOf(b *testing.B) {
+// BenchmarkIsHashOf compares a prev with the hash of the line before.
+func BenchmarkIsHashOf(b *testing.B) {
 	sum := sha256.Sum256([]byte("line"))
 	prev := Hash([]byte("line"))
 	n := 0

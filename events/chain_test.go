@@ -241,7 +241,7 @@ func TestChainSteadyStateAllocs(t *testing.T) {
 }
 
 // IsHashOf agrees with comparing to hex.EncodeToString, digit by digit.
-func TestIsHexOf(t *testing.T) {
+func TestIsHashOf(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 2000 {
 		var sum [sha256.Size]byte
