@@ -54,7 +54,7 @@ type Auditor struct {
 	// continued counts the hands that left their table's state for the next (see HandAfter).
 	continued int
 	// prevHand, prevTable and prevSeq are the envelope of the last line fed (see note).
-	prevHand, prevTable []byte
+	prevHand, prevTable string
 	prevSeq             events.Seq
 	// Alone audits each hand without the tournament it belongs to: no tournament.* code, which
 	// needs the hands of every table before it (Hand, and checks of single hands).

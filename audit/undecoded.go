@@ -64,7 +64,7 @@ func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq eve
 func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err error) {
 	msg := fmt.Sprintf("this line is not a valid event: %v", err)
 	notJSON := e == nil
-	e = Place(e, nil, string(a.prevHand), string(a.prevTable), a.prevSeq)
+	e = Place(e, nil, a.prevHand, a.prevTable, a.prevSeq)
 	if e == nil {
 		a.emit(mk("", "", a.prevSeq+1, finding.LogSchema, 0, msg, nil, nil))
 		return
@@ -112,10 +112,9 @@ func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err erro
 	}
 }
 
-// note remembers the envelope of the line just fed, for a next line that is not JSON (§8). The
-// copies reuse their memory: a long log costs no allocation here.
+// note remembers the envelope of the line just fed, for a next line that is not JSON (§8). It
+// keeps the event's own strings, which nothing writes again (an event's memory is never reused),
+// rather than copies: a long log costs nothing here but keeping one event's line alive.
 func (a *Auditor) note(e *events.Event) {
-	a.prevHand = append(a.prevHand[:0], e.Hand...)
-	a.prevTable = append(a.prevTable[:0], e.Table...)
-	a.prevSeq = e.Seq
+	a.prevHand, a.prevTable, a.prevSeq = e.Hand, e.Table, e.Seq
 }
