@@ -213,9 +213,9 @@ func (r *report) wholeSummary(p printer) {
 		// targets at a smaller size would compare that size with itself.
 		last := sizes[len(sizes)-1]
 		p("| `fechado project --rebuild` of the log of %s hands, the projector alone | not measured: see \"Left out\" | at %s hands: %.0f µs a hand, peak memory %s MB | — |\n",
-			thousands(last.Hands), thousands(big.Hands), float64(big.Project.Wall.Microseconds())/float64(big.Hands), peakMB(big.Project, nil))
+			thousands(last.Hands), thousands(big.Hands), perHandMicros(big.Project.Wall, big.Hands), peakMB(big.Project, nil))
 	default:
-		bp, sp := float64(big.Project.Wall.Microseconds())/float64(big.Hands), float64(small.Project.Wall.Microseconds())/float64(small.Hands)
+		bp, sp := perHandMicros(big.Project.Wall, big.Hands), perHandMicros(small.Project.Wall, small.Hands)
 		p("| `fechado project --rebuild` of the log of %s hands, the projector alone (the log's server in a process of its own, peak memory %s MB) | %.0f µs a hand, peak memory %s MB; target under %.0f MB: %s | the same at %s hands: %.0f µs a hand, %s MB | %.2f× the time a hand; target at most %.1f×: %s |\n",
 			thousands(big.Hands), peakMB(big.Server, nil), bp, peakMB(big.Project, nil), projectPeakTarget/1e6, metOrNot(float64(big.Project.MaxRSS) < projectPeakTarget),
 			thousands(small.Hands), sp, peakMB(small.Project, nil), bp/sp, projectGrowthTarget, metOrNot(bp/sp <= projectGrowthTarget))
@@ -509,7 +509,7 @@ func perHand(r *run, err error, hands int) string {
 	if r == nil || err != nil || hands == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%.0f", float64(r.Wall.Microseconds())/float64(hands))
+	return fmt.Sprintf("%.0f", perHandMicros(r.Wall, hands))
 }
 
 func peakMB(r *run, err error) string {
