@@ -250,15 +250,16 @@ func (j *handJob) chain(pred string) error {
 		if dup {
 			return j.fail(i, invalid(fmt.Sprintf("event id %s is used twice in the hand", e.ID)))
 		}
-		// From the second line on, the previous line's hash is sum, compared without encoding it
-		// and encoded only to fill in a prev or to report a wrong one.
-		if i > 0 && (!e.HasPrev || !events.IsHashOf(e.Prev, &sum)) {
+		// From the second line on, the previous line's hash is sum: prev is compared with it
+		// without encoding it, and it is encoded only to fill in a prev or to report a wrong one.
+		linked := e.HasPrev && (i == 0 && e.Prev == pred || i > 0 && events.IsHashOf(e.Prev, &sum))
+		if i > 0 && !linked {
 			pred = hex.EncodeToString(sum[:])
 		}
 		switch {
 		case !e.HasPrev:
 			events.Seal(e, pred)
-		case i == 0 && e.Prev != pred, i > 0 && !events.IsHashOf(e.Prev, &sum):
+		case !linked:
 			return j.fail(i, invalid(fmt.Sprintf("prev %s is not the SHA-256 of the previous line of the hand (%s)", events.ShortHash(e.Prev), events.ShortHash(pred))))
 		}
 		sum = sha256.Sum256(e.Raw)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
@@ -197,5 +198,54 @@ func TestListen(t *testing.T) {
 	defer cancel()
 	if err := other.JetStream().DeleteStream(c, recorder.StreamName); err == nil {
 		t.Fatal("a loopback client deleted the stream")
+	}
+}
+
+// The Recorder chains a hand by prev (events-v1.md §2): a missing prev is filled in with the
+// SHA-256 of the line before, so a hand whose prevs were all left out is stored as the same hand
+// sealed; a prev that is not that hash, on the first line or further on, rejects the hand.
+func TestRecordChecksPrev(t *testing.T) {
+	sealed := recordertest.Hand(t, "t-prev", 1, 0)
+	var want bytes.Buffer
+	for _, e := range sealed {
+		want.Write(e.Raw)
+		want.WriteByte('\n')
+	}
+	// linesWith encodes the hand again with change applied to a copy of each event.
+	linesWith := func(change func(i int, e *events.Event)) []byte {
+		var b bytes.Buffer
+		for i, e := range sealed {
+			c := *e
+			change(i, &c)
+			c.Raw = events.Encode(&c)
+			if !c.HasPrev { // a producer that leaves prev out writes no key at all
+				c.Raw = bytes.Replace(c.Raw, []byte(`,"prev":""`), nil, 1)
+			}
+			b.Write(c.Raw)
+			b.WriteByte('\n')
+		}
+		return b.Bytes()
+	}
+
+	l := recordertest.Open(t)
+	unsealed := linesWith(func(_ int, e *events.Event) { e.Prev, e.HasPrev = "", false })
+	if st, rej := record(t, l, "unsealed", unsealed); len(rej) > 0 || st.Appended != int64(len(sealed)) {
+		t.Fatalf("a hand without prevs: %+v, rejected %v", st, rej)
+	}
+	if got := exportHands(t, l); !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("the prevs filled in differ from the sealed hand:\n%s", firstDiff(got, want.Bytes()))
+	}
+
+	for _, at := range []int{0, 2} {
+		l := recordertest.Open(t)
+		wrong := linesWith(func(i int, e *events.Event) {
+			if i == at {
+				e.Prev, e.HasPrev = events.Hash([]byte("another line")), true
+			}
+		})
+		st, rej := record(t, l, "wrong", wrong)
+		if st.Appended != 0 || len(rej) != 1 || !strings.Contains(rej[0].Error(), "is not the SHA-256 of the previous line of the hand") {
+			t.Fatalf("a wrong prev at line %d: %+v, rejected %v", at+1, st, rej)
+		}
 	}
 }
