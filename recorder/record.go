@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/fechado/fechado/events"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -94,6 +93,7 @@ func (l *Log) NewRecorder(ctx context.Context, opts RecordOptions) *Recorder {
 	context.AfterFunc(ctx, func() { r.halted.Store(true) })
 	pub, err := newFastPub(l.nc, l.opts.Timeout, r.acked, r.refused)
 	if err != nil {
+		// Halted before anything is handed over: Add and Close report this, and nothing is sent.
 		r.fail(fmt.Errorf("recorder: the acks' inbox: %w", err))
 	}
 	r.pub = pub
@@ -303,7 +303,7 @@ func (r *Recorder) start(j *handJob) {
 		return
 	}
 	j.next = indexStep
-	if r.pub == nil || r.pub.publish(j, ix.indexMsg(j.table, j.hand)) != nil {
+	if r.pub.publish(j, ix.indexMsg(j.table, j.hand)) != nil {
 		go r.indexSlow(j)
 	}
 }
@@ -323,10 +323,6 @@ func (r *Recorder) indexSlow(j *handJob) {
 // send publishes j.evs[i] on the fast path; acked or refused takes it from there.
 func (r *Recorder) send(j *handJob, i int, expect uint64) {
 	j.next, j.expect = i, expect
-	if r.pub == nil {
-		go r.resume(j, nil, nats.ErrConnectionClosed)
-		return
-	}
 	// One message a hand, its fields set again for each event: PublishMsg copies a message out
 	// before it returns, and the hand has one event in flight. (The slow path's
 	// PublishMsgAsync keeps its message for retries: it gets one of its own each time.)
