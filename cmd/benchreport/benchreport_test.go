@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -336,5 +338,93 @@ func TestSampleHands(t *testing.T) {
 	}
 	if n := len(sampleHands(tables[1:], 5000, rand.New(rand.NewPCG(1, 2)))); n != 1000 {
 		t.Errorf("more hands asked than sampled: %d", n)
+	}
+}
+
+// The ratio of a round is the baseline's time over the current one's in that round; the figure is
+// their median, which a round slow for both (the machine busy) moves less than the medians of
+// each taken apart.
+func TestPairedRatios(t *testing.T) {
+	runs := func(ms ...int) []run {
+		var rs []run
+		for _, m := range ms {
+			rs = append(rs, run{Wall: time.Duration(m) * time.Millisecond})
+		}
+		return rs
+	}
+	for _, c := range []struct {
+		name         string
+		base, cur    []run
+		n            int
+		med, q1, q3  float64
+		medOfMedians float64 // the ratio of the two medians, for contrast
+	}{
+		{"steady", runs(400, 400, 400), runs(500, 500, 500), 3, 0.8, 0.8, 0.8, 0.8},
+		{"a slow round for both", runs(400, 400, 400, 400, 1200), runs(500, 500, 500, 1000, 1500), 5, 0.8, 0.8, 0.8, 0.8},
+		{"noise apart", runs(400, 900, 450, 420, 800), runs(500, 600, 1000, 525, 1000), 5, 0.8, 0.8, 0.8, 0.75},
+		{"even count", runs(700, 800, 900, 1000), runs(1000, 1000, 1000, 1000), 4, 0.85, 0.775, 0.925, 0.85},
+		{"a round cut short", runs(800, 900, 1000), runs(1000, 1000), 2, 0.85, 0.825, 0.875, 0.9},
+	} {
+		rs := pairedRatios(c.base, c.cur)
+		near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+		if len(rs) != c.n || !near(quantile(rs, 0.5), c.med) || !near(quantile(rs, 0.25), c.q1) || !near(quantile(rs, 0.75), c.q3) {
+			t.Errorf("%s: ratios %v: median %v, quartiles %v and %v; want %d, %v, %v, %v", c.name, rs,
+				quantile(rs, 0.5), quantile(rs, 0.25), quantile(rs, 0.75), c.n, c.med, c.q1, c.q3)
+		}
+		if m := quantile(walls(c.base), 0.5) / quantile(walls(c.cur), 0.5); !near(m, c.medOfMedians) {
+			t.Errorf("%s: ratio of the medians %v, want %v", c.name, m, c.medOfMedians)
+		}
+	}
+	if rs := pairedRatios(nil, runs(500)); len(rs) != 0 || !math.IsNaN(quantile(rs, 0.5)) {
+		t.Errorf("no round: %v", rs)
+	}
+	if q := quantile([]float64{3, 1, 2}, 0); q != 1 {
+		t.Errorf("the least of three: %v", q)
+	}
+}
+
+// measurePaired runs the two binaries in turn, the first changing each round, compares the
+// first round's outputs, and leaves out the rounds the budget has no room for.
+func TestMeasurePaired(t *testing.T) {
+	dir := t.TempDir()
+	order := filepath.Join(dir, "order")
+	script := func(name, out string) string {
+		path := filepath.Join(dir, name)
+		body := fmt.Sprintf("#!/bin/sh\necho %s >>%s\necho '%s'\n", name, order, out)
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	cfg := &config{baseline: script("old", `{"code":"x"}`), fechado: script("new", `{"code":"x"}`), work: dir, margin: 1.3}
+	w := &wholeProcess{cfg: cfg}
+	s := &size{Nominal: 10, Audit: &run{Wall: time.Millisecond}}
+	w.measurePaired(context.Background(), s, []string{"t.jsonl"}, 3, 0, io.Discard)
+	pa := s.Paired
+	if pa.Err != nil || pa.rounds() != 3 || !pa.Checked || !pa.Identical {
+		t.Fatalf("%+v", pa)
+	}
+	if got, _ := os.ReadFile(order); string(got) != "old\nnew\nnew\nold\nold\nnew\n" {
+		t.Errorf("runs in the order %q", got)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "audit-*.json")); len(left) != 0 {
+		t.Errorf("identical outputs kept: %v", left)
+	}
+
+	cfg.fechado = script("other", `{"code":"y"}`)
+	s = &size{Nominal: 10, Audit: &run{Wall: time.Millisecond}}
+	w.measurePaired(context.Background(), s, []string{"t.jsonl"}, 1, 0, io.Discard)
+	if pa := s.Paired; pa.Err != nil || !pa.Checked || pa.Identical || pa.BaseBytes != 13 {
+		t.Errorf("different outputs: %+v", pa)
+	}
+
+	// A round estimated longer than the time left beyond the reserve is not run, and noted.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s = &size{Nominal: 10, Audit: &run{Wall: 10 * time.Second}}
+	w.measurePaired(ctx, s, []string{"t.jsonl"}, 2, 40*time.Second, io.Discard)
+	if s.Paired.rounds() != 0 || len(w.notes) != 1 || !strings.Contains(w.notes[0], "10 hands: audit against the code of old left out: a round of the two was estimated at about 26s,") ||
+		!strings.HasSuffix(w.notes[0], "left of the budget beyond record and project") {
+		t.Errorf("over the budget: %+v %q", s.Paired, w.notes)
 	}
 }

@@ -1,8 +1,9 @@
 // Command benchreport owns fechado's benchmark report: it runs the Go benchmarks of every
 // package (`go test -bench`), then measures the fechado binary as whole processes on simulated
-// logs of growing size (audit against `jq -c .` on the same files, record, project: elapsed
-// time and peak memory), and writes BENCHMARKS.md, with the raw benchmark output kept under
-// bench/ for benchstat. `make bench` runs it through scripts/bench.sh.
+// logs of growing size (audit against `jq -c .` on the same files, and against the audit of an
+// earlier commit's build when given one, record, project: elapsed time and peak memory), and
+// writes BENCHMARKS.md, with the raw benchmark output kept under bench/ for benchstat. `make
+// bench` runs it through scripts/bench.sh.
 //
 // Usage:
 //
@@ -46,6 +47,10 @@ type config struct {
 	rules              string
 	players            int
 	workers            int
+	// baseline is another build of fechado, of an earlier commit (baselineCommit), whose audit
+	// is run in turn with this one's on the same files, baselineRounds rounds at the first size.
+	baseline, baselineCommit string
+	baselineRounds           int
 }
 
 func main() {
@@ -101,6 +106,9 @@ func parseFlags(args []string) (*config, error) {
 	fs.StringVar(&cfg.rules, "rules", "std-draw", "preset of the simulated tables")
 	fs.IntVar(&cfg.players, "players", 4, "players at each simulated table")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "tables simulated at once")
+	fs.StringVar(&cfg.baseline, "audit-baseline", "", "a fechado built from an earlier commit: its audit --json runs in turn with this one's on the same files (\"\": none)")
+	fs.StringVar(&cfg.baselineCommit, "audit-baseline-commit", "", "the commit -audit-baseline was built from, as the report names it")
+	fs.IntVar(&cfg.baselineRounds, "audit-baseline-rounds", 15, fmt.Sprintf("rounds of the two audits at the first size (at the largest, at most %d, as the budget allows)", bigBaselineRounds))
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -113,8 +121,8 @@ func parseFlags(args []string) (*config, error) {
 	if cfg.margin < 1 {
 		return nil, errors.New("-margin must be at least 1")
 	}
-	if cfg.tableHands < 1 || cfg.workers < 1 || cfg.count < 1 {
-		return nil, errors.New("-table-hands, -workers and -count must be positive")
+	if cfg.tableHands < 1 || cfg.workers < 1 || cfg.count < 1 || cfg.baselineRounds < 1 {
+		return nil, errors.New("-table-hands, -workers, -count and -audit-baseline-rounds must be positive")
 	}
 	for _, f := range strings.Split(*sizes, ",") {
 		if f = strings.TrimSpace(f); f == "" {

@@ -217,6 +217,10 @@ type size struct {
 	RecordErr, AuditErr error
 	ProjectErr, JQErr   error
 	ReadsErr            error
+
+	// Paired is the audit of the size's files by -audit-baseline and by this commit in turn
+	// (nil: not run at this size).
+	Paired *pairedAudits
 }
 
 // wholeProcess measures the fechado binary on growing simulated logs.
@@ -232,23 +236,28 @@ type wholeProcess struct {
 // measureSizes runs, for each size in turn, audit and jq on the same files, then record of
 // the new tables into one growing log and project --rebuild of the whole log. Before each size
 // it extrapolates the time the size will take from the previous one, per hand, and leaves out
-// what would not end before until: first record and project, then the whole size.
+// what would not end before until: first record and project, then the whole size. With
+// -audit-baseline, the first size and the largest also run the baseline's audit and this
+// commit's in turn (measurePaired), in the time that estimate leaves.
 func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progress io.Writer) {
 	ctx, cancel := context.WithDeadline(ctx, until) // a step still running then is stopped
 	defer cancel()
 	data := filepath.Join(w.cfg.work, "log")
 	var prev *size
-	for _, n := range w.cfg.sizes {
+	for i, n := range w.cfg.sizes {
 		ntables := w.tablesFor(n)
+		rounds := w.cfg.roundsAt(i)
+		var reserve time.Duration // the rest of the size after audit and jq, estimated: the rounds against the baseline leave it to record and project
 		if prev != nil {
 			full, auditOnly := w.estimate(prev, n, ntables)
+			reserve = full - auditOnly
 			left := time.Until(until)
 			switch {
 			case full <= left:
 			case auditOnly <= left:
 				w.notes = append(w.notes, fmt.Sprintf("%s hands: record and project left out, about %s estimated, %s left of the budget",
 					thousands(n), full.Round(time.Second), left.Round(time.Second)))
-				w.measureSize(ctx, n, data, true, progress)
+				w.measureSize(ctx, n, data, true, rounds, 0, progress)
 				if ctx.Err() != nil {
 					w.notes = append(w.notes, fmt.Sprintf("%s hands: stopped when the time budget ran out", thousands(n)))
 				}
@@ -260,7 +269,7 @@ func (w *wholeProcess) measureSizes(ctx context.Context, until time.Time, progre
 			}
 		}
 		fmt.Fprintf(progress, "benchreport: %s hands\n", thousands(n))
-		s := w.measureSize(ctx, n, data, false, progress)
+		s := w.measureSize(ctx, n, data, false, rounds, reserve, progress)
 		if ctx.Err() != nil {
 			w.notes = append(w.notes, fmt.Sprintf("%s hands: stopped when the time budget ran out", thousands(n)))
 			return
@@ -344,8 +353,9 @@ func oneCore(name string, args ...string) (string, []string, []string) {
 }
 
 // measureSize measures one size of at least n hands; it returns nil when the tables could not
-// be simulated.
-func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, auditOnly bool, progress io.Writer) *size {
+// be simulated. rounds is how many rounds of audit against -audit-baseline it runs at most, each
+// only when reserve is still left of the budget after it for the rest of the size.
+func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, auditOnly bool, rounds int, reserve time.Duration, progress io.Writer) *size {
 	before := len(w.tables)
 	ntables, simTime, err := w.simHandsFor(ctx, n)
 	if err != nil {
@@ -383,6 +393,9 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 		name, args, env = oneCore(w.cfg.jq, append([]string{"-c", "."}, files...)...)
 		j, err := measureEnv(ctx, env, nil, nil, name, args...)
 		s.JQ, s.JQErr = &j, err
+	}
+	if rounds > 0 && s.AuditErr == nil {
+		w.measurePaired(ctx, s, files, rounds, reserve, progress)
 	}
 	if auditOnly || s.AuditErr != nil || s.JQErr != nil {
 		return s
