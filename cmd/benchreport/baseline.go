@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -206,5 +207,125 @@ func (p *pairedAudits) compareOutputs(paths [2]string) {
 		for _, path := range paths {
 			os.Remove(path)
 		}
+	}
+}
+
+// issue21Commit is the commit issue 21 was filed at: the rate of `fechado audit` the issue
+// asks to keep is relative to this commit's, run on the same machine.
+const issue21Commit = "3f492ce"
+
+// auditBaselineTarget is the least share of issue21Commit's rate that issue 21 asks audit to
+// keep, judged on the median of the rounds' ratios.
+const auditBaselineTarget = 0.8
+
+// peakMedian is the median peak memory of runs, in MB.
+func peakMedian(runs []run) string {
+	var ps []float64
+	for _, r := range runs {
+		ps = append(ps, float64(r.MaxRSS))
+	}
+	return fmt.Sprintf("%.0f", quantile(ps, 0.5)/1e6)
+}
+
+// roundsText is "1 round" or "N rounds".
+func roundsText(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
+}
+
+// seconds turns a figure of walls back into a duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// pairedSize returns the size whose rounds are the summary's figure: the first with a round.
+func (r *report) pairedSize() *size {
+	if r.Whole == nil {
+		return nil
+	}
+	for _, s := range r.Whole.sizes {
+		if s.Paired != nil && s.Paired.rounds() > 0 {
+			return s
+		}
+	}
+	return nil
+}
+
+// baselineRow is the summary's row of audit against the baseline's code; nothing without one.
+func (r *report) baselineRow(p printer) {
+	if r.cfg.baseline == "" {
+		return
+	}
+	name := r.cfg.baselineName()
+	issue21 := strings.HasPrefix(name, issue21Commit)
+	what := fmt.Sprintf("Hands audited, whole process, against the code of %s", name)
+	if issue21 {
+		what += " (when issue 21 was filed)"
+	}
+	what += ", same files, alternated"
+	s := r.pairedSize()
+	if s == nil {
+		p("| %s | missing: see below and \"Left out\" | | |\n", what)
+		return
+	}
+	pa := s.Paired
+	findings := "the findings identical byte for byte"
+	switch {
+	case !pa.Checked:
+		findings = "the findings not compared"
+	case !pa.Identical:
+		findings = "**the findings differ**"
+	}
+	cur, base := quantile(walls(pa.Cur), 0.5), quantile(walls(pa.Base), 0.5)
+	ratio := quantile(pairedRatios(pa.Base, pa.Cur), 0.5)
+	verdict := ""
+	if issue21 {
+		verdict = fmt.Sprintf("; target at least %.1f×: %s", auditBaselineTarget, metOrNot(ratio >= auditBaselineTarget))
+	}
+	p("| %s: `fechado audit --json` on %s hands, one core, %s, %s | %s hands/s (median %s) | the code of %s: %s hands/s (median %s) | %.2f× the rate (median of the rounds' ratios)%s |\n",
+		what, thousands(s.Hands), roundsText(pa.rounds()), findings, thousandsF(float64(s.Hands)/cur), secs(seconds(cur)),
+		name, thousandsF(float64(s.Hands)/base), secs(seconds(base)), ratio, verdict)
+}
+
+// baselineBullets gives, below the growth table, the rounds of each size against the baseline.
+func (r *report) baselineBullets(p printer) {
+	if r.cfg.baseline == "" || r.Whole == nil {
+		return
+	}
+	name := r.cfg.baselineName()
+	for _, s := range r.Whole.sizes {
+		pa := s.Paired
+		if pa == nil {
+			continue
+		}
+		p("- %s hands, `audit --json` of the code of %s and of this commit in turn on the same files, on one core", thousands(s.Hands), name)
+		n := pa.rounds()
+		switch {
+		case n == 0:
+			p(": no round ran.")
+		default:
+			p(", %s", roundsText(n))
+			if n < pa.Asked {
+				p(" of the %d asked", pa.Asked)
+			}
+			p(" (the one that runs first changing each round): %s median %s, fastest %s, peak memory %s MB; this commit median %s, fastest %s, peak memory %s MB",
+				name, secs(seconds(quantile(walls(pa.Base), 0.5))), secs(seconds(quantile(walls(pa.Base), 0))), peakMedian(pa.Base),
+				secs(seconds(quantile(walls(pa.Cur), 0.5))), secs(seconds(quantile(walls(pa.Cur), 0))), peakMedian(pa.Cur))
+			rs := pairedRatios(pa.Base, pa.Cur)
+			p("; the time of %s over this commit's in each round (this commit's rate as a share of the other's): median %.2f, quartiles %.2f and %.2f.",
+				name, quantile(rs, 0.5), quantile(rs, 0.25), quantile(rs, 0.75))
+		}
+		switch {
+		case !pa.Checked:
+		case pa.Identical:
+			p(" The findings (the first round's two `--json` outputs) are identical byte for byte.")
+		default:
+			p(" **The findings differ**: the first round's two `--json` outputs are not the same (%s bytes from %s, %s from this commit; exit statuses %d and %d).",
+				thousands(int(pa.BaseBytes)), name, thousands(int(pa.CurBytes)), pa.Base[0].Exit, pa.Cur[0].Exit)
+		}
+		if pa.Err != nil {
+			p(" **Failed**: %v.", pa.Err)
+		}
+		p("\n")
 	}
 }

@@ -383,6 +383,99 @@ func TestPairedRatios(t *testing.T) {
 	}
 }
 
+// baselineReport is a report of one 1,000-hand size whose rounds against the baseline have the
+// current code take 1 s and the baseline base each.
+func baselineReport(t *testing.T, name string, base ...time.Duration) *report {
+	t.Helper()
+	cfg, err := parseFlags([]string{"-sizes", "1000", "-audit-baseline", "bin/fechado-" + name, "-audit-baseline-commit", name, "-bench", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa := &pairedAudits{Asked: 15, Checked: true, Identical: true}
+	for _, b := range base {
+		pa.Base = append(pa.Base, run{Wall: b, MaxRSS: 40e6})
+		pa.Cur = append(pa.Cur, run{Wall: time.Second, MaxRSS: 80e6})
+	}
+	w := &wholeProcess{cfg: cfg, sizes: []*size{{Nominal: 1000, Hands: 1000, Events: 25000, Bytes: 7e6,
+		Audit: &run{Wall: time.Second}, JQ: &run{Wall: 2 * time.Second}, Paired: pa}}}
+	return &report{cfg: cfg, Start: time.Now(), End: time.Now(), Commit: commit{Hash: "abc"}, Whole: w, RawPath: "bench/raw-abc.txt"}
+}
+
+func TestBaselineVerdict(t *testing.T) {
+	for _, c := range []struct {
+		base time.Duration
+		want string
+	}{
+		{790 * time.Millisecond, "0.79× the rate (median of the rounds' ratios); target at least 0.8×: **not met** |"},
+		{800 * time.Millisecond, "0.80× the rate (median of the rounds' ratios); target at least 0.8×: met |"},
+		{810 * time.Millisecond, "0.81× the rate (median of the rounds' ratios); target at least 0.8×: met |"},
+	} {
+		md := string(baselineReport(t, "3f492ce", c.base, c.base, c.base).markdown())
+		if !strings.Contains(md, c.want) {
+			t.Errorf("%v: BENCHMARKS.md lacks %q\n%s", c.base, c.want, md)
+		}
+	}
+}
+
+func TestReportBaseline(t *testing.T) {
+	// Without -audit-baseline the report is as it was: no row, no bullet, no raw lines.
+	rep := baselineReport(t, "3f492ce", 800*time.Millisecond)
+	rep.cfg.baseline, rep.Whole.sizes[0].Paired = "", nil
+	if md := string(rep.markdown()); strings.Contains(md, "against the code of") || strings.Contains(md, "alternated") {
+		t.Errorf("a report without a baseline speaks of one:\n%s", md)
+	}
+	if raw := string(rep.raw()); strings.Contains(raw, "alternated") {
+		t.Errorf("raw output without a baseline:\n%s", raw)
+	}
+
+	rep = baselineReport(t, "3f492ce", 800*time.Millisecond, 850*time.Millisecond, 700*time.Millisecond, 900*time.Millisecond, 750*time.Millisecond)
+	md := string(rep.markdown())
+	for _, want := range []string{
+		"| Hands audited, whole process, against the code of 3f492ce (when issue 21 was filed), same files, alternated: `fechado audit --json` on 1,000 hands, one core, 5 rounds, the findings identical byte for byte | 1,000 hands/s (median 1.00 s) | the code of 3f492ce: 1,250 hands/s (median 0.80 s) | 0.80× the rate (median of the rounds' ratios); target at least 0.8×: met |",
+		"- 1,000 hands, `audit --json` of the code of 3f492ce and of this commit in turn on the same files, on one core, 5 rounds of the 15 asked (the one that runs first changing each round): 3f492ce median 0.80 s, fastest 0.70 s, peak memory 40 MB; this commit median 1.00 s, fastest 1.00 s, peak memory 80 MB; the time of 3f492ce over this commit's in each round (this commit's rate as a share of the other's): median 0.80, quartiles 0.75 and 0.85. The findings (the first round's two `--json` outputs) are identical byte for byte.\n",
+		"- `audit` against the code of 3f492ce: `scripts/bench.sh` builds that commit's `fechado` from a temporary git worktree into `bin/fechado-3f492ce`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("BENCHMARKS.md lacks %q\n%s", want, md)
+		}
+	}
+	o := parseBench(rep.raw())
+	base, cur := o.get("BenchmarkCmd/audit-alternated/code=3f492ce/size=1000"), o.get("BenchmarkCmd/audit-alternated/code=current/size=1000")
+	if base == nil || cur == nil || base.Samples != 5 || cur.Samples != 5 {
+		t.Fatalf("raw output: %+v %+v", base, cur)
+	}
+	if v, _ := base.median("hands/s"); v != 1250 {
+		t.Errorf("the baseline's median %v hands/s, want 1250", v)
+	}
+	if v, _ := cur.median("peak-RSS-B"); v != 80e6 {
+		t.Errorf("the current code's peak memory %v, want 80e6", v)
+	}
+
+	// Findings that differ are said plainly; a baseline other than issue 21's has no target.
+	rep = baselineReport(t, "0123abc", 900*time.Millisecond)
+	pa := rep.Whole.sizes[0].Paired
+	pa.Identical, pa.BaseBytes, pa.CurBytes, pa.Cur[0].Exit = false, 1200, 1300, 1
+	md = string(rep.markdown())
+	for _, want := range []string{
+		"against the code of 0123abc, same files, alternated: `fechado audit --json` on 1,000 hands, one core, 1 round, **the findings differ** |",
+		"| 0.90× the rate (median of the rounds' ratios) |",
+		"**The findings differ**: the first round's two `--json` outputs are not the same (1,200 bytes from 0123abc, 1,300 from this commit; exit statuses 0 and 1).",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("BENCHMARKS.md lacks %q\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "issue 21") {
+		t.Error("another baseline is named as issue 21's")
+	}
+
+	// No round measured: the row says so instead of a figure.
+	rep.Whole.sizes[0].Paired = &pairedAudits{Asked: 15, Err: errBudget}
+	if md := string(rep.markdown()); !strings.Contains(md, "alternated | missing: see below and \"Left out\" | | |") {
+		t.Errorf("no round: %s", md)
+	}
+}
+
 // measurePaired runs the two binaries in turn, the first changing each round, compares the
 // first round's outputs, and leaves out the rounds the budget has no room for.
 func TestMeasurePaired(t *testing.T) {

@@ -56,6 +56,14 @@ func (r *report) raw() []byte {
 		if s.JQErr == nil {
 			line("jq", s.Nominal, s.JQ, "hands/s", s.Hands)
 		}
+		// One line a round of each code, the code a key of the name: benchstat -col /code sets
+		// the two side by side, and a later run's lines pair with these by name.
+		if pa := s.Paired; pa != nil {
+			for i := range pa.rounds() {
+				line("audit-alternated/code="+r.cfg.baselineName(), s.Nominal, &pa.Base[i], "hands/s", s.Hands)
+				line("audit-alternated/code=current", s.Nominal, &pa.Cur[i], "hands/s", s.Hands)
+			}
+		}
 		if s.RecordErr == nil {
 			line("record", s.Nominal, s.Record, "events/s", s.RecordedEvents)
 		}
@@ -148,6 +156,7 @@ func (r *report) summary(p printer) {
 	} else {
 		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
 	}
+	r.baselineRow(p)
 	r.wholeSummary(p)
 	if res := g.get("BenchmarkAuditOneCore"); res != nil {
 		v, _ := res.median("hands/s")
@@ -336,6 +345,7 @@ func (r *report) growth(p printer) {
 		p("\n")
 	}
 	p("\nPer hand ×1.00 is linear growth of time; peak memory ×1.00 is memory that does not grow with the log.\n\n")
+	r.baselineBullets(p)
 	for _, s := range w.sizes {
 		if s.Record == nil || s.Plain == nil || s.RecordErr != nil || s.PlainErr != nil || s.Record.Wall <= 0 {
 			continue
@@ -421,6 +431,11 @@ func (r *report) how(p printer) {
 	p("- Whole-process baseline of `record`: `benchreport %s DIR FILE…` opens a log of its own on DIR as fechado does (the same embedded server and stream) and publishes the same new tables' lines to their hands' subjects with plain `PublishAsync` (no headers, no checks), waiting for every ack.\n", plainFlag)
 	p("- Whole processes: `%s`, run by `cmd/benchreport` one at a time, nothing else of the harness running; elapsed wall time from start to exit, peak memory from `wait4`'s rusage. jq is %s. The standard output of `audit --json` and of `jq -c .` goes to `/dev/null`.\n",
 		r.cfg.fechado, orUnknown(r.JQVersion))
+	if r.cfg.baseline != "" {
+		name := r.cfg.baselineName()
+		p("- `audit` against the code of %s: `scripts/bench.sh` builds that commit's `fechado` from a temporary git worktree into `%s` (later runs reuse it). At the first size, %d rounds (at the largest, up to %d, when the budget leaves the time beyond record and project): in each, its `audit --json` and this commit's on the same files, one after the other, on one core (`taskset -c N`, `GOMAXPROCS=1`) as `audit` above; the one that runs first changes each round. Each round gives the time of %s over this commit's, which is this commit's rate as a share of the other's; the summary gives the median of these ratios, which leaves out what slowed a whole round (the machine busy for a moment) better than the ratio of two medians would. The first round's two outputs go to files and are compared byte for byte (their SHA-256), with the exit statuses; the other rounds' go to `/dev/null`.\n",
+			name, r.cfg.baseline, r.cfg.baselineRounds, bigBaselineRounds, name)
+	}
 	p("- Budget: the run aims to end within %s; the Go benchmarks may take %.0f%% of it. Before each log size the harness extrapolates its time from the previous size, per hand, and leaves out what would not fit.\n\n",
 		r.cfg.budget, 100*r.cfg.goShare)
 }
@@ -431,6 +446,10 @@ func (r *report) compare(p printer) {
 	p("Each run keeps its raw output as `%s/raw-<commit>.txt` (`-dirty` when the tree had uncommitted changes): `go test -bench` output, then the whole-process figures as `BenchmarkCmd/...` lines of the same format. To compare two commits, run `make bench` at each (or `git worktree add ../old OLD && make -C ../old bench`), then:\n\n", r.cfg.rawDir)
 	p("    go run golang.org/x/perf/cmd/benchstat@latest bench/raw-OLD.txt bench/raw-NEW.txt\n\n")
 	p("benchstat needs several samples of a benchmark to say whether a change is significant: for that, run the Go benchmarks alone with more samples, e.g. `go test -run '^$' -bench . -count 6 ./recorder > new.txt`, at each commit. The whole-process lines are one sample each.\n\n")
+	if r.cfg.baseline != "" {
+		p("Within one run, the rounds against %s are the lines `BenchmarkCmd/audit-alternated/code=…`, one a round of each code: `benchstat -filter '.fullname:/audit-alternated/' -col /code %s` sets the two codes side by side (as two sets of samples; the summary's ratio takes them round by round).\n\n",
+			r.cfg.baselineName(), r.RawPath)
+	}
 }
 
 // leftOut lists what this run did not measure, and why.
