@@ -27,6 +27,15 @@
 #   BENCH_BUDGET=2400 BENCH_ARGS='-margin 1.1' make bench
 # A check of the figures at 100,000 hands:
 #   BENCH_HANDS=100000 BENCH_BUDGET=1200 make bench
+#
+# BENCH_BASELINE a commit (default 3f492ce, the commit issue 21 was filed at; empty to leave it
+# out) whose audit the report sets beside this one's: the rate issue 21 asks audit to keep is
+# relative to that commit's, and only the two run on the same machine in the same run can be
+# compared. Its fechado is built from a temporary git worktree (removed afterwards) into
+# bin/fechado-<commit>, which later runs reuse, and benchreport runs the two audits in turn on
+# the same files (-audit-baseline). Without git, in a clone that lacks the commit (a shallow
+# one), or when it does not build, the comparison is left out with one line saying why, and the
+# rest runs as before.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -46,6 +55,45 @@ echo "==> building bin/fechado and bin/benchreport"
 mkdir -p bin
 "$GO" build -o bin/fechado ./cmd/fechado
 "$GO" build -o bin/benchreport ./cmd/benchreport
+
+baseline=()
+base=${BENCH_BASELINE-3f492ce}
+if [ -n "$base" ]; then
+	if ! command -v git >/dev/null 2>&1; then
+		echo "==> audit against $base left out: git is not installed"
+	elif ! git rev-parse --git-dir >/dev/null 2>&1; then
+		echo "==> audit against $base left out: this is not a git checkout"
+	elif ! git cat-file -e "$base^{commit}" 2>/dev/null; then
+		echo "==> audit against $base left out: the repository has no commit $base (a shallow clone? git fetch --unshallow)"
+	else
+		full=$(git rev-parse --verify "$base^{commit}")
+		short=$(git rev-parse --short "$full")
+		bin=bin/fechado-$short
+		# Only a finished build of that commit is given that name (the build writes $bin.tmp, then
+		# renames it), so a file of that name is the commit's build. go version -m cannot tell:
+		# GOFLAGS may hold -buildvcs=false, which leaves the commit out of the binary.
+		if [ -x "$bin" ]; then
+			echo "==> reusing $bin, the build of $short"
+		else
+			echo "==> building $bin from a temporary worktree of $short (the baseline of audit)"
+			tree=$(mktemp -d)
+			# Removed on every way out, failures and Ctrl-C included: a worktree left behind would
+			# keep the commit checked out in git's list of worktrees.
+			trap 'git worktree remove --force "$tree" >/dev/null 2>&1 || true; rm -rf "$tree"' EXIT
+			git worktree add --quiet --detach "$tree" "$full"
+			root=$PWD
+			if (cd "$tree" && "$GO" build -o "$root/$bin.tmp" ./cmd/fechado); then
+				mv "$bin.tmp" "$bin"
+			else
+				rm -f "$bin.tmp" "$bin"
+				echo "==> audit against $short left out: its fechado did not build (above)"
+			fi
+			git worktree remove --force "$tree"
+			trap - EXIT
+		fi
+		if [ -x "$bin" ]; then baseline=(-audit-baseline "$bin" -audit-baseline-commit "$short"); fi
+	fi
+fi
 
 hands=${BENCH_HANDS:-1000000}
 case $hands in '' | *[!0-9]*) echo "BENCH_HANDS must be a number of hands, not '$hands'" >&2; exit 2 ;; esac
@@ -68,4 +116,5 @@ left=$((budget - SECONDS))
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of flags
 exec bin/benchreport -go "$GO" -fechado bin/fechado -jq "$(command -v jq)" \
 	-out BENCHMARKS.md -raw bench -work bin/bench-work -cache bin/bench-cache \
-	-budget "${left}s" -sizes "$sizes" -read-hands "$read_hands" -bench "$bench" ${BENCH_ARGS:-}
+	-budget "${left}s" -sizes "$sizes" -read-hands "$read_hands" -bench "$bench" \
+	${baseline[@]+"${baseline[@]}"} ${BENCH_ARGS:-}
