@@ -521,3 +521,21 @@ func TestMeasurePaired(t *testing.T) {
 		t.Errorf("over the budget: %+v %q", s.Paired, w.notes)
 	}
 }
+
+// The report names the repository's folders, not where this machine keeps the repository: a
+// path within the working directory is given relative to it, one outside as it is.
+func TestRelPath(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{filepath.Join(wd, "bin", "bench-cache"), filepath.Join("bin", "bench-cache")},
+		{filepath.Join(filepath.Dir(wd), "elsewhere"), filepath.Join(filepath.Dir(wd), "elsewhere")},
+		{"/", "/"},
+	} {
+		if got := relPath(c.in); got != c.want {
+			t.Errorf("relPath(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -420,7 +422,7 @@ func (r *report) allGo(p printer) {
 func (r *report) how(p printer) {
 	p("## How\n\n")
 	p("- Go benchmarks (`testing.B`, `for b.Loop()`, custom rates with `b.ReportMetric`): `%s %s`, with `FECHADO_BENCH_CACHE=%s`.\n",
-		r.cfg.goCmd, strings.Join(goBenchArgs(r.cfg), " "), r.cfg.cache)
+		r.cfg.goCmd, strings.Join(goBenchArgs(r.cfg), " "), relPath(r.cfg.cache))
 	p("- `BenchmarkAppend` (recorder): batches of 2,000 six-event hands at 50 tables through a `Recorder` (decoding and envelope checks, prev chain, `Nats-Msg-Id`, expected last subject sequence, one event in flight per hand, 256 hands at once) into an embedded server with file storage; the baseline publishes the same payloads to the same subjects of a second embedded log with plain `PublishAsync`, no headers, no checks.\n")
 	p("- `BenchmarkProject` (projector): an interleaved file of 200 tables (about 58,500 events) projected into a fresh SQLite database; the baseline decodes the same file and inserts the same rows into the same schema in transactions of the same size, without checkpoint, hand state, checks or quarantine.\n")
 	p("- `BenchmarkRecordFile` (recorder): a file of 4 simulated std-draw tables of 1,000 hands (about 29 events a hand) recorded by a `Recorder` from its bytes, as `fechado record` does, into a new embedded log each iteration; the baseline publishes the same lines to the same subjects of a second new embedded log with plain `PublishAsync`, in the same run.\n")
@@ -595,6 +597,21 @@ func thousandsF(v float64) string {
 		return thousands(int(math.Round(v)))
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// relPath returns path relative to the working directory (the repository's, under make bench)
+// when it lies within it: the report names the repository's folders, not where this machine keeps
+// the repository.
+func relPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return path
+	}
+	return rel
 }
 
 func orUnknown(s string) string {
