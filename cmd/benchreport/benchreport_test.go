@@ -212,7 +212,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 	}
 
 	md := string(rep.markdown())
-	for _, want := range []string{
+	wantInReport(t, md,
 		"commit `abc` with uncommitted changes",
 		"Some CPU @ 2.0GHz",
 		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
@@ -233,14 +233,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"random simulated hands of the log of 2,000 hands | 3.00 ms (median 0.50 ms); target under 5.00 ms: met | the same at 1,000 hands: 2.00 ms | 1.50× the time |",
 		"| `fechado project --rebuild` of the log of 2,000 hands, the projector alone | not measured: see \"Left out\" | at 1,000 hands: 4000 µs a hand, peak memory 120 MB | — |",
 		"| `fechado record` of 1,000 new simulated hands (25,000 events), whole process, every guarantee | 8,333 events/s (3.00 s) |",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("BENCHMARKS.md lacks %q", want)
-		}
-	}
-	if t.Failed() {
-		t.Log(md)
-	}
+	)
 
 	// With the largest size projected, its targets are judged against the smallest size's.
 	w.sizes[1].Project, w.sizes[1].ProjectErr, w.sizes[1].Server = mk(10*time.Second, 130e6), nil, mk(0, 310e6)
@@ -430,15 +423,11 @@ func TestReportBaseline(t *testing.T) {
 
 	rep = baselineReport(t, "3f492ce", 800*time.Millisecond, 850*time.Millisecond, 700*time.Millisecond, 900*time.Millisecond, 750*time.Millisecond)
 	md := string(rep.markdown())
-	for _, want := range []string{
+	wantInReport(t, md,
 		"| Hands audited, whole process, against the code of 3f492ce (when issue 21 was filed), same files, alternated: `fechado audit --json` on 1,000 hands, one core, 5 rounds, the findings identical byte for byte | 1,000 hands/s (median 1.00 s) | the code of 3f492ce: 1,250 hands/s (median 0.80 s) | 0.80× the rate (median of the rounds' ratios); target at least 0.8×: met |",
 		"- 1,000 hands, `audit --json` of the code of 3f492ce and of this commit in turn on the same files, on one core, 5 rounds of the 15 asked (the one that runs first changing each round): 3f492ce median 0.80 s, fastest 0.70 s, peak memory 40 MB; this commit median 1.00 s, fastest 1.00 s, peak memory 80 MB; the time of 3f492ce over this commit's in each round (this commit's rate as a share of the other's): median 0.80, quartiles 0.75 and 0.85. The findings (the first round's two `--json` outputs) are identical byte for byte.\n",
 		"- `audit` against the code of 3f492ce: `scripts/bench.sh` builds that commit's `fechado` from a temporary git worktree into `bin/fechado-3f492ce`",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("BENCHMARKS.md lacks %q\n%s", want, md)
-		}
-	}
+	)
 	o := parseBench(rep.raw())
 	base, cur := o.get("BenchmarkCmd/audit-alternated/code=3f492ce/size=1000"), o.get("BenchmarkCmd/audit-alternated/code=current/size=1000")
 	if base == nil || cur == nil || base.Samples != 5 || cur.Samples != 5 {
@@ -456,15 +445,11 @@ func TestReportBaseline(t *testing.T) {
 	pa := rep.Whole.sizes[0].Paired
 	pa.Identical, pa.BaseBytes, pa.CurBytes, pa.Cur[0].Exit = false, 1200, 1300, 1
 	md = string(rep.markdown())
-	for _, want := range []string{
+	wantInReport(t, md,
 		"against the code of 0123abc, same files, alternated: `fechado audit --json` on 1,000 hands, one core, 1 round, **the findings differ** |",
 		"| 0.90× the rate (median of the rounds' ratios) |",
 		"**The findings differ**: the first round's two `--json` outputs are not the same (1,200 bytes from 0123abc, 1,300 from this commit; exit statuses 0 and 1).",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("BENCHMARKS.md lacks %q\n%s", want, md)
-		}
-	}
+	)
 	if strings.Contains(md, "issue 21") {
 		t.Error("another baseline is named as issue 21's")
 	}
@@ -537,5 +522,20 @@ func TestRelPath(t *testing.T) {
 		if got := relPath(c.in); got != c.want {
 			t.Errorf("relPath(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// wantInReport fails t for each of wants that the report md lacks, and prints md once for all the
+// misses of the test.
+func wantInReport(t *testing.T, md string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if strings.Contains(md, want) {
+			continue
+		}
+		if !t.Failed() {
+			t.Log(md)
+		}
+		t.Errorf("BENCHMARKS.md lacks %q", want)
 	}
 }
