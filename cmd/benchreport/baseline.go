@@ -64,13 +64,13 @@ func quantile(xs []float64, q float64) float64 {
 	return s[i] + (pos-float64(i))*(s[i+1]-s[i])
 }
 
-// walls returns the wall times of runs, in seconds.
-func walls(runs []run) []float64 {
+// wallAt returns the q-th quantile (quantile's) of the wall times of runs.
+func wallAt(runs []run, q float64) time.Duration {
 	var ws []float64
 	for _, r := range runs {
-		ws = append(ws, r.Wall.Seconds())
+		ws = append(ws, float64(r.Wall))
 	}
-	return ws
+	return time.Duration(quantile(ws, q))
 }
 
 // baselineName is how the report names the baseline: its commit, else its file.
@@ -224,7 +224,7 @@ func peakMedian(runs []run) string {
 	for _, r := range runs {
 		ps = append(ps, float64(r.MaxRSS))
 	}
-	return fmt.Sprintf("%.0f", quantile(ps, 0.5)/1e6)
+	return peakMB(&run{MaxRSS: int64(quantile(ps, 0.5))}, nil)
 }
 
 // roundsText is "1 round" or "N rounds".
@@ -234,9 +234,6 @@ func roundsText(n int) string {
 	}
 	return fmt.Sprintf("%d rounds", n)
 }
-
-// seconds turns a figure of walls back into a duration.
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // pairedSize returns the size whose rounds are the summary's figure: the first with a round.
 func (r *report) pairedSize() *size {
@@ -276,15 +273,15 @@ func (r *report) baselineRow(p printer) {
 	case !pa.Identical:
 		findings = "**the findings differ**"
 	}
-	cur, base := quantile(walls(pa.Cur), 0.5), quantile(walls(pa.Base), 0.5)
+	cur, base := wallAt(pa.Cur, 0.5), wallAt(pa.Base, 0.5)
 	ratio := quantile(pairedRatios(pa.Base, pa.Cur), 0.5)
 	verdict := ""
 	if issue21 {
 		verdict = fmt.Sprintf("; target at least %.1f×: %s", auditBaselineTarget, metOrNot(ratio >= auditBaselineTarget))
 	}
 	p("| %s: `fechado audit --json` on %s hands, one core, %s, %s | %s hands/s (median %s) | the code of %s: %s hands/s (median %s) | %.2f× the rate (median of the rounds' ratios)%s |\n",
-		what, thousands(s.Hands), roundsText(pa.rounds()), findings, thousandsF(float64(s.Hands)/cur), secs(seconds(cur)),
-		name, thousandsF(float64(s.Hands)/base), secs(seconds(base)), ratio, verdict)
+		what, thousands(s.Hands), roundsText(pa.rounds()), findings, thousandsF(perSecond(s.Hands, cur)), secs(cur),
+		name, thousandsF(perSecond(s.Hands, base)), secs(base), ratio, verdict)
 }
 
 // baselineBullets gives, below the growth table, the rounds of each size against the baseline.
@@ -309,8 +306,8 @@ func (r *report) baselineBullets(p printer) {
 				p(" of the %d asked", pa.Asked)
 			}
 			p(" (the one that runs first changing each round): %s median %s, fastest %s, peak memory %s MB; this commit median %s, fastest %s, peak memory %s MB",
-				name, secs(seconds(quantile(walls(pa.Base), 0.5))), secs(seconds(quantile(walls(pa.Base), 0))), peakMedian(pa.Base),
-				secs(seconds(quantile(walls(pa.Cur), 0.5))), secs(seconds(quantile(walls(pa.Cur), 0))), peakMedian(pa.Cur))
+				name, secs(wallAt(pa.Base, 0.5)), secs(wallAt(pa.Base, 0)), peakMedian(pa.Base),
+				secs(wallAt(pa.Cur, 0.5)), secs(wallAt(pa.Cur, 0)), peakMedian(pa.Cur))
 			rs := pairedRatios(pa.Base, pa.Cur)
 			p("; the time of %s over this commit's in each round (this commit's rate as a share of the other's): median %.2f, quartiles %.2f and %.2f.",
 				name, quantile(rs, 0.5), quantile(rs, 0.25), quantile(rs, 0.75))

@@ -364,7 +364,7 @@ func TestPairedRatios(t *testing.T) {
 			t.Errorf("%s: ratios %v: median %v, quartiles %v and %v; want %d, %v, %v, %v", c.name, rs,
 				quantile(rs, 0.5), quantile(rs, 0.25), quantile(rs, 0.75), c.n, c.med, c.q1, c.q3)
 		}
-		if m := quantile(walls(c.base), 0.5) / quantile(walls(c.cur), 0.5); !near(m, c.medOfMedians) {
+		if m := float64(wallAt(c.base, 0.5)) / float64(wallAt(c.cur, 0.5)); !near(m, c.medOfMedians) {
 			t.Errorf("%s: ratio of the medians %v, want %v", c.name, m, c.medOfMedians)
 		}
 	}

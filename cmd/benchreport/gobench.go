@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,12 +32,7 @@ func (r *benchResult) median(unit string) (float64, bool) {
 	if len(vs) == 0 {
 		return 0, false
 	}
-	s := slices.Clone(vs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2], true
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2, true
+	return quantile(vs, 0.5), true
 }
 
 // benchOutput is parsed `go test -bench` output.
