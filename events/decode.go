@@ -499,6 +499,10 @@ type Reader struct {
 	spans []multisha.Span
 	sums  [][multisha.Size]byte
 	si    int
+	// done, for a Reader of bytes (NewReaderBytes), is told every doneStep bytes how far the
+	// lines have been returned; doneAt is where it is told next.
+	done   func(n int)
+	doneAt int
 }
 
 const (
@@ -517,6 +521,20 @@ const (
 func NewReader(r io.Reader, name string) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, rd: r}
 }
+
+// NewReaderBytes returns a Reader of a whole file held in b. It hands out b's own bytes, copying
+// none (the lines, and the strings that alias them, are pieces of b), so b must never be written
+// again: a file mapped into memory read-only, for instance (package logfile).
+//
+// done, when not nil, is called as reading goes, every megabyte and at the end, with the length
+// of b's start whose lines have all been returned: the caller may let the memory of that part go, as
+// long as it can still be read (logfile gives the pages back to the file they came from).
+func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
+	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, done: done, doneAt: doneStep}
+}
+
+// doneStep is how many bytes a Reader of bytes returns between two calls of its done function.
+const doneStep = 1 << 20
 
 // Line returns the line number of the last line read.
 func (r *Reader) Line() int { return r.line }
@@ -584,6 +602,10 @@ func (r *Reader) ReadLine() ([]byte, error) {
 // readSlice returns the next line with its newline; or, when a Read failed or the file ended,
 // what is left before that (maybe nothing) with the error.
 func (r *Reader) readSlice() ([]byte, error) {
+	if r.done != nil && (r.next >= r.doneAt || r.next == r.n) {
+		r.done(r.next) // at the end too: the whole file is done with
+		r.doneAt = r.next + doneStep
+	}
 	for {
 		if k := bytes.IndexByte(r.chunk[r.scan:r.n], '\n'); k >= 0 {
 			i := r.scan + k + 1
@@ -606,6 +628,10 @@ func (r *Reader) readSlice() ([]byte, error) {
 // fill reads more of the file into the current chunk, after the unfinished line at its end; or
 // into the next chunk when this one has little room left.
 func (r *Reader) fill() {
+	if r.rd == nil { // a Reader of bytes has nothing more to read
+		r.rerr = io.EOF
+		return
+	}
 	if len(r.chunk)-r.n < minRead {
 		r.nextChunk()
 	}
@@ -659,9 +685,10 @@ func (r *Reader) LineSum() *[multisha.Size]byte {
 		r.si++ // lines passed without a sum asked for (blank lines skipped by Next)
 	}
 	if r.si == len(r.spans) || r.spans[r.si].Off != r.ls {
-		// Hash this line and the whole lines after it in the chunk (already read).
+		// Hash this line and the whole lines after it in the chunk (already read), up to a
+		// chunk's size of them (a Reader of bytes has the whole file in its one chunk).
 		end := r.le
-		if k := bytes.LastIndexByte(r.chunk[r.le:r.n], '\n'); k >= 0 {
+		if k := bytes.LastIndexByte(r.chunk[r.le:min(r.n, r.le+bufSize)], '\n'); k >= 0 {
 			end = r.le + k
 		}
 		r.spans = multisha.AppendLines(r.spans[:0], r.chunk[r.ls:end])

@@ -375,9 +375,11 @@ func items(next func() (*Event, error), line func() int) []item {
 	}
 }
 
-// readers wrap the bytes of a file in readers that deliver them in different ways.
+// readers wrap the bytes of a file in readers that deliver them in different ways. "bytes" is
+// for a Reader of the bytes themselves (newReader), which must read as one of the whole file does.
 var readers = map[string]func([]byte) io.Reader{
 	"whole":    func(b []byte) io.Reader { return bytes.NewReader(b) },
+	"bytes":    func(b []byte) io.Reader { return bytes.NewReader(b) },
 	"one byte": func(b []byte) io.Reader { return iotest.OneByteReader(bytes.NewReader(b)) },
 	"data+EOF": func(b []byte) io.Reader { return iotest.DataErrReader(bytes.NewReader(b)) },
 	"half":     func(b []byte) io.Reader { return iotest.HalfReader(bytes.NewReader(b)) },
@@ -386,13 +388,22 @@ var readers = map[string]func([]byte) io.Reader{
 	},
 }
 
+// newReader returns a Reader of b read in the way kind names in readers: NewReaderBytes of a copy
+// of b for "bytes", else NewReader of that io.Reader.
+func newReader(kind string, b []byte) *Reader {
+	if kind == "bytes" {
+		return NewReaderBytes(bytes.Clone(b), "f.jsonl", nil)
+	}
+	return NewReader(readers[kind](b), "f.jsonl")
+}
+
 func sameReadAsLines(t testing.TB, b []byte) {
 	t.Helper()
 	for name, mk := range readers {
 		if len(b) > 1<<19 && (name == "one byte" || name == "half") {
 			continue // slow, and no more telling than on shorter inputs
 		}
-		r := NewReader(mk(b), "f.jsonl")
+		r := newReader(name, b)
 		got := items(r.Next, r.Line)
 		want := lineItems("f.jsonl", mk(b))
 		if !reflect.DeepEqual(got, want) {

@@ -87,11 +87,11 @@ type kept struct {
 // read.
 func TestReaderValuesAreTheCallers(t *testing.T) {
 	for name, b := range readInputs(t) {
-		for kind, mk := range readers {
+		for kind := range readers {
 			if len(b) > 1<<19 && (kind == "one byte" || kind == "half") {
 				continue // slow, and no more telling than on shorter inputs
 			}
-			r := NewReader(mk(b), "f.jsonl")
+			r := newReader(kind, b)
 			var all []kept
 			var lines [][2][]byte // lines of ReadLine, and their copies
 			for i := 0; ; i++ {

@@ -1,0 +1,70 @@
+package events
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+)
+
+// A Reader of bytes tells its done function how far it has read: every doneStep bytes or more,
+// always at the end of a line it has returned, never past the line being read, and at the end
+// the whole length, once. It never writes the bytes it was given.
+func TestReaderBytesDone(t *testing.T) {
+	in := readInputs(t)
+	for name, b := range map[string][]byte{"big": bytes.Repeat(in["big"], 3), "odd": in["odd"], "no newline": []byte(good), "empty": nil} {
+		t.Run(name, func(t *testing.T) {
+			orig := bytes.Clone(b)
+			var calls []int
+			lineEnd := 0 // where the last line returned ends, with its newline
+			r := NewReaderBytes(b, "f.jsonl", func(n int) {
+				if n > lineEnd {
+					t.Fatalf("done(%d) before the line ending at %d was returned", n, lineEnd)
+				}
+				calls = append(calls, n)
+			})
+			for {
+				line, err := r.ReadLine()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(line) > 0 {
+					// The line is a piece of b itself: nothing was copied.
+					if &line[0] != &b[lineEnd] {
+						t.Fatalf("line %d is not a piece of the bytes given", r.Line())
+					}
+				}
+				lineEnd += len(line)
+				if lineEnd < len(b) {
+					lineEnd++ // its newline
+				}
+			}
+			if lineEnd != len(b) {
+				t.Fatalf("the lines returned end at %d, not at %d", lineEnd, len(b))
+			}
+			if len(calls) == 0 || calls[len(calls)-1] != len(b) {
+				t.Fatalf("done was not told the whole length %d at the end: %v", len(b), calls)
+			}
+			for i, n := range calls {
+				if n != 0 && n != len(b) && b[n-1] != '\n' {
+					t.Fatalf("done(%d) is not at the end of a line", n)
+				}
+				if i > 0 && n-calls[i-1] < doneStep && n != len(b) {
+					t.Fatalf("done(%d) only %d bytes after done(%d)", n, n-calls[i-1], calls[i-1])
+				}
+				if i > 0 && n == calls[i-1] {
+					t.Fatalf("done(%d) twice", n)
+				}
+			}
+			if want := len(b)/doneStep + 1; len(b) > 2*doneStep && len(calls) < want/2 {
+				t.Fatalf("done called %d times over %d bytes", len(calls), len(b))
+			}
+			if !bytes.Equal(b, orig) {
+				t.Fatal("the Reader wrote the bytes it was given")
+			}
+		})
+	}
+}
