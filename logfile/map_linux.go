@@ -1,0 +1,44 @@
+package logfile
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// mapFile maps f, a regular file of at least one byte, read-only into memory, and returns its
+// bytes with the function that gives their first n bytes back to the file (see
+// events.NewReaderBytes). ok is false when f cannot be mapped; f is then left as it was.
+//
+// The mapping is never unmapped: the events read from it may be kept for as long as their
+// holder likes. Only its address space stays taken, which a 64-bit process has plenty of; a
+// 32-bit one reads through buffers instead.
+func mapFile(f *os.File) (b []byte, release func(n int), ok bool) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 || strconv.IntSize < 64 {
+		return nil, nil, false
+	}
+	b, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	if err != nil {
+		return nil, nil, false
+	}
+	released := 0
+	page := os.Getpagesize()
+	return b, func(n int) {
+		// The hands still open have events in the last lines read, which the audit reads again
+		// when they end: until the end of the file, the last lag bytes are kept, so that those
+		// are not read back from the file into pages that nothing would then let go.
+		if n < len(b) {
+			n -= lag
+		}
+		// MADV_DONTNEED drops the pages from the process: the mapping is of a file and never
+		// written, so reading them again reads the file again, unchanged.
+		if n = n / page * page; n > released {
+			_ = syscall.Madvise(b[released:n], syscall.MADV_DONTNEED)
+			released = n
+		}
+	}, true
+}
+
+// lag is how much of what a Reader has returned stays mapped in memory, behind where it reads.
+const lag = 1 << 20
