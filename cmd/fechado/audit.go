@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/fechado/fechado/explain"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/lang"
+	"github.com/fechado/fechado/logfile"
 	"github.com/fechado/fechado/recorder"
 )
 
@@ -128,17 +127,25 @@ func runAudit(m *Main, args []string) (err error) {
 	rep := newAuditReport(out, f)
 	a := audit.New(nil)
 	rep.attach(a)
-	if f.tournament != "" {
-		err = auditTournament(m, store, f, files, a)
-	} else if stored == 1 {
-		err = auditStored(store, f, a)
-	} else {
-		err = auditFiles(m, files, a)
-	}
-	a.Close()
-	rep.summary(m, a)
-	if f.tournament != "" && !f.json {
-		printStandings(rep.w, a.Tournaments(), f.tournament)
+	// The events may be pieces of mapped files until the report is written (logfile).
+	err = logfile.Guard(func() error {
+		var err error
+		if f.tournament != "" {
+			err = auditTournament(m, store, f, files, a)
+		} else if stored == 1 {
+			err = auditStored(store, f, a)
+		} else {
+			err = auditFiles(m, files, a)
+		}
+		a.Close()
+		rep.summary(m, a)
+		if f.tournament != "" && !f.json {
+			printStandings(rep.w, a.Tournaments(), f.tournament)
+		}
+		return err
+	})
+	if errors.Is(err, logfile.ErrChanged) {
+		err = usageErr("%v", err)
 	}
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = withCode(exitUsage, ferr)
@@ -186,37 +193,13 @@ func auditGC(getenv func(string) string) (restore func()) {
 // finding (events-v1.md §8). The report's callbacks print a hand at once and keep nothing of its
 // events, so the memory of a hand's events is freed once the hand is audited.
 func auditFiles(m *Main, names []string, a *audit.Auditor) error {
-	type src struct {
-		name string
-		r    io.Reader
-		c    io.Closer
+	rs, closeAll, err := openLogs(m, names)
+	if err != nil {
+		return err
 	}
-	var srcs []src
-	defer func() {
-		for _, s := range srcs {
-			if s.c != nil {
-				s.c.Close()
-			}
-		}
-	}()
-	stdin := false
-	for _, name := range names {
-		if name == "-" {
-			if stdin {
-				return usageErr("standard input (-) given twice")
-			}
-			stdin = true
-			srcs = append(srcs, src{"stdin", m.Stdin, nil})
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		srcs = append(srcs, src{name, f, f})
-	}
-	for _, s := range srcs {
-		if _, err := audit.AuditReader(a, events.NewReader(s.r, s.name)); err != nil {
+	defer closeAll()
+	for _, rd := range rs {
+		if _, err := audit.AuditReader(a, rd); err != nil {
 			return usageErr("%v", err) // unreadable
 		}
 	}

@@ -208,6 +208,24 @@ func TestAuditSeveralFiles(t *testing.T) {
 	}
 }
 
+// A file is read mapped into memory (logfile) and standard input through buffers: every vector
+// gives the same report both ways, with --json and without.
+func TestAuditFileAndStdinAgree(t *testing.T) {
+	for _, path := range testfiles.Glob(t, "vectors/*.jsonl") {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, flags := range [][]string{{"--json"}, {"-v", "--lang", "pt-BR"}} {
+			code, out, _ := fechado("", append(append([]string{"audit"}, flags...), path)...)
+			inCode, inOut, _ := fechado(string(b), append(append([]string{"audit"}, flags...), "-")...)
+			if code != inCode || out != inOut || out == "" && !slices.Contains(flags, "--json") {
+				t.Errorf("%s %v: the file gives exit %d and\n%s\nstandard input exit %d and\n%s", filepath.Base(path), flags, code, out, inCode, inOut)
+			}
+		}
+	}
+}
+
 func TestAuditUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"audit"},

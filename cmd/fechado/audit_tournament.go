@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/logfile"
 	"github.com/fechado/fechado/tournament"
 )
 
@@ -36,13 +36,14 @@ func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *
 	return nil
 }
 
-// openLogs opens the files ("-" is standard input, once) as readers of events; closeAll closes
-// them. Every file is opened first, so that a missing one fails before anything is printed.
+// openLogs opens the files ("-" is standard input, once) as readers of events (logfile.Open);
+// closeAll closes them. Every file is opened first, so that a missing one fails before anything
+// is printed.
 func openLogs(m *Main, files []string) (rs []*events.Reader, closeAll func(), err error) {
-	var open []*os.File
+	var closers []func() error
 	closeAll = func() {
-		for _, f := range open {
-			f.Close()
+		for _, c := range closers {
+			c()
 		}
 	}
 	stdin := false
@@ -56,13 +57,13 @@ func openLogs(m *Main, files []string) (rs []*events.Reader, closeAll func(), er
 			rs = append(rs, events.NewReader(m.Stdin, "stdin"))
 			continue
 		}
-		fh, err := os.Open(name)
+		r, c, err := logfile.Open(name)
 		if err != nil {
 			closeAll()
 			return nil, nil, usageErr("%v", err)
 		}
-		open = append(open, fh)
-		rs = append(rs, events.NewReader(fh, name))
+		closers = append(closers, c)
+		rs = append(rs, r)
 	}
 	return rs, closeAll, nil
 }
