@@ -34,7 +34,8 @@ what happened instead, and cites the rule (docs/rules.md) with its source.
 FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are read as one log,
 in the order given, by one auditor: a table's hands carry on from one file to the next. The
 files are streamed: memory holds only the hands still open, however long the log. With --hand,
---table or --all the stored log is audited instead of files.
+--table or --all the stored log is audited instead of files. A file must not change while it is
+audited; one cut short meanwhile ends the audit with exit status 2.
 
 With --tournament ID only the hands of that tournament are audited, across all its tables: the
 FILEs (say one per table) are merged into one log in time order, each file read in its own
