@@ -13,8 +13,11 @@ package logfile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime/debug"
+	"sync"
+	"unsafe"
 
 	"github.com/fechado/fechado/events"
 )
@@ -32,27 +35,65 @@ func Open(name string) (*events.Reader, func() error, error) {
 		if err := f.Close(); err != nil {
 			return nil, nil, err
 		}
+		mapped.add(b, name)
 		return events.NewReaderBytes(b, name, release), func() error { return nil }, nil
 	}
 	return events.NewReader(f, name), f.Close, nil
 }
 
-// ErrChanged is Guard's error when a mapped log was cut short while it was read.
-var ErrChanged = errors.New("a log file was cut short while it was read: read it again once nothing writes to it")
+// ErrChanged is Guard's error when a mapped log was cut short while it was read; the error
+// Guard returns names the file.
+var ErrChanged = errors.New("the file was cut short while it was read: read it again once nothing writes to it")
 
-// Guard runs fn, which reads logs opened by Open, and returns its error; or ErrChanged when fn
-// touched a part of a mapped log that is no longer in the file (the system signals it as a
-// memory fault, which would otherwise end the process). Any other panic goes on.
+// Guard runs fn, which reads logs opened by Open, and returns its error; or an error wrapping
+// ErrChanged, naming the file, when fn touched a part of a mapped log that is no longer in the
+// file (the system signals it as a memory fault, which would otherwise end the process). Any
+// other panic goes on, a fault elsewhere included.
 func Guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			if _, fault := r.(interface{ Addr() uintptr }); fault {
-				err = ErrChanged
-				return
+			if f, ok := r.(interface{ Addr() uintptr }); ok {
+				if name, ok := mapped.find(f.Addr()); ok {
+					err = fmt.Errorf("%s: %w", name, ErrChanged)
+					return
+				}
 			}
 			panic(r)
 		}
 	}()
 	return fn()
+}
+
+// mappings are the files mapped by Open, by the addresses of their bytes (they are never
+// unmapped), so that Guard tells a fault on a log from any other.
+type mappings struct {
+	mu sync.Mutex
+	m  []mapping
+}
+
+type mapping struct {
+	start, end uintptr
+	name       string
+}
+
+var mapped mappings
+
+func (ms *mappings) add(b []byte, name string) {
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	ms.m = append(ms.m, mapping{start, start + uintptr(len(b)), name})
+}
+
+// find returns the name of the file mapped at addr.
+func (ms *mappings) find(addr uintptr) (string, bool) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	for _, m := range ms.m {
+		if addr >= m.start && addr < m.end {
+			return m.name, true
+		}
+	}
+	return "", false
 }

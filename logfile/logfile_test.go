@@ -187,8 +187,8 @@ func TestGuardTruncatedLog(t *testing.T) {
 			}
 		}
 	})
-	if !errors.Is(err, ErrChanged) {
-		t.Fatalf("reading a log cut short after %d events: %v, want ErrChanged", n, err)
+	if !errors.Is(err, ErrChanged) || !strings.HasPrefix(err.Error(), path+": ") {
+		t.Fatalf("reading a log cut short after %d events: %v, want ErrChanged naming %s", n, err, path)
 	}
 }
 
