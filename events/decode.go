@@ -477,7 +477,8 @@ func tableID(s []byte) error {
 // line that this buffering saves.)
 //
 // Nothing it hands out is written again: chunks of lines, slabs of events and line sums are
-// never reused, so that whatever a caller keeps stays as it was read.
+// never reused, so that whatever a caller keeps stays as it was read. A Reader made by
+// NewReaderBytes reads no file: its one chunk is the bytes it was given.
 type Reader struct {
 	d    decoder
 	name string
@@ -527,8 +528,8 @@ func NewReader(r io.Reader, name string) *Reader {
 // again: a file mapped into memory read-only, for instance (package logfile).
 //
 // done, when not nil, is called as reading goes, every megabyte and at the end, with the length
-// of b's start whose lines have all been returned: the caller may let the memory of that part go, as
-// long as it can still be read (logfile gives the pages back to the file they came from).
+// of b's start whose lines have all been returned: the caller may let the memory of that part
+// go, as long as it can still be read (logfile gives the pages back to the file they came from).
 func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, done: done, doneAt: doneStep}
 }
