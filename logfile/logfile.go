@@ -1,14 +1,15 @@
 // Package logfile opens the JSON Lines logs that commands read from files. On Linux a regular
 // file is mapped into memory, read-only, instead of being read through buffers: the lines and the
 // events' strings are then the file's own pages, which the kernel already holds, so reading a log
-// copies none of it into the heap. That is half of what an audit would otherwise allocate, and
-// the garbage collector's work and the copy go with it (BENCHMARKS.md).
+// copies none of it into the heap. The lines were the largest part of what an audit allocates,
+// and the garbage collector's work and the copy go with them (BENCHMARKS.md).
 //
 // What a Reader hands out stays its caller's (events.Reader): a mapping is never unmapped and
 // never written, and the pages already read are given back to the file as reading goes (they are
 // read from it again if touched), so memory stays flat however long the log. The price is that a
-// log must not change while it is read: a file cut short under the reader makes reading its
-// missing part fail, which Guard turns into an error instead of a crash.
+// log must not change while it is read: a file cut short under the reader (or a disk that fails
+// to read a page) makes reading its missing part fail, which Guard turns into an error instead
+// of a crash.
 package logfile
 
 import (
@@ -41,9 +42,9 @@ func Open(name string) (*events.Reader, func() error, error) {
 	return events.NewReader(f, name), f.Close, nil
 }
 
-// ErrChanged is Guard's error when a mapped log was cut short while it was read; the error
-// Guard returns names the file.
-var ErrChanged = errors.New("the file was cut short while it was read: read it again once nothing writes to it")
+// ErrChanged is Guard's error when a part of a mapped log could not be read any more: the file
+// was cut short while it was read, or the disk failed. The error Guard returns names the file.
+var ErrChanged = errors.New("the file was cut short, or could not be read from the disk, while it was being read: read it again once nothing writes to it")
 
 // Guard runs fn, which reads logs opened by Open, and returns its error; or an error wrapping
 // ErrChanged, naming the file, when fn touched a part of a mapped log that is no longer in the

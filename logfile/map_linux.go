@@ -25,9 +25,10 @@ func mapFile(f *os.File) (b []byte, release func(n int), ok bool) {
 	released := 0
 	page := os.Getpagesize()
 	return b, func(n int) {
-		// The hands still open have events in the last lines read, which the audit reads again
-		// when they end: until the end of the file, the last lag bytes are kept, so that those
-		// are not read back from the file into pages that nothing would then let go.
+		// A caller may still read the last lines it was given (the auditor reads the events of
+		// a hand again when the hand ends): until the end of the file, the last lag bytes are
+		// kept, so that those are not read back from the file into pages that nothing would
+		// then let go.
 		if n < len(b) {
 			n -= lag
 		}
