@@ -56,7 +56,8 @@ type config struct {
 func main() {
 	if len(os.Args) > 1 {
 		modes := map[string]func([]string) error{
-			plainFlag: publishPlain,
+			plainFlag: func(args []string) error { return publishPlain(args, false) },
+			dedupFlag: func(args []string) error { return publishPlain(args, true) },
 			readsFlag: func(args []string) error { return timeReads(args, os.Stdout) },
 			serveFlag: func(args []string) error { return serveLog(args, os.Stdout) },
 		}

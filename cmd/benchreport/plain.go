@@ -17,12 +17,20 @@ import (
 // the log stored under -data the way fechado does (the same embedded server, the same stream) and
 // publishes every line of the files to its hand's subject with plain asynchronous publishes, no
 // headers, no checks, no decoding beyond finding the subject, and waits for every ack.
-const plainFlag = "-publish-plain"
+//
+// dedupFlag is the same with one header: each line's event id as its Nats-Msg-Id, the
+// de-duplication that every append of fechado carries. The server then checks and keeps each id,
+// which is part of what record costs and plain publishes do not pay.
+const (
+	plainFlag = "-publish-plain"
+	dedupFlag = "-publish-plain-dedup"
+)
 
-// publishPlain runs the baseline: benchreport -publish-plain DIR FILE….
-func publishPlain(args []string) error {
+// publishPlain runs the baseline: benchreport -publish-plain DIR FILE…, or with dedup
+// -publish-plain-dedup.
+func publishPlain(args []string, dedup bool) error {
 	if len(args) < 2 {
-		return errors.New("usage: benchreport -publish-plain DIR FILE…")
+		return errors.New("usage: benchreport -publish-plain[-dedup] DIR FILE…")
 	}
 	ctx := context.Background()
 	l, err := recorder.Open(ctx, recorder.Options{DataDir: args[0], Timeout: time.Minute})
@@ -35,7 +43,7 @@ func publishPlain(args []string) error {
 		return err
 	}
 	for _, name := range args[1:] {
-		if err := publishFile(js, name); err != nil {
+		if err := publishFile(js, name, dedup); err != nil {
 			return err
 		}
 	}
@@ -47,7 +55,7 @@ func publishPlain(args []string) error {
 	}
 }
 
-func publishFile(js jetstream.JetStream, name string) error {
+func publishFile(js jetstream.JetStream, name string, dedup bool) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -61,7 +69,15 @@ func publishFile(js jetstream.JetStream, name string) error {
 		if table == "" || hand == "" {
 			return fmt.Errorf("%s: a line names no table or hand", name)
 		}
-		if _, err := js.PublishAsync(recorder.Subject(table, hand), bytes.Clone(line), jetstream.WithStallWait(time.Minute)); err != nil {
+		opts := []jetstream.PublishOpt{jetstream.WithStallWait(time.Minute)}
+		if dedup {
+			id := jsonString(line, `"id":"`)
+			if id == "" {
+				return fmt.Errorf("%s: a line has no id", name)
+			}
+			opts = append(opts, jetstream.WithMsgID(id))
+		}
+		if _, err := js.PublishAsync(recorder.Subject(table, hand), bytes.Clone(line), opts...); err != nil {
 			return err
 		}
 	}

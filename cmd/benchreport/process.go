@@ -204,6 +204,8 @@ type size struct {
 	Record, Project     *run // record: only the tables new at this size
 	Plain               *run // the same tables published plainly to a log of their own (publishPlain)
 	PlainErr            error
+	Dedup               *run // the same with each event id as Nats-Msg-Id (dedupFlag)
+	DedupErr            error
 	RecordedHands       int        // hands of the tables recorded at this size
 	RecordedEvents      int        // their events
 	AuditOnly           bool       // record and project were left out to stay within the budget
@@ -297,7 +299,7 @@ func (w *wholeProcess) estimate(prev *size, n, ntables int) (full, auditOnly tim
 	if n <= w.cfg.jqMax {
 		a += hands * per(prev.JQ, prev.Hands)
 	}
-	f := a + newHands*(per(prev.Record, prev.RecordedHands)+per(prev.Plain, prev.RecordedHands)) +
+	f := a + newHands*(per(prev.Record, prev.RecordedHands)+per(prev.Plain, prev.RecordedHands)+per(prev.Dedup, prev.RecordedHands)) +
 		hands*per(prev.Project, prev.Hands)
 	for _, r := range []*run{prev.ReadsRun, prev.ModelReadsRun} {
 		if r != nil {
@@ -410,13 +412,17 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 	fmt.Fprintf(progress, "benchreport:   %d hands read back by id\n", readSample)
 	w.measureReads(ctx, s, data, w.tables[:ntables])
 	if self, err := os.Executable(); err != nil {
-		s.PlainErr = err
+		s.PlainErr, s.DedupErr = err, err
 	} else {
 		fmt.Fprintf(progress, "benchreport:   plain publish of the same tables (the baseline of record)\n")
 		pl, err := measure(ctx, nil, nil, self, append([]string{plainFlag, data + "-plain"}, fresh...)...)
 		s.Plain, s.PlainErr = &pl, err
 		// The baseline's log is needed no more: its disk goes to the next size.
 		os.RemoveAll(data + "-plain")
+		fmt.Fprintf(progress, "benchreport:   the same with each event id as Nats-Msg-Id\n")
+		dd, err := measure(ctx, nil, nil, self, append([]string{dedupFlag, data + "-dedup"}, fresh...)...)
+		s.Dedup, s.DedupErr = &dd, err
+		os.RemoveAll(data + "-dedup")
 	}
 	fmt.Fprintf(progress, "benchreport:   project --rebuild, the log's server in a process of its own, then the same hands read back with the read models\n")
 	w.measureProject(ctx, s, data)

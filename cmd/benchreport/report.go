@@ -75,6 +75,9 @@ func (r *report) raw() []byte {
 		if s.PlainErr == nil {
 			line("publish-plain", s.Nominal, s.Plain, "events/s", s.RecordedEvents)
 		}
+		if s.DedupErr == nil && s.Dedup != nil {
+			line("publish-plain-dedup", s.Nominal, s.Dedup, "events/s", s.RecordedEvents)
+		}
 		if s.ReadsErr == nil && s.Reads != nil && s.Reads.Reads > 0 {
 			fmt.Fprintf(&b, "BenchmarkCmd/read-hand/size=%d \t%d\t%d ns/op\t%.3f p50-ms\t%.3f p99-ms\n",
 				s.Nominal, s.Reads.Reads, s.Reads.P50, float64(s.Reads.P50)/1e6, float64(s.Reads.P99)/1e6)
@@ -237,9 +240,14 @@ func (r *report) wholeSummary(p printer) {
 	if big == nil {
 		p("| `fechado record`, whole process, against plain publishes | missing: see \"Left out\" | | |\n")
 	} else {
-		p("| `fechado record` of %s new simulated hands (%s events), whole process, every guarantee | %s events/s (%s) | plain asynchronous publishes of the same lines to a new log on the same embedded server: %s events/s | %.2f of plain |\n",
+		dedup, dedupRatio := "", ""
+		if big.Dedup != nil && big.DedupErr == nil {
+			dedup = fmt.Sprintf("; the same with only each event id as `Nats-Msg-Id`, the de-duplication every append carries: %s events/s", thousandsF(perSecond(big.RecordedEvents, big.Dedup.Wall)))
+			dedupRatio = fmt.Sprintf("; %.2f of the de-duplicated ones", big.Dedup.Wall.Seconds()/big.Record.Wall.Seconds())
+		}
+		p("| `fechado record` of %s new simulated hands (%s events), whole process, every guarantee | %s events/s (%s) | plain asynchronous publishes of the same lines to a new log on the same embedded server: %s events/s%s | %.2f of plain%s |\n",
 			thousands(big.RecordedHands), thousands(big.RecordedEvents), thousandsF(perSecond(big.RecordedEvents, big.Record.Wall)), secs(big.Record.Wall),
-			thousandsF(perSecond(big.RecordedEvents, big.Plain.Wall)), big.Plain.Wall.Seconds()/big.Record.Wall.Seconds())
+			thousandsF(perSecond(big.RecordedEvents, big.Plain.Wall)), dedup, big.Plain.Wall.Seconds()/big.Record.Wall.Seconds(), dedupRatio)
 	}
 }
 
@@ -352,10 +360,15 @@ func (r *report) growth(p printer) {
 		if s.Record == nil || s.Plain == nil || s.RecordErr != nil || s.PlainErr != nil || s.Record.Wall <= 0 {
 			continue
 		}
-		p("- %s hands, `record` of the %s new hands (%s events) against plain asynchronous publishes of the same lines to a log of their own on the same embedded server, whole processes: %s and %s events/s, %.2f of plain.\n",
+		p("- %s hands, `record` of the %s new hands (%s events) against plain asynchronous publishes of the same lines to a log of their own on the same embedded server, whole processes: %s and %s events/s, %.2f of plain",
 			thousands(s.Nominal), thousands(s.RecordedHands), thousands(s.RecordedEvents),
 			thousandsF(perSecond(s.RecordedEvents, s.Record.Wall)), thousandsF(perSecond(s.RecordedEvents, s.Plain.Wall)),
 			s.Plain.Wall.Seconds()/s.Record.Wall.Seconds())
+		if s.Dedup != nil && s.DedupErr == nil {
+			p("; the plain publishes with only each event id as `Nats-Msg-Id`: %s events/s (%.2f of plain), of which `record` is %.2f",
+				thousandsF(perSecond(s.RecordedEvents, s.Dedup.Wall)), s.Plain.Wall.Seconds()/s.Dedup.Wall.Seconds(), s.Dedup.Wall.Seconds()/s.Record.Wall.Seconds())
+		}
+		p(".\n")
 	}
 	// Where project's time a hand goes: CPU that grows is work, wall time that grows without it
 	// is waiting (for the disk, or for the other process).
@@ -372,7 +385,7 @@ func (r *report) growth(p printer) {
 	}
 	p("\n")
 	for _, s := range w.sizes {
-		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ReadsErr, s.PlainErr, s.ProjectErr, s.ModelReadsErr} {
+		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ReadsErr, s.PlainErr, s.DedupErr, s.ProjectErr, s.ModelReadsErr} {
 			if e != nil {
 				p("- %s hands: **failed**: %v\n", thousands(s.Hands), e)
 			}
@@ -430,7 +443,7 @@ func (r *report) how(p printer) {
 	p("- Reads by hand id (whole process, after `record` at each size): `benchreport %s DIR HANDFILE` opens the log on DIR as fechado's commands do (the same embedded server and options), outside the timing, then reads %s hands by their id alone with `Log.ReadHand` (table \"\"), as `fechado export --hand ID` does without read models: the table from the hand index, then the hand's own subject. The hands are chosen at random over every table of the log, each table in proportion to its hands, out of a uniform sample of each table's hands taken while counting its file; p50 and p99 are over the %s reads, nearest rank.\n", readsFlag, thousands(readSample), thousands(readSample))
 	p("- Reads by hand id from the read models (whole process, after `project` at each size): `benchreport %s DIR HANDFILE DB` opens the log on DIR and the read models DB that `project --rebuild` just wrote (read-only, as `fechado export --hand` opens `DIR/fechado.db`), outside the timing, then reads the same %s hands by their id alone with `projector.ReadHand`, as `fechado export --hand ID` does beside read models: the hand's copy of its stored lines (`hand_events`, one lookup, then the lines decoded), or the log when the read models hold no copy the log may trust. The log's server is its own again (the projection's has stopped), so the log's blocks it read for `project` are no longer in its memory; the read models' file may still be in the page cache, as it is on a node that serves them.\n", readsFlag, thousands(readSample))
 	p("- `project` (whole process): `benchreport %s DIR` serves the log on DIR as fechado's commands do, with the embedded server also listening on a loopback port, in a process of its own; `fechado project --nats URL --db FILE --rebuild` then projects the whole log into a new database, so that its time and peak memory are the projector's alone. The server's peak memory is its process's (the server's indexes of the log and of the hand index grow with the hands). The database is deleted afterwards.\n", serveFlag)
-	p("- Whole-process baseline of `record`: `benchreport %s DIR FILE…` opens a log of its own on DIR as fechado does (the same embedded server and stream) and publishes the same new tables' lines to their hands' subjects with plain `PublishAsync` (no headers, no checks), waiting for every ack.\n", plainFlag)
+	p("- Whole-process baseline of `record`: `benchreport %s DIR FILE…` opens a log of its own on DIR as fechado does (the same embedded server and stream) and publishes the same new tables' lines to their hands' subjects with plain `PublishAsync` (no headers, no checks), waiting for every ack. `benchreport %s DIR FILE…` does the same with one header, each line's event id as `Nats-Msg-Id`: the de-duplication alone, which the server checks and keeps for every append of `record`, so that the share of `record`'s time that this one guarantee costs the server shows beside the rest.\n", plainFlag, dedupFlag)
 	p("- Whole processes: `%s`, run by `cmd/benchreport` one at a time, nothing else of the harness running; elapsed wall time from start to exit, peak memory from `wait4`'s rusage. jq is %s. The standard output of `audit --json` and of `jq -c .` goes to `/dev/null`.\n",
 		r.cfg.fechado, orUnknown(r.JQVersion))
 	if r.cfg.baseline != "" {
