@@ -243,13 +243,18 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		t.Errorf("BENCHMARKS.md lacks %q\n%s", want, md)
 	}
 
+	// Just under the target is not met: the ratio has three places.
+	w.sizes[0].Plain = mk(1490*time.Millisecond, 60e6)
+	wantInReport(t, string(rep.markdown()), "| 0.497 of plain; target at least 0.5: **not met** |")
+	w.sizes[0].Plain = mk(1500*time.Millisecond, 60e6)
+
 	// With the de-duplicated baseline measured, record is given against it too.
 	w.sizes[0].Dedup = mk(2500*time.Millisecond, 60e6)
 	if v, _ := parseBench(rep.raw()).get("BenchmarkCmd/publish-plain-dedup/size=1000").median("events/s"); v != 10000 {
 		t.Errorf("the de-duplicated publishes at 1,000 hands: %v events/s, want 10000", v)
 	}
 	wantInReport(t, string(rep.markdown()),
-		"on the same embedded server: 16,667 events/s; the same with only each event id as `Nats-Msg-Id`, the de-duplication every append carries: 10,000 events/s | 0.50 of plain; 0.83 of the de-duplicated ones |",
+		"on the same embedded server: 16,667 events/s; the same with only each event id as `Nats-Msg-Id`, the de-duplication every append carries: 10,000 events/s | 0.500 of plain; target at least 0.5: met; 0.833 of the de-duplicated ones |",
 		"whole processes: 8,333 and 16,667 events/s, 0.50 of plain; the plain publishes with only each event id as `Nats-Msg-Id`: 10,000 events/s (0.60 of plain), of which `record` is 0.83.",
 	)
 }

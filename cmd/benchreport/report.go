@@ -175,13 +175,14 @@ func (r *report) summary(p printer) {
 	p("\nEvaluations and simulated hands per preset, and the time and peak memory of `audit` and\n`project` as the log grows, follow.\n\n")
 }
 
-// readTarget, projectPeakTarget and projectGrowthTarget are the figures issue 21 asks for at a
-// million hands: the p99 of a hand read by id, the projector's peak memory, and its time a hand
-// against the smallest log's.
+// readTarget, projectPeakTarget, projectGrowthTarget and recordTarget are the figures issue 21
+// asks for at a million hands: the p99 of a hand read by id, the projector's peak memory, its
+// time a hand against the smallest log's, and record's rate as a share of plain publishes.
 const (
 	readTarget          = 5 * time.Millisecond
 	projectPeakTarget   = 200e6
 	projectGrowthTarget = 1.2
+	recordTarget        = 0.5
 )
 
 // wholeSummary gives the summary rows of the whole-process measurements at the largest size
@@ -243,11 +244,13 @@ func (r *report) wholeSummary(p printer) {
 		dedup, dedupRatio := "", ""
 		if big.Dedup != nil && big.DedupErr == nil {
 			dedup = fmt.Sprintf("; the same with only each event id as `Nats-Msg-Id`, the de-duplication every append carries: %s events/s", thousandsF(perSecond(big.RecordedEvents, big.Dedup.Wall)))
-			dedupRatio = fmt.Sprintf("; %.2f of the de-duplicated ones", big.Dedup.Wall.Seconds()/big.Record.Wall.Seconds())
+			dedupRatio = fmt.Sprintf("; %.3f of the de-duplicated ones", big.Dedup.Wall.Seconds()/big.Record.Wall.Seconds())
 		}
-		p("| `fechado record` of %s new simulated hands (%s events), whole process, every guarantee | %s events/s (%s) | plain asynchronous publishes of the same lines to a new log on the same embedded server: %s events/s%s | %.2f of plain%s |\n",
+		// Three places: the target is met or missed by less than the second one.
+		ratio := big.Plain.Wall.Seconds() / big.Record.Wall.Seconds()
+		p("| `fechado record` of %s new simulated hands (%s events), whole process, every guarantee | %s events/s (%s) | plain asynchronous publishes of the same lines to a new log on the same embedded server: %s events/s%s | %.3f of plain; target at least %.1f: %s%s |\n",
 			thousands(big.RecordedHands), thousands(big.RecordedEvents), thousandsF(perSecond(big.RecordedEvents, big.Record.Wall)), secs(big.Record.Wall),
-			thousandsF(perSecond(big.RecordedEvents, big.Plain.Wall)), dedup, big.Plain.Wall.Seconds()/big.Record.Wall.Seconds(), dedupRatio)
+			thousandsF(perSecond(big.RecordedEvents, big.Plain.Wall)), dedup, ratio, recordTarget, metOrNot(ratio >= recordTarget), dedupRatio)
 	}
 }
 
