@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/fechado/fechado/audit"
@@ -123,7 +122,6 @@ func runAudit(m *Main, args []string) (err error) {
 		return err
 	}
 	defer stopProfile(&err)
-	defer auditGC(m.getenv)()
 	out := bufio.NewWriter(m.Stdout)
 	rep := newAuditReport(out, f)
 	a := audit.New(nil)
@@ -158,35 +156,6 @@ func runAudit(m *Main, args []string) (err error) {
 		return withCode(exitFindings, errQuiet)
 	}
 	return nil
-}
-
-// Garbage collection during an audit. The Reader hands every caller memory of its own (lines,
-// events and sums are never reused), so an audit allocates about as much as the log's size and
-// more, while what it keeps alive (the hands still open, the rank tables) stays small. With the
-// runtime's default (collect when the heap doubles its live part) that small live heap means a
-// collection every few megabytes read, and collecting, not reading, becomes a large share of the
-// audit's time. So the audit lets the heap grow to several times its live part (auditGCPercent)
-// and bounds that growth with a soft ceiling (auditMemoryLimit), so that memory stays flat and
-// far below what a floor machine has, however long the log. The ceiling is soft: when the hands
-// still open need more than it (a log of very many tables at once), the runtime collects more
-// often and still lets the heap grow past it. Whoever sets GOGC or GOMEMLIMIT keeps their choice.
-const (
-	auditGCPercent   = 400
-	auditMemoryLimit = 64 << 20
-)
-
-// auditGC applies the audit's garbage collection settings unless the environment sets its own,
-// and returns the function that restores the previous ones.
-func auditGC(getenv func(string) string) (restore func()) {
-	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	percent := debug.SetGCPercent(auditGCPercent)
-	limit := debug.SetMemoryLimit(auditMemoryLimit)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}
 }
 
 // auditFiles streams the files, in order, into one auditor. Every file is opened first, so a
