@@ -395,10 +395,11 @@ var ErrFindings = errors.New("the log has findings of severity error")
 // AuditReader audits every event r yields. Lines that do not decode are part of the log being
 // audited: each is a log.schema finding through AddUndecoded (events-v1.md §8), counted in bad.
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
+	var sum [sha256.Size]byte
 	for {
 		e, err := r.NextLenient()
 		if err == nil {
-			a.add(e, r.LineSum())
+			a.add(e, lineSum(r, &sum))
 			continue
 		}
 		if err == io.EOF {
@@ -408,8 +409,19 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 			return bad, err
 		}
 		bad++
-		a.AddUndecoded(e, r.LineSum(), err)
+		a.AddUndecoded(e, lineSum(r, &sum), err)
 	}
+}
+
+// lineSum puts the sum of r's last line (events.Reader.LineSum) in buf and returns buf, or nil
+// when there is none, as add and AddUndecoded take it.
+func lineSum(r *events.Reader, buf *[sha256.Size]byte) *[sha256.Size]byte {
+	s, ok := r.LineSum()
+	if !ok {
+		return nil
+	}
+	*buf = s
+	return buf
 }
 
 // Hand audits the events of one hand on its own: every finding but the table.* codes, which need

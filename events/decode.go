@@ -476,8 +476,8 @@ func tableID(s []byte) error {
 // copied on its own, and a line longer than its buffer in pieces: a copy and an allocation per
 // line that this buffering saves.)
 //
-// Nothing it hands out is written again: chunks of lines, slabs of events and line sums are
-// never reused, so that whatever a caller keeps stays as it was read. A Reader made by
+// Nothing it hands out is written again: chunks of lines and slabs of events are never reused,
+// so that whatever a caller keeps stays as it was read (line sums are handed out as copies). A Reader made by
 // NewReaderBytes reads no file: its one chunk is the bytes it was given.
 type Reader struct {
 	d    decoder
@@ -496,7 +496,8 @@ type Reader struct {
 	ls, le int
 	lok    bool
 	// sums[i] is the SHA-256 of the line of chunk at spans[i] (LineSum): the lines of the chunk
-	// from one on, hashed at once; si is the first span not yet passed.
+	// from one on, hashed at once; si is the first span not yet passed. Both are reused for the
+	// next lines: LineSum returns copies.
 	spans []multisha.Span
 	sums  [][multisha.Size]byte
 	si    int
@@ -672,15 +673,17 @@ func uncleared(n int) []byte {
 }
 
 // LineSum returns the SHA-256 of the last line returned (by Next or ReadLine, without its
-// newline: the event's Raw), which the hash chain checks, or nil when there is none. The sum is
-// the caller's: it is never written again.
+// newline: the event's Raw), which the hash chain checks; ok is false when there is none. The sum
+// is returned by value, so that the Reader can hash the next chunk's lines into the same memory
+// rather than into new memory the collector would free again: an event costs the Reader no
+// allocation for its sum, and the caller keeps a copy that nothing writes to.
 //
 // The lines of a chunk are hashed together the first time one of them is asked for — several
 // messages at once go about twice as fast as one at a time (multisha) — so a caller that wants
 // the sums should ask for every line's. Nothing is hashed for a caller that never asks.
-func (r *Reader) LineSum() *[multisha.Size]byte {
+func (r *Reader) LineSum() (sum [multisha.Size]byte, ok bool) {
 	if !r.lok {
-		return nil
+		return sum, false
 	}
 	for r.si < len(r.spans) && r.spans[r.si].Off < r.ls {
 		r.si++ // lines passed without a sum asked for (blank lines skipped by Next)
@@ -699,13 +702,16 @@ func (r *Reader) LineSum() *[multisha.Size]byte {
 		if len(r.spans) == 0 {
 			r.spans = append(r.spans, multisha.Span{Off: r.ls}) // the empty line
 		}
-		r.sums = make([][multisha.Size]byte, len(r.spans)) // new: the sums handed out stay as they are
+		if cap(r.sums) < len(r.spans) {
+			r.sums = make([][multisha.Size]byte, len(r.spans))
+		}
+		r.sums = r.sums[:len(r.spans)]
 		multisha.SumMany(r.sums, r.chunk, r.spans)
 		r.si = 0
 	}
-	sum := &r.sums[r.si]
+	sum = r.sums[r.si]
 	r.si++
-	return sum
+	return sum, true
 }
 
 // fastCards scans a list of 1 to NumCards cards as Encode writes it (others are left to the
