@@ -608,6 +608,15 @@ func (r *Reader) readSlice() ([]byte, error) {
 		r.done(r.next) // at the end too: the whole file is done with
 		r.doneAt = r.next + doneStep
 	}
+	if r.si < len(r.spans) && r.spans[r.si].Off == r.next {
+		// LineSum has found this line already, and the newline that ends it: its spans end
+		// where the lines do.
+		i := r.next + r.spans[r.si].Len + 1
+		line := r.chunk[r.next:i:i]
+		r.ls, r.le, r.lok = r.next, i-1, true
+		r.next, r.scan = i, i
+		return line, nil
+	}
 	for {
 		if k := bytes.IndexByte(r.chunk[r.scan:r.n], '\n'); k >= 0 {
 			i := r.scan + k + 1
