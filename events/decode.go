@@ -477,8 +477,8 @@ func tableID(s []byte) error {
 // line that this buffering saves.)
 //
 // Nothing it hands out is written again: chunks of lines and slabs of events are never reused,
-// so that whatever a caller keeps stays as it was read (line sums are handed out as copies). A Reader made by
-// NewReaderBytes reads no file: its one chunk is the bytes it was given.
+// so that whatever a caller keeps stays as it was read (line sums are handed out as copies). A
+// Reader made by NewReaderBytes reads no file: its one chunk is the bytes it was given.
 type Reader struct {
 	d    decoder
 	name string
