@@ -164,7 +164,7 @@ func TestRecordSurvivesSIGKILL(t *testing.T) {
 	var in bytes.Buffer
 	hands := 15000
 	if testing.Short() {
-		hands = 1500
+		hands = 500
 	}
 	for i := range hands {
 		in.Write(recordertest.Lines(recordertest.Hand(t, "t"+strconv.Itoa(i%8), i+1, 2+i%3)))
@@ -180,7 +180,7 @@ func TestRecordSurvivesSIGKILL(t *testing.T) {
 	start = time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "record", "--data", data, "--progress", "5ms", file)
+	cmd := exec.CommandContext(ctx, bin, "record", "--data", data, "--progress", "2ms", file)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
