@@ -14,7 +14,7 @@ BENCHPKGS ?= ./...
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -qq -o=Dpkg::Use-Pty=0
 
-.PHONY: help build test test-race test-others lint demo bench fuzz test-long clean chromium cc
+.PHONY: help build test lint demo bench fuzz test-long clean chromium cc
 
 help: ## list the targets (the default)
 	@echo "fechado: make TARGET"
@@ -67,27 +67,16 @@ TEST_CGO_CFLAGS ?= -O1
 # its facts. make lint runs both, and make test-long. make test keeps go test's own vet pass (the
 # analyzers go test runs by default: printf, tests, errorsas and the other high-confidence ones).
 lint: LINTFLAGS := -race
-test lint test-race test-others: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO_CFLAGS))
-# The two halves of the suite run side by side (make -j2): the race packages' tests spend much of
-# their time waiting on the browser, a core the other packages' build and tests then use, and the
-# other half starts while chromium is installed. -k: each half runs to its end when the other
-# fails. Their lines interleave as they come (go test writes a package's result at once), so that
-# progress shows as it is made.
-test: cc ## gofmt, then the short suite (-short; the race detector on the concurrent packages; go test's own vet)
+test lint: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO_CFLAGS))
+test: cc chromium ## gofmt, then the short suite (-short; the race detector on the concurrent packages; go test's own vet)
 	@$(GOFMT_CHECK)
-	@$(MAKE) --no-print-directory -j2 -k test-race test-others
-
-# The halves of make test; run make test, which runs both.
-test-race: chromium
-	@echo "==> go test -short -race $(RACEPKGS)"
 	@rc=0; \
+	echo "==> go test -short -race $(RACEPKGS)"; \
 	$(GO) test -short -race -timeout 15m $(RACEPKGS) || rc=1; \
 	$(GO) test -short -race -run Concurrent ./rules/ || rc=1; \
+	echo "==> go test -short (the other packages)"; \
+	$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
 	exit $$rc
-
-test-others:
-	@echo "==> go test -short (the other packages)"
-	@$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort))
 
 test-long: cc chromium lint ## make lint, every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
 	$(GO) test -race -timeout 30m ./...
