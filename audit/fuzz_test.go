@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/cards"
@@ -85,7 +87,48 @@ func FuzzAudit(f *testing.F) {
 			}
 		}
 		check(b, &n2)
+		sameWithRecycling(t, data)
 	})
+}
+
+// sameWithRecycling fails t unless AuditReader reports the same findings of log whether it gives
+// each audited hand's events back to the Reader (no Hand callback) or not (a Hand callback, which
+// may keep them).
+func sameWithRecycling(t *testing.T, log []byte) {
+	t.Helper()
+	run := func(keep bool) []string {
+		var out []string
+		a := New(func(f finding.Finding) { out = append(out, string(f.JSON())) })
+		if keep {
+			a.Hand = func(*HandResult) {}
+		}
+		AuditReader(a, events.NewReader(bytes.NewReader(log), "log.jsonl"))
+		a.Close()
+		return out
+	}
+	recycled, kept := run(false), run(true)
+	if !slices.Equal(recycled, kept) {
+		t.Fatalf("findings with the events given back to the Reader:\n%s\nwith the events kept:\n%s",
+			strings.Join(recycled, "\n"), strings.Join(kept, "\n"))
+	}
+}
+
+// The events of each audited hand go back to the Reader, which hands them out again as the
+// events of later hands (events.Reader.Recycle): that changes nothing the audit reports, on every
+// vector and test log.
+func TestRecyclingChangesNoFinding(t *testing.T) {
+	files, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
+	logs, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
+	if len(files) == 0 || len(logs) == 0 {
+		t.Fatal("no vector or test log")
+	}
+	for _, p := range append(files, logs...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(p), func(t *testing.T) { sameWithRecycling(t, b) })
+	}
 }
 
 // fuzzLog turns fuzz bytes into events. Every choice reads the next byte; past the end the

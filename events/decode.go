@@ -96,7 +96,10 @@ type decoder struct {
 	// times checks the times of the lines, which mostly share their minute with the line before.
 	times textform.Times
 
-	events   slab[Event]
+	events slab[Event]
+	// spare holds events the caller gave back (Reader.Recycle), handed out again, cleared,
+	// before the slab's.
+	spare    []*Event
 	payloads payloadSlabs
 	seats    slab[Seat]   // the optional seats of deck.shuffled, deck.cut, card.exposed
 	ints     slab[int]    // the optional counts of deck.shuffled, cards.discarded
@@ -148,6 +151,18 @@ func carve[T any](s *slab[T], n int, v []T, pool bool) []T {
 	copy(out, v)
 	s.i += len(v)
 	return out
+}
+
+// event returns a zero Event: one given back by the caller when there is one, else take's.
+func (d *decoder) event() *Event {
+	if n := len(d.spare); n > 0 {
+		e := d.spare[n-1]
+		d.spare[n-1] = nil
+		d.spare = d.spare[:n-1]
+		*e = Event{}
+		return e
+	}
+	return take(&d.events, d.pool)
 }
 
 // refill replaces the current chunk, finished, with a new one of n values.
@@ -241,7 +256,7 @@ const (
 )
 
 func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
-	e := take(&d.events, d.pool)
+	e := d.event()
 	e.Raw = l.B
 	if d.fast(l, e) {
 		return e, nil
@@ -477,7 +492,8 @@ func tableID(s []byte) error {
 // line that this buffering saves.)
 //
 // Nothing it hands out is written again: chunks of lines and slabs of events are never reused,
-// so that whatever a caller keeps stays as it was read (line sums are handed out as copies). A
+// so that whatever a caller keeps stays as it was read (line sums are handed out as copies). The
+// one exception is the caller's to make: events it gives back with Recycle. A
 // Reader made by NewReaderBytes reads no file: its one chunk is the bytes it was given.
 type Reader struct {
 	d    decoder
@@ -537,6 +553,18 @@ func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 
 // doneStep is how many bytes a Reader of bytes returns between two calls of its done function.
 const doneStep = 1 << 20
+
+// Recycle gives r back events that the caller holds no more in any way (neither the events nor
+// pointers to them), each once: r hands them out again, cleared, as later events. Only the Event
+// values are reused, not what they point to: their strings, lines, payloads and card lists are
+// never written again, so whatever the caller kept of them stays as it was read. An auditor that
+// keeps nothing of an audited hand but what it copied gives the hand's events back, so that a
+// long log allocates events only for the hands open at once (audit.AuditReader).
+func (r *Reader) Recycle(evs []*Event) {
+	if r.d.pool {
+		r.d.spare = append(r.d.spare, evs...)
+	}
+}
 
 // Line returns the line number of the last line read.
 func (r *Reader) Line() int { return r.line }

@@ -138,6 +138,59 @@ func TestReaderValuesAreTheCallers(t *testing.T) {
 	}
 }
 
+// Events given back with Recycle are handed out again, cleared: each later event equals what
+// Parse decodes of its line, whatever the event it reuses held before. What the caller took of a
+// recycled event before giving it back (a copy of the value: its strings, payload, line) stays as
+// it was read.
+func TestRecycle(t *testing.T) {
+	for name, b := range readInputs(t) {
+		r := NewReaderBytes(b, "recycle", nil)
+		type taken struct {
+			v    Event // a copy of the event's value, taken before it went back
+			line []byte
+		}
+		var took []taken
+		var batch []*Event
+		given := map[*Event]bool{}
+		reused := 0
+		for i := 0; ; i++ {
+			e, err := r.Next()
+			if errors.Is(err, ErrInvalid) {
+				continue
+			}
+			if err != nil {
+				break
+			}
+			if given[e] {
+				reused++
+				delete(given, e)
+			}
+			want, err := Parse(bytes.Clone(e.Raw))
+			if err != nil || !reflect.DeepEqual(e, want) {
+				t.Fatalf("%s: event %d is not its line's: %+v, want %+v (%v)", name, i, *e, *want, err)
+			}
+			took = append(took, taken{*e, bytes.Clone(e.Raw)})
+			// Give the events back a few at a time, as an auditor gives back a hand's.
+			if batch = append(batch, e); len(batch) == 1+i%5 {
+				for _, x := range batch {
+					given[x] = true
+				}
+				r.Recycle(batch)
+				batch = nil
+			}
+		}
+		if reused == 0 {
+			t.Fatalf("%s: no event given back was handed out again", name)
+		}
+		for i, k := range took {
+			want, err := Parse(k.line)
+			if err != nil || !reflect.DeepEqual(&k.v, want) {
+				t.Fatalf("%s: what was taken of event %d changed: %+v, want %+v", name, i, k.v, *want)
+			}
+		}
+	}
+}
+
 // Parse copies what it keeps of its line: the strings of an event stay as they are when the
 // caller writes over the line.
 func TestParseValuesAreTheCallers(t *testing.T) {
