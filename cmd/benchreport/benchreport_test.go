@@ -198,6 +198,21 @@ func TestReportRawAndMarkdown(t *testing.T) {
 	if o.get("BenchmarkCmd/project/size=2000") != nil {
 		t.Error("a failed run is in the raw output")
 	}
+	// Three runs of project: three samples in the raw output, the median run in the report.
+	saved := *w.sizes[0]
+	w.sizes[0].ProjectRuns = []run{*mk(5*time.Second, 1), *mk(3*time.Second, 1), *mk(4*time.Second, 1)}
+	w.sizes[0].Project = medianRun(w.sizes[0].ProjectRuns)
+	if got := w.sizes[0].Project.Wall; got != 4*time.Second {
+		t.Errorf("median run %v, want 4s", got)
+	}
+	o = parseBench(rep.raw())
+	if pr := o.get("BenchmarkCmd/project/size=1000"); pr == nil || pr.Samples != 3 {
+		t.Errorf("raw output of three runs of project: %+v", pr)
+	}
+	if md := string(rep.markdown()); !strings.Contains(md, "the median of 3 runs, 5.00, 3.00, 4.00 s") {
+		t.Errorf("the report does not give the three runs of project:\n%s", md)
+	}
+	*w.sizes[0] = saved
 	if v, _ := o.get("BenchmarkCmd/read-hand/size=2000").median("p99-ms"); v != 3 {
 		t.Errorf("read p99 at 2,000 hands: %v ms, want 3", v)
 	}

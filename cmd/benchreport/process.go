@@ -201,8 +201,9 @@ type size struct {
 	Bytes               int64
 	Sim                 time.Duration // simulating the tables new at this size (not a figure)
 	Audit, JQ           *run
-	Record, Project     *run // record: only the tables new at this size
-	Plain               *run // the same tables published plainly to a log of their own (publishPlain)
+	Record, Project     *run  // record: only the tables new at this size; project: the median of ProjectRuns
+	ProjectRuns         []run // every run of project at this size (projectRounds below projectOnceFrom hands)
+	Plain               *run  // the same tables published plainly to a log of their own (publishPlain)
 	PlainErr            error
 	Dedup               *run // the same with each event id as Nats-Msg-Id (dedupFlag)
 	DedupErr            error

@@ -70,7 +70,10 @@ func (r *report) raw() []byte {
 			line("record", s.Nominal, s.Record, "events/s", s.RecordedEvents)
 		}
 		if s.ProjectErr == nil {
-			line("project", s.Nominal, s.Project, "events/s", s.Events)
+			// Every run under one name: benchstat reads them as samples of one benchmark.
+			for _, r := range s.projectRuns() {
+				line("project", s.Nominal, &r, "events/s", s.Events)
+			}
 		}
 		if s.PlainErr == nil {
 			line("publish-plain", s.Nominal, s.Plain, "events/s", s.RecordedEvents)
@@ -87,7 +90,8 @@ func (r *report) raw() []byte {
 				s.Nominal, s.ModelReads.Reads, s.ModelReads.P50, float64(s.ModelReads.P50)/1e6, float64(s.ModelReads.P99)/1e6)
 		}
 		if s.ProjectErr == nil && s.Server != nil {
-			fmt.Fprintf(&b, "BenchmarkCmd/project-server/size=%d \t1\t%d ns/op\t%d peak-RSS-B\t%.2f CPU-s\n", s.Nominal, s.Project.Wall.Nanoseconds(), s.Server.MaxRSS, s.Server.CPU.Seconds())
+			// The server served every run of project: its CPU is theirs together.
+			fmt.Fprintf(&b, "BenchmarkCmd/project-server/size=%d \t%d\t%d ns/op\t%d peak-RSS-B\t%.2f CPU-s\n", s.Nominal, max(1, len(s.ProjectRuns)), s.Project.Wall.Nanoseconds(), s.Server.MaxRSS, s.Server.CPU.Seconds())
 		}
 	}
 	return b.Bytes()
@@ -327,7 +331,7 @@ func (r *report) growth(p printer) {
 	p("Elapsed time and peak resident memory (ru_maxrss, what `/usr/bin/time -v` prints as \"Maximum resident set size\") of each process.\n")
 	p("`record` appends only the tables new at that size to one growing log; `project --rebuild` then projects the whole log into a new database.\n\n")
 	p("Load is the 1-minute load average just before the size's first command.\n\n")
-	p("`log read p50/p99` are the times of reading %s random hands of the log back by id alone, from the log (no read models yet), after `record`, in one process that opened the log first (`benchreport %s DIR HANDFILE`); `models read p50/p99` the times of reading the same hands after `project`, with the read models it left beside the log, as `fechado export --hand` reads them (the hand's copy in the read models), in one process that opened the log and the read models first (`benchreport %s DIR HANDFILE DB`). `project` runs with the log's server in a process of its own (`benchreport %s`, `project --nats URL`): `project peak MB` is the projector's, `server peak MB` the server's.\n\n", thousands(readSample), readsFlag, readsFlag, serveFlag)
+	p("`log read p50/p99` are the times of reading %s random hands of the log back by id alone, from the log (no read models yet), after `record`, in one process that opened the log first (`benchreport %s DIR HANDFILE`); `models read p50/p99` the times of reading the same hands after `project`, with the read models it left beside the log, as `fechado export --hand` reads them (the hand's copy in the read models), in one process that opened the log and the read models first (`benchreport %s DIR HANDFILE DB`). `project` runs with the log's server in a process of its own (`benchreport %s`, `project --nats URL`): `project peak MB` is the projector's, `server peak MB` the server's. Below %s hands `project` runs %d times against the same server, each into a new database, and its figures are those of the run of median time: a run of a few seconds is swayed by what the machine does at that moment, and the growth to the largest size is judged against it.\n\n", thousands(readSample), readsFlag, readsFlag, serveFlag, thousands(projectOnceFrom), projectRounds)
 	p("| Size | Hands | Events | File MB | Load | audit | audit µs/hand | audit peak MB | jq -c . | audit/jq | record (new hands) | log read p50 ms | log read p99 ms | project | project µs/hand | project events/s | project peak MB | server peak MB | models read p50 ms | models read p99 ms |\n")
 	p("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range w.sizes {
@@ -382,7 +386,15 @@ func (r *report) growth(p printer) {
 		p("- %s hands, `project --rebuild`: %s µs a hand of wall time; of CPU, %s µs a hand in the projector",
 			thousands(s.Hands), thousandsF(perHandMicros(s.Project.Wall, s.Hands)), thousandsF(perHandMicros(s.Project.CPU, s.Hands)))
 		if s.Server != nil {
-			p(" and %s in the log's server", thousandsF(perHandMicros(s.Server.CPU, s.Hands)))
+			// One server served every run: its CPU a run.
+			p(" and %s in the log's server", thousandsF(perHandMicros(s.Server.CPU/time.Duration(max(1, len(s.ProjectRuns))), s.Hands)))
+		}
+		if len(s.ProjectRuns) > 1 {
+			secs := make([]string, len(s.ProjectRuns))
+			for i, r := range s.ProjectRuns {
+				secs[i] = fmt.Sprintf("%.2f", r.Wall.Seconds())
+			}
+			p("; the median of %d runs, %s s", len(s.ProjectRuns), strings.Join(secs, ", "))
 		}
 		p(".\n")
 	}
