@@ -154,8 +154,8 @@ func (l *Log) getMsg(ctx context.Context, get func(context.Context) (*jetstream.
 const maxAttempts = 5
 
 // maxInProcessAttempts bounds the tries of a publish the server answers with "duplicate message
-// id is in process": with retryWait that is about four seconds, the time a replicated stream
-// takes to elect a new leader.
+// id is in process" or with its hand's subject in process: with retryWait that is about four
+// seconds, the time a replicated stream takes to elect a new leader.
 const maxInProcessAttempts = 9
 
 // errCodeMsgIDInProcess is the server's "duplicate message id is in process" (409, JetStream
@@ -170,18 +170,30 @@ func msgIDInProcess(err error) bool {
 	return errors.As(err, &ae) && ae.ErrorCode == errCodeMsgIDInProcess
 }
 
+// subjectInProcess reports whether err is the server's "wrong last sequence" without a sequence
+// (API error 10164): on a replicated stream the leader gives it to a publish expecting its
+// subject's last sequence while another publish on that subject is proposed but not yet stored.
+// For an append that is an earlier attempt of its own whose Nats-Msg-Id has left the
+// de-duplication window (within it the server answers 10158 first), or another writer's append to
+// the same hand: either may still be stored or dropped, so the publish is retried, in doubt,
+// once it has settled, and the expectation then decides (settle).
+func subjectInProcess(err error) bool {
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant
+}
+
 // retryable reports whether a request that failed with err may be made again as it was: it timed
 // out, found no responder, was cut by a disconnection, or met an earlier attempt still in process.
 func retryable(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
 		errors.Is(err, jetstream.ErrAsyncPublishTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
 		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrDisconnected) ||
-		errors.Is(err, jetstream.ErrTooManyStalledMsgs) || msgIDInProcess(err)
+		errors.Is(err, jetstream.ErrTooManyStalledMsgs) || msgIDInProcess(err) || subjectInProcess(err)
 }
 
 // attemptsFor is how many tries a request that failed with err gets in all.
 func attemptsFor(err error) int {
-	if msgIDInProcess(err) {
+	if msgIDInProcess(err) || subjectInProcess(err) {
 		return maxInProcessAttempts
 	}
 	return maxAttempts
@@ -318,9 +330,13 @@ func (l *Log) settle(ctx context.Context, j *handJob, i int, expect uint64, ack 
 		switch {
 		case k < i-1 || k < 0:
 			return i, expect, false, j.fail(i, conflict(fmt.Sprintf("the stored hand ends at seq %d, before this event's place", st.seq)))
+		case k == i-1 && st.streamSeq == expect:
+			// What is stored is what we expected, yet the server refused: another append to the
+			// hand stayed in process through every attempt (subjectInProcess).
+			return i, expect, false, j.fail(i, conflict(fmt.Sprintf("another append to the hand after seq %d stayed in process", st.seq)))
 		case k == i-1:
 			// Our predecessor is last, at another stream sequence than we expected.
-			if st.streamSeq == expect || !bytes.Equal(st.raw, j.evs[k].ev.Raw) {
+			if !bytes.Equal(st.raw, j.evs[k].ev.Raw) {
 				return i, expect, false, j.fail(i, conflict(fmt.Sprintf("seq %d is stored with other content", st.seq)))
 			}
 			return i, st.streamSeq, false, nil

@@ -28,13 +28,32 @@ func inProcessAnswer(t *testing.T) []byte {
 	return b
 }
 
-func TestMsgIDInProcessIsRetryable(t *testing.T) {
+// subjectInProcessAnswer is the leader's answer to a publish expecting its subject's last sequence
+// while another publish on the subject is proposed but not stored (nats-server's
+// NewJSStreamWrongLastSequenceConstantError, API error 10164), as it travels on the wire.
+func subjectInProcessAnswer(t *testing.T) []byte {
+	t.Helper()
+	b, err := json.Marshal(server.JSPubAckResponse{Error: server.NewJSStreamWrongLastSequenceConstantError()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// answerError decodes the error of a server's answer to a publish.
+func answerError(t *testing.T, b []byte) *jetstream.APIError {
+	t.Helper()
 	var resp struct {
 		Error *jetstream.APIError `json:"error"`
 	}
-	if err := json.Unmarshal(inProcessAnswer(t), &resp); err != nil || resp.Error == nil {
+	if err := json.Unmarshal(b, &resp); err != nil || resp.Error == nil {
 		t.Fatalf("decoding the server's answer: %v %+v", err, resp)
 	}
+	return resp.Error
+}
+
+func TestMsgIDInProcessIsRetryable(t *testing.T) {
+	inProcess, subject := answerError(t, inProcessAnswer(t)), answerError(t, subjectInProcessAnswer(t))
 	cases := []struct {
 		name      string
 		err       error
@@ -42,7 +61,8 @@ func TestMsgIDInProcessIsRetryable(t *testing.T) {
 		attempts  int
 		inProcess bool
 	}{
-		{"duplicate message id is in process (10158)", resp.Error, true, maxInProcessAttempts, true},
+		{"duplicate message id is in process (10158)", inProcess, true, maxInProcessAttempts, true},
+		{"the subject is in process (10164): retried in doubt, then settled", subject, true, maxInProcessAttempts, false},
 		{"wrong last sequence (10071) is settled, not retried", &jetstream.APIError{Code: 400, ErrorCode: jetstream.JSErrCodeStreamWrongLastSequence}, false, maxAttempts, false},
 		{"a timeout is retried", nats.ErrTimeout, true, maxAttempts, false},
 	}
@@ -87,11 +107,17 @@ func fakeStreamLog(t *testing.T) (*Log, *nats.Conn) {
 
 // TestPublishRetriesMsgIDInProcess answers an append twice with the server's "duplicate message
 // id is in process", then acknowledges it: the publish must wait and try again with the same
-// Nats-Msg-Id and expectation, and report that an earlier attempt may have been stored.
+// Nats-Msg-Id and expectation, and report that an earlier attempt may have been stored. The same
+// holds when the server answers that the hand's subject is in process (10164), which it does
+// for an earlier attempt whose id has left the de-duplication window.
 func TestPublishRetriesMsgIDInProcess(t *testing.T) {
+	t.Run("10158", func(t *testing.T) { publishRetriesInProcess(t, inProcessAnswer(t)) })
+	t.Run("10164", func(t *testing.T) { publishRetriesInProcess(t, subjectInProcessAnswer(t)) })
+}
+
+func publishRetriesInProcess(t *testing.T, refusal []byte) {
 	l, nc := fakeStreamLog(t)
 
-	refusal := inProcessAnswer(t)
 	var tries atomic.Int32
 	var mu sync.Mutex
 	var ids, expects []string
@@ -132,9 +158,15 @@ func TestPublishRetriesMsgIDInProcess(t *testing.T) {
 
 // TestRecorderRetriesMsgIDInProcess answers the bulk Recorder's first event of a hand (on its
 // pipelined fast path) twice with the server's "duplicate message id is in process", as a
-// replicated stream does during an election: the hand must still be appended whole, the event
-// sent again with the same Nats-Msg-Id and expectation, and nothing reported as an error.
+// replicated stream does during an election, and then the same with the hand's subject in
+// process (10164): the hand must still be appended whole, the event sent again with the same
+// Nats-Msg-Id and expectation, and nothing reported as an error.
 func TestRecorderRetriesMsgIDInProcess(t *testing.T) {
+	t.Run("10158", func(t *testing.T) { recorderRetriesInProcess(t, inProcessAnswer(t)) })
+	t.Run("10164", func(t *testing.T) { recorderRetriesInProcess(t, subjectInProcessAnswer(t)) })
+}
+
+func recorderRetriesInProcess(t *testing.T, refusal []byte) {
 	l, nc := fakeStreamLog(t)
 
 	var hand []*events.Event
@@ -145,7 +177,6 @@ func TestRecorderRetriesMsgIDInProcess(t *testing.T) {
 		hand = append(hand, e)
 	}
 	subject := Subject(hand[0].Table, hand[0].Hand)
-	refusal := inProcessAnswer(t)
 	var mu sync.Mutex
 	tries := map[string]int{}        // Msg-Id → publishes seen
 	expects := map[string][]string{} // Msg-Id → the expectation of each
