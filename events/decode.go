@@ -580,6 +580,10 @@ func (r *Reader) Next() (*Event, error) {
 	return e, err
 }
 
+// NextLine is Next that returns the event's line too; for a line that does not decode, the line
+// with the *Error (a failed read returns no line, as the end does).
+func (r *Reader) NextLine() (*Event, []byte, error) { return r.nextLine() }
+
 // nextLine is Next, and returns the line of a decoding error too.
 func (r *Reader) nextLine() (*Event, []byte, error) {
 	for {

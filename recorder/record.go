@@ -148,21 +148,22 @@ func (r *Recorder) reject(he *HandError) {
 // does not decode rejects its hand; reading goes on. It returns an error only when reading rd
 // failed or the Recorder stopped (the store failed, or ctx is done).
 func (r *Recorder) AddLines(rd io.Reader, name string) error {
+	// The Reader's events share its lines' memory instead of copying their strings: the lines
+	// are kept until their hands are stored anyway, and a Reader never writes them again.
 	er := events.NewReader(rd, name)
 	for {
-		line, err := er.ReadLine()
-		if err == io.EOF {
+		e, line, err := er.NextLine()
+		switch {
+		case err == io.EOF:
 			return nil
-		}
-		if err != nil {
+		case err != nil && line == nil:
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		e, err := events.Parse(line)
-		if err != nil {
-			r.rejectLine(SniffHand(line), err, name, er.Line()) // the HandError names file and line
+		case err != nil:
+			var ee *events.Error
+			if errors.As(err, &ee) {
+				ee.File, ee.Line = "", 0 // the HandError names them
+			}
+			r.rejectLine(SniffHand(line), err, name, er.Line())
 			continue
 		}
 		if err := r.Add(e, name, er.Line()); err != nil {
