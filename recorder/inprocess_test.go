@@ -17,23 +17,23 @@ import (
 )
 
 // inProcessAnswer is the server's own answer to a publish whose Nats-Msg-Id an earlier attempt
-// still holds as proposed (nats-server's NewJSStreamDuplicateMessageConflictError), as it
-// travels on the wire.
+// still holds as proposed (nats-server's NewJSStreamDuplicateMessageConflictError, API error
+// 10158), as it travels on the wire.
 func inProcessAnswer(t *testing.T) []byte {
-	t.Helper()
-	b, err := json.Marshal(server.JSPubAckResponse{Error: server.NewJSStreamDuplicateMessageConflictError()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return answer(t, server.NewJSStreamDuplicateMessageConflictError())
 }
 
 // subjectInProcessAnswer is the leader's answer to a publish expecting its subject's last sequence
 // while another publish on the subject is proposed but not stored (nats-server's
 // NewJSStreamWrongLastSequenceConstantError, API error 10164), as it travels on the wire.
 func subjectInProcessAnswer(t *testing.T) []byte {
+	return answer(t, server.NewJSStreamWrongLastSequenceConstantError())
+}
+
+// answer is the server's answer to a publish that it refuses with e, as it travels on the wire.
+func answer(t *testing.T, e *server.ApiError) []byte {
 	t.Helper()
-	b, err := json.Marshal(server.JSPubAckResponse{Error: server.NewJSStreamWrongLastSequenceConstantError()})
+	b, err := json.Marshal(server.JSPubAckResponse{Error: e})
 	if err != nil {
 		t.Fatal(err)
 	}
