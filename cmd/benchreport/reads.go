@@ -275,7 +275,7 @@ func (w *wholeProcess) measureProject(ctx context.Context, s *size, data string)
 		s.Project = medianRun(s.ProjectRuns)
 	}
 	s.Server = stopServer()
-	if err == nil && s.ReadsErr == nil {
+	if s.ProjectErr == nil && s.ReadsErr == nil {
 		// The same hands as after record, now with the read models the projection left.
 		s.ModelReads, s.ModelReadsRun, s.ModelReadsErr = w.timeReadsOf(ctx, data, db)
 	}
