@@ -35,10 +35,10 @@ const (
 	StreamSubjects = SubjectPrefix + ">"
 	// DuplicateWindow is how long the server remembers a Nats-Msg-Id in the streams fechado
 	// creates (an existing stream keeps its own): a retried append within it is answered as a
-	// duplicate. Retries do not depend on
-	// it (the expected last subject sequence refuses a second copy at any distance in time, and an
-	// attempt still in process is retried in doubt, subjectInProcess), and every id it holds costs
-	// the server memory and time (docs/stream.md §5), so it is short.
+	// duplicate. Retries do not depend on it (the expected last subject sequence refuses a second
+	// copy at any distance in time, and an attempt still in process is retried in doubt,
+	// subjectInProcess), and every id it holds costs the server memory and time (docs/stream.md
+	// §5), so it is short.
 	DuplicateWindow = 20 * time.Second
 )
 
