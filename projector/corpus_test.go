@@ -116,8 +116,8 @@ func project(tb testing.TB, db *sql.DB, path string, batch int) Progress {
 }
 
 // dump returns every row of every table of db, table by table, ordered by primary key (or by
-// every column where there is none), one line per row. source_log is left out: it names the
-// source (a log, or none for a file), not what the events gave.
+// every column where there is none), one line per row, then the SQL of every index. source_log
+// is left out: it names the source (a log, or none for a file), not what the events gave.
 func dump(tb testing.TB, db *sql.DB) string {
 	tb.Helper()
 	ctx := context.Background()
@@ -184,6 +184,18 @@ func dump(tb testing.TB, db *sql.DB) string {
 		}
 		rs.Close()
 		fmt.Fprintf(&out, "%s: %d rows\n", name, n)
+	}
+	rows, err = db.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, q string
+		if err := rows.Scan(&name, &q); err != nil {
+			tb.Fatal(err)
+		}
+		fmt.Fprintf(&out, "index %s: %s\n", name, q)
 	}
 	return out.String()
 }

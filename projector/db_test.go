@@ -137,7 +137,8 @@ func TestAuditHookStoresFindings(t *testing.T) {
 // A migration marked schema.ReprojectMark empties every read model and the checkpoint: a database
 // left at migration 0001 with the rows of a whole log, migrated, starts again from the first
 // message and ends with the rows of a fresh projection of that log. The marked migrations are
-// 0002 to 0005 and 0007 to 0009, and schema.ReadModels names every table but the checkpoint and the runner's own.
+// 0002 to 0005 and 0007 to 0009, and schema.ReadModels names every table but the checkpoint, the
+// deferred indexes' and the runner's own.
 func TestReprojectingMigrationGivesAFreshProjection(t *testing.T) {
 	ctx := context.Background()
 	ms, err := Migrations()
@@ -166,39 +167,14 @@ func TestReprojectingMigrationGivesAFreshProjection(t *testing.T) {
 	want := dump(t, fresh)
 	tables := tableNames(t, fresh)
 	readModels := slices.DeleteFunc(slices.Clone(tables), func(n string) bool {
-		return n == schema.Checkpoint || n == "schema_migrations"
+		return n == schema.Checkpoint || n == schema.DeferredTable || n == "schema_migrations"
 	})
 	if got := slices.Sorted(slices.Values(schema.ReadModels)); !slices.Equal(got, readModels) {
-		t.Errorf("schema.ReadModels %v; the tables besides the checkpoint and schema_migrations are %v", got, readModels)
+		t.Errorf("schema.ReadModels %v; the tables besides the checkpoint, %s and schema_migrations are %v", got, schema.DeferredTable, readModels)
 	}
 
-	old, err := sql.Open("sqlite3", filepath.Join(dir, "old.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	old.SetMaxOpenConns(1) // ATTACH holds for one connection
-	if err := migrate(ctx, old, ms[:1]); err != nil {
-		t.Fatal(err)
-	}
-	// The rows of the whole log, as a projector of migration 0001 left them: every column 0001
-	// has, copied from the fresh projection, and its checkpoint at the end of the log.
-	if _, err := old.ExecContext(ctx, `ATTACH DATABASE ? AS fresh`, freshPath); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range tableNames(t, old) {
-		if name == "schema_migrations" {
-			continue
-		}
-		cols := commonColumns(t, old, name)
-		q := fmt.Sprintf(`INSERT INTO main."%s" (%s) SELECT %s FROM fresh."%s"`, name, cols, cols, name)
-		if _, err := old.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if _, err := old.ExecContext(ctx, `DETACH DATABASE fresh`); err != nil {
-		t.Fatal(err)
-	}
+	// The rows of the whole log, as a projector of migration 0001 left them.
+	old := olderDatabase(t, filepath.Join(dir, "old.db"), freshPath, ms[:1])
 	var hands, checkpoint int
 	if err := old.QueryRow(`SELECT (SELECT COUNT(*) FROM hands), (SELECT MAX(stream_seq) FROM checkpoint)`).Scan(&hands, &checkpoint); err != nil {
 		t.Fatal(err)
@@ -224,6 +200,78 @@ func TestReprojectingMigrationGivesAFreshProjection(t *testing.T) {
 	}
 	if got := dump(t, old); got != want {
 		t.Fatalf("the migrated database's rows differ from a fresh projection's: %s", firstDiff(want, got))
+	}
+}
+
+// olderDatabase returns a database at path that has run the migrations ms only and holds the
+// rows of the database at freshPath, as a projector of those migrations would have left them:
+// every column the older tables have, copied, and the checkpoint.
+func olderDatabase(t *testing.T, path, freshPath string, ms []Migration) *sql.DB {
+	t.Helper()
+	ctx := context.Background()
+	old, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { old.Close() })
+	old.SetMaxOpenConns(1) // ATTACH holds for one connection
+	if err := migrate(ctx, old, ms); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ExecContext(ctx, `ATTACH DATABASE ? AS fresh`, freshPath); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range tableNames(t, old) {
+		if name == "schema_migrations" {
+			continue
+		}
+		cols := commonColumns(t, old, name)
+		q := fmt.Sprintf(`INSERT INTO main."%s" (%s) SELECT %s FROM fresh."%s"`, name, cols, cols, name)
+		if _, err := old.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if _, err := old.ExecContext(ctx, `DETACH DATABASE fresh`); err != nil {
+		t.Fatal(err)
+	}
+	return old
+}
+
+// Migration 0010 keeps every row: a database of 0009 holding a whole projection, migrated, holds
+// the rows and indexes of a fresh one, and hands_hand_id keeps a hand id from being stored twice.
+func TestMigration0010KeepsTheRows(t *testing.T) {
+	ctx := context.Background()
+	ms, err := Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms[9].Version != 10 || ms[9].Reproject {
+		t.Fatalf("migration %s (re-projects: %v), want 0010, which does not", ms[9].Name, ms[9].Reproject)
+	}
+	dir := t.TempDir()
+	freshPath := filepath.Join(dir, "fresh.db")
+	fresh, err := Open(ctx, freshPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	lines := buildCorpus(t, 1)
+	project(t, fresh, writeLines(t, dir, lines), 100)
+	want := dump(t, fresh)
+
+	old := olderDatabase(t, filepath.Join(dir, "old.db"), freshPath, ms[:9])
+	if err := Migrate(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(t, old); got != want {
+		t.Fatalf("the migrated database differs from a fresh one: %s", firstDiff(want, got))
+	}
+	_, err = old.ExecContext(ctx, `INSERT INTO hands (stream_seq, hand_id, table_id, number, preset, dealer, players,
+		ante, min_bet, max_bet, carry_in, passed_out, started_at, started_ms)
+		SELECT stream_seq + 1000000, hand_id, table_id, number, preset, dealer, players, ante, min_bet, max_bet,
+			carry_in, passed_out, started_at, started_ms FROM hands LIMIT 1`)
+	if err == nil || !strings.Contains(err.Error(), "UNIQUE") {
+		t.Errorf("a hand id stored twice after the migration: %v, want a UNIQUE constraint failure", err)
 	}
 }
 

@@ -24,6 +24,18 @@ const ReprojectMark = "-- fechado:reproject"
 // the projector start again from the first message.
 const Checkpoint = "checkpoint"
 
+// DeferredIndexes names the indexes of the read models that a projector filling empty read models
+// drops before its first row and builds once at the end (projector, bulk.go): their keys, a hand
+// id and a time, do not grow with the stream (hand ids are UUIDs, and tables recorded one after
+// another start over at an earlier time), so each new hand would write a page of each at a random
+// place. The projector's own statements never need them (a test reads their query plans).
+var DeferredIndexes = []string{"hands_hand_id", "hands_started"}
+
+// DeferredTable holds the name and SQL of each index of DeferredIndexes dropped and not yet built
+// again, so that a projector that stopped before the end builds them at its next start. It is
+// not a read model: a re-projection leaves it.
+const DeferredTable = "deferred_indexes"
+
 // ReadModels names every table the projector derives from the log, in the order the migrations
 // create them: a re-projection empties each of them that the database has. Every table but
 // Checkpoint and the runner's own schema_migrations is one (a test keeps the list complete).
