@@ -144,17 +144,19 @@ func (p *Projector) stray(ctx context.Context, m Message, f finding.Finding) err
 	if err := p.insertFinding(ctx, m, f.Hand, n+1, f); err != nil {
 		return err
 	}
-	err := p.b.stmt(stAuditStatus).QueryRowContext(ctx, f.Hand).Scan(&status)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-	case err != nil:
+	seq, ok, err := p.handRow(ctx, f.Hand)
+	if err == nil && ok {
+		err = p.b.stmt(stAuditStatus).QueryRowContext(ctx, seq).Scan(&status)
+	}
+	if err != nil {
 		return err
-	case status.Valid:
+	}
+	if status.Valid {
 		all := []finding.Finding{f}
 		if status.String != AuditOK {
 			all = append(all, finding.Finding{Severity: finding.Severity(status.String)})
 		}
-		if _, err := p.b.stmt(stStrayFinding).ExecContext(ctx, auditStatus(all), f.Hand); err != nil {
+		if _, err := p.b.stmt(stStrayFinding).ExecContext(ctx, auditStatus(all), seq); err != nil {
 			return err
 		}
 	}

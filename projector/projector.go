@@ -87,6 +87,10 @@ type Projector struct {
 	copyBuf, zbuf []byte
 	// sourceSaved is set once a commit of this projector has written source_log.
 	sourceSaved bool
+	// bulk is set while the projector fills empty read models without the deferred indexes
+	// (bulk.go); bulkHands overrides defaultBulkHands (tests; < 0: never drop them).
+	bulk      *bulk
+	bulkHands int
 
 	b *batch
 }
@@ -144,12 +148,20 @@ func (p *Projector) CatchUp(ctx context.Context) (Progress, error) {
 		p.b.done.Events++
 		p.b.last = m.Seq
 		if p.b.done.Events >= p.batchSize() {
-			return p.commit(ctx, &pr)
+			if err := p.commit(ctx, &pr); err != nil {
+				return err
+			}
+			if p.bulk != nil && p.bulk.full() {
+				return p.endBulk(ctx)
+			}
 		}
 		return nil
 	})
 	if err == nil && p.b != nil {
 		err = p.commit(ctx, &pr)
+	}
+	if err == nil && p.bulk != nil {
+		err = p.endBulk(ctx)
 	}
 	pr.Checkpoint = p.checkpoint
 	if err != nil {
@@ -185,17 +197,21 @@ func (p *Projector) reset() {
 		p.b = nil
 	}
 	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.book = false, nil, nil, false, 0, nil, nil
-	p.sourceSaved = false
+	p.sourceSaved, p.bulk = false, nil
 }
 
 // errReplayDone stops the re-reading of open hands at the checkpoint.
 var errReplayDone = errors.New("replay done")
 
 // load reads the checkpoint and, after a restart, rebuilds the memory of the hands still open
-// by reading their events again from the stream.
+// by reading their events again from the stream. It builds the indexes a projector stopped
+// while filling empty read models left dropped, and drops them if the read models are empty.
 func (p *Projector) load(ctx context.Context) error {
 	if p.loaded {
 		return nil
+	}
+	if err := restoreIndexes(ctx, p.DB); err != nil {
+		return err
 	}
 	p.open = map[string]*hand{}
 	p.mem = map[string]*audit.TableMemory{}
@@ -212,6 +228,11 @@ func (p *Projector) load(ctx context.Context) error {
 		return fmt.Errorf("%w: %q, not %q", ErrOtherProjector, other, p.name())
 	case !errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("projector: read checkpoint: %w", err)
+	}
+	if p.checkpoint == 0 {
+		if err := p.startBulk(ctx); err != nil {
+			return err
+		}
 	}
 	if err := p.loadTournaments(ctx); err != nil {
 		return err
@@ -291,15 +312,16 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 		}
 		reason := "hand not started"
 		var ended bool
-		err := p.b.stmt(stHandEnded).QueryRowContext(ctx, e.Hand).Scan(&ended)
-		switch {
-		case err == nil && ended:
-			reason = "event after hand.ended"
-		case err == nil:
-			reason = "hand not started" // not reachable: open hands are in memory
-		case !errors.Is(err, sql.ErrNoRows):
+		seq, ok, err := p.handRow(ctx, e.Hand)
+		if err == nil && ok {
+			err = p.b.stmt(stHandEnded).QueryRowContext(ctx, seq).Scan(&ended)
+		}
+		if err != nil {
 			return err
 		}
+		if ended {
+			reason = "event after hand.ended"
+		} // else not reachable: open hands are in memory
 		if err := p.stray(ctx, m, audit.Stray(e, ended)); err != nil {
 			return err
 		}
@@ -381,15 +403,11 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 			}
 			return p.quarantine(ctx, m, e.Hand, err.Error())
 		}
-		res, err := p.b.stmt(stInsertHand).ExecContext(ctx, e.Hand, m.Seq, e.Table, hs.Number, hs.Rules.Name,
-			int(hs.Dealer), len(hs.Seats), int64(hs.Stakes.Ante), int64(hs.Stakes.MinBet), int64(hs.Stakes.MaxBet),
-			int64(hs.Carry), hs.PassedOut, e.At, ms)
+		inserted, err := p.insertHand(ctx, m, e, hs, ms)
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
+		if !inserted {
 			if err := p.stray(ctx, m, audit.Stray(e, true)); err != nil {
 				return err
 			}
@@ -407,6 +425,30 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 	p.open[e.Hand] = h
 	p.accepted(e)
 	return nil
+}
+
+// insertHand writes the row of a hand.started, and reports false, writing nothing, when the hand
+// has one: found by hands_hand_id, or by the projector's own index while that is dropped.
+func (p *Projector) insertHand(ctx context.Context, m Message, e *events.Event, hs *events.HandStarted, ms int64) (bool, error) {
+	if p.bulk != nil {
+		if _, ok, err := p.handRow(ctx, e.Hand); err != nil || ok {
+			return false, err
+		}
+	}
+	res, err := p.b.stmt(stInsertHand).ExecContext(ctx, e.Hand, m.Seq, e.Table, hs.Number, hs.Rules.Name,
+		int(hs.Dealer), len(hs.Seats), int64(hs.Stakes.Ante), int64(hs.Stakes.MinBet), int64(hs.Stakes.MaxBet),
+		int64(hs.Carry), hs.PassedOut, e.At, ms)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil || n == 0 {
+		return false, err
+	}
+	if p.bulk != nil {
+		p.bulk.wrote(e.Hand, m.Seq)
+	}
+	return true, nil
 }
 
 // seatChanges writes the rows of seat_changes for a hand.started: who sat down, sat out, left or

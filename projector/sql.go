@@ -34,6 +34,8 @@ const (
 	stPutCopy
 	stVoidCopy
 	stSourceLog
+	stHandRow
+	stHandAt
 	numStmts
 )
 
@@ -71,7 +73,10 @@ var statements = [numStmts]string{
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stCheckpoint: `INSERT INTO checkpoint (name, stream_seq) VALUES (?, ?)
 		ON CONFLICT (name) DO UPDATE SET stream_seq = excluded.stream_seq`,
-	stHandEnded:  `SELECT end_seq IS NOT NULL FROM hands WHERE hand_id = ?`,
+	// A hand is found by its id once, with handRow (bulk.go); the statements after it take its row.
+	stHandRow:    `SELECT stream_seq FROM hands WHERE hand_id = ?`,
+	stHandAt:     `SELECT hand_id FROM hands WHERE stream_seq = ?`,
+	stHandEnded:  `SELECT end_seq IS NOT NULL FROM hands WHERE stream_seq = ?`,
 	stQuarantine: `INSERT INTO quarantine (stream_seq, hand_id, reason, raw) VALUES (?, ?, ?, ?)`,
 	stInsertHand: `INSERT OR IGNORE INTO hands (hand_id, stream_seq, table_id, number, preset, dealer, players,
 		ante, min_bet, max_bet, carry_in, passed_out, started_at, started_ms)
@@ -101,6 +106,6 @@ var statements = [numStmts]string{
 	stPutMemory: `INSERT INTO table_memory (table_id, hand_id, memory) VALUES (?, ?, ?)
 		ON CONFLICT (table_id) DO UPDATE SET hand_id = excluded.hand_id, memory = excluded.memory`,
 	stFindingsOf:   `SELECT COALESCE(MAX(n), 0) FROM findings WHERE hand_id = ?`,
-	stAuditStatus:  `SELECT audit_status FROM hands WHERE hand_id = ?`,
-	stStrayFinding: `UPDATE hands SET findings = findings + 1, audit_status = ? WHERE hand_id = ?`,
+	stAuditStatus:  `SELECT audit_status FROM hands WHERE stream_seq = ?`,
+	stStrayFinding: `UPDATE hands SET findings = findings + 1, audit_status = ? WHERE stream_seq = ?`,
 }

@@ -24,7 +24,8 @@ so an interrupted run loses and repeats nothing: the next run resumes. An event 
 cannot be applied goes to the quarantine table with the reason, and projection goes on.
 
 --rebuild deletes the database first and projects the whole log again. Do not rebuild the
-database of a running 'fechado serve'.
+database of a running 'fechado serve'. Into empty read models, the indexes of hands by id
+and by start time are built once, at the end; a run stopped before builds them at the next.
 
 --cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and
 the heap when it was largest.
