@@ -18,19 +18,19 @@ import (
 // a long log goes in, each new hand writes a page of each at a random place in the WAL once they
 // outgrow memory, and projecting a hand takes longer the longer the log (docs/stream.md §5);
 // built at the end, each is one sort. Until then the projector keeps its own index of the hands
-// it wrote, from a hash of the hand id to the row, for the few writes that find a hand by its id
-// (a second hand.started of a hand, a stray line after a hand.ended). Readers of the database
+// it wrote, from a hash of the hand id to the row, to find a hand by its id as its writes must
+// (is a hand.started the second of its hand? has the hand of a stray line ended?). Readers of the database
 // meanwhile find a hand by its id by reading the whole table: the read models are not complete
 // before the end anyway.
 //
 // The indexes dropped are written down in schema.DeferredTable in the transaction that drops
 // them, and load builds again any it finds there: a projector stopped before the end (an error,
-// a crash, a limit reached) leaves the database with every index at its next start.
+// a crash, Ctrl-C) leaves the database with every index at its next start.
 
 // defaultBulkHands is how many hands a projector writes into empty read models before it builds
-// the deferred indexes even if the log goes on: its index of them holds 16 bytes a hand
-// (handIndex), so memory stays flat past it, and the hands after it are written with the indexes
-// in place.
+// the deferred indexes even if the log goes on: its index of them holds about 22 bytes a hand
+// (handIndex; BenchmarkHandIndex), so memory stays flat past it, and the hands after it are
+// written with the indexes in place.
 const defaultBulkHands = 2_000_000
 
 // bulk is the projector's index of the hands it wrote while the deferred indexes are dropped.
@@ -177,10 +177,10 @@ func (p *Projector) handRow(ctx context.Context, id string) (uint64, bool, error
 	return seq, err == nil, err
 }
 
-// handIndex maps 64-bit keys to stream sequences in 16 bytes a key: a slice of pairs sorted by
-// key, searched by halves, and a map of the keys added since it was last merged into the slice.
-// A map of every key would cost about 38 bytes a key, and Go's collector lets the heap grow to
-// twice what is live (BENCHMARKS.md, twelfth session).
+// handIndex maps 64-bit keys to stream sequences in 16 bytes a key (about 22 with the slice's
+// room to grow and the map): a slice of pairs sorted by key, searched by halves, and a map of
+// the keys added since it was last merged into the slice. A map of every key costs about 38
+// bytes a key (BenchmarkHandIndex), and Go's collector lets the heap grow to twice what is live.
 type handIndex struct {
 	sorted  []keySeq
 	recent  map[uint64]uint64

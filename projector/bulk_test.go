@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -263,6 +264,48 @@ func TestHandIndexIsAMap(t *testing.T) {
 		}
 		if !slices.IsSortedFunc(x.sorted, func(a, b keySeq) int { return cmp.Compare(a.key, b.key) }) {
 			t.Fatalf("slice out of order: %v", x.sorted)
+		}
+	})
+}
+
+// BenchmarkHandIndex adds a million keys to the projector's own index of the hands it wrote while
+// it fills empty read models (handIndex), and to a Go map of the same keys, and reports the live
+// heap each holds a key.
+func BenchmarkHandIndex(b *testing.B) {
+	const n = 1_000_000
+	seed := maphash.MakeSeed()
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = maphash.Comparable(seed, i)
+	}
+	live := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	b.Run("handIndex", func(b *testing.B) {
+		for b.Loop() {
+			before := live()
+			var x handIndex
+			for i, k := range keys {
+				x.add(k, uint64(i+1))
+			}
+			b.ReportMetric(float64(live()-before)/n, "B/key")
+			runtime.KeepAlive(&x)
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		for b.Loop() {
+			before := live()
+			m := map[uint64]uint64{}
+			for i, k := range keys {
+				if _, ok := m[k]; !ok {
+					m[k] = uint64(i + 1)
+				}
+			}
+			b.ReportMetric(float64(live()-before)/n, "B/key")
+			runtime.KeepAlive(m)
 		}
 	})
 }

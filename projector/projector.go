@@ -42,8 +42,8 @@ import (
 // DefaultBatchSize is how many stream messages a projector writes per transaction. Each commit
 // writes to the WAL again the last, partly filled page of every B-tree a hand adds to: batches of
 // 2,000 messages (about 70 hands) write a third fewer bytes a hand than batches of 500, and
-// project a tenth faster (BENCHMARKS.md, twelfth session). A commit holds what it wrote for readers until
-// then; a projector following a live stream commits whenever it has caught up, whatever the size.
+// project a tenth faster (BENCHMARKS.md, twelfth session). Readers see a batch at its commit; a
+// projector following a live stream commits whenever it has caught up, whatever the size.
 const DefaultBatchSize = 2000
 
 // DefaultName is the checkpoint row of a projector without a Name.
