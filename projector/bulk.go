@@ -19,9 +19,9 @@ import (
 // outgrow memory, and projecting a hand takes longer the longer the log (docs/stream.md §5);
 // built at the end, each is one sort. Until then the projector keeps its own index of the hands
 // it wrote, from a hash of the hand id to the row, to find a hand by its id as its writes must
-// (is a hand.started the second of its hand? has the hand of a stray line ended?). Readers of the database
-// meanwhile find a hand by its id by reading the whole table: the read models are not complete
-// before the end anyway.
+// (is a hand.started the second of its hand? has the hand of a stray line ended?). Readers of
+// the database meanwhile find a hand by its id by reading the whole table: the read models are
+// not complete before the end anyway.
 //
 // The indexes dropped are written down in schema.DeferredTable in the transaction that drops
 // them, and load builds again any it finds there: a projector stopped before the end (an error,
