@@ -77,6 +77,9 @@ type Projector struct {
 	// audited, or a stray event's finding), after the commit that stored it: once, however
 	// often the projector restarts.
 	OnAudit func(Audited)
+	// OnCommit, when set, receives after each commit what the call of CatchUp has committed so
+	// far, its Checkpoint the stream sequence reached: the progress of a long catch-up.
+	OnCommit func(Progress)
 
 	loaded     bool
 	checkpoint uint64
@@ -612,7 +615,7 @@ func (p *Projector) begin(ctx context.Context) error {
 }
 
 // commit writes the checkpoint and commits the batch, adds its counts to pr, then passes its
-// events to Live.
+// events to Live, what the auditor found to OnAudit and pr to OnCommit.
 func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 	b := p.b
 	if err := p.saveTournaments(ctx); err != nil {
@@ -644,6 +647,10 @@ func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 		for _, a := range b.audited {
 			p.OnAudit(a)
 		}
+	}
+	if p.OnCommit != nil {
+		pr.Checkpoint = p.checkpoint
+		p.OnCommit(*pr)
 	}
 	return nil
 }

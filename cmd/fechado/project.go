@@ -1,20 +1,23 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/recorder"
 )
 
 func init() {
 	register(&command{
 		name:    "project",
 		summary: "bring the SQLite read models up to date with the log",
-		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N] [--cpuprofile FILE] [--memprofile FILE]",
+		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N] [--progress DURATION] [--cpuprofile FILE] [--memprofile FILE]",
 		help: `Project reads the log from where the read models stopped (the checkpoint in the database)
 to its end, writes tables, hands, one row per player per hand, actions, draws, pots,
 awards and the auditor's findings (every hand audited, table continuity included) into the
@@ -26,6 +29,10 @@ cannot be applied goes to the quarantine table with the reason, and projection g
 --rebuild deletes the database first and projects the whole log again. Do not rebuild the
 database of a running 'fechado serve'. Into empty read models, the indexes of hands by id
 and by start time are built once, at the end; a run stopped before builds them at the next.
+
+--progress prints on stderr, this often, the events projected so far, where the log ends,
+the rate and the time left (by default every 2 seconds when stderr is a terminal). A million
+hands take minutes.
 
 --cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and
 the heap when it was largest.
@@ -47,6 +54,7 @@ func runProject(m *Main, args []string) (err error) {
 	db := fs.String("db", "", "SQLite read-model `FILE` (default DIR/fechado.db)")
 	rebuild := fs.Bool("rebuild", false, "delete the database and project the whole log again")
 	batch := fs.Int("batch", projector.DefaultBatchSize, "events per transaction")
+	progress := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -90,6 +98,13 @@ func runProject(m *Main, args []string) (err error) {
 	p := projector.New(rm, &projector.LogSource{Log: l})
 	p.BatchSize = *batch
 	start := time.Now()
+	every := *progress
+	if !flagGiven(fs, "progress") && isTerminal(m.Stderr) {
+		every = 2 * time.Second
+	}
+	if every > 0 {
+		p.OnCommit = projectProgress(ctx, l, log, start, every)
+	}
 	pr, err := p.CatchUp(ctx)
 	took := time.Since(start).Seconds()
 	log.Info(fmt.Sprintf("fechado project: %d events projected, %d hands, %d quarantined in %.2f s (stream sequence %d) into %s",
@@ -103,6 +118,33 @@ func runProject(m *Main, args []string) (err error) {
 		return withCode(exitStore, err)
 	}
 	return nil
+}
+
+// projectProgress returns the projector's OnCommit for --progress: at most once every, a line
+// with the events projected, the stream sequence reached out of the log's last one (read once,
+// at the start: what is appended later is projected too, past 100%), the rate and the time left.
+func projectProgress(ctx context.Context, l *recorder.Log, log *slog.Logger, start time.Time, every time.Duration) func(projector.Progress) {
+	end, err := l.LastSeq(ctx)
+	if err != nil {
+		end = 0 // the line leaves out where the log ends
+	}
+	last := start
+	return func(pr projector.Progress) {
+		now := time.Now()
+		if now.Sub(last) < every {
+			return
+		}
+		last = now
+		rate := float64(pr.Events) / now.Sub(start).Seconds()
+		msg := fmt.Sprintf("fechado project: %d events projected, %d hands (%.0f events/s), stream sequence %d", pr.Events, pr.Hands, rate, pr.Checkpoint)
+		args := []any{"events", pr.Events, "hands", pr.Hands, "events_per_second", rate, "checkpoint", pr.Checkpoint}
+		if end > 0 && pr.Checkpoint <= end && rate > 0 {
+			left := time.Duration(float64(end-pr.Checkpoint) / rate * float64(time.Second)).Round(time.Second)
+			msg += fmt.Sprintf(" of %d (%.0f%%), about %s left", end, 100*float64(pr.Checkpoint)/float64(end), left)
+			args = append(args, "last_seq", end, "seconds_left", left.Seconds())
+		}
+		log.Info(msg, args...)
+	}
 }
 
 // removeDB deletes a SQLite database and its WAL and shared-memory files.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +22,9 @@ func projRun(t *testing.T, args ...string) (int, string) {
 	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
 	return m.Run(args), errb.String()
 }
+
+// projProgress is a line of --progress: events, stream sequence, the log's end, the share done.
+var projProgress = regexp.MustCompile(`fechado project: (\d+) events projected, \d+ hands \(\d+ events/s\), stream sequence (\d+) of (\d+) \((\d+)%\), about \S+ left`)
 
 var projSummary = regexp.MustCompile(`fechado project: (\d+) events projected, (\d+) hands, (\d+) quarantined in [0-9.]+ s \(stream sequence (\d+)\)`)
 
@@ -86,6 +91,9 @@ func TestProjectCatchesUpAndRebuilds(t *testing.T) {
 	if n[0] != 358+278+276 || n[1] != 18 || n[2] != 0 || n[3] != n[0] {
 		t.Fatalf("project: %v, want 912 events, 18 hands, none quarantined, at sequence 912", n)
 	}
+	if projProgress.MatchString(stderr) {
+		t.Errorf("progress printed to a stderr that is not a terminal, without --progress: %s", stderr)
+	}
 	dbPath := filepath.Join(data, "fechado.db")
 	want := "tables=3 hands=18 hand_players=84 " // seats dealt in, counted in the files
 	first := projRows(t, dbPath)
@@ -103,6 +111,20 @@ func TestProjectCatchesUpAndRebuilds(t *testing.T) {
 	}
 	if again := projRows(t, dbPath); again != first {
 		t.Fatalf("rebuilt rows %s, first %s", again, first)
+	}
+	// --progress: a line after each commit (the interval is shorter than one), out of the 912
+	// events the log held at the start.
+	code, stderr = projRun(t, "project", "--rebuild", "--data", data, "--batch", "100", "--progress", "1ns")
+	lines := projProgress.FindAllStringSubmatch(stderr, -1)
+	if code != exitOK || len(lines) != 10 {
+		t.Fatalf("project --progress: exit %d, %d progress lines, want 10: %s", code, len(lines), stderr)
+	}
+	for i, m := range lines {
+		done := min(100*(i+1), 912)
+		want := []string{strconv.Itoa(done), strconv.Itoa(done), "912", strconv.Itoa(int(math.Round(100 * float64(done) / 912)))}
+		if !slices.Equal(m[1:], want) {
+			t.Errorf("progress line %d: events, sequence, end and share %q, want %q", i, m[1:], want)
+		}
 	}
 	// --db puts the database elsewhere.
 	other := filepath.Join(t.TempDir(), "sub", "read.db")

@@ -71,7 +71,7 @@ func runRecord(m *Main, args []string) (err error) {
 		debug.SetGCPercent(recordGCPercent)
 	}
 	every := *progress
-	if !recFlagGiven(fs, "progress") && recIsTerminal(m.Stderr) {
+	if !flagGiven(fs, "progress") && isTerminal(m.Stderr) {
 		every = 2 * time.Second
 	}
 	for _, f := range files {
@@ -178,15 +178,15 @@ func recordSummary(st recorder.Stats) string {
 	return b.String()
 }
 
-// recFlagGiven reports whether the flag was given on the command line.
-func recFlagGiven(fs *flag.FlagSet, name string) bool {
+// flagGiven reports whether the flag was given on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }
 
-// recIsTerminal reports whether w is a terminal.
-func recIsTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
