@@ -122,7 +122,8 @@ func runProject(m *Main, args []string) (err error) {
 
 // projectProgress returns the projector's OnCommit for --progress: at most once every, a line
 // with the events projected, the stream sequence reached out of the log's last one (read once,
-// at the start: what is appended later is projected too, past 100%), the rate and the time left.
+// at the start: past it, what was appended later, the line gives the sequence alone), the rate
+// and the time left.
 func projectProgress(ctx context.Context, l *recorder.Log, log *slog.Logger, start time.Time, every time.Duration) func(projector.Progress) {
 	end, err := l.LastSeq(ctx)
 	if err != nil {
