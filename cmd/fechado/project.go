@@ -98,10 +98,7 @@ func runProject(m *Main, args []string) (err error) {
 	p := projector.New(rm, &projector.LogSource{Log: l})
 	p.BatchSize = *batch
 	start := time.Now()
-	every := *progress
-	if !flagGiven(fs, "progress") && isTerminal(m.Stderr) {
-		every = 2 * time.Second
-	}
+	every := progressEvery(fs, *progress, m.Stderr)
 	if every > 0 {
 		p.OnCommit = projectProgress(ctx, l, log, start, every)
 	}

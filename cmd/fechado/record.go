@@ -70,10 +70,7 @@ func runRecord(m *Main, args []string) (err error) {
 		// often buys back CPU for memory (docs/stream.md §5). GOGC, when set, decides.
 		debug.SetGCPercent(recordGCPercent)
 	}
-	every := *progress
-	if !flagGiven(fs, "progress") && isTerminal(m.Stderr) {
-		every = 2 * time.Second
-	}
+	every := progressEvery(fs, *progress, m.Stderr)
 	for _, f := range files {
 		if f == "-" {
 			continue
@@ -176,6 +173,15 @@ func recordSummary(st recorder.Stats) string {
 		fmt.Fprintf(&b, ", %d lines naming no hand", st.BadLines)
 	}
 	return b.String()
+}
+
+// progressEvery is how often a long command prints its progress: --progress when given, else
+// every 2 seconds when stderr is a terminal (someone watches it), else never.
+func progressEvery(fs *flag.FlagSet, given time.Duration, stderr io.Writer) time.Duration {
+	if !flagGiven(fs, "progress") && isTerminal(stderr) {
+		return 2 * time.Second
+	}
+	return given
 }
 
 // flagGiven reports whether the flag was given on the command line.
