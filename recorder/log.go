@@ -38,8 +38,8 @@ const (
 	// duplicate. Retries do not depend on it (the expected last subject sequence refuses a second
 	// copy at any distance in time, and an attempt still in process is retried in doubt,
 	// subjectInProcess), and every id it holds costs the server memory and time (docs/stream.md
-	// §5), so it is short.
-	DuplicateWindow = 20 * time.Second
+	// §5), so it is short: as long as one publish attempt (DefaultTimeout).
+	DuplicateWindow = 5 * time.Second
 )
 
 // Defaults for Options.
