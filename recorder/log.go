@@ -38,7 +38,7 @@ const (
 	// duplicate. Retries do not depend on it (the expected last subject sequence refuses a second
 	// copy at any distance in time, and an attempt still in process is retried in doubt,
 	// subjectInProcess), and every id it holds costs the server memory and time (docs/stream.md
-	// §5), so it is short: as long as one publish attempt (DefaultTimeout).
+	// §5), so it is short (the measured choice is in docs/stream.md §5).
 	DuplicateWindow = 5 * time.Second
 )
 
