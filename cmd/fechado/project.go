@@ -54,7 +54,7 @@ func runProject(m *Main, args []string) (err error) {
 	db := fs.String("db", "", "SQLite read-model `FILE` (default DIR/fechado.db)")
 	rebuild := fs.Bool("rebuild", false, "delete the database and project the whole log again")
 	batch := fs.Int("batch", projector.DefaultBatchSize, "events per transaction")
-	progress := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
+	progressEvery := addProgressFlag(fs)
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func runProject(m *Main, args []string) (err error) {
 	p := projector.New(rm, &projector.LogSource{Log: l})
 	p.BatchSize = *batch
 	start := time.Now()
-	every := progressEvery(fs, *progress, m.Stderr)
+	every := progressEvery(m.Stderr)
 	if every > 0 {
 		p.OnCommit = projectProgress(ctx, l, log, start, every)
 	}

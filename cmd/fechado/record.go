@@ -48,7 +48,7 @@ func runRecord(m *Main, args []string) (err error) {
 	fs := m.flags(c)
 	wf := addWorkFlags(fs)
 	window := fs.Int("window", recorder.DefaultWindow, "hands appended at once")
-	progress := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
+	progressEvery := addProgressFlag(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -70,7 +70,7 @@ func runRecord(m *Main, args []string) (err error) {
 		// often buys back CPU for memory (docs/stream.md §5). GOGC, when set, decides.
 		debug.SetGCPercent(recordGCPercent)
 	}
-	every := progressEvery(fs, *progress, m.Stderr)
+	every := progressEvery(m.Stderr)
 	for _, f := range files {
 		if f == "-" {
 			continue
@@ -175,13 +175,17 @@ func recordSummary(st recorder.Stats) string {
 	return b.String()
 }
 
-// progressEvery is how often a long command prints its progress: --progress when given, else
-// every 2 seconds when stderr is a terminal (someone watches it), else never.
-func progressEvery(fs *flag.FlagSet, given time.Duration, stderr io.Writer) time.Duration {
-	if !flagGiven(fs, "progress") && isTerminal(stderr) {
-		return 2 * time.Second
+// addProgressFlag declares --progress, shared by the long commands (record, project), and
+// returns how often the command prints its progress once fs is parsed: --progress when given,
+// else every 2 seconds when stderr is a terminal (someone watches it), else never.
+func addProgressFlag(fs *flag.FlagSet) func(stderr io.Writer) time.Duration {
+	given := fs.Duration("progress", 0, "print progress on stderr this often (default: every 2s when stderr is a terminal, else never)")
+	return func(stderr io.Writer) time.Duration {
+		if !flagGiven(fs, "progress") && isTerminal(stderr) {
+			return 2 * time.Second
+		}
+		return *given
 	}
-	return given
 }
 
 // flagGiven reports whether the flag was given on the command line.
