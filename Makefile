@@ -85,9 +85,9 @@ test-long: cc chromium lint ## make lint, every test at full size under the race
 demo: build ## a first look: simulated tables of every preset playing live at http://127.0.0.1:8080
 	$(BIN) demo
 
-bench: ## run the benchmarks and write BENCHMARKS.md (scripts/bench.sh when present)
-	@if [ -x scripts/bench.sh ]; then \
-		./scripts/bench.sh; \
+bench: ## run the benchmarks and write BENCHMARKS.md (internal/benchreport/bench.sh)
+	@if [ -x internal/benchreport/bench.sh ]; then \
+		./internal/benchreport/bench.sh; \
 	else \
 		mkdir -p bin; \
 		{ echo "# Benchmarks"; echo; \

@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/fechado/fechado/multisha"
+	"github.com/fechado/fechado/internal/multisha"
 )
 
 // ShuffleMethod names the machine shuffle of events-v1.md §3.

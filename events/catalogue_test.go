@@ -3,12 +3,13 @@ package events
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/fechado/fechado/jsonlex"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/events/internal/jsonlex"
 
 	"github.com/fechado/fechado/internal/testfiles"
 )

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fechado/fechado/idset"
+	"github.com/fechado/fechado/events/internal/idset"
 )
 
 // Hash returns the lowercase hex SHA-256 of a stored line (without its newline): the value the

@@ -12,9 +12,9 @@ import (
 	"unsafe"
 
 	"github.com/fechado/fechado/cards"
-	"github.com/fechado/fechado/jsonlex"
-	"github.com/fechado/fechado/multisha"
-	"github.com/fechado/fechado/textform"
+	"github.com/fechado/fechado/events/internal/jsonlex"
+	"github.com/fechado/fechado/events/internal/textform"
+	"github.com/fechado/fechado/internal/multisha"
 )
 
 // Error is an event that could not be read: it names the file, the line and the field.

@@ -3,11 +3,12 @@ package events
 import (
 	"bytes"
 	"fmt"
-	"github.com/fechado/fechado/jsonlex"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/events/internal/jsonlex"
 
 	"github.com/fechado/fechado/cards"
 )

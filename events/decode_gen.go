@@ -9,8 +9,8 @@ import (
 	"math/bits"
 	"strconv"
 
-	"github.com/fechado/fechado/jsonlex"
-	"github.com/fechado/fechado/textform"
+	"github.com/fechado/fechado/events/internal/jsonlex"
+	"github.com/fechado/fechado/events/internal/textform"
 )
 
 // The index of each type in Types (the catalogue's order).

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/fechado/fechado/jsonlex"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fechado/fechado/events/internal/jsonlex"
 )
 
 // ParseLenient decodes a line that Parse may refuse, for an auditor that reports a bad line and

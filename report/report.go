@@ -19,7 +19,6 @@ import (
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/replay"
-	"github.com/fechado/fechado/tableview"
 )
 
 // Options are the report's reader and circumstances.
@@ -134,7 +133,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 	if o.Findings == nil {
 		o.Findings = audit.Hand(evs)
 	}
-	p := page{Lang: l.Code, CSS: template.CSS(tableview.CSS + css), Labels: labels(l)}
+	p := page{Lang: l.Code, CSS: template.CSS(TableCSS + css), Labels: labels(l)}
 	p.Title = l.T("report.title", lang.Args{"table": final.Table, "number": final.Number})
 	started := evs[0].At
 	if t, err := time.Parse(time.RFC3339Nano, started); err == nil {
@@ -168,7 +167,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 				}
 			}
 			fv.Caption = l.T("report.at", lang.Args{"seq": int(f.Seq), "index": i + 1})
-			fv.Table, err = tableview.SVG(l, st, tableview.Marks{Seats: x.Seats, Cards: x.Cards, Acted: acted, Title: fv.Caption,
+			fv.Table, err = TableSVG(l, st, Marks{Seats: x.Seats, Cards: x.Cards, Acted: acted, Title: fv.Caption,
 				Hands: h.ShownHands(l, st)})
 			if err != nil {
 				return err
@@ -176,7 +175,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 		}
 		p.Findings = append(p.Findings, fv)
 	}
-	p.Final, err = tableview.SVG(l, final, tableview.Marks{Seats: concerned, Title: l.T("report.final", nil),
+	p.Final, err = TableSVG(l, final, Marks{Seats: concerned, Title: l.T("report.final", nil),
 		Hands: h.ShownHands(l, final)})
 	if err != nil {
 		return err

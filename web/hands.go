@@ -14,7 +14,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
-	"github.com/fechado/fechado/tableview"
+	"github.com/fechado/fechado/report"
 )
 
 // HandRow is a hand in the hands list.
@@ -268,7 +268,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	writeGzipJSON(w, r, http.StatusOK, map[string]any{
 		"hand": first.Hand, "table": first.Table, "ended": done, "view": view, "steps": out, "findings": shown,
-		"words": tl.words(out[len(out)-1].State, done, loc), "table_css": tableview.CSS,
+		"words": tl.words(out[len(out)-1].State, done, loc), "table_css": report.TableCSS,
 	})
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/replay"
 	"github.com/fechado/fechado/report"
-	"github.com/fechado/fechado/tableview"
 )
 
 // Step is the table after one event of a hand, as the hand replayer shows it: the replay state,
@@ -151,7 +150,7 @@ func (t *teller) step(e *events.Event) (shownStep, error) {
 	if ln, ok := explain.LineAt(t.lines, e.Seq); ok {
 		o.Line = ln.Text
 	}
-	marks := tableview.Marks{Acted: explain.Actor(e), Title: o.Line, Hands: t.hand.ShownHands(t.l, st.State)}
+	marks := report.Marks{Acted: explain.Actor(e), Title: o.Line, Hands: t.hand.ShownHands(t.l, st.State)}
 	for _, f := range t.shown {
 		if f.Seq != int(e.Seq) {
 			continue
@@ -160,7 +159,7 @@ func (t *teller) step(e *events.Event) (shownStep, error) {
 		marks.Seats = append(marks.Seats, f.Seats...)
 		marks.Cards = append(marks.Cards, f.marked...)
 	}
-	o.Table, err = tableview.SVG(t.l, st.State, marks)
+	o.Table, err = report.TableSVG(t.l, st.State, marks)
 	return o, err
 }
 

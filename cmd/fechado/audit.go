@@ -11,8 +11,8 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/explain"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/logfile"
 	"github.com/fechado/fechado/lang"
-	"github.com/fechado/fechado/logfile"
 	"github.com/fechado/fechado/recorder"
 )
 

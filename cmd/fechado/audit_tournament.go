@@ -7,7 +7,7 @@ import (
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/logfile"
+	"github.com/fechado/fechado/internal/logfile"
 	"github.com/fechado/fechado/tournament"
 )
 

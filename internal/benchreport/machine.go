@@ -80,7 +80,7 @@ func readVersion(ctx context.Context, name string, args ...string) (string, erro
 // commit is the source the figures were measured on.
 type commit struct {
 	Hash  string // abbreviated HEAD, "unknown" outside a git checkout
-	Dirty bool   // files differ from HEAD (the report and bench/ aside)
+	Dirty bool   // files differ from HEAD (the report and its raw outputs aside)
 }
 
 // Name is the hash, with "-dirty" when the working tree is not HEAD.
@@ -105,7 +105,7 @@ func readCommit(ctx context.Context) commit {
 			continue
 		}
 		path := line[3:]
-		if path == "BENCHMARKS.md" || strings.HasPrefix(path, "bench/") {
+		if path == "BENCHMARKS.md" || strings.HasPrefix(path, "internal/benchreport/testdata/raw/") {
 			continue
 		}
 		c.Dirty = true

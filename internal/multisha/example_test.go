@@ -4,7 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/fechado/fechado/multisha"
+	"github.com/fechado/fechado/internal/multisha"
 )
 
 // Every line of a chunk hashed in one call, as the hash chain wants them: the digest of line i

@@ -179,7 +179,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 			Reads: &readTimes{Reads: 1000, P50: 5e5, P99: 3e6}},
 	}, notes: []string{"3,000 hands and more: left out"}}
 	rep := &report{cfg: cfg, Start: time.Now(), End: time.Now().Add(time.Minute), Commit: commit{Hash: "abc", Dirty: true},
-		Go: parseBench([]byte(goOutput)), GoRaw: []byte(goOutput), Whole: w, RawPath: "bench/raw-abc-dirty.txt"}
+		Go: parseBench([]byte(goOutput)), GoRaw: []byte(goOutput), Whole: w, RawPath: "internal/benchreport/testdata/raw/raw-abc-dirty.txt"}
 
 	o := parseBench(rep.raw())
 	a := o.get("BenchmarkCmd/audit/size=2000")
@@ -243,7 +243,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"3,000 hands and more: left out.",
 		"- 1,000 hands, `record` of the 1,000 new hands (25,000 events) against plain asynchronous publishes of the same lines to a log of their own on the same embedded server, whole processes: 8,333 and 16,667 events/s, 0.50 of plain.",
 		"- 1,000 hands, `project --rebuild`: 4,000 µs a hand of wall time; of CPU, 3,000 µs a hand in the projector and 1,500 in the log's server.",
-		"benchstat@latest bench/raw-OLD.txt bench/raw-NEW.txt",
+		"benchstat@latest internal/benchreport/testdata/raw/raw-OLD.txt internal/benchreport/testdata/raw/raw-NEW.txt",
 		"**Not every package's benchmarks ran:**",
 		"random simulated hands of the log of 2,000 hands | 3.00 ms (median 0.50 ms); target under 5.00 ms: met | the same at 1,000 hands: 2.00 ms | 1.50× the time |",
 		"| `fechado project --rebuild` of the log of 2,000 hands, the projector alone | not measured: see \"Left out\" | at 1,000 hands: 4000 µs a hand, peak memory 120 MB | — |",
@@ -429,7 +429,7 @@ func baselineReport(t *testing.T, name string, base ...time.Duration) *report {
 	}
 	w := &wholeProcess{cfg: cfg, sizes: []*size{{Nominal: 1000, Hands: 1000, Events: 25000, Bytes: 7e6,
 		Audit: &run{Wall: time.Second}, JQ: &run{Wall: 2 * time.Second}, Paired: pa}}}
-	return &report{cfg: cfg, Start: time.Now(), End: time.Now(), Commit: commit{Hash: "abc"}, Whole: w, RawPath: "bench/raw-abc.txt"}
+	return &report{cfg: cfg, Start: time.Now(), End: time.Now(), Commit: commit{Hash: "abc"}, Whole: w, RawPath: "internal/benchreport/testdata/raw/raw-abc.txt"}
 }
 
 func TestBaselineVerdict(t *testing.T) {
@@ -464,7 +464,7 @@ func TestReportBaseline(t *testing.T) {
 	wantInReport(t, md,
 		"| Hands audited, whole process, against the code of 3f492ce (when issue 21 was filed), same files, alternated: `fechado audit --json` on 1,000 hands, one core, 5 rounds, the findings identical byte for byte | 1,000 hands/s (median 1.00 s) | the code of 3f492ce: 1,250 hands/s (median 0.80 s) | 0.80× the rate (median of the rounds' ratios); target at least 0.8×: met |",
 		"- 1,000 hands, `audit --json` of the code of 3f492ce and of this commit in turn on the same files, on one core, 5 rounds of the 15 asked (the one that runs first changing each round): 3f492ce median 0.80 s, fastest 0.70 s, peak memory 40 MB; this commit median 1.00 s, fastest 1.00 s, peak memory 80 MB; the time of 3f492ce over this commit's in each round (this commit's rate as a share of the other's): median 0.80, quartiles 0.75 and 0.85. The findings (the first round's two `--json` outputs) are identical byte for byte.\n",
-		"- `audit` against the code of 3f492ce: `scripts/bench.sh` builds that commit's `fechado` from a temporary git worktree into `bin/fechado-3f492ce`",
+		"- `audit` against the code of 3f492ce: `internal/benchreport/bench.sh` builds that commit's `fechado` from a temporary git worktree into `bin/fechado-3f492ce`",
 	)
 	o := parseBench(rep.raw())
 	base, cur := o.get("BenchmarkCmd/audit-alternated/code=3f492ce/size=1000"), o.get("BenchmarkCmd/audit-alternated/code=current/size=1000")

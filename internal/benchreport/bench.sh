@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: run every benchmark and write BENCHMARKS.md (cmd/benchreport does the work).
+# make bench: run every benchmark and write BENCHMARKS.md (internal/benchreport does the work).
 # Installs jq from Debian when missing (the baseline of the audit figure), builds bin/fechado
 # and bin/benchreport, then gives benchreport what is left of a 14-minute budget.
 #
@@ -37,7 +37,7 @@
 # one), or when it does not build, the comparison is left out with one line saying why, and the
 # rest runs as before.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 GO=${GO:-go}
 budget=${BENCH_BUDGET:-840}
@@ -54,7 +54,7 @@ fi
 echo "==> building bin/fechado and bin/benchreport"
 mkdir -p bin
 "$GO" build -o bin/fechado ./cmd/fechado
-"$GO" build -o bin/benchreport ./cmd/benchreport
+"$GO" build -o bin/benchreport ./internal/benchreport
 
 baseline=()
 base=${BENCH_BASELINE-3f492ce}

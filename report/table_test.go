@@ -1,4 +1,4 @@
-package tableview
+package report
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ func TestDrawing(t *testing.T) {
 			{Seat: 3, Player: "Çağla", Stack: 0, Status: replay.StatusAllIn, Hidden: 5},
 		}}
 	l, _ := lang.Get("pt-BR")
-	svg, err := SVG(l, st, Marks{Seats: []events.Seat{1}, Cards: mustCards("Jc"), Acted: 1, Title: "mesa",
+	svg, err := TableSVG(l, st, Marks{Seats: []events.Seat{1}, Cards: mustCards("Jc"), Acted: 1, Title: "mesa",
 		Hands: map[events.Seat]string{1: "par de valetes"}})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestDiscardsToTheMuck(t *testing.T) {
 			{Seat: 2, Player: "Bruno", Stack: 80, Status: replay.StatusActive, Hidden: 5},
 		}}
 	l, _ := lang.Get("en")
-	svg, err := SVG(l, st, Marks{Acted: 1})
+	svg, err := TableSVG(l, st, Marks{Acted: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestDiscardsToTheMuck(t *testing.T) {
 		}
 	}
 	// Once the next player acts, the discards lie in the muck: no longer drawn on their way.
-	svg, _ = SVG(l, st, Marks{Acted: 2})
+	svg, _ = TableSVG(l, st, Marks{Acted: 2})
 	if strings.Contains(string(svg), "to the muck") || !strings.Contains(string(svg), "Muck: 4 cards") {
 		t.Errorf("discards drawn on their way after another player acted")
 	}
@@ -73,7 +73,7 @@ func TestDiscardsToTheMuck(t *testing.T) {
 
 // BenchmarkSVG measures drawing one table of five players at the showdown, as the hand page
 // does once for every event of a hand.
-func BenchmarkSVG(b *testing.B) {
+func BenchmarkTableSVG(b *testing.B) {
 	st := &replay.State{Dealer: 2, Turn: 3, Pot: 40, Stage: "showdown", Pots: []replay.Pot{{Index: 0, Amount: 30}, {Index: 1, Amount: 10}}}
 	for i, hand := range []string{"Jc Jd 2h 5s Kd", "Ac Ad 2c 5c Kc", "3h 4h 5h 6h 7h", "9s 9d 9h Ts Td", "2s 3s 4d 5d 7c"} {
 		st.Seats = append(st.Seats, replay.Seat{Seat: events.Seat(i + 1), Player: "player", Stack: 1200, InFront: 20,
@@ -82,7 +82,7 @@ func BenchmarkSVG(b *testing.B) {
 	l, _ := lang.Get("pt-BR")
 	m := Marks{Seats: []events.Seat{1}, Cards: mustCards("Jc"), Acted: 1, Hands: map[events.Seat]string{1: "par de valetes"}}
 	for b.Loop() {
-		if _, err := SVG(l, st, m); err != nil {
+		if _, err := TableSVG(l, st, m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,9 +1,10 @@
-// Package tableview draws a closed-poker table as a floor manager sees it: an oval table with the
+// This file draws a closed-poker table as a floor manager sees it: an oval table with the
 // players around it (name, stack, cards as cards), the dealer button, the chips in front of each
 // player and in the pot or pots, the player to act and the one who just acted, and the seats and
 // cards a finding concerns marked out. It draws a replay.State as inline SVG (no fonts, images or
 // scripts from anywhere), so the dispute report and the web replayer can both embed it.
-package tableview
+
+package report
 
 import (
 	"bytes"
@@ -118,8 +119,8 @@ const (
 
 var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
 
-// SVG draws st in l with marks as an inline SVG element.
-func SVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
+// TableSVG draws st in l with marks as an inline SVG element.
+func TableSVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 	v := view{W: width, H: height, Title: m.Title, PotX: cx, PotY: cy}
 	n := len(st.Seats)
 	marked := map[events.Seat]bool{}
@@ -294,8 +295,8 @@ func rankText(c cards.Card) string {
 	return r
 }
 
-// CSS styles the drawing; a page that embeds SVG includes it once in its style sheet.
-const CSS = `
+// TableCSS styles the drawing; a page that embeds TableSVG includes it once in its style sheet.
+const TableCSS = `
 svg.table{width:100%;height:auto;display:block;max-width:1000px;margin:0 auto}
 svg.table .rail{fill:#6b3f1d;stroke:#3d220e;stroke-width:3}
 svg.table .felt{fill:#1f6b3a;stroke:#154d29;stroke-width:3}

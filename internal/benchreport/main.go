@@ -2,8 +2,8 @@
 // package (`go test -bench`), then measures the fechado binary as whole processes on simulated
 // logs of growing size (audit against `jq -c .` on the same files, and against the audit of an
 // earlier commit's build when given one, record, project: elapsed time and peak memory), and
-// writes BENCHMARKS.md, with the raw benchmark output kept under bench/ for benchstat. `make
-// bench` runs it through scripts/bench.sh.
+// writes BENCHMARKS.md, with the raw benchmark output kept under internal/benchreport/testdata/raw/ for benchstat. `make
+// bench` runs it through internal/benchreport/bench.sh.
 //
 // Usage:
 //
@@ -89,7 +89,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.StringVar(&cfg.fechado, "fechado", "bin/fechado", "the fechado binary to measure")
 	fs.StringVar(&cfg.jq, "jq", "jq", "the jq binary, the baseline of audit")
 	fs.StringVar(&cfg.out, "out", "BENCHMARKS.md", "the report to write")
-	fs.StringVar(&cfg.rawDir, "raw", "bench", "folder of the raw benchmark output, raw-<commit>.txt")
+	fs.StringVar(&cfg.rawDir, "raw", "internal/benchreport/testdata/raw", "folder of the raw benchmark output, raw-<commit>.txt")
 	fs.StringVar(&cfg.work, "work", "bin/bench-work", "scratch folder for simulated logs and the log store (emptied first)")
 	fs.BoolVar(&cfg.keepWork, "keep", false, "keep the scratch folder afterwards")
 	fs.StringVar(&cfg.cache, "cache", "bin/bench-cache", "folder the Go benchmarks cache big logs in across runs (FECHADO_BENCH_CACHE)")
