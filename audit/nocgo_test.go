@@ -9,7 +9,7 @@ import (
 )
 
 // nocgoPackages are the domain packages: they must build without a C compiler (CGO_ENABLED=0),
-// so that an audit runs from a plain `go build` on any platform; multisha, under cards and events,
+// so that an audit runs from a plain `go build` on any platform; internal/multisha, under cards and events,
 // has a pure-Go fallback for that.
 var nocgoPackages = []string{"./cards", "./events", "./rules", "./finding", "./audit", "./replay"}
 
@@ -42,7 +42,7 @@ func TestDomainBuildsWithoutCgo(t *testing.T) {
 	}
 	// The check itself: with cgo on, on amd64, multisha does compile a cgo file.
 	if runtime.GOARCH == "amd64" {
-		list = exec.Command("go", "list", "-f", "{{len .CgoFiles}}", "./multisha")
+		list = exec.Command("go", "list", "-f", "{{len .CgoFiles}}", "./internal/multisha")
 		list.Dir, list.Env = "..", append(os.Environ(), "CGO_ENABLED=1")
 		if out, err := list.Output(); err != nil || strings.TrimSpace(string(out)) == "0" {
 			t.Errorf("with CGO_ENABLED=1 go list counts %q cgo files in multisha (%v): the check counts nothing", out, err)
