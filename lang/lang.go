@@ -32,8 +32,10 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -73,7 +75,8 @@ type Lang struct {
 	// Messages are the language's messages by key.
 	Messages map[string]Text
 
-	loc *i18n.Localizer // picks a message's plural form by go-i18n's CLDR rules
+	plural *i18n.Localizer     // names the CLDR plural category of a count (category)
+	small  [1024]atomic.Uint32 // the categories of counts 0..1023, once named: 1 + index in categories
 }
 
 // Args are the values of a message's named placeholders.
@@ -97,18 +100,24 @@ var languages = []struct{ code, name, date, time string }{
 //go:embed locales/*.toml
 var locales embed.FS
 
-// bundle holds every language's messages as go-i18n reads them.
-var bundle = i18n.NewBundle(language.English)
+// categories are CLDR's plural categories, in Text's order.
+var categories = [...]string{"zero", "one", "two", "few", "many", "other"}
+
+// rules is a go-i18n bundle of one message per language, whose forms are the names of their
+// categories: localizing it for a count names the count's category by go-i18n's CLDR rules
+// (which the package keeps to itself otherwise). They are newer than golang.org/x/text's: they
+// give Portuguese and Spanish their many.
+var rules = i18n.NewBundle(language.English)
 
 func init() {
-	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	unmarshal := map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal}
 	for _, x := range languages {
 		path := "locales/" + x.code + ".toml"
 		data, err := locales.ReadFile(path)
 		if err != nil {
 			panic("lang: " + err.Error())
 		}
-		f, err := bundle.ParseMessageFileBytes(data, path)
+		f, err := i18n.ParseMessageFileBytes(data, path, unmarshal)
 		if err != nil {
 			panic("lang: " + path + ": " + err.Error())
 		}
@@ -123,7 +132,9 @@ func init() {
 // register adds a language.
 func register(l *Lang) {
 	l.Tag = language.MustParse(l.Code)
-	l.loc = i18n.NewLocalizer(bundle, l.Code)
+	rules.MustAddMessages(l.Tag, &i18n.Message{ID: "category",
+		Zero: categories[0], One: categories[1], Two: categories[2], Few: categories[3], Many: categories[4], Other: categories[5]})
+	l.plural = i18n.NewLocalizer(rules, l.Code)
 	all = append(all, l)
 	sort.Slice(all, func(i, j int) bool { return all[i].Code == "en" || (all[j].Code != "en" && all[i].Code < all[j].Code) })
 	byCode[strings.ToLower(l.Code)] = l
@@ -240,7 +251,7 @@ func (l *Lang) T(key string, args Args) string {
 	s := t.Other
 	if n, ok := args["n"]; ok && t.plural() {
 		if i, ok := asInt(n); ok {
-			s = l.form(key, i, t)
+			s = t.form(l.category(i))
 		}
 	}
 	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
@@ -252,18 +263,34 @@ func (l *Lang) T(key string, args Args) string {
 	})
 }
 
-// form returns the form of key's message t that count i takes in l: go-i18n picks it by the
-// language's CLDR plural rules (Other when the message lacks that form). The message is asked of
-// go-i18n by key, without parsing it as a template: lang fills the placeholders itself.
-func (l *Lang) form(key string, i int64, t Text) string {
+// form returns t's form of the CLDR category c, or Other when t has none.
+func (t Text) form(c int) string {
+	if f := t.forms()[c]; f != "" {
+		return f
+	}
+	return t.Other
+}
+
+// category returns the index in categories of the CLDR plural category count i takes in l. The
+// categories of small counts, most of those asked, are named once and kept.
+func (l *Lang) category(i int64) int {
 	if i < 0 {
 		i = -i
 	}
-	s, _ := l.loc.Localize(&i18n.LocalizeConfig{MessageID: key, PluralCount: i, TemplateParser: template.IdentityParser{}})
-	if s == "" {
-		return t.Other
+	if i < int64(len(l.small)) {
+		if c := l.small[i].Load(); c != 0 {
+			return int(c - 1)
+		}
 	}
-	return s
+	name, err := l.plural.Localize(&i18n.LocalizeConfig{MessageID: "category", PluralCount: i, TemplateParser: template.IdentityParser{}})
+	c := slices.Index(categories[:], name)
+	if err != nil || c < 0 {
+		c = len(categories) - 1 // other
+	}
+	if i < int64(len(l.small)) {
+		l.small[i].Store(uint32(c + 1))
+	}
+	return c
 }
 
 // Format writes one placeholder value for the reader.
