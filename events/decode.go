@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events/internal/alias"
 	"github.com/fechado/fechado/events/internal/jsonlex"
 	"github.com/fechado/fechado/events/internal/textform"
 	"github.com/fechado/fechado/internal/multisha"
@@ -171,12 +171,13 @@ func (s *slab[T]) refill(n int) {
 }
 
 // own returns b as a string. When pooling the string shares b's bytes (a piece of a line that
-// nobody writes again, or the fresh copy of a string with escapes) instead of copying them.
+// nobody writes again, or the fresh copy of a string with escapes) instead of copying them: the
+// invariant of package alias, which the Reader's chunks keep (nextChunk).
 func (d *decoder) own(b []byte) string {
-	if !d.pool || len(b) == 0 {
+	if !d.pool {
 		return string(b)
 	}
-	return unsafe.String(&b[0], len(b))
+	return alias.String(b)
 }
 
 // handID returns b, a hand id: the last hand read when it is that one (a hand.started's previous
@@ -699,25 +700,15 @@ func (r *Reader) fill() {
 	r.rerr = io.ErrNoProgress
 }
 
-// nextChunk starts a chunk with the unfinished line of the current one: a new one of bufSize, or twice the line when it is longer than half of that (a long line).
+// nextChunk starts a chunk with the unfinished line of the current one: a new one of bufSize, or
+// twice the line when it is longer than half of that (a long line). The chunk is new memory that
+// is read into once and never reused: the strings own aliases in it stay as they are.
 func (r *Reader) nextChunk() {
 	tail := r.chunk[r.next:r.n]
-	c := uncleared(max(bufSize, 2*len(tail)))
+	c := make([]byte, max(bufSize, 2*len(tail)))
 	copy(c, tail)
 	r.chunk, r.next, r.scan, r.n = c, 0, r.scan-r.next, len(tail)
 	r.lok, r.spans, r.si = false, r.spans[:0], 0 // they were places in the last chunk
-}
-
-// uncleared returns n bytes of new memory that is not cleared first, for a chunk of lines: the
-// file is read over it at once, and of a chunk only the bytes read are ever handed out (a line's
-// capacity is its length), so clearing it would be wasted work on every byte of the file.
-// strings.Builder's Grow is the standard library's way to such memory; the bytes past the one
-// written belong to the same allocation, so the slice keeps all of it alive.
-func uncleared(n int) []byte {
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteByte(0)
-	return unsafe.Slice(unsafe.StringData(b.String()), n)
 }
 
 // LineSum returns the SHA-256 of the last line returned (by Next or ReadLine, without its

@@ -47,7 +47,7 @@ function t(key, params) {
   const args = params || {};
   const m = words.messages["console." + key];
   if (!m) return "[" + key + "]";
-  const s = m.one && args.n != null && words.plural.select(Number(args.n)) === "one" ? m.one : m.other;
+  const s = (args.n != null && m[words.plural.select(Number(args.n))]) || m.other; // the CLDR form the count takes (one, many…), else other
   return s.replace(/\{([a-z_]+)\}/g, (all, k) => (k in args ? (typeof args[k] === "number" ? num(args[k]) : String(args[k])) : all));
 }
 
