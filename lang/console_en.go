@@ -89,6 +89,7 @@ var _ = extend("en", map[string]Text{
 	"console.err.login":             {Other: "The device name or the password is wrong."},
 	"console.err.other-table":       {Other: "This device may record only its own table."},
 	"console.err.denied":            {Other: "The log's server refused this device the event: {detail}"},
+	"console.err.cross-site":        {Other: "This request did not come from the console's own page and was refused: {detail}"},
 	"console.err.invalid":           {Other: "The recorder refused the event: {detail}"},
 	"console.err.conflict":          {Other: "Another event is already stored in this place: {detail}"},
 	"console.err.store":             {Other: "The log cannot be reached: {detail}"},

@@ -89,6 +89,7 @@ var _ = extend("es", map[string]Text{
 	"console.err.login":             {Other: "El nombre del dispositivo o la contraseña no es correcto."},
 	"console.err.other-table":       {Other: "Este dispositivo solo puede registrar su propia mesa."},
 	"console.err.denied":            {Other: "El servidor del registro rechazó el evento de este dispositivo: {detail}"},
+	"console.err.cross-site":        {Other: "Esta solicitud no vino de la propia página de la consola y fue rechazada: {detail}"},
 	"console.err.invalid":           {Other: "El registro rechazó el evento: {detail}"},
 	"console.err.conflict":          {Other: "Ya hay otro evento guardado en este lugar: {detail}"},
 	"console.err.store":             {Other: "No se puede llegar al registro: {detail}"},

@@ -89,6 +89,7 @@ var _ = extend("pt-BR", map[string]Text{
 	"console.err.login":             {Other: "O nome do aparelho ou a senha está errado."},
 	"console.err.other-table":       {Other: "Este aparelho só pode registrar a sua própria mesa."},
 	"console.err.denied":            {Other: "O servidor do registro recusou o evento a este aparelho: {detail}"},
+	"console.err.cross-site":        {Other: "Este pedido não veio da própria página do console e foi recusado: {detail}"},
 	"console.err.invalid":           {Other: "O registro recusou o evento: {detail}"},
 	"console.err.conflict":          {Other: "Outro evento já está guardado neste lugar: {detail}"},
 	"console.err.store":             {Other: "Não é possível alcançar o registro: {detail}"},

@@ -89,6 +89,7 @@ var _ = extend("tr", map[string]Text{
 	"console.err.login":             {Other: "Cihaz adı ya da parola yanlış."},
 	"console.err.other-table":       {Other: "Bu cihaz yalnızca kendi masasını kaydedebilir."},
 	"console.err.denied":            {Other: "Kaydın sunucusu bu cihazın olayını reddetti: {detail}"},
+	"console.err.cross-site":        {Other: "Bu istek konsolun kendi sayfasından gelmedi ve reddedildi: {detail}"},
 	"console.err.invalid":           {Other: "Kayıt olayı reddetti: {detail}"},
 	"console.err.conflict":          {Other: "Bu yerde zaten başka bir olay kayıtlı: {detail}"},
 	"console.err.store":             {Other: "Kayda ulaşılamıyor: {detail}"},
