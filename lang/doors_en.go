@@ -7,7 +7,6 @@ var _ = extend("en", map[string]Text{
 	"serve.writes-auth": {Other: "writes need credentials: POST /api/events takes the table devices and app users of {file}"},
 	"stream.missing":    {Other: "the stream {stream} does not exist, and this command creates nothing: set the log up with 'fechado init' (or record into it)"},
 	"stream.differs":    {Other: "the stream {stream} is not configured as docs/stream.md requires: {what}"},
-	"stream.replicas":   {Other: "it has {have} replicas, not {want}"},
 	"init.created":      {Other: "created the stream {stream} with {replicas} replicas, configured as docs/stream.md requires"},
 	"init.exists":       {Other: "the stream {stream} exists, configured as docs/stream.md requires: nothing to do"},
 	"passwd.prompt":     {Other: "Password: "},

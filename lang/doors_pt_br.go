@@ -5,7 +5,6 @@ var _ = extend("pt-BR", map[string]Text{
 	"serve.writes-auth": {Other: "a escrita exige credenciais: POST /api/events aceita os aparelhos de mesa e os usuários app de {file}"},
 	"stream.missing":    {Other: "o stream {stream} não existe, e este comando não cria nada: prepare o registro com 'fechado init' (ou gravando nele)"},
 	"stream.differs":    {Other: "o stream {stream} não está configurado como docs/stream.md exige: {what}"},
-	"stream.replicas":   {Other: "ele tem {have} réplicas, não {want}"},
 	"init.created":      {Other: "stream {stream} criado com {replicas} réplicas, configurado como docs/stream.md exige"},
 	"init.exists":       {Other: "o stream {stream} existe e está configurado como docs/stream.md exige: nada a fazer"},
 	"passwd.prompt":     {Other: "Senha: "},

@@ -5,7 +5,6 @@ var _ = extend("tr", map[string]Text{
 	"serve.writes-auth": {Other: "yazma kimlik bilgisi ister: POST /api/events, {file} dosyasındaki masa cihazlarını ve app kullanıcılarını kabul eder"},
 	"stream.missing":    {Other: "{stream} akışı yok ve bu komut hiçbir şey oluşturmaz: kaydı 'fechado init' ile (ya da içine kayıt yaparak) kurun"},
 	"stream.differs":    {Other: "{stream} akışı docs/stream.md belgesinin istediği gibi yapılandırılmamış: {what}"},
-	"stream.replicas":   {Other: "{have} kopyası var, {want} değil"},
 	"init.created":      {Other: "{stream} akışı {replicas} kopyayla, docs/stream.md belgesinin istediği gibi oluşturuldu"},
 	"init.exists":       {Other: "{stream} akışı var ve docs/stream.md belgesinin istediği gibi yapılandırılmış: yapılacak bir şey yok"},
 	"passwd.prompt":     {Other: "Parola: "},

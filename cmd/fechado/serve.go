@@ -185,10 +185,7 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(m.Stdout, "fechado: web interface on %s\n", url)
 	log.Info("fechado: serving the web interface", "url", url, "db", f.dbPath())
-	reader, _ := lang.Choose("", m.getenv)
-	if reader == nil {
-		reader = lang.English()
-	}
+	reader := m.reader()
 	if auth == nil {
 		// The demo's default: say it where the operator looks, as a warning of the log too.
 		msg := reader.T("serve.writes-open", lang.Args{"url": url})
