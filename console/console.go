@@ -1,6 +1,7 @@
 // Package console owns the table console: the page of `fechado serve` at /console that a dealer's
 // tablet or phone uses to record a live hand, and its API. The console logs in as the table's
-// device (a table user of the roles auth file) and may append to its own table only; every event
+// device (a table user of the roles auth file; the page once, then by an HttpOnly SameSite=Strict
+// session cookie: session.go) and may append to its own table only; every event
 // goes through the recorder's validated append (sequence, chain, de-duplication by id), and what
 // it offers at each step comes from rules.Advise, so that it never offers an illegal action.
 //

@@ -6,6 +6,10 @@
 // metrics at /metrics, and the pages of the dashboard, embedded from assets/ (plain HTML, CSS and
 // JavaScript that work offline).
 //
+// Doors. Every answer carries the security headers (internal/webguard); a write another site's
+// page could send is refused; with Options.Auth, POST /api/events takes only a table device (its
+// own table) or an app user, decided by roles.User.MayAppend as the NATS server decides it.
+//
 // Privacy. A hand in progress (no hand.ended yet) is shown only as its public information:
 // actions, pots, the number of cards each player holds, cards exposed or shown. Face-down cards,
 // burned and discarded cards and a revealed seed are removed from every answer until the hand

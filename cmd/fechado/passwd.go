@@ -85,4 +85,3 @@ func (m *Main) readPassword(reader *lang.Lang) (string, error) {
 	}
 	return strings.TrimRight(line, "\r\n"), nil
 }
-
