@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -22,8 +23,8 @@ direct gets) and --replicas replicas (3 for a three-node cluster), on the embedd
 application's own user may not create streams on a cluster configured as docs/deployment.md
 says).
 
-It is idempotent: on a stream that exists with that configuration (and --replicas replicas) it
-changes nothing and exits 0. On a stream that exists with another configuration it changes
+It is idempotent: on a stream that exists with that configuration (and, when --replicas is
+given, that many replicas) it changes nothing and exits 0. On a stream that exists with another configuration it changes
 nothing either, names every setting that differs and exits 1: fixing a stream that holds
 history is an operator's decision, not a set-up's.
 
@@ -48,6 +49,12 @@ func runInit(m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado init --help')", rest[0])
 	}
+	replicas := 0 // an existing stream's replicas are checked when --replicas is given
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "replicas" {
+			replicas = lf.replicas
+		}
+	})
 	ctx, l, done, err := lf.openInterruptible()
 	if err != nil {
 		return err
@@ -58,7 +65,7 @@ func runInit(m *Main, args []string) error {
 		return withCode(exitStore, err)
 	}
 	reader := m.reader()
-	if ps := recorder.ConfigProblems(info.Config, lf.replicas); len(ps) > 0 {
+	if ps := recorder.ConfigProblems(info.Config, replicas); len(ps) > 0 {
 		return withCode(exitFindings, &configDiffers{problems: ps})
 	}
 	if l.Created() {

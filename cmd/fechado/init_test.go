@@ -121,6 +121,9 @@ func TestInitCreatesTheStreamOnce(t *testing.T) {
 	if code, out, _ := recRun(t, nil, "verify", "--nats", url); code != 0 {
 		t.Fatalf("verify after init: exit %d\n%s", code, out)
 	}
+	if code, _, stderr := recRun(t, nil, "init", "--nats", url, "--replicas", "3"); code != exitFindings || !strings.Contains(stderr, "replicas is 1, not 3") {
+		t.Errorf("init --replicas 3 on a one-replica stream: exit %d %s", code, stderr)
+	}
 	if code, _, stderr := recRun(t, nil, "verify", "--nats", url, "--replicas", "3"); code != exitFindings || !strings.Contains(stderr, "replicas is 1, not 3") {
 		t.Errorf("verify --replicas 3 of a one-replica stream: exit %d %s", code, stderr)
 	}
