@@ -100,6 +100,15 @@ func TestPostEventsAuthorisedAsOnNATS(t *testing.T) {
 			t.Fatalf("%s: the stream holds %d messages after a refused post", c.name, last)
 		}
 	}
+	// Good credentials do not make a cross-site write acceptable.
+	for _, h := range []http.Header{{"Content-Type": {"text/plain"}}, {"Origin": {"https://evil.example"}}, {"Sec-Fetch-Site": {"cross-site"}}} {
+		if code, body := e.postAs("dealer-a", "pass-a", h, handA); code != http.StatusForbidden {
+			t.Errorf("the device's credentials with %v: %d %s, want 403", h, code, body)
+		}
+	}
+	if last := e.streamLast(); last != 0 {
+		t.Fatalf("the stream holds %d messages after refused cross-site posts", last)
+	}
 	if code, body := e.postAs("dealer-a", "pass-a", nil, handA); code != http.StatusOK {
 		t.Fatalf("device on its own table: %d %s", code, body)
 	}
