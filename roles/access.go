@@ -108,18 +108,19 @@ func NewAuthenticator(a *Auth) *Authenticator {
 }
 
 // dummyHash is compared when the name is unknown, so that an unknown name costs what a wrong
-// password costs and the timing does not tell which names exist.
-var dummyHash = func() []byte {
-	h, _ := bcrypt.GenerateFromPassword([]byte("fechado: no such user"), bcrypt.MinCost)
+// bcrypt password of cost 11 (fechado passwd's default) costs and the timing does not tell which
+// names exist. It is made at the first unknown name, not at start: every command imports roles.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("fechado: no such user"), 11)
 	return h
-}()
+})
 
 // Authenticate returns the user called name when password is theirs; ErrBadCredentials
 // otherwise.
 func (v *Authenticator) Authenticate(name, password string) (User, error) {
 	u, ok := v.users[name]
 	if !ok {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return User{}, ErrBadCredentials
 	}
 	if !strings.HasPrefix(u.Password, "$2") {
