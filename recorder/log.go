@@ -90,6 +90,10 @@ type Options struct {
 	// (LoadAuth, docs/security.md). With them, clients must give credentials: no client is
 	// AppUser without its password.
 	Auth []*server.User
+	// Existing says the log must exist already: Open then creates nothing (no stream, no hand
+	// index, no data folder) and fails with ErrNoStream when the stream is missing. The commands
+	// that only read or check the log open it so (a check must never create what it checks).
+	Existing bool
 }
 
 // Log is an open hand log: the connection to the server (and the server itself when embedded)
@@ -112,7 +116,12 @@ type Log struct {
 	// reads is the log that reads for an append what this log's user may not read (a table
 	// device: a stored hand's events, a message by its stream sequence); nil means this one.
 	reads *Log
+	// created is set when Open created the stream.
+	created bool
 }
+
+// Created reports whether Open created the stream (it did not exist before).
+func (l *Log) Created() bool { return l.created }
 
 // Open starts the embedded server (or connects to the external one), creates the stream when it
 // is missing and returns the log. Close releases everything.
@@ -128,6 +137,15 @@ func Open(ctx context.Context, opts Options) (*Log, error) {
 	}
 	l := &Log{opts: opts}
 	var err error
+	if opts.Existing && len(opts.URLs) == 0 {
+		dir := opts.DataDir
+		if dir == "" {
+			dir = DefaultDataDir
+		}
+		if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
+			return nil, fmt.Errorf("recorder: %w: no data folder %s", ErrNoStream, dir)
+		}
+	}
 	if len(opts.URLs) > 0 {
 		err = l.connectExternal()
 	} else {
@@ -203,7 +221,7 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 		return err
 	}
 	// The stream is created once, as the admin user, whose password lives only in this process.
-	if err := l.ensureStream(ctx, l.js); !errors.Is(err, errNoStream) {
+	if err := l.ensureStream(ctx, l.js); !errors.Is(err, ErrNoStream) || l.opts.Existing {
 		return err
 	}
 	admin, err := nats.Connect("", nats.InProcessServer(s), nats.UserInfo(adminUser, adminPassword), nats.Name("fechado-admin"), quiet)
@@ -281,13 +299,15 @@ func (l *Log) newJetStream(nc *nats.Conn) (jetstream.JetStream, error) {
 	return js, nil
 }
 
-var errNoStream = errors.New("stream missing")
+// ErrNoStream means the log's stream does not exist (and Options.Existing kept Open from
+// creating it).
+var ErrNoStream = errors.New("the stream " + StreamName + " does not exist")
 
-// ensureStream binds the stream if it exists; errNoStream when it does not.
+// ensureStream binds the stream if it exists; ErrNoStream when it does not.
 func (l *Log) ensureStream(ctx context.Context, js jetstream.JetStream) error {
 	st, err := js.Stream(ctx, StreamName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		return errNoStream
+		return ErrNoStream
 	}
 	if err != nil {
 		return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
@@ -298,9 +318,11 @@ func (l *Log) ensureStream(ctx context.Context, js jetstream.JetStream) error {
 
 // createStream creates the stream with js (whose user may do it) and binds it for l.
 func (l *Log) createStream(ctx context.Context, js jetstream.JetStream) error {
-	if _, err := js.CreateStream(ctx, StreamConfig(l.opts.Replicas)); err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+	_, err := js.CreateStream(ctx, StreamConfig(l.opts.Replicas))
+	if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 		return fmt.Errorf("recorder: stream %s is missing and could not be created: %w", StreamName, err)
 	}
+	l.created = err == nil
 	return l.ensureStream(ctx, l.js)
 }
 
@@ -309,7 +331,7 @@ func (l *Log) openStream(ctx context.Context) error {
 		return nil
 	}
 	err := l.ensureStream(ctx, l.js)
-	if errors.Is(err, errNoStream) {
+	if errors.Is(err, ErrNoStream) && !l.opts.Existing {
 		return l.createStream(ctx, l.js)
 	}
 	return err

@@ -7,10 +7,13 @@ import (
 	"encoding/json"
 	"io/fs"
 	"net/http"
+
+	"github.com/fechado/fechado/internal/webguard"
 )
 
-// Handler returns the server's HTTP handler: the pages, /api/ and /metrics.
-func (s *Server) Handler() http.Handler { return s.mux }
+// Handler returns the server's HTTP handler: the pages, /api/ and /metrics, every answer with the
+// security headers (webguard.Secure).
+func (s *Server) Handler() http.Handler { return webguard.Secure(s.mux) }
 
 func (s *Server) routes() {
 	m := http.NewServeMux()

@@ -30,6 +30,7 @@ func runExport(m *Main, args []string) error {
 	c := commands["export"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
+	lf.existing = true // export reads the log: it never creates it
 	hand := fs.String("hand", "", "the hand `ID` to export")
 	table := fs.String("table", "", "the table `ID` whose hands to export (with --hand: the hand's table)")
 	all := fs.Bool("all", false, "export every hand")

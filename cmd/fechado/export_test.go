@@ -7,6 +7,11 @@ import (
 
 // Bad usage exits 2, an unreachable log 3; each command documents the log flags.
 func TestLogCommandsUsage(t *testing.T) {
+	// An empty log, set up: export then looks for what it does not hold.
+	empty := t.TempDir()
+	if code, _, stderr := recRun(t, nil, "init", "--data", empty); code != 0 {
+		t.Fatalf("init: %d %s", code, stderr)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -20,8 +25,9 @@ func TestLogCommandsUsage(t *testing.T) {
 		{[]string{"export", "--data", t.TempDir()}, 2, "give one of"},
 		{[]string{"export", "--all", "--hand", "x"}, 2, "give one of"},
 		{[]string{"export", "--all", "x"}, 2, "unexpected argument"},
-		{[]string{"export", "--data", t.TempDir(), "--hand", "01a227c1-7c48-7c42-9370-e7acfdf6ed53"}, 2, "hand not found"},
-		{[]string{"export", "--data", t.TempDir(), "--table", "nobody"}, 2, "no hand of table nobody"},
+		{[]string{"export", "--data", empty, "--hand", "01a227c1-7c48-7c42-9370-e7acfdf6ed53"}, 2, "hand not found"},
+		{[]string{"export", "--data", empty, "--table", "nobody"}, 2, "no hand of table nobody"},
+		{[]string{"export", "--data", t.TempDir(), "--table", "nobody"}, 3, "does not exist"}, // never set up: nothing created
 		{[]string{"verify", "--nats", "nats://127.0.0.1:1"}, 3, "127.0.0.1:1"},
 		{[]string{"verify", "x"}, 2, "unexpected argument"},
 	} {

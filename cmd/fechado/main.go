@@ -104,7 +104,7 @@ func (m *Main) Run(args []string) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	if msg := err.Error(); msg != "" {
+	if msg := m.explain(err); msg != "" {
 		fmt.Fprintf(m.Stderr, "fechado %s: %s\n", c.name, msg)
 	}
 	return code

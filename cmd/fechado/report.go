@@ -41,6 +41,7 @@ func runReport(m *Main, args []string) error {
 	language := fs.String("lang", "", "the report's language: en, pt-BR, tr, es")
 	outName := fs.String("out", "", "write the page to this `FILE` instead of standard output")
 	store := addLogFlags(fs)
+	store.existing = true // report reads the log: it never creates it
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err

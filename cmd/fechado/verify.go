@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/fechado/fechado/recorder"
@@ -21,8 +22,13 @@ purges denied, no roll-ups, no message TTLs or delete markers), that nothing was
 event once, that each decodes and sits under its hand's subject and that each hand's seq runs from
 1 without gaps and its prev chain holds.
 
-Prints a report. Exits 0 when everything holds, 1 when anything is off, 3 when the log could not
-be reached.`,
+With --replicas N the stream must also have N replicas (without it, any number passes).
+
+Verify creates and changes nothing: a missing stream (or, embedded, a missing --data folder) is
+a failure, exit 1, and is left missing; 'fechado init' sets a log up.
+
+Prints a report. Exits 0 when everything holds, 1 when anything is off (the stream missing
+included), 3 when the log could not be reached.`,
 		run: runVerify,
 	})
 }
@@ -31,6 +37,7 @@ func runVerify(m *Main, args []string) error {
 	c := commands["verify"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
+	lf.existing = true // a check never creates what it checks
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -38,12 +45,21 @@ func runVerify(m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado verify --help')", rest[0])
 	}
+	replicas := 0 // any, unless --replicas says how many the stream must have
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "replicas" {
+			replicas = lf.replicas
+		}
+	})
 	ctx, l, done, err := lf.openInterruptible()
+	if errors.Is(err, recorder.ErrNoStream) {
+		return withCode(exitFindings, err) // history is gone, or was never set up: the log does not hold
+	}
 	if err != nil {
 		return err
 	}
 	defer done()
-	rep, err := l.Verify(ctx)
+	rep, err := l.VerifyReplicas(ctx, replicas)
 	if err != nil {
 		return withCode(exitStore, err)
 	}
@@ -51,6 +67,17 @@ func runVerify(m *Main, args []string) error {
 	writeVerifyReport(w, rep)
 	if err := w.Flush(); err != nil {
 		return usageErr("%v", err)
+	}
+	var config []string
+	for _, p := range rep.Problems {
+		if p.Code == "stream.config" {
+			config = append(config, p.Message)
+		}
+	}
+	if len(config) > 0 {
+		// The stream no longer protects history as configured (or has other replicas): said in
+		// the reader's language, naming each setting (Main.explain).
+		return withCode(exitFindings, &configDiffers{problems: config})
 	}
 	if !rep.OK() {
 		return withCode(exitFindings, errors.New("the log does not hold (see the report)"))

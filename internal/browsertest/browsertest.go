@@ -92,5 +92,6 @@ func New(t testing.TB, width, height int, timeout time.Duration) context.Context
 		cancel()
 		cancelA()
 	})
+	failOnCSPViolation(t, ctx)
 	return ctx
 }

@@ -56,6 +56,7 @@ func Tab(t testing.TB, width, height int, timeout time.Duration) context.Context
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
 		t.Fatalf("a tab of the shared chromium: %v", err)
 	}
+	failOnCSPViolation(t, ctx)
 	return ctx
 }
 
