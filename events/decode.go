@@ -571,7 +571,8 @@ var errSkipped = errors.New("line skipped")
 
 const (
 	// bufSize is the size of a chunk of lines: a couple of hundred lines of a log. A chunk grows
-	// to hold a longer line.
+	// to hold a longer line, up to twice MaxLineSize: a line longer still is read past
+	// (skipLong).
 	bufSize = 64 << 10
 	// minRead is the least room a chunk must have left to be read into; with less, the next
 	// chunk is started, so that a Read never asks for only a few bytes.
