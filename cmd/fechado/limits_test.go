@@ -2,11 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
@@ -209,4 +216,83 @@ func TestStoredDeepLineRefused(t *testing.T) {
 			t.Errorf("%s: allocated %d MiB", args[0], alloc>>20)
 		}
 	}
+}
+
+// vmHWM returns the peak resident memory of process pid so far (VmHWM of /proc/pid/status, which
+// starts afresh at exec, unlike a child's maxrss), in bytes; ok is false where there is no /proc.
+func vmHWM(t *testing.T, pid int) (n int64, ok bool) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, found := strings.CutPrefix(line, "VmHWM:"); found {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
+}
+
+// `fechado serve`, a process of its own, refuses a POST /api/events whose line is 8 MB nested
+// 4,000,000 deep (which overflowed its stack, issue 38) with 413 naming the line, its peak
+// resident memory grows by less than limitsBound, and it serves on: the hands of a good body go
+// in and the API answers.
+func TestServeRefusesDeepLineInBoundedMemory(t *testing.T) {
+	bin := asFechado(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "serve", "--http", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--db", filepath.Join(dir, "read.db"))
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	var url string
+	for deadline := time.Now().Add(60 * time.Second); url == ""; time.Sleep(10 * time.Millisecond) {
+		if m := urlLine.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("serve printed no URL: %s", out)
+		}
+	}
+	post := func(body []byte) (int, string) {
+		t.Helper()
+		resp, err := http.Post(url+"api/events", "application/x-ndjson", bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("POST /api/events: %v (the server: %.2000s)", err, out)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	hands := limitsHands(t)
+	before, ok := vmHWM(t, cmd.Process.Pid)
+	if !ok {
+		t.Skip("no /proc/PID/status VmHWM on this system")
+	}
+	deep := append(append(bytes.Clone(hands[1][0].Raw), '\n'), deepData(4_000_000)(hands[1][1])...)
+	code, body := post(append(deep, '\n'))
+	after, _ := vmHWM(t, cmd.Process.Pid)
+	t.Logf("serve: peak resident memory %.1f MiB before the POST of %d bytes, %.1f MiB after", float64(before)/(1<<20), len(deep), float64(after)/(1<<20))
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(body, "line 2: line too long: 8000") {
+		t.Fatalf("POST of the deep line: %d %s", code, body)
+	}
+	if after > before+limitsBound {
+		t.Errorf("peak resident memory grew from %d to %d MiB", before>>20, after>>20)
+	}
+	if code, body := post(append(recordertest.Lines(hands[0]), recordertest.Lines(hands[2])...)); code != http.StatusOK || !strings.Contains(body, `"appended":10`) {
+		t.Fatalf("POST of good hands after it: %d %s", code, body)
+	}
+	resp, err := http.Get(url + "api/tables")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /api/tables: %v %v", resp, err)
+	}
+	resp.Body.Close()
 }
