@@ -284,8 +284,15 @@ func TestOpenDepthLimit(t *testing.T) {
 	if _, err := l.Skip(); err != nil || l.Depth != 1 {
 		t.Fatalf("Skip: %v, depth %d", err, l.Depth)
 	}
-	for more, err := l.NextElem(); more; more, err = l.NextElem() {
-		if _, err = l.Skip(); err != nil {
+	for {
+		more, err := l.NextElem()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			break
+		}
+		if _, err := l.Skip(); err != nil {
 			t.Fatal(err)
 		}
 	}
