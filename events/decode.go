@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,31 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrInvalid is wrapped by every decoding error, so callers can tell bad input from I/O failures.
 var ErrInvalid = errors.New("invalid event")
 
+// The input limits of a line (docs/events.md, "Input limits"). The upstream contract states
+// none; these bound what one line can cost any reader, and the store takes every line they let
+// through.
+const (
+	// MaxLineSize is the longest line of a log, in bytes without its newline: the store's limit on
+	// a message's payload (1 MiB, nats-server's default max_payload). A longer line is refused by
+	// Parse and skipped by a Reader, which reads it in bounded memory.
+	MaxLineSize = 1 << 20
+	// MaxDepth is how deeply the arrays and objects of a line may nest, the envelope's object
+	// counted: the contract needs 4; a deeper line is refused.
+	MaxDepth = jsonlex.MaxDepth
+)
+
+var (
+	// ErrLineTooLong is wrapped by the error of a line longer than MaxLineSize.
+	ErrLineTooLong = errors.New("line too long")
+	// ErrTooDeep is wrapped by the error of a line nested deeper than MaxDepth.
+	ErrTooDeep = jsonlex.ErrTooDeep
+)
+
+// tooLong is the fault of a line of n bytes, over MaxLineSize.
+func tooLong(n int) error {
+	return invalid{fmt.Errorf("%w: %d bytes, over the limit of %d", ErrLineTooLong, n, MaxLineSize)}
+}
+
 // fieldErr carries the path of the field that failed while decoding.
 type fieldErr struct {
 	path string
@@ -72,9 +98,13 @@ type invalid struct{ error }
 
 func (invalid) Is(target error) bool { return target == ErrInvalid }
 
+// Unwrap returns the fault, so that errors.Is finds ErrLineTooLong and ErrTooDeep in it.
+func (e invalid) Unwrap() error { return e.error }
+
 // Parse decodes one line (without its newline) strictly: unknown types and fields, missing or
-// mistyped fields, bad cards, UUIDs and seats are errors that name the field. The returned
-// event's Raw is line itself (not copied); its strings are copies.
+// mistyped fields, bad cards, UUIDs and seats are errors that name the field; a line longer than
+// MaxLineSize or nested deeper than MaxDepth is refused (ErrLineTooLong, ErrTooDeep). The
+// returned event's Raw is line itself (not copied); its strings are copies.
 func Parse(line []byte) (*Event, error) {
 	var d decoder
 	return d.parseLine(line)
@@ -220,6 +250,9 @@ var bom = []byte("\xef\xbb\xbf")
 
 // parseLine decodes line and wraps a failure in an *Error naming the field.
 func (d *decoder) parseLine(line []byte) (*Event, error) {
+	if len(line) > MaxLineSize {
+		return nil, &Error{Err: tooLong(len(line))}
+	}
 	l := jsonlex.Lexer{B: line}
 	e, err := d.parse(&l)
 	if err != nil || l.Wide {
@@ -338,7 +371,7 @@ func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 		return nil, &fieldErr{envelope.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	if e.Data == nil {
-		dl := jsonlex.Lexer{B: data}
+		dl := jsonlex.Lexer{B: data, Depth: 1} // inside the envelope
 		d, err := d.data(ti, &dl)
 		if err == nil && !dl.End() {
 			err = fmt.Errorf("extra text after the data object at column %d", dl.I+1)
@@ -451,6 +484,7 @@ func (d *decoder) fast(l *jsonlex.Lexer, e *Event) bool {
 	}
 	// …}} and nothing more
 	l.I = i + len(jsData) - 1 // at the data object's '{'
+	l.Depth = 1               // inside the envelope's
 	data, err := d.data(ti, l)
 	if err != nil || !jsonlex.HasByte(b, l.I, '}') {
 		return false
@@ -522,11 +556,24 @@ type Reader struct {
 	// lines have been returned; doneAt is where it is told next.
 	done   func(n int)
 	doneAt int
+	// long is set when the last line returned was longer than MaxLineSize and was skipped
+	// rather than kept (skipLong): longLen is its length, longSum its SHA-256 (LineSum).
+	long    bool
+	longLen int
+	longSum [multisha.Size]byte
 }
+
+// LineHead is how much of a line longer than MaxLineSize ReadLine returns: its first bytes,
+// which hold its envelope (as fechado writes it), to tell which hand it belongs to.
+const LineHead = 4 << 10
+
+// errSkipped is readSlice's word that it skipped a line longer than MaxLineSize (skipLong).
+var errSkipped = errors.New("line skipped")
 
 const (
 	// bufSize is the size of a chunk of lines: a couple of hundred lines of a log. A chunk grows
-	// to hold a longer line.
+	// to hold a longer line, up to twice MaxLineSize: a line longer still is read past
+	// (skipLong).
 	bufSize = 64 << 10
 	// minRead is the least room a chunk must have left to be read into; with less, the next
 	// chunk is started, so that a Read never asks for only a few bytes.
@@ -589,7 +636,8 @@ func (r *Reader) Next() (*Event, error) {
 }
 
 // NextLine is Next that returns the event's line too; for a line that does not decode, the line
-// with the *Error (a failed read returns no line, as the end does).
+// with the *Error (only its first LineHead bytes for a line longer than MaxLineSize; a failed
+// read returns no line, as the end does).
 func (r *Reader) NextLine() (*Event, []byte, error) { return r.nextLine() }
 
 // nextLine is Next, and returns the line of a decoding error too.
@@ -597,7 +645,7 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 	for {
 		line, err := r.ReadLine()
 		if err != nil {
-			return nil, nil, err
+			return nil, line, err // line: the head of a line over MaxLineSize, or nil
 		}
 		if (len(line) == 0 || line[0] != '{') && len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -619,11 +667,20 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 // may share a backing array with other lines (its capacity is its length, so appending to it
 // copies). A last line without a newline is returned as it is; the decoder then judges whether it
 // is complete.
+//
+// A line longer than MaxLineSize is not returned: ReadLine returns its first LineHead bytes with
+// an *Error wrapping ErrInvalid and ErrLineTooLong, and reading goes on with the next line. A
+// Reader of an io.Reader does not keep such a line: it reads the rest of it in a chunk's memory,
+// only to hash it (LineSum), so that a line of any length costs about 2*MaxLineSize at most.
 func (r *Reader) ReadLine() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
 	line, err := r.readSlice()
+	if err == errSkipped {
+		r.line++
+		return line, &Error{File: r.name, Line: r.line, Err: tooLong(r.longLen)}
+	}
 	if len(line) == 0 && err != nil {
 		if err != io.EOF {
 			err = &Error{File: r.name, Line: r.line + 1, Err: err}
@@ -638,12 +695,16 @@ func (r *Reader) ReadLine() ([]byte, error) {
 		r.err = &Error{File: r.name, Line: r.line, Err: err}
 		return nil, r.err
 	}
+	if len(line) > MaxLineSize {
+		return line[:LineHead:LineHead], &Error{File: r.name, Line: r.line, Err: tooLong(len(line))}
+	}
 	return line, nil
 }
 
 // readSlice returns the next line with its newline; or, when a Read failed or the file ended,
 // what is left before that (maybe nothing) with the error.
 func (r *Reader) readSlice() ([]byte, error) {
+	r.long = false
 	if r.done != nil && (r.next >= r.doneAt || r.next == r.n) {
 		r.done(r.next) // at the end too: the whole file is done with
 		r.doneAt = r.next + doneStep
@@ -672,8 +733,47 @@ func (r *Reader) readSlice() ([]byte, error) {
 			r.next, r.rerr = r.n, nil
 			return line, err
 		}
+		if r.n-r.next > MaxLineSize {
+			return r.skipLong()
+		}
 		r.fill()
 	}
+}
+
+// skipLong reads past the line that starts at r.next, known to be longer than MaxLineSize, to
+// its newline: the chunk's part of it, then the rest in a chunk of bufSize read over and over,
+// hashing each piece (longSum) and keeping only its first LineHead bytes, which it returns with
+// errSkipped. What follows the newline stays in the chunk, the start of the next lines. A failed
+// read returns the error, as readSlice does.
+func (r *Reader) skipLong() ([]byte, error) {
+	head := bytes.Clone(r.chunk[r.next : r.next+LineHead])
+	h := sha256.New()
+	h.Write(r.chunk[r.next:r.n])
+	size := r.n - r.next
+	// A new chunk: the lines of this one before r.next are the caller's, never written again.
+	r.chunk, r.next, r.scan, r.n = make([]byte, bufSize), 0, 0, 0
+	r.lok, r.spans, r.si = false, r.spans[:0], 0
+	for {
+		if r.rerr != nil {
+			if r.rerr != io.EOF {
+				return head, r.rerr // ReadLine reports the failed read
+			}
+			break // the last line, without a newline
+		}
+		r.fill()
+		if k := bytes.IndexByte(r.chunk[:r.n], '\n'); k >= 0 {
+			h.Write(r.chunk[:k])
+			size += k
+			r.next, r.scan = k+1, k+1
+			break
+		}
+		h.Write(r.chunk[:r.n])
+		size += r.n
+		r.n = 0
+	}
+	r.long, r.longLen = true, size
+	h.Sum(r.longSum[:0])
+	return head, errSkipped
 }
 
 // fill reads more of the file into the current chunk, after the unfinished line at its end; or
@@ -721,6 +821,9 @@ func (r *Reader) nextChunk() {
 // messages at once go about twice as fast as one at a time (multisha) — so a caller that wants
 // the sums should ask for every line's. Nothing is hashed for a caller that never asks.
 func (r *Reader) LineSum() (sum [multisha.Size]byte, ok bool) {
+	if r.long {
+		return r.longSum, true
+	}
 	if !r.lok {
 		return sum, false
 	}

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/roles"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -41,6 +42,34 @@ const (
 	// §5), so it is short (the measured choice is in docs/stream.md §5).
 	DuplicateWindow = 5 * time.Second
 )
+
+// MaxPayload is the max_payload of the embedded server, and the least an external server
+// needs (docs/deployment.md): an event of events.MaxLineSize bytes with the headers of its
+// append (appendHeaderRoom), with room to spare. nats-server's default, 1 MiB, takes events of
+// up to 1 MiB less those headers (Log.MaxEvent).
+const MaxPayload = events.MaxLineSize + 4<<10
+
+// appendHeaderRoom bounds the headers of an append's message (eventMsg), which NATS counts in
+// max_payload and JetStream in max_msg_size: the NATS/1.0 line, Nats-Msg-Id (the event's id, a
+// UUID), Nats-Expected-Last-Subject-Sequence (20 digits at most) and the blank line.
+var appendHeaderRoom = len("NATS/1.0\r\n") + len(jetstream.MsgIDHeader+": \r\n") + 36 +
+	len(jetstream.ExpectedLastSubjSeqHeader+": \r\n") + 20 + len("\r\n")
+
+// MaxEvent is the longest event line the log takes: events.MaxLineSize, or less when the
+// server's max_payload or the stream's max_msg_size, less the headers of an append, is smaller.
+// A hand with a longer line is refused whole before any of it is appended (Recorder, Append).
+func (l *Log) MaxEvent() int {
+	n := events.MaxLineSize
+	if mp := int(l.nc.MaxPayload()) - appendHeaderRoom; mp < n {
+		n = mp
+	}
+	if l.stream != nil {
+		if info := l.stream.CachedInfo(); info != nil && info.Config.MaxMsgSize > 0 {
+			n = min(n, int(info.Config.MaxMsgSize)-appendHeaderRoom)
+		}
+	}
+	return n
+}
 
 // Defaults for Options.
 const (
@@ -182,6 +211,7 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 	}
 	so := &server.Options{
 		ServerName:             "fechado",
+		MaxPayload:             MaxPayload,
 		JetStream:              true,
 		StoreDir:               dir,
 		DontListen:             l.opts.Listen == "",

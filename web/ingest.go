@@ -35,10 +35,11 @@ type postResult struct {
 
 // postEvents is POST /api/events: a JSON Lines body of events, appended as `fechado record`
 // appends a file. Every line is decoded first: one that is not JSON answers 400, one that is not
-// a valid event 422, both naming the line (and the field), and nothing is appended. Then each
-// hand is validated against what the log holds (seq, prev chain, table) and appended, or
-// rejected as a whole: 422 when invalid, 409 when the store refused it (a sequence conflict);
-// other hands of the body still go in. A body over the limit answers 413.
+// a valid event 422 (a line nested deeper than events.MaxDepth too), both naming the line (and
+// the field), and nothing is appended. Then each hand is validated against what the log holds
+// (seq, prev chain, table) and appended, or rejected as a whole: 422 when invalid, 409 when the
+// store refused it (a sequence conflict); other hands of the body still go in. A body over the
+// limit, or a line over events.MaxLineSize (read past in bounded memory), answers 413.
 //
 // Before anything is read: a write another site's page could have sent (webguard.CrossSite)
 // answers 403; with an auth file, missing or wrong credentials answer 401, and a user whose role
@@ -72,6 +73,12 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 				writeError(w, http.StatusRequestEntityTooLarge, "body larger than "+strconv.FormatInt(s.maxBody, 10)+" bytes", nil)
 				return
 			}
+			if errors.Is(err, events.ErrLineTooLong) {
+				// Read past in bounded memory; line is its head, which names its hand.
+				writeError(w, http.StatusRequestEntityTooLarge, "line "+strconv.Itoa(rd.Line())+": "+errors.Unwrap(err).Error(),
+					&apiError{Line: rd.Line(), Hand: recorder.SniffHand(line)})
+				return
+			}
 			writeError(w, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
 			return
 		}
@@ -87,7 +94,7 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			code := http.StatusUnprocessableEntity
 			msg := "line " + strconv.Itoa(rd.Line()) + ": " + err.Error()
-			if !json.Valid(line) {
+			if !errors.Is(err, events.ErrTooDeep) && !json.Valid(line) {
 				code, msg = http.StatusBadRequest, "line "+strconv.Itoa(rd.Line())+": malformed JSON: "+err.Error()
 			}
 			writeError(w, code, msg, ae)
