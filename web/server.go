@@ -38,6 +38,9 @@ type Options struct {
 	DB *sql.DB
 	// MaxBody bounds a POST /api/events body; 0 means DefaultMaxBody.
 	MaxBody int64
+	// Transparency, when set, serves the transparency log (recorder/checkpoint's Keeper.Handler)
+	// at TransparencyRoutes.
+	Transparency http.Handler
 }
 
 // Server is the web interface over one log. Run projects and audits the log; Handler serves
@@ -48,6 +51,7 @@ type Server struct {
 	live    *projector.Live
 	proj    *projector.Projector
 	maxBody int64
+	tlog    http.Handler
 	metrics *metrics
 	hub     *hub
 	mux     *http.ServeMux
@@ -60,7 +64,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		log: o.Log, db: o.DB, live: projector.NewLive(), maxBody: o.MaxBody,
-		hub: newHub(),
+		hub: newHub(), tlog: o.Transparency,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody

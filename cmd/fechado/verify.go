@@ -12,7 +12,7 @@ func init() {
 	register(&command{
 		name:    "verify",
 		summary: "check that the log still protects history and every hand's chain holds",
-		usage:   "verify [flags]",
+		usage:   "verify [flags] | verify --since FILE --key VERIFIER [--witness KEY…] [--witnesses-required K]",
 		help: `
 Checks the stored log: that the stream's configuration still protects history (file storage, no
 limits that would drop events, new writes refused rather than old events dropped, deletes and
@@ -22,7 +22,17 @@ event once, that each decodes and sits under its hand's subject and that each ha
 1 without gaps and its prev chain holds.
 
 Prints a report. Exits 0 when everything holds, 1 when anything is off, 3 when the log could not
-be reached.`,
+be reached.
+
+With --since FILE --key VERIFIER it checks instead that today's log extends a signed checkpoint
+(as 'fechado checkpoint' or GET /checkpoint gave it): the checkpoint's signature by the log's
+verifier key, then, reading every stored event into the log's Merkle tree, the RFC 6962
+consistency proof from the checkpoint's tree size to today's. When the log does not extend it
+(an event removed, changed or re-recorded), it names the first tree size where they differ:
+exactly, by binary search, when this node's tree of the old log is at hand (DIR/tlog), or
+between two stored checkpoints. --witness KEY (repeatable) and --witnesses-required K require K
+of those witnesses' co-signatures on the checkpoint (default: all of them). Exits 0 when the log
+extends the checkpoint, 1 when it does not or a signature is missing.`,
 		run: runVerify,
 	})
 }
@@ -31,12 +41,16 @@ func runVerify(m *Main, args []string) error {
 	c := commands["verify"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
+	since := addSinceFlags(fs)
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado verify --help')", rest[0])
+	}
+	if since.set() {
+		return runVerifySince(m, lf, since) // verify_since.go
 	}
 	ctx, l, done, err := lf.openInterruptible()
 	if err != nil {

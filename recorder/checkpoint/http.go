@@ -19,15 +19,6 @@ import (
 // TileHeight is the height of the tiles served at /tile/ (the Go checksum database's).
 const TileHeight = 8
 
-// Routes are the patterns Handler serves, for a mux that mounts it (web.Options.Transparency):
-//
-//	GET  /checkpoint                                   the latest signed checkpoint and its co-signatures (text)
-//	GET  /tlog/proof/inclusion?hand=ID[&table=T][&size=N]  a finished hand's HandProof (JSON)
-//	GET  /tlog/proof/consistency?old=M&new=N           the consistency proof between two sizes (JSON)
-//	GET  /tile/8/L/NNN[.p/W]                           a tile of tree hashes (tlog tiles, as the Go sumdb)
-//	POST /tlog/cosignature                             a witness's co-signed checkpoint
-var Routes = []string{"GET /checkpoint", "GET /tlog/proof/", "GET /tile/", "POST /tlog/cosignature"}
-
 // Consistency is the JSON answer of GET /tlog/proof/consistency.
 type Consistency struct {
 	Old   int64       `json:"old"`
@@ -35,7 +26,13 @@ type Consistency struct {
 	Proof []tlog.Hash `json:"proof"`
 }
 
-// Handler serves Routes.
+// Handler serves the transparency log's routes (web.Options.Transparency mounts it):
+//
+//	GET  /checkpoint                                   the latest signed checkpoint and its co-signatures (text)
+//	GET  /tlog/proof/inclusion?hand=ID[&table=T][&size=N]  a finished hand's HandProof (JSON)
+//	GET  /tlog/proof/consistency?old=M&new=N           the consistency proof between two sizes (JSON)
+//	GET  /tile/8/L/NNN[.p/W]                           a tile of tree hashes (tlog tiles, as the Go sumdb)
+//	POST /tlog/cosignature                             a witness's co-signed checkpoint
 func (k *Keeper) Handler() http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /checkpoint", k.getCheckpoint)
