@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	htmlpkg "html"
+	"html/template"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +17,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder/checkpoint"
 	"github.com/fechado/fechado/recorder/recordertest"
+	"github.com/fechado/fechado/report"
 )
 
 // tlogKeygen makes a key with keygen and returns its file and the verifier key (the last line).
@@ -226,5 +231,101 @@ func TestWitnessCosignsThroughServeAndRefusesAForkedLog(t *testing.T) {
 	}
 	if code := fstop(); code != 0 {
 		t.Fatalf("serve: %s", fstderr)
+	}
+}
+
+// Issue 40: a report verifies offline, and the same report with one card changed does not, in
+// the page or in the events it carries.
+func TestVerifyReportChecksTheHandAgainstTheSignedLog(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	sim := filepath.Join(dir, "hands.jsonl")
+	if code, _, stderr := recRun(t, nil, "sim", "--rules", "br-fechado", "--players", "3", "--hands", "2", "--seed", "7", "--out", sim); code != 0 {
+		t.Fatalf("sim: %s", stderr)
+	}
+	if code, _, stderr := recRun(t, nil, "record", "--data", data, sim); code != 0 {
+		t.Fatalf("record: %s", stderr)
+	}
+	var first struct {
+		Hand string `json:"hand"`
+	}
+	json.Unmarshal(bytes.SplitN(recRead(t, sim), []byte("\n"), 2)[0], &first)
+	page := filepath.Join(dir, "report.html")
+	// Before any checkpoint the report is written without a proof, and says so.
+	if code, _, stderr := recRun(t, nil, "report", "--hand", first.Hand, "--data", data, "--out", page); code != 0 || !strings.Contains(stderr, "carries no proof") {
+		t.Fatalf("report without a checkpoint: exit %d %s", code, stderr)
+	}
+	key, vkey := tlogKeygen(t, "--name", "club.example/log")
+	if code, _, stderr := recRun(t, nil, "checkpoint", "--sign-key", key, "--data", data); code != 0 {
+		t.Fatalf("checkpoint: %s", stderr)
+	}
+	if code, _, stderr := recRun(t, nil, "report", "--hand", first.Hand, "--data", data, "--lang", "tr", "--out", page); code != 0 {
+		t.Fatalf("report: exit %d %s", code, stderr)
+	}
+	html := string(recRead(t, page))
+	fp := strings.SplitN(vkey, "+", 3)
+	if !strings.Contains(html, "İmzalı kayıttaki kanıt") || !strings.Contains(html, fp[0]+"&#43;"+fp[1]) {
+		t.Fatal("the report does not say, in Turkish, what was proven with which key")
+	}
+	code, out, stderr := recRun(t, nil, "verify-report", page, "--key", vkey)
+	if code != 0 || !strings.HasPrefix(out, "OK: hand "+first.Hand) {
+		t.Fatalf("verify-report: exit %d %s %s", code, out, stderr)
+	}
+	_, otherKey := tlogKeygen(t, "--name", "club.example/log")
+	if code, _, _ := recRun(t, nil, "verify-report", page, "--key", otherKey); code != exitFindings {
+		t.Fatalf("verify-report with another key: exit %d, want 1", code)
+	}
+
+	// One card changed on the page: a player's cards in the table of players.
+	cell := regexp.MustCompile(`<td class="cards">(\d+|[AKQJ])`).FindStringSubmatchIndex(html)
+	if cell == nil {
+		t.Fatal("no cards on the page")
+	}
+	rank := html[cell[2]:cell[3]]
+	other := "K"
+	if rank == "K" {
+		other = "Q"
+	}
+	changed := filepath.Join(dir, "changed.html")
+	os.WriteFile(changed, []byte(html[:cell[2]]+other+html[cell[3]:]), 0o644)
+	if code, _, stderr := recRun(t, nil, "verify-report", changed, "--key", vkey); code != exitFindings || !strings.Contains(stderr, "not the one the signed events give") {
+		t.Fatalf("verify-report of a page with a card changed: exit %d %s", code, stderr)
+	}
+
+	// One card changed in the events the page carries (and the page written from them).
+	sealed, err := report.ReadSealed([]byte(html))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hp checkpoint.HandProof
+	json.Unmarshal(sealed.Proof, &hp)
+	done := false
+	for i, ep := range hp.Events {
+		if m := regexp.MustCompile(`"card":"([2-9TJQKA])([cdhs])"`).FindSubmatchIndex(ep.Data); m != nil && !done {
+			d := append([]byte(nil), ep.Data...)
+			if d[m[2]] == 'A' {
+				d[m[2]] = 'K'
+			} else {
+				d[m[2]] = 'A'
+			}
+			hp.Events[i].Data, done = d, true
+		}
+	}
+	if !done {
+		t.Fatal("no card in the hand's events")
+	}
+	raw, _ := json.Marshal(hp)
+	tag := `<pre id="fechado-proof" hidden>`
+	start := strings.Index(html, tag) + len(tag)
+	end := start + strings.Index(html[start:], "</pre>")
+	var block map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(htmlpkg.UnescapeString(html[start:end])), &block); err != nil {
+		t.Fatal(err)
+	}
+	block["proof"] = raw
+	forged, _ := json.Marshal(block)
+	os.WriteFile(changed, []byte(html[:start]+template.HTMLEscapeString(string(forged))+html[end:]), 0o644)
+	if code, _, stderr := recRun(t, nil, "verify-report", changed, "--key", vkey); code != exitFindings || !strings.Contains(stderr, "not in the signed log") {
+		t.Fatalf("verify-report of a page whose events carry a changed card: exit %d %s", code, stderr)
 	}
 }

@@ -375,3 +375,23 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	}
 	return err
 }
+
+// LogKeyID returns the key name and hash of the log's signature line of a signed checkpoint (the
+// line whose name is the origin), without checking it: to name the key, not to trust it.
+func LogKeyID(signed []byte) (KeyID, error) {
+	c, err := ParseCheckpoint(noteText(signed))
+	if err != nil {
+		return KeyID{}, err
+	}
+	for _, l := range strings.Split(string(signed[len(noteText(signed)):]), "\n") {
+		b64, ok := strings.CutPrefix(l, "— "+c.Origin+" ")
+		if !ok {
+			continue
+		}
+		raw, err := base64.StdEncoding.DecodeString(b64)
+		if err == nil && len(raw) > 4 {
+			return KeyID{Name: c.Origin, Hash: binary.BigEndian.Uint32(raw)}, nil
+		}
+	}
+	return KeyID{}, fmt.Errorf("%w checkpoint: no signature by %s", ErrFormat, c.Origin)
+}
