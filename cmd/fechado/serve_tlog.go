@@ -102,7 +102,7 @@ func (t *transparency) run(ctx context.Context, log *slog.Logger, wg *sync.WaitG
 	go func() {
 		defer wg.Done()
 		// The first checkpoint covers what is stored already.
-		if _, _, err := t.k.Checkpoint(ctx); err != nil && ctx.Err() == nil {
+		if _, _, err := t.k.Checkpoint(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, checkpoint.ErrEmpty) {
 			errs <- withCode(exitStore, err)
 			return
 		}

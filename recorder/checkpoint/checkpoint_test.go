@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -368,4 +369,74 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestRunSignsEveryNEventsAndServesTheLatest(t *testing.T) {
+	l := recordertest.Open(t)
+	signer, vkey := newSigner(t, "test.example/log")
+	k, err := checkpoint.Open(t.Context(), l, checkpoint.Options{Dir: t.TempDir(), Signer: signer, CreateStore: true, Every: 10, Interval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	signed := make(chan int64, 16)
+	done := make(chan error, 1)
+	go func() { done <- k.Run(ctx, func(s *checkpoint.Signed) { signed <- s.Size }) }()
+	wait := func(want int64) {
+		t.Helper()
+		select {
+		case n := <-signed:
+			if n != want {
+				t.Fatalf("checkpoint of size %d signed, want %d", n, want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no checkpoint of size %d", want)
+		}
+	}
+	record(t, l, "t1", 1, 2) // 10 events: the 10th signs
+	wait(10)
+	record(t, l, "t1", 3, 1) // 15: not yet
+	record(t, l, "t1", 4, 1) // 20: the 10th since the last one signs
+	wait(20)
+	var stored []int64
+	k.Store().All(t.Context(), func(size int64, _ []byte) error { stored = append(stored, size); return nil })
+	if fmt.Sprint(stored) != "[10 20]" {
+		t.Fatalf("stored checkpoints of sizes %v, want [10 20]", stored)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(k.Handler())
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL + "/checkpoint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if s, err := checkpoint.OpenSigned(body, vkey); err != nil || s.Size != 20 {
+		t.Fatalf("GET /checkpoint: %v %q", err, body)
+	}
+	// A tile of the tree as the Go checksum database serves them: level 0, the first 20 hashes.
+	resp, err = srv.Client().Get(srv.URL + "/tile/8/0/000.p/20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tile, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if h, _ := k.Tree().LeafHash(19); len(tile) != 20*tlog.HashSize || !bytes.Equal(tile[19*tlog.HashSize:], h[:]) {
+		t.Fatalf("tile: %d bytes", len(tile))
+	}
+	// The proof of a hand that has not ended is not given (its face-down cards are in it).
+	h := recordertest.Hand(t, "t1", 9, 2)
+	for _, e := range h[:len(h)-1] {
+		l.Append(t.Context(), e)
+	}
+	resp, _ = srv.Client().Get(srv.URL + "/tlog/proof/inclusion?hand=" + h[0].Hand)
+	resp.Body.Close()
+	if resp.StatusCode != 409 {
+		t.Fatalf("proof of a hand in progress: %d, want 409", resp.StatusCode)
+	}
 }

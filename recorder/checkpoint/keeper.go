@@ -198,6 +198,9 @@ func (k *Keeper) Run(ctx context.Context, onSigned func(*Signed)) error {
 		if err == nil && fresh && onSigned != nil {
 			onSigned(s)
 		}
+		if errors.Is(err, ErrEmpty) {
+			return nil
+		}
 		return err
 	}
 	var err error
@@ -229,6 +232,9 @@ loop:
 	return err
 }
 
+// ErrEmpty: an empty log has nothing to sign.
+var ErrEmpty = errors.New("checkpoint: the log is empty: nothing to sign")
+
 // ErrNoSigner is returned by Checkpoint without a signer.
 var ErrNoSigner = errors.New("checkpoint: no signing key")
 
@@ -247,6 +253,9 @@ func (k *Keeper) Checkpoint(ctx context.Context) (s *Signed, fresh bool, err err
 		return nil, false, err
 	}
 	n := k.tree.Size()
+	if n == 0 {
+		return nil, false, ErrEmpty
+	}
 	if prev, err := k.store.At(ctx, n); err == nil {
 		s, err := k.open(prev)
 		return s, false, err
