@@ -204,6 +204,27 @@ func TestWitnessCosignsThroughServeAndRefusesAForkedLog(t *testing.T) {
 		t.Fatalf("witness after growth: exit %d %s", code, out)
 	}
 	cosigned := waitCheckpoint(url, "18")
+
+	// A player's receipt of a hand, from its short link, checks offline and against the log.
+	receipt := filepath.Join(t.TempDir(), "receipt.json")
+	resp, err = http.Get(url + "tlog/receipt/" + b[0].Hand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(rb), `"last_event_hash":"`+events.Hash(b[len(b)-1].Raw)+`"`) {
+		t.Fatalf("GET /tlog/receipt/%s: %d %s", b[0].Hand, resp.StatusCode, rb)
+	}
+	os.WriteFile(receipt, rb, 0o644)
+	if code, out, stderr := recRun(t, nil, "verify-receipt", receipt, "--key", vkey, "--log", url); code != 0 || !strings.Contains(out, "still holds it") {
+		t.Fatalf("verify-receipt: exit %d %s %s", code, out, stderr)
+	}
+	forgedReceipt := filepath.Join(t.TempDir(), "forged.json")
+	os.WriteFile(forgedReceipt, []byte(strings.Replace(string(rb), `"last_event_hash":"`, `"last_event_hash":"0`, 1)[:len(rb)]), 0o644)
+	if code, _, _ := recRun(t, nil, "verify-receipt", forgedReceipt, "--key", vkey); code != exitFindings {
+		t.Fatalf("verify-receipt of a receipt with another hash: exit %d, want 1", code)
+	}
 	if code := stop(); code != 0 {
 		t.Fatalf("serve: exit %d %s", code, stderr)
 	}
@@ -228,6 +249,10 @@ func TestWitnessCosignsThroughServeAndRefusesAForkedLog(t *testing.T) {
 	}
 	if strings.Contains(waitCheckpoint(furl, "18"), "— witness.example/w1 ") {
 		t.Fatal("the forked log got a co-signature")
+	}
+	// The player's receipt does not hold against the forked log.
+	if code, out, stderr := recRun(t, nil, "verify-receipt", receipt, "--key", vkey, "--log", furl); code != exitFindings {
+		t.Fatalf("verify-receipt against the forked log: exit %d %s %s", code, out, stderr)
 	}
 	if code := fstop(); code != 0 {
 		t.Fatalf("serve: %s", fstderr)

@@ -31,6 +31,7 @@ type Consistency struct {
 //	GET  /checkpoint                                   the latest signed checkpoint and its co-signatures (text)
 //	GET  /tlog/proof/inclusion?hand=ID[&table=T][&size=N]  a finished hand's HandProof (JSON)
 //	GET  /tlog/proof/consistency?old=M&new=N           the consistency proof between two sizes (JSON)
+//	GET  /tlog/receipt/{hand}                          a finished hand's Receipt (JSON): the short link a player keeps
 //	GET  /tile/8/L/NNN[.p/W]                           a tile of tree hashes (tlog tiles, as the Go sumdb)
 //	POST /tlog/cosignature                             a witness's co-signed checkpoint
 func (k *Keeper) Handler() http.Handler {
@@ -38,6 +39,7 @@ func (k *Keeper) Handler() http.Handler {
 	m.HandleFunc("GET /checkpoint", k.getCheckpoint)
 	m.HandleFunc("GET /tlog/proof/inclusion", k.getInclusion)
 	m.HandleFunc("GET /tlog/proof/consistency", k.getConsistency)
+	m.HandleFunc("GET /tlog/receipt/{hand}", k.getReceipt)
 	m.HandleFunc("GET /tile/", k.getTile)
 	m.HandleFunc("POST /tlog/cosignature", k.postCosignature)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -123,6 +125,26 @@ func (k *Keeper) getInclusion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, p)
+}
+
+func (k *Keeper) getReceipt(w http.ResponseWriter, r *http.Request) {
+	rc, err := k.Receipt(r.Context(), r.URL.Query().Get("table"), r.PathValue("hand"))
+	switch {
+	case errors.Is(err, recorder.ErrHandNotFound), errors.Is(err, recorder.ErrAmbiguousHand):
+		httpError(w, http.StatusNotFound, err.Error())
+	case errors.Is(err, ErrNotEnded):
+		httpError(w, http.StatusConflict, err.Error()+": its receipt is given once it ends")
+	case errors.Is(err, ErrNotCovered), errors.Is(err, ErrNoCheckpoint), errors.Is(err, ErrNoStore):
+		// The next checkpoint will cover it: ask again then.
+		if k.o.Interval > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(k.o.Interval.Seconds())+1))
+		}
+		httpError(w, http.StatusConflict, err.Error())
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+	default:
+		writeJSON(w, rc)
+	}
 }
 
 func (k *Keeper) getConsistency(w http.ResponseWriter, r *http.Request) {
