@@ -224,6 +224,20 @@ func runProve(m *Main, args []string) error {
 // proveHand reads a hand from the log and proves it against signed (nil: the latest stored
 // checkpoint covering it).
 func proveHand(ctx context.Context, lf *logFlags, l *recorder.Log, m *Main, table, hand string, signed []byte) (*checkpoint.HandProof, error) {
+	if signed == nil {
+		// Without any stored checkpoint there is nothing to prove against: say so before reading
+		// the whole log into the tree.
+		st, err := checkpoint.OpenStore(ctx, l, false)
+		if err == nil {
+			_, err = st.Latest(ctx)
+		}
+		if errors.Is(err, checkpoint.ErrNoStore) || errors.Is(err, checkpoint.ErrNoCheckpoint) {
+			return nil, usageErr("%v", err)
+		}
+		if err != nil {
+			return nil, withCode(exitStore, err)
+		}
+	}
 	k, err := lf.openKeeper(ctx, l, nil, false, m)
 	if err != nil {
 		return nil, err

@@ -440,3 +440,31 @@ func TestRunSignsEveryNEventsAndServesTheLatest(t *testing.T) {
 		t.Fatalf("proof of a hand in progress: %d, want 409", resp.StatusCode)
 	}
 }
+
+func TestAStrayCosignatureLineDoesNotSpoilTheCheckpoint(t *testing.T) {
+	l := recordertest.Open(t)
+	record(t, l, "t1", 1, 1)
+	signer, vkey := newSigner(t, "test.example/log")
+	k, err := checkpoint.Open(t.Context(), l, checkpoint.Options{Dir: t.TempDir(), Signer: signer, CreateStore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	s, _, err := k.Checkpoint(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The application user may publish to the stream directly, past POST /tlog/cosignature.
+	for _, junk := range []string{"not a signature\n", "— w1 !!!\n", "— w1 AAAA\n— w2 AAAA\n"} {
+		if err := k.Store().AddCosignature(t.Context(), s.Size, junk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withCos, err := k.Store().WithCosignatures(t.Context(), s.Note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkpoint.OpenSigned(withCos, vkey); err != nil || !bytes.Equal(withCos, s.Note) {
+		t.Fatalf("the served checkpoint: %v\n%s", err, withCos)
+	}
+}

@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
@@ -187,11 +188,26 @@ func (s *Store) WithCosignatures(ctx context.Context, signed []byte) ([]byte, er
 	}
 	out := append([]byte(nil), signed...)
 	for _, l := range lines {
-		if !strings.Contains(string(out), l) {
+		// Anyone who may publish to the stream could store a line: only well-formed signature
+		// lines are served, so that a stray one cannot make the checkpoint unreadable (a reader
+		// checks the co-signatures it trusts; others it ignores).
+		if signatureLine(l) && !strings.Contains(string(out), l) {
 			out = append(out, l...)
 		}
 	}
 	return out, nil
+}
+
+// signatureLine says whether l is a signed note's signature line: "— name base64\n", the
+// base64 holding a key hash and a signature.
+func signatureLine(l string) bool {
+	rest, ok := strings.CutPrefix(l, "— ")
+	if !ok || !strings.HasSuffix(rest, "\n") || strings.Count(rest, "\n") != 1 {
+		return false
+	}
+	name, b64, ok := strings.Cut(strings.TrimSuffix(rest, "\n"), " ")
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	return ok && validName(name) && err == nil && len(raw) > 4
 }
 
 // noteText returns the text of a signed note: everything before the blank line.
