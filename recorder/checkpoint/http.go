@@ -115,8 +115,12 @@ func (k *Keeper) getInclusion(w http.ResponseWriter, r *http.Request) {
 	} else {
 		signed, err = k.Covering(r.Context(), evs[len(evs)-1].Seq)
 	}
-	if err != nil {
-		httpError(w, http.StatusNotFound, err.Error())
+	switch {
+	case errors.Is(err, ErrNotCovered), errors.Is(err, ErrNoCheckpoint), errors.Is(err, ErrNoStore):
+		httpError(w, http.StatusConflict, err.Error()) // the next checkpoint will cover it
+		return
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}
 	p, err := k.ProveHand(signed, evs)
