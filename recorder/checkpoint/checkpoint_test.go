@@ -468,3 +468,61 @@ func TestAStrayCosignatureLineDoesNotSpoilTheCheckpoint(t *testing.T) {
 		t.Fatalf("the served checkpoint: %v\n%s", err, withCos)
 	}
 }
+
+// Without a tree of the old log, the checkpoints stored beside the log (a stream an
+// administrator who replaced the hands' stream left in place) bracket the first difference.
+func TestVerifySinceBracketsTheDifferenceWithStoredCheckpoints(t *testing.T) {
+	signer, vkey := newSigner(t, "test.example/log")
+	old := recordertest.Open(t)
+	h1, h2 := recordertest.Hand(t, "t1", 1, 0), recordertest.Hand(t, "t1", 2, 0) // 3 events each
+	h3, h4 := recordertest.Hand(t, "t1", 3, 0), recordertest.Hand(t, "t1", 4, 0)
+	appendAll := func(l *recorder.Log, hands ...[]*events.Event) {
+		for _, h := range hands {
+			for _, e := range h {
+				if _, err := l.Append(t.Context(), e); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	ko, err := checkpoint.Open(t.Context(), old, checkpoint.Options{Dir: t.TempDir(), Signer: signer, CreateStore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ko.Close()
+	var signed [][]byte
+	for _, hs := range [][][]*events.Event{{h1}, {h2}, {h3, h4}} {
+		appendAll(old, hs...)
+		if err := ko.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := ko.Checkpoint(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		signed = append(signed, s.Note) // sizes 3, 6, 12
+	}
+	// Today's log: the same first two hands, then another third hand in place of h3.
+	today := recordertest.Open(t)
+	appendAll(today, h1, h2, recordertest.Hand(t, "t1", 3, 0), h4)
+	st, err := checkpoint.OpenStore(t.Context(), today, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []int64{3, 6, 12} {
+		if err := st.Put(t.Context(), n, signed[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := checkpoint.VerifySince(t.Context(), today, signed[2], vkey, nil, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Consistent || r.Exact || r.After != 6 || r.First != 12 {
+		t.Fatalf("got consistent %v exact %v, difference in (%d, %d]; want (6, 12]", r.Consistent, r.Exact, r.After, r.First)
+	}
+	// Against the checkpoint of size 6, today's log is consistent.
+	if r, err := checkpoint.VerifySince(t.Context(), today, signed[1], vkey, nil, 0, ""); err != nil || !r.Consistent || r.Size != 12 {
+		t.Fatalf("since size 6: %+v %v", r, err)
+	}
+}
