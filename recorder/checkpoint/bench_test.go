@@ -16,40 +16,28 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 )
 
-// BenchmarkRecordWithTree records the same batches of small hands into two embedded logs in
-// the same run: one alone, one with a Keeper following it (the tree kept as serve --sign-key
-// keeps it, signing every 1000 events). For the second, the time runs until the tree holds
-// every event recorded. It reports the rate alone (plain-events/s), with the tree kept: the
-// recording itself (recorded-events/s) and until the tree holds every event (tree-events/s), and
-// the ratio of the last to the first: the cost of keeping the tree while recording.
+// BenchmarkRecordWithTree records the same batches of small hands into three embedded logs in
+// the same run, each going first in turn: one alone; one with a follower that only counts what
+// it reads (the log's delivery to one more reader, which the tree cannot avoid: it must read
+// every stored byte); and one with a Keeper following it (the tree kept as serve --sign-key keeps
+// it, signing every 1000 events), timed until the tree holds every event recorded. It reports
+// the three rates (plain-, follow- and tree-events/s) and the ratios of the last two to the
+// first: the cost of keeping the tree while recording.
 //
-//	go test ./recorder/checkpoint -run '^$' -bench RecordWithTree -benchtime 10x
+//	go test ./recorder/checkpoint -run '^$' -bench RecordWithTree -benchtime 12x
 func BenchmarkRecordWithTree(b *testing.B) {
-	b.Run("tree", func(b *testing.B) { benchRecordFollowed(b, true) })
-	// The same with a follower that only counts what it reads: the part of the cost that is the
-	// log's delivery to a reader, which the tree cannot avoid (it must read every stored byte).
-	b.Run("follow-only", func(b *testing.B) { benchRecordFollowed(b, false) })
-}
-
-func benchRecordFollowed(b *testing.B, tree bool) {
 	const hands, tables = 2000, 50 // 12,000 events per iteration
-	plain, kept := recordertest.Open(b), recordertest.Open(b)
-	var size func() int64
-	if tree {
-		skey, _, _ := checkpoint.GenerateKey("bench.example/log", false)
-		signer, _ := checkpoint.NewSigner(skey)
-		k, err := checkpoint.Open(b.Context(), kept, checkpoint.Options{Dir: b.TempDir(), Signer: signer, CreateStore: true, Interval: -1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer k.Close()
-		go k.Run(b.Context(), nil)
-		size = k.Tree().Size
-	} else {
-		var count atomic.Int64
-		go kept.FollowRaw(b.Context(), 1, func(uint64, []byte) error { count.Add(1); return nil })
-		size = count.Load
+	plain, followed, kept := recordertest.Open(b), recordertest.Open(b), recordertest.Open(b)
+	skey, _, _ := checkpoint.GenerateKey("bench.example/log", false)
+	signer, _ := checkpoint.NewSigner(skey)
+	k, err := checkpoint.Open(b.Context(), kept, checkpoint.Options{Dir: b.TempDir(), Signer: signer, CreateStore: true, Interval: -1})
+	if err != nil {
+		b.Fatal(err)
 	}
+	defer k.Close()
+	go k.Run(b.Context(), nil)
+	var count atomic.Int64
+	go followed.FollowRaw(b.Context(), 1, func(uint64, []byte) error { count.Add(1); return nil })
 	record := func(l *recorder.Log, lines []byte) {
 		r := l.NewRecorder(b.Context(), recorder.RecordOptions{})
 		if err := r.AddLines(bytes.NewReader(lines), "bench"); err != nil {
@@ -59,7 +47,12 @@ func benchRecordFollowed(b *testing.B, tree bool) {
 			b.Fatal(err)
 		}
 	}
-	var plainTime, keptTime, recordTime time.Duration
+	type target struct {
+		l    *recorder.Log
+		size func() int64 // what the follower holds; nil: nothing follows
+		took time.Duration
+	}
+	targets := []*target{{l: plain}, {l: followed, size: count.Load}, {l: kept, size: k.Tree().Size}}
 	n, iter := 0, 0
 	for b.Loop() {
 		b.StopTimer()
@@ -69,37 +62,24 @@ func benchRecordFollowed(b *testing.B, tree bool) {
 		}
 		lines := recordertest.Lines(evs)
 		b.StartTimer()
-		runPlain := func() {
+		for j := range targets {
+			t := targets[(iter+j)%len(targets)]
 			start := time.Now()
-			record(plain, lines)
-			plainTime += time.Since(start)
-		}
-		runKept := func() {
-			start := time.Now()
-			record(kept, lines)
-			recordTime += time.Since(start)
-			want := int64(n + len(evs))
-			for size() < want {
+			record(t.l, lines)
+			for t.size != nil && t.size() < int64(n+len(evs)) {
 				time.Sleep(100 * time.Microsecond)
 			}
-			keptTime += time.Since(start)
-		}
-		// Each goes first every other iteration, so that neither has the machine to itself.
-		if iter%2 == 0 {
-			runPlain()
-			runKept()
-		} else {
-			runKept()
-			runPlain()
+			t.took += time.Since(start)
 		}
 		iter++
 		n += len(evs)
 	}
-	plainRate, keptRate := float64(n)/plainTime.Seconds(), float64(n)/keptTime.Seconds()
-	b.ReportMetric(plainRate, "plain-events/s")
-	b.ReportMetric(float64(n)/recordTime.Seconds(), "recorded-events/s")
-	b.ReportMetric(keptRate, "tree-events/s")
-	b.ReportMetric(keptRate/plainRate, "ratio")
+	rate := func(t *target) float64 { return float64(n) / t.took.Seconds() }
+	b.ReportMetric(rate(targets[0]), "plain-events/s")
+	b.ReportMetric(rate(targets[1]), "follow-events/s")
+	b.ReportMetric(rate(targets[2]), "tree-events/s")
+	b.ReportMetric(rate(targets[1])/rate(targets[0]), "follow-ratio")
+	b.ReportMetric(rate(targets[2])/rate(targets[0]), "tree-ratio")
 }
 
 // BenchmarkProveHandAtAMillion proves a hand of 50 events in a tree of 1,000,000 synthetic
