@@ -526,3 +526,20 @@ func TestVerifySinceBracketsTheDifferenceWithStoredCheckpoints(t *testing.T) {
 		t.Fatalf("since size 6: %+v %v", r, err)
 	}
 }
+
+func TestATreeFileHasOneWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tree")
+	a, err := checkpoint.OpenTree(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkpoint.OpenTree(path); !errors.Is(err, checkpoint.ErrTreeInUse) {
+		t.Fatalf("a second writer of the tree file: %v", err)
+	}
+	a.Close()
+	b, err := checkpoint.OpenTree(path)
+	if err != nil {
+		t.Fatalf("after the first closed it: %v", err)
+	}
+	b.Close()
+}

@@ -47,6 +47,10 @@ func OpenTree(path string) (*Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: tree: %w", err)
 	}
+	if err := lockTree(f); err != nil {
+		f.Close()
+		return nil, err
+	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -144,6 +148,9 @@ func (t *Tree) Close() error {
 	t.f = nil
 	return err
 }
+
+// ErrTreeInUse: another process keeps this tree file open for writing.
+var ErrTreeInUse = errors.New("checkpoint: the tree file is in use by another process")
 
 // ErrBeyond is returned for a hash or a tree size the tree does not hold yet.
 var ErrBeyond = errors.New("checkpoint: beyond the tree")
