@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/fechado/fechado/events"
@@ -12,8 +11,8 @@ import (
 
 // reportProof returns the proof a stored hand's dispute report carries (issue 40): the hand's
 // inclusion proofs against the latest stored checkpoint, and the events as proven, which the
-// report is then written from. Without a checkpoint that covers the hand it returns nil, and says
-// so on stderr: the report is still written, without the proof.
+// report is then written from. When there is no proof to give (no checkpoint covers the hand, the
+// tree is in use) it returns nil and says why on stderr: the report is still written, without it.
 func reportProof(lf *logFlags, m *Main, table, hand string) (*report.Proof, []*events.Event, error) {
 	ctx, l, done, err := lf.openInterruptible()
 	if err != nil {
@@ -21,13 +20,11 @@ func reportProof(lf *logFlags, m *Main, table, hand string) (*report.Proof, []*e
 	}
 	defer done()
 	hp, err := proveHand(ctx, lf, l, m, table, hand, nil)
-	var ee *exitError
-	if errors.As(err, &ee) && ee.code == exitUsage {
+	if err != nil {
+		// The report is written all the same: its proof is an addition (no checkpoint covers
+		// the hand yet, or the tree is kept by a running serve on this data folder).
 		fmt.Fprintf(m.Stderr, "fechado report: the report carries no proof in the signed log: %v\n", err)
 		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
 	}
 	key, err := checkpoint.LogKeyID([]byte(hp.Checkpoint))
 	if err != nil {
