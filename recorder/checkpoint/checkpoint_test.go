@@ -543,3 +543,33 @@ func TestATreeFileHasOneWriter(t *testing.T) {
 	}
 	b.Close()
 }
+
+// The first checkpoint of a size stays: a log replaced by another of the same size is not signed
+// over it, and the keeper says why.
+func TestKeeperRefusesToSignOverAnotherTreesCheckpoint(t *testing.T) {
+	signer, _ := newSigner(t, "test.example/log")
+	old := recordertest.Open(t)
+	record(t, old, "t1", 1, 2)
+	ko, err := checkpoint.Open(t.Context(), old, checkpoint.Options{Dir: t.TempDir(), Signer: signer, CreateStore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ko.Close()
+	s, _, err := ko.Checkpoint(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := recordertest.Open(t)
+	record(t, today, "t1", 1, 2) // same size, other events
+	kt, err := checkpoint.Open(t.Context(), today, checkpoint.Options{Dir: t.TempDir(), Signer: signer, CreateStore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kt.Close()
+	if err := kt.Store().Put(t.Context(), s.Size, s.Note); err != nil { // the checkpoint stream survived
+		t.Fatal(err)
+	}
+	if _, _, err := kt.Checkpoint(t.Context()); !errors.Is(err, checkpoint.ErrForked) {
+		t.Fatalf("signing over another tree's checkpoint: %v", err)
+	}
+}

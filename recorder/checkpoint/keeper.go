@@ -232,6 +232,9 @@ loop:
 	return err
 }
 
+// ErrForked: the log's tree is not the one its stored checkpoints signed.
+var ErrForked = errors.New("checkpoint: the log does not match its stored checkpoints")
+
 // ErrEmpty: an empty log has nothing to sign.
 var ErrEmpty = errors.New("checkpoint: the log is empty: nothing to sign")
 
@@ -256,13 +259,18 @@ func (k *Keeper) Checkpoint(ctx context.Context) (s *Signed, fresh bool, err err
 	if n == 0 {
 		return nil, false, ErrEmpty
 	}
-	if prev, err := k.store.At(ctx, n); err == nil {
-		s, err := k.open(prev)
-		return s, false, err
-	}
 	root, err := k.tree.Root(n)
 	if err != nil {
 		return nil, false, err
+	}
+	if prev, err := k.store.At(ctx, n); err == nil {
+		s, err := k.open(prev)
+		if err == nil && s.Hash != root {
+			// The first checkpoint of a size stays: one of another tree means the log was
+			// replaced since it was signed. The keeper will not sign over that.
+			return nil, false, fmt.Errorf("%w: the stored checkpoint of tree size %d has another root: the log was replaced or rewritten since it was signed (fechado verify --since)", ErrForked, n)
+		}
+		return s, false, err
 	}
 	msg, err := Sign(Checkpoint{Origin: k.o.Signer.Name(), Size: n, Hash: root}, k.o.Signer)
 	if err != nil {
