@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	})
 	m.HandleFunc("GET /hands/{id}/report", s.getReport)
 	m.Handle("GET /metrics", s.metrics.handler())
+	s.transparencyRoutes(m)
 	sub, _ := fs.Sub(assets, "assets")
 	files := http.FileServerFS(sub)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

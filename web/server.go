@@ -48,6 +48,9 @@ type Options struct {
 	// the NATS server asks them (roles.User.MayAppend). Nil leaves writes open to anyone who
 	// reaches the server (the demo).
 	Auth *roles.Auth
+	// Transparency, when set, serves the transparency log (recorder/checkpoint's Keeper.Handler)
+	// at TransparencyRoutes.
+	Transparency http.Handler
 }
 
 // Server is the web interface over one log. Run projects and audits the log; Handler serves
@@ -59,6 +62,7 @@ type Server struct {
 	proj    *projector.Projector
 	maxBody int64
 	auth    *roles.Authenticator // nil: writes are open
+	tlog    http.Handler
 	metrics *metrics
 	hub     *hub
 	mux     *http.ServeMux
@@ -71,7 +75,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		log: o.Log, db: o.DB, live: projector.NewLive(), maxBody: o.MaxBody,
-		hub: newHub(),
+		hub: newHub(), tlog: o.Transparency,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody

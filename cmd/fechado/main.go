@@ -118,8 +118,12 @@ func (m *Main) printUsage(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := 0
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'fechado COMMAND --help' for a command's flags.")
 	fmt.Fprintln(w, "Exit codes: 0 success; 1 audit found an error (or verify a problem); 2 bad usage or")

@@ -24,6 +24,11 @@ event by event in words, the deck checked against its commitment (the revealed s
 order it gives and the cards dealt from it), every finding as a sentence with the rule it
 enforces, and the SHA-256 of the hand's last stored line, to check the report against the log.
 
+A hand read from the stored log, when a signed checkpoint stored beside the log covers it
+('fechado checkpoint', or serve --sign-key), carries its proof: the checkpoint, and each
+event's bytes with its inclusion proof, hidden in the page; the page says in words what was
+proven and with which key. 'fechado verify-report FILE --key VERIFIER' checks it offline.
+
 Without FILE the hand is read from the stored log; with FILE (a JSON Lines log, "-" for
 standard input) from the file, audited with the hands before it so the table's continuity
 counts. --lang picks the language (en, pt-BR, tr, es; default LC_ALL, then LANG, then en).
@@ -58,6 +63,7 @@ func runReport(m *Main, args []string) error {
 	}
 	var evs []*events.Event
 	var found []finding.Finding
+	var proof *report.Proof
 	if len(files) == 1 {
 		all, err := readEvents(m, files[0], "")
 		if err != nil {
@@ -89,6 +95,14 @@ func runReport(m *Main, args []string) error {
 		if len(evs) == 0 {
 			return usageErr("hand %s is not stored", *hand)
 		}
+		// The proof in the signed log, and the events as proven (report_proof.go).
+		p, proven, err := reportProof(store, m, evs[0].Table, *hand)
+		if err != nil {
+			return err
+		}
+		if p != nil {
+			proof, evs = p, proven
+		}
 	}
 	var w io.Writer = m.Stdout
 	var f *os.File
@@ -99,7 +113,7 @@ func runReport(m *Main, args []string) error {
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	err = report.Write(bw, evs, report.Options{Lang: l, Findings: found})
+	err = report.Write(bw, evs, report.Options{Lang: l, Findings: found, Proof: proof})
 	if err == nil {
 		err = bw.Flush()
 	}

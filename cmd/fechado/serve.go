@@ -81,6 +81,7 @@ type serveFlags struct {
 	db         string
 	natsListen string
 	auth       string
+	tlog       tlogFlags // serve_tlog.go
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -90,6 +91,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "`ADDR`ess of the web interface")
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
+	f.tlog.register(fs)
 	fs.StringVar(&f.auth, "auth", "", "the users and roles `FILE` (docs/security.md): the embedded NATS server enforces them, and the table console logs its devices in as them (with --nats, the cluster must know the same users); without it the embedded server listens on loopback only")
 }
 
@@ -178,7 +180,12 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	if err != nil {
 		return err
 	}
-	srv, err := web.New(web.Options{Log: l, DB: db, Auth: auth})
+	tl, err := f.transparency(ctx, m, l)
+	if err != nil {
+		return err
+	}
+	defer tl.close()
+	srv, err := web.New(web.Options{Log: l, DB: db, Auth: auth, Transparency: tl.handler()})
 	if err != nil {
 		return withCode(exitStore, err)
 	}
@@ -211,7 +218,8 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return runCtx }}
 	var wg sync.WaitGroup
-	errs := make(chan error, 3)
+	errs := make(chan error, 4)
+	tl.run(runCtx, log, &wg, errs)
 	wg.Add(3)
 	go func() {
 		// Spectators' public subjects (docs/security.md): the public view of every event from now on.

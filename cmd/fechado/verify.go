@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "verify",
 		summary: "check that the log still protects history and every hand's chain holds",
-		usage:   "verify [flags]",
+		usage:   "verify [flags] | verify --since FILE --key VERIFIER [--witness KEY…] [--witnesses-required K]",
 		help: `
 Checks the stored log: that the stream's configuration still protects history (file storage, no
 limits that would drop events, new writes refused rather than old events dropped, deletes and
@@ -28,7 +28,17 @@ Verify creates and changes nothing: a missing stream (or, embedded, a missing --
 a failure, exit 1, and is left missing; 'fechado init' sets a log up.
 
 Prints a report. Exits 0 when everything holds, 1 when anything is off (the stream missing
-included), 3 when the log could not be reached.`,
+included), 3 when the log could not be reached.
+
+With --since FILE --key VERIFIER it checks instead that today's log extends a signed checkpoint
+(as 'fechado checkpoint' or GET /checkpoint gave it): the checkpoint's signature by the log's
+verifier key, then, reading every stored event into the log's Merkle tree, the RFC 6962
+consistency proof from the checkpoint's tree size to today's. When the log does not extend it
+(an event removed, changed or re-recorded), it names the first tree size where they differ:
+exactly, by binary search, when this node's tree of the old log is at hand (DIR/tlog), or
+between two stored checkpoints. --witness KEY (repeatable) and --witnesses-required K require K
+of those witnesses' co-signatures on the checkpoint (default: all of them). Exits 0 when the log
+extends the checkpoint, 1 when it does not or a signature is missing.`,
 		run: runVerify,
 	})
 }
@@ -38,6 +48,7 @@ func runVerify(m *Main, args []string) error {
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
 	lf.existing = true // a check never creates what it checks
+	since := addSinceFlags(fs)
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -51,6 +62,9 @@ func runVerify(m *Main, args []string) error {
 			replicas = lf.replicas
 		}
 	})
+	if since.set() {
+		return runVerifySince(m, lf, since) // verify_since.go
+	}
 	ctx, l, done, err := lf.openInterruptible()
 	if errors.Is(err, recorder.ErrNoStream) {
 		return withCode(exitFindings, err) // history is gone, or was never set up: the log does not hold
