@@ -42,7 +42,7 @@ func TestDomainBuildsWithoutCgo(t *testing.T) {
 	}
 	// The check itself: with cgo on, on amd64, multisha does compile a cgo file.
 	if runtime.GOARCH == "amd64" {
-		list = exec.Command("go", "list", "-f", "{{len .CgoFiles}}", "./multisha")
+		list = exec.Command("go", "list", "-f", "{{len .CgoFiles}}", "./internal/multisha")
 		list.Dir, list.Env = "..", append(os.Environ(), "CGO_ENABLED=1")
 		if out, err := list.Output(); err != nil || strings.TrimSpace(string(out)) == "0" {
 			t.Errorf("with CGO_ENABLED=1 go list counts %q cgo files in multisha (%v): the check counts nothing", out, err)

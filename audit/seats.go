@@ -117,8 +117,11 @@ func leftIn(hs *events.HandStarted, name string) bool {
 }
 
 // blindRotation checks the big blind and the button of a blind game against the last hands of
-// its table: the TDA dead-button rule of events-v1.md §7 (rules.Rotation, rules.NextBlinds). After
-// a misdeal the same button and blinds play again.
+// its table as they were recorded (rules.Rotation): the TDA dead-button rule of events-v1.md §7
+// (rules.NextBlinds), or the moving button when the hand declares rules.button "moving"
+// (rules.MovingButton). After a misdeal the same button and blinds play again. A finding is
+// about one thing, the button or the big blind, and says which: its message, and the sentence
+// explain builds from the same fields (finding.TableDealer's "what").
 func blindRotation(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, h *rules.Hand, prev *tableState, seats []events.Seat) []finding.Finding {
 	add := func(msg string, expected, actual any) {
 		out = append(out, mk(first.Hand, table, first.Seq, finding.TableDealer, 0, msg, expected, actual))
@@ -130,12 +133,21 @@ func blindRotation(out []finding.Finding, first *events.Event, table string, hs 
 		}
 		return out
 	}
-	bb, button, ok := rules.NextBlinds(seats, r.LastBB, r.BBBefore, r.LastDealtIn)
+	if h.Preset.Button == events.ButtonMoving {
+		if r.LastButton == 0 || len(seats) == 0 {
+			return out
+		}
+		if want := rules.MovingButton(seats, r.LastButton, r.LastIn); want != hs.Dealer {
+			add(fmt.Sprintf("the button moves to the next seat dealt in: seat %d, not %d", want, hs.Dealer), want, hs.Dealer)
+		}
+		return out // the blinds left of it are the hand's own check (blind.amount)
+	}
+	bb, button, ok := rules.NextBlinds(seats, r.LastBB, r.LastSmall(), r.LastDealtIn)
 	switch {
 	case bb != 0 && h.BigBlind != 0 && h.BigBlind != bb:
 		add(fmt.Sprintf("the big blind moves one player to the left every hand: seat %d, not %d", bb, h.BigBlind), bb, h.BigBlind)
 	case ok && button != hs.Dealer:
-		add(fmt.Sprintf("the button should be at seat %d (it follows the big blind, even to a seat where nobody plays), not %d", button, hs.Dealer), button, hs.Dealer)
+		add(fmt.Sprintf("the button should be at seat %d (it follows the small blind of the last hand, even to a seat where nobody plays), not %d", button, hs.Dealer), button, hs.Dealer)
 	}
 	return out
 }

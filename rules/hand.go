@@ -162,7 +162,10 @@ type Hand struct {
 	// BigBlind is the seat of the hand's first big blind (0 = none posted): in blind games the
 	// table's rotation follows it (events-v1.md §7, rules.NextBlinds).
 	BigBlind events.Seat
-	turn     events.Seat // whose turn it is (0 = nobody's)
+	// SmallBlind is the seat of the hand's first small blind (0 = none posted, a dead small
+	// blind): the TDA dead button goes there next hand (rules.Rotation).
+	SmallBlind events.Seat
+	turn       events.Seat // whose turn it is (0 = nobody's)
 	Carry    events.Chips
 	Passed   bool
 	Misdeal  bool

@@ -345,6 +345,9 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		if first && d.Blind == events.BlindBig && (p.Seat == bb || p.Seat == sb && noSmall && len(h.Players) > 2) {
 			h.BigBlind = p.Seat // in its place: the first round starts left of it
 		}
+		if first && d.Blind == events.BlindSmall {
+			h.SmallBlind = p.Seat // where it was posted, right or wrong: the next hand moves on from it
+		}
 		switch {
 		case !first && d.Blind != events.BlindDead && d.Amount > p.Stack:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("a blind of %d from a stack of %d", d.Amount, p.Stack), p.Stack, d.Amount)

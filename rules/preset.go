@@ -178,6 +178,10 @@ type Preset struct {
 	PassedOutAllowed bool `json:"passed_out_allowed"`
 	// Rake: pot.raked allowed (online-draw).
 	Rake bool `json:"rake"`
+	// Button is how a blind game moves its button when players come and go (events-v1.md §7,
+	// 2026-12-05): "" or "dead", the TDA dead button; "moving", the online rooms' moving button.
+	// Ante games ignore it: their deal passes to the next seat dealt in anyway.
+	Button events.Button `json:"button"`
 }
 
 func lowTable(def cards.Rank, by map[int]cards.Rank, min, max int) [11]cards.Rank {
@@ -303,6 +307,9 @@ func ForHand(r events.Rules) (Preset, error) {
 		return p, fmt.Errorf("bad rules override: %v", err)
 	}
 	q.Name = p.Name
+	if q.Button != "" && q.Button != events.ButtonDead && q.Button != events.ButtonMoving {
+		return p, fmt.Errorf("bad rules override: button %q is neither dead nor moving", q.Button)
+	}
 	if p.Name == "online-draw" && q.Structure == FixedLimit && q.RaiseCap == 0 {
 		q.RaiseCap = 3
 	}
@@ -316,7 +323,7 @@ func jsonNames() []string {
 		"burn_before_fourth", "delayed_fifth", "draw_source", "declared", "min_shuffles", "exposed_cut",
 		"exposed_deal", "exposed_draw", "exposed_error", "must_show_openers", "split", "odd_chip", "pots",
 		"broke_cannot_open", "broke_dealt_in", "rebuys", "starter", "passed_out_allowed", "rake",
-		"min_players", "max_players"}
+		"min_players", "max_players", "button"}
 }
 
 // Low returns the lowest rank of the deck for n players dealt in, and false when the preset does

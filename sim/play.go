@@ -224,7 +224,7 @@ func (g *game) forcedBets() {
 	}
 	if g.h.Preset.Blinds {
 		sb, bb := g.blindSeats()
-		g.s.placedBB = bb // what the rotation moves on from, whatever an injection makes of it
+		g.s.placedBB, g.s.placedSB = bb, sb // what the rotation moves on from, whatever an injection makes of it
 		if sb != 0 {
 			g.emit(&events.BlindPosted{Seat: sb, Amount: min(g.s.cfg.SmallBlind, g.h.Player(sb).Stack), Blind: events.BlindSmall})
 		}

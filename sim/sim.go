@@ -123,9 +123,12 @@ type Sim struct {
 	// the comings and goings of a cash session (apart, so that the play is the same without).
 	left    []events.LeftPlayer
 	cashRng *rand.Rand
-	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games);
-	// placedBB the big blind of the hand being played, as the simulator placed it.
+	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games), sb
+	// the seat that posted the last hand's small blind (0: dead); placedBB and placedSB the blinds
+	// of the hand being played, as the simulator placed them. The rotation moves on from them as
+	// the log records them (events-v1.md §7, continuity), as the auditor does.
 	bb, bbBefore, placedBB events.Seat
+	sb, placedSB           events.Seat
 	newcomers              int
 
 	// tour is set at the tables of a tournament (tournament.go): every hand carries it, a
@@ -514,6 +517,7 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	if s.preset.Blinds && s.placedBB != 0 {
 		if !replayed {
 			s.bbBefore = s.bb
+			s.sb = s.placedSB
 		}
 		s.bb = s.placedBB
 	}
@@ -599,7 +603,7 @@ func (s *Sim) blinds(seats []events.Seat, dealer events.Seat) (button, sb, bb ev
 		// The misdeal's blinds play again.
 		return s.dealer, s.sbAgain(seats), s.bb
 	}
-	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
+	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastSB: s.sb, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
 	return b.Button, b.Small, b.Big
 }
 

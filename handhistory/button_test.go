@@ -1,0 +1,85 @@
+package handhistory_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/handhistory"
+)
+
+// The real PokerStars session of testdata/pokerstars/fl-2009-session-laodica.txt (FPDB's
+// regression file cash/Stars/Draw/5-Carddraw-USD-0.10-0.20-200911.txt, 30 hands at 'Laodica IV'
+// on 2009-11-25, player names replaced) shows the room's moving button: at hand 35839278018 Ana
+// Lima is the big blind at seat 1 (button 5, small blind 6) and loses every chip; at the next,
+// 35839303429, PokerStars moves the button one seat, to 6, and gives the blinds to the next two
+// players, seats 2 and 3, so nobody posts at seat 1 and seat 2 misses a big blind. At
+// 35839492817 the button moves from seat 4 past Joao, who sat down at seat 5, to seat 6.
+//
+// events-v1.md §7 (2026-12-05): PokerStars cash imports declare rules.button "moving", under
+// which the session has no irregular hand at all. Declared "dead" (the TDA dead button), hand
+// 35839303429 breaks it once — its big blind should have been seat 2 — and is one finding: the
+// hands after it are judged from where it really left the table ("continuity compares a hand
+// with the hands before it as they were recorded ... one irregular hand, one finding").
+func TestMovingButtonSession2009(t *testing.T) {
+	res := importFile(t, handhistory.PokerStars, "testdata/pokerstars/fl-2009-session-laodica.txt")
+	if len(res.Skipped) > 0 || len(res.Hands) != 30 {
+		t.Fatalf("%d hands, skipped %v", len(res.Hands), res.Skipped)
+	}
+	for _, h := range res.Hands {
+		if got := h.Events[0].Data.(*events.HandStarted).Rules.Button(); got != events.ButtonMoving {
+			t.Fatalf("hand %s declares button %q, want moving (a PokerStars cash game)", h.Source, got)
+		}
+	}
+	for _, f := range auditImported(t, res) {
+		if f.Severity == finding.Error || f.Code == finding.TableDealer {
+			t.Errorf("moving: %s", f.JSON())
+		}
+	}
+
+	// The same hands declared "dead": one finding, on the hand that broke the rule.
+	dead := &handhistory.Result{}
+	for _, h := range res.Hands {
+		h.Events = redeclare(t, h.Events, events.ButtonDead)
+		dead.Hands = append(dead.Hands, h)
+	}
+	var dealer []finding.Finding
+	for _, f := range auditImported(t, dead) {
+		switch {
+		case f.Code == finding.TableDealer:
+			dealer = append(dealer, f)
+		case f.Severity == finding.Error:
+			t.Errorf("dead: %s", f.JSON())
+		}
+	}
+	want := find(t, res, "35839303429").Events[0].Hand
+	if len(dealer) != 1 {
+		t.Fatalf("dead: %d table.dealer findings, want 1 (on hand 35839303429): %v", len(dealer), dealer)
+	}
+	f := dealer[0]
+	if f.Hand != want || f.Expected != events.Seat(2) || f.Actual != events.Seat(3) {
+		t.Errorf("dead: %s; want hand %s, the big blind expected at seat 2, posted at 3", f.JSON(), want)
+	}
+}
+
+// redeclare returns a copy of a hand's events whose hand.started declares rules.button b,
+// re-sealed so that the chain holds.
+func redeclare(t *testing.T, evs []*events.Event, b events.Button) []*events.Event {
+	t.Helper()
+	out := make([]*events.Event, len(evs))
+	prev := ""
+	for i, e := range evs {
+		c := *e
+		if hs, ok := e.Data.(*events.HandStarted); ok {
+			s := *hs
+			s.Rules.Overrides = slices.DeleteFunc(slices.Clone(s.Rules.Overrides), func(o events.Override) bool { return o.Key == "button" })
+			s.Rules.Overrides = append(s.Rules.Overrides, events.Override{Key: "button", Value: []byte(`"` + string(b) + `"`)})
+			c.Data = &s
+		}
+		events.Seal(&c, prev)
+		prev = events.Hash(c.Raw)
+		out[i] = &c
+	}
+	return out
+}
