@@ -166,12 +166,12 @@ type Hand struct {
 	// blind): the TDA dead button goes there next hand (rules.Rotation).
 	SmallBlind events.Seat
 	turn       events.Seat // whose turn it is (0 = nobody's)
-	Carry    events.Chips
-	Passed   bool
-	Misdeal  bool
-	Raked    events.Chips
-	Awards   []Award
-	ended    *events.HandEnded
+	Carry      events.Chips
+	Passed     bool
+	Misdeal    bool
+	Raked      events.Chips
+	Awards     []Award
+	ended      *events.HandEnded
 
 	// cards
 	deck  cards.Set
