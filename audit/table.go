@@ -172,11 +172,7 @@ func carryAcross(out []finding.Finding, first *events.Event, table string, hs *e
 // without blinds; seats are the seats hs deals in, in seat order.
 func dealerAcross(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, p rules.Preset, seats []events.Seat, prev *tableState) []finding.Finding {
 	if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
-		what := "dealer"
-		if p.Starter {
-			what = "seat before the starter"
-		}
-		out = append(out, mk(first.Hand, table, first.Seq, finding.TableDealer, 0, fmt.Sprintf("the %s should be seat %d, not %d", what, want, hs.Dealer), want, hs.Dealer))
+		out = dealerFinding(out, first, table, p, hs.Dealer, want, hs.Dealer, prev.misdeal)
 	}
 	return out
 }

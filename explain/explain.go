@@ -388,7 +388,15 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 			key += ".paid"
 		}
 	case finding.TableDealer:
+		// What the finding is about, from the fields its message was worded by (audit's
+		// dealerFinding): the hand's dealer and the actual seat.
 		seatArg("expected", exp)
+		if s, ok := asSeat(act); ok && h.rules != nil {
+			switch subj := h.rules.Preset.DealerSubjectOf(h.Start.Dealer, s); subj {
+			case rules.SubjectButton, rules.SubjectBigBlind:
+				key += "." + string(subj)
+			}
+		}
 		seatArg("actual", act)
 	case finding.TableSeating:
 		// Version 1.1 names the player in one of the values when he has no seat in this hand.

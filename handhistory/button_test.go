@@ -1,12 +1,17 @@
 package handhistory_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/explain"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/lang"
 )
 
 // The real PokerStars session of testdata/pokerstars/fl-2009-session-laodica.txt (FPDB's
@@ -58,8 +63,39 @@ func TestMovingButtonSession2009(t *testing.T) {
 		t.Fatalf("dead: %d table.dealer findings, want 1 (on hand 35839303429): %v", len(dealer), dealer)
 	}
 	f := dealer[0]
-	if f.Hand != want || f.Expected != events.Seat(2) || f.Actual != events.Seat(3) {
+	if f.Hand != want || fmt.Sprint(f.Expected) != "2" || fmt.Sprint(f.Actual) != "3" {
 		t.Errorf("dead: %s; want hand %s, the big blind expected at seat 2, posted at 3", f.JSON(), want)
+	}
+
+	// Its sentence, in every language, is about the big blind (Bruno's at seat 2, not Carla's at
+	// 3), as its message is, never about the dealer.
+	var hand []*events.Event
+	for _, h := range dead.Hands {
+		if h.Events[0].Hand == want {
+			hand = h.Events
+		}
+	}
+	xh, err := explain.NewHand(hand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fj := finding.Finding{}
+	if err := json.Unmarshal([]byte(f.JSON()), &fj); err != nil { // as a report reads it
+		t.Fatal(err)
+	}
+	if !strings.Contains(f.Message, "big blind") {
+		t.Errorf("message %q is not about the big blind", f.Message)
+	}
+	for code, words := range map[string][2]string{"en": {"big blind", "dealer"}, "pt-BR": {"big blind", "carteador"},
+		"tr": {"Büyük kör", "Dağıtan"}, "es": {"ciega grande", "repartidor"}} {
+		l, ok := lang.Get(code)
+		if !ok {
+			t.Fatalf("no language %s", code)
+		}
+		s := xh.Explain(l, fj).Sentence
+		if !strings.Contains(s, words[0]) || strings.Contains(s, words[1]) || !strings.Contains(s, "Bruno") || !strings.Contains(s, "Carla") {
+			t.Errorf("%s: %q should speak of the big blind (%s), Bruno and Carla, not of the dealer (%s)", code, s, words[0], words[1])
+		}
 	}
 }
 

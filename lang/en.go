@@ -169,6 +169,8 @@ func init() {
 		"f.table.stack":                 {Other: "{player}'s chips do not carry over from the table's last hand: {expected} expected (counting any rebuy), {actual} found."},
 		"f.table.rebuy":                 {Other: "{player} rebought {actual} chips, but these rules allow no rebuys."},
 		"f.table.dealer":                {Other: "The dealer should be {expected}, not {actual}."},
+		"f.table.dealer.button":         {Other: "The button should be with {expected}, not with {actual}."},
+		"f.table.dealer.big-blind":      {Other: "The big blind should have been posted by {expected}, not by {actual}."},
 		"f.table.carry":                 {Other: "This hand starts with {actual} chips carried over, but the last hand left {expected}."},
 		"f.table.passed-out":            {Other: "The hand counts {actual} passed-out deals in a row; the table has had {expected}."},
 		"f.table.seating":               {Other: "{player}'s place at the table does not follow the rules of who plays: a player with chips is dealt in, away or gone, a player without chips is not dealt in, and one player has one seat; the auditor notes: “{detail}”."},

@@ -163,6 +163,8 @@ func init() {
 		"f.table.stack":                 {Other: "Las fichas de {player} no cuadran con la mano anterior de la mesa: se esperaban {expected} (contando cualquier recompra), hay {actual}."},
 		"f.table.rebuy":                 {Other: "{player} recompró {actual} fichas, pero estas reglas no permiten recompras."},
 		"f.table.dealer":                {Other: "El repartidor debía ser {expected}, no {actual}."},
+		"f.table.dealer.button":         {Other: "El botón debía estar con {expected}, no con {actual}."},
+		"f.table.dealer.big-blind":      {Other: "La ciega grande debía haberla puesto {expected}, no {actual}."},
 		"f.table.carry":                 {Other: "Esta mano empieza con {actual} fichas arrastradas, pero la anterior dejó {expected}."},
 		"f.table.passed-out":            {Other: "La mano cuenta {actual} repartos seguidos sin apertura; la mesa ha tenido {expected}."},
 		"f.table.seating":               {Other: "El sitio de {player} en la mesa no sigue las reglas de quién juega: quien tiene fichas recibe cartas, está ausente o se fue, quien no tiene fichas no recibe cartas, y cada jugador tiene un solo asiento; nota del auditor: “{detail}”."},

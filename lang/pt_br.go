@@ -163,6 +163,8 @@ func init() {
 		"f.table.stack":                 {Other: "As fichas de {player} não batem com a mão anterior da mesa: esperadas {expected} (contando qualquer recompra), encontradas {actual}."},
 		"f.table.rebuy":                 {Other: "{player} recomprou {actual} fichas, mas estas regras não permitem recompra."},
 		"f.table.dealer":                {Other: "O carteador devia ser {expected}, não {actual}."},
+		"f.table.dealer.button":         {Other: "O botão devia estar com {expected}, não com {actual}."},
+		"f.table.dealer.big-blind":      {Other: "O big blind devia ter sido pago por {expected}, não por {actual}."},
 		"f.table.carry":                 {Other: "Esta mão começa com {actual} fichas vindas da anterior, mas a mão anterior deixou {expected}."},
 		"f.table.passed-out":            {Other: "A mão conta {actual} mãos seguidas sem abertura; a mesa teve {expected}."},
 		"f.table.seating":               {Other: "O lugar de {player} na mesa não segue as regras de quem joga: quem tem fichas recebe cartas, está ausente ou saiu, quem não tem fichas não recebe cartas, e cada jogador tem um só lugar; nota do auditor: “{detail}”."},

@@ -165,6 +165,8 @@ func init() {
 		"f.table.stack":                 {Other: "{player} oyuncusunun fişleri masanın önceki elinden devam etmiyor: beklenen {expected} (yeniden alım dahil), bulunan {actual}."},
 		"f.table.rebuy":                 {Other: "{player} {actual} fişlik yeniden alım yaptı, ama bu kurallar yeniden alıma izin vermez."},
 		"f.table.dealer":                {Other: "Dağıtan {actual} değil, {expected} olmalıydı."},
+		"f.table.dealer.button":         {Other: "Dağıtıcı düğmesi {actual} önünde değil, {expected} önünde olmalıydı."},
+		"f.table.dealer.big-blind":      {Other: "Büyük kör bahsi {actual} değil, {expected} koymalıydı."},
 		"f.table.carry":                 {Other: "Bu el önceki elden aktarılan {actual} fişle başlıyor, ama önceki el {expected} bırakmıştı."},
 		"f.table.passed-out":            {Other: "El art arda {actual} açılmayan el sayıyor; masada {expected} oldu."},
 		"f.table.seating":               {Other: "{player} oyuncusunun masadaki yeri kimin oynadığı kurallarına uymuyor: fişi olan ele alınır, uzakta ya da ayrılmış olur, fişi olmayan ele alınmaz ve her oyuncunun tek koltuğu vardır; denetçinin notu: “{detail}”."},

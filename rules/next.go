@@ -35,6 +35,37 @@ func PrevSeat(seats []events.Seat, s events.Seat) events.Seat {
 	return out
 }
 
+// DealerSubject is what a table.dealer finding is about (findings-v1.md): the dealer the deal
+// passing left puts (ante games), the seat before the starter (br-online), the button or the big
+// blind of a blind game (events-v1.md §7). The auditor words its message by it and explain its
+// sentence, both from the same fields, so that neither says "dealer" of a big blind.
+type DealerSubject string
+
+// The subjects of table.dealer.
+const (
+	SubjectDealer   DealerSubject = "dealer"
+	SubjectStarter  DealerSubject = "starter"
+	SubjectButton   DealerSubject = "button"
+	SubjectBigBlind DealerSubject = "big-blind"
+)
+
+// DealerSubjectOf returns what a table.dealer finding of a hand under preset p, which names seat
+// dealer as its dealer, is about when its actual value is seat actual: in a blind game the
+// finding shows either the button (actual is the hand's dealer) or the big blind (actual is the
+// seat that posted it, never the button's: the button posts no big blind with three or more
+// players, and heads-up it posts the small one).
+func (p Preset) DealerSubjectOf(dealer, actual events.Seat) DealerSubject {
+	switch {
+	case p.Blinds && actual != dealer:
+		return SubjectBigBlind
+	case p.Blinds:
+		return SubjectButton
+	case p.Starter:
+		return SubjectStarter
+	}
+	return SubjectDealer
+}
+
 // NextDealer is presets.md "next hand": where the dealer of the next hand sits, given the seats
 // dealt into it, the last hand's dealer and starter (the first player left of its dealer), and
 // whether the last hand was a misdeal. The deal passes left; after a misdeal the same dealer
