@@ -264,7 +264,7 @@ func (h *Hand) advise(c *counts, next events.Seq) Advice {
 		switch {
 		case h.InHand() < 2:
 			return h.settle(c)
-		case h.Opener == 0 && h.CurrentBet == 0 && h.Preset.PassedOutAllowed:
+		case h.Passes():
 			return Advice{Step: StepPass}
 		}
 	}

@@ -127,7 +127,7 @@ func (g *game) run() {
 	case g.h.InHand() < 2:
 		g.settle()
 		return
-	case g.h.Opener == 0 && g.h.CurrentBet == 0 && g.h.Preset.PassedOutAllowed:
+	case g.h.Passes():
 		g.emit(&events.HandPassed{})
 		g.reveals()
 		g.end(g.h.Pot())

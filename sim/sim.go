@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/fechado/fechado/cards"
@@ -155,6 +156,10 @@ type seat struct {
 	waitBB bool
 	// from is the table a tournament player was moved from since the table's last hand.
 	from string
+	// share says a tournament player with no chips still has chips in the pot carried to the
+	// next deal (a passed-out deal he anted all-in): he is dealt in with stack 0, not knocked out
+	// (events-v1.md §7, 2026-12-05).
+	share bool
 }
 
 // MaxRebuys is how many times a player who lost every chip buys in again, where the preset
@@ -412,7 +417,7 @@ func (s *Sim) dealtIn() []*seat {
 	var out []*seat
 	withChips := 0
 	for _, p := range s.seats {
-		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone && !p.waitBB {
+		if (p.stack+p.rebuy > 0 || p.share) && p.away == 0 && !p.gone && !p.waitBB {
 			withChips++
 		}
 	}
@@ -422,7 +427,7 @@ func (s *Sim) dealtIn() []*seat {
 	for _, p := range s.seats {
 		switch {
 		case p.away > 0 || p.gone || p.waitBB:
-		case p.stack+p.rebuy > 0:
+		case p.stack+p.rebuy > 0 || p.share:
 			out = append(out, p)
 		case s.preset.BrokeDealtIn && p.broke < 2 && len(out) < s.preset.MaxPlayers && s.number > 0:
 			out = append(out, p)
@@ -546,10 +551,13 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 		}
 	}
 	if s.tour != nil {
-		// A tournament: a player with no chips is knocked out and leaves the table.
+		// A tournament: a player with no chips is knocked out and leaves the table, unless his
+		// last chips are in the pot this deal carries (events-v1.md §7, 2026-12-05): then he is
+		// dealt in to the next deal with stack 0, all-in, and plays for the carry.
 		kept := s.seats[:0]
 		for _, p := range s.seats {
-			if p.stack > 0 {
+			p.share = p.stack == 0 && end.Carry > 0 && slices.Contains(seats, p.seat)
+			if p.stack > 0 || p.share {
 				kept = append(kept, p)
 			} else {
 				s.left = append(s.left, events.LeftPlayer{Player: p.name})

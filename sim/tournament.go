@@ -342,7 +342,7 @@ func (t *TournamentSim) nextToDeal(tb *tourTable) int {
 	d := tb.s.nextDealer(seats)
 	for range seats {
 		for i, p := range tb.s.seats {
-			if p.seat == d && !fresh(p) {
+			if p.seat == d && !fresh(p) && !p.share { // a share in the carry stays at its table
 				return i
 			}
 		}

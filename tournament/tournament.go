@@ -178,8 +178,20 @@ func (t *Tournament) Chips() (held, made events.Chips) {
 	return t.sum + events.Chips(unseen)*t.Stack, events.Chips(t.Entries)*t.Stack + t.Rebuys
 }
 
-// Finished reports whether one player holds every chip: the tournament has a winner.
-func (t *Tournament) Finished() bool { return t.seen > 0 && t.seen >= t.Entries && t.InPlay() == 1 }
+// Finished reports whether one player holds every chip: the tournament has a winner. Never
+// while chips sit in a pot carried to a table's next deal (events-v1.md §7, 2026-12-05).
+func (t *Tournament) Finished() bool {
+	return t.seen > 0 && t.seen >= t.Entries && t.InPlay() == 1 && t.carried() == 0
+}
+
+// carried returns the chips the tables' last hands carried to their next deals.
+func (t *Tournament) carried() events.Chips {
+	var c events.Chips
+	for _, tb := range t.tlist {
+		c += tb.Carry
+	}
+	return c
+}
 
 // Standing is one line of the standings.
 type Standing struct {
@@ -322,16 +334,27 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 	}
 
 	// The players gone since the table's last hand.
+	type bust struct {
+		p     *Player
+		stack events.Chips
+		seat  events.Seat // his seat in this hand; 0 when he is not dealt in to it
+	}
+	var busts []bust
 	for _, l := range hs.Left {
 		p := t.players[l.Player]
 		if p == nil {
 			continue
 		}
 		if l.To == "" {
-			// Knocked out (stack 0), or gone with chips, which leave the tournament with him.
+			// Knocked out (stack 0), or gone with chips, which leave the tournament with him. A
+			// player the last hand left with no chips but a share in its carried pot was still in
+			// (events-v1.md §7, 2026-12-05): gone without it, he goes out now.
 			t.setChips(p, 0)
 			if p.Table == h.Table {
 				p.Table = ""
+			}
+			if !p.Out {
+				busts = append(busts, bust{p, 0, 0})
 			}
 			continue
 		}
@@ -443,11 +466,6 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 	// The hand's end: stacks, carry, knock-outs.
 	end := h.End
 	var endChips events.Chips
-	type bust struct {
-		p     *Player
-		stack events.Chips
-	}
-	var busts []bust
 	for _, s := range hs.Seats {
 		p := t.players[s.Player]
 		v, ok := rules.EndStack(end, s.Seat)
@@ -459,8 +477,11 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		p.Hands++
 		p.lastTable, p.lastStart, p.lastEnd = tb.ID, h.StartAt, h.EndAt
 		switch {
+		case v == 0 && end.Carry > 0:
+			// His last chips may sit in the pot carried to the next deal: he is dealt in to it
+			// with stack 0 and plays for it, not out (events-v1.md §7, 2026-12-05).
 		case v == 0 && !p.Out:
-			busts = append(busts, bust{p, s.Stack})
+			busts = append(busts, bust{p, s.Stack, s.Seat})
 		case v > 0 && p.Out:
 			p.Out, p.Place, p.OutHand, p.OutTable = false, 0, "", "" // back in, by a rebuy
 			t.out--
@@ -487,9 +508,19 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 			p := b.p
 			p.Out, p.Place, p.OutHand, p.OutTable, p.OutAt = true, place, tb.Hand, tb.ID, h.EndAt
 			p.Table = ""
-			at(h.EndSeq, finding.TournamentPlace, p.Seat, fmt.Sprintf("%s is knocked out in place %d", p.Name, place), nil, place)
+			at(h.EndSeq, finding.TournamentPlace, b.seat, fmt.Sprintf("%s is knocked out in place %d", p.Name, place), nil, place)
 		}
 		t.out += len(busts)
+		// events-v1.md §7: a tournament ends only when one player holds every chip, never with
+		// chips in a carried pot. One player left in with a carry somewhere: those chips have
+		// nobody to win them.
+		if t.seen >= t.Entries && t.InPlay() == 1 {
+			for _, x := range t.tlist {
+				if x.Carry > 0 {
+					at(h.EndSeq, finding.TournamentChips, 0, fmt.Sprintf("one player is left in while table %s carries %d chips to a deal nobody is left to play: a tournament ends only when one player holds every chip", x.ID, x.Carry), 0, x.Carry)
+				}
+			}
+		}
 	}
 
 	// Every chip of the tournament: its entries' stacks and the rebuys so far, once every entry

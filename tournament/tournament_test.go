@@ -169,6 +169,53 @@ func TestTournament(t *testing.T) {
 				{table: "a", start: 3, end: 4, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}}},
 			},
 		},
+		{
+			rule: "events-v1.md §7 (2026-12-05) carried pot: bia antes her last 50 into a deal nobody opens; she is not out, dealt in to the next deal with stack 0 she wins the carry",
+			hands: []hand{
+				{table: "a", start: 0, end: 2, level: 1, entries: 2, seats: []p{{seat: 1, name: "ana", stack: 100, end: 50}, {seat: 2, name: "bia", stack: 100, end: 50}}},
+				{table: "a", start: 3, end: 4, level: 1, seats: []p{{seat: 1, name: "ana", stack: 50, end: 0}, {seat: 2, name: "bia", stack: 50, end: 0}}, out: 100},
+				{table: "a", start: 5, end: 6, level: 1, carry: 100, seats: []p{{seat: 1, name: "ana", stack: 0, end: 0}, {seat: 2, name: "bia", stack: 0, end: 100}}},
+				{table: "a", start: 7, end: 8, level: 1, seats: []p{{seat: 1, name: "ana", stack: 0, end: 0}, {seat: 2, name: "bia", stack: 100, end: 100}}},
+			},
+			place: map[string]int{"ana": 2},
+		},
+		{
+			rule: "events-v1.md §7 (2026-12-05): knocked out at the end of a hand that leaves him no chips and no share in a carried pot; a player with a share the next deal does not deal in goes out then",
+			hands: []hand{
+				{table: "a", start: 0, end: 2, level: 1, entries: 3, seats: []p{{seat: 1, name: "ana", stack: 100, end: 95}, {seat: 2, name: "bia", stack: 100, end: 0}, {seat: 3, name: "caio", stack: 100, end: 95}}, out: 110},
+				{table: "a", start: 3, end: 4, level: 1, carry: 110, seats: []p{{seat: 1, name: "ana", stack: 95, end: 205}, {seat: 3, name: "caio", stack: 95, end: 95}}, left: []events.LeftPlayer{{Player: "bia"}}},
+			},
+			place: map[string]int{"bia": 3},
+		},
+		{
+			rule: "events-v1.md §7 (2026-12-05): a tournament ends only when one player holds every chip, never with chips in a carried pot (tournament.chips otherwise)",
+			hands: []hand{
+				{table: "a", start: 0, end: 2, level: 1, entries: 2, seats: []p{{seat: 1, name: "ana", stack: 100, end: 190}, {seat: 2, name: "bia", stack: 100, end: 0}}, out: 10},
+				{table: "a", start: 3, end: 4, level: 1, carry: 10, seats: []p{{seat: 1, name: "ana", stack: 190, end: 185}}, left: []events.LeftPlayer{{Player: "bia"}}, out: 15},
+			},
+			want:  []string{"a-2 40 tournament.chips 15"},
+			place: map[string]int{"bia": 2},
+		},
+		{
+			rule: "events-v1.md §7 from (2026-12-05): dani, moved b→a, is moved on a→c before a deals him a hand: from names a, the to of his last left, and the chain is no finding",
+			hands: append(opening(),
+				hand{table: "b", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "c", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "dani", stack: 70, end: 70, from: "a"}, {seat: 2, name: "eve", stack: 0, end: 0}}}),
+			want: []string{"c-4 40 tournament.chips 500"}, // eve, who never entered (4 entries), is what breaks the count
+		},
+		{
+			rule: "events-v1.md §7 from (2026-12-05): the chain through a table that broke (never deals again) is no finding, nor a from naming the table of his last hand",
+			hands: append(opening(),
+				hand{table: "a", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}, {seat: 3, name: "dani", stack: 70, end: 70, from: "b"}}},
+				hand{table: "b", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}}),
+		},
+		{
+			rule: "findings-v1.md tournament.move (2026-12-05): a from that is neither the to of his last left nor a table that never deals again",
+			hands: append(opening(),
+				hand{table: "b", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "a", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}, {seat: 3, name: "dani", stack: 70, end: 70, from: "c"}}}),
+			want: []string{"a-4 1 tournament.move c"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
