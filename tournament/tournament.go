@@ -102,6 +102,9 @@ type Tournament struct {
 	tables  map[string]*Table
 	tlist   []*Table
 	levels  map[int]events.Stakes
+	// vias counts the players with a via still to be judged: while there is none, a hand does
+	// not look for them.
+	vias int
 	// sum is the chips of every player seen and every table's carry, as the last hands leave
 	// them; adjust is what the findings already reported (or the checks of single tables account
 	// for) have put apart, so that one irregularity is reported once.
@@ -138,6 +141,11 @@ type Player struct {
 	moveFrom, moveTo string // a left.to not yet matched by his arrival
 	arrivedFrom      string // a from not yet matched by its table's left.to …
 	arrivedAt        string // … and the table he arrived at
+	// via is a from that was neither the table of his last hand nor the to of his last left:
+	// a table he passed through without being dealt a hand, which must then never deal again (it
+	// broke, events-v1.md §7, 2026-12-05); viaAt is when he sat down coming from it.
+	via   string
+	viaAt time.Time
 }
 
 // Table is one table of a tournament.
@@ -267,6 +275,31 @@ func (t *Tournament) player(name string) (*Player, bool) {
 	return p, true
 }
 
+// setVia records that p sat down at a hand starting at at coming from table via, which must never
+// deal again unless a left.to of his last table names it.
+func (t *Tournament) setVia(p *Player, via string, at time.Time) {
+	if p.via == "" {
+		t.vias++
+	}
+	p.via, p.viaAt = strings.Clone(via), at
+}
+
+// clearVia forgets p's via.
+func (t *Tournament) clearVia(p *Player) {
+	if p.via != "" {
+		t.vias--
+	}
+	p.via, p.viaAt = "", time.Time{}
+}
+
+// arrivedAtOr names the table p sits at, or "?".
+func (p *Player) arrivedAtOr() string {
+	if p.Table != "" {
+		return p.Table
+	}
+	return "?"
+}
+
 func (t *Tournament) setChips(p *Player, v events.Chips) {
 	t.sum += v - p.Chips
 	p.Chips = v
@@ -333,6 +366,16 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		t.Level = max(t.Level, lv)
 	}
 
+	// A table a moved player passed through as one that never deals again deals again.
+	if t.vias > 0 {
+		for _, p := range t.plist {
+			if p.via == h.Table && h.StartAt.After(p.viaAt) {
+				start(finding.TournamentMove, 0, fmt.Sprintf("%s sat down at table %s coming from this table as from one that broke, but it deals again: from names the table he was last moved from, the to of his last left", p.Name, p.arrivedAtOr()), nil, p.via)
+				t.clearVia(p)
+			}
+		}
+	}
+
 	// The players gone since the table's last hand.
 	type bust struct {
 		p     *Player
@@ -364,6 +407,9 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		switch {
 		case p.arrivedFrom == h.Table && p.arrivedAt == l.To:
 			p.arrivedFrom, p.arrivedAt = "", "" // he has already sat down there, from here
+			if p.via == l.To {
+				t.clearVia(p) // … or passed through it, to where he sat down: a chain
+			}
 		case p.arrivedFrom == h.Table:
 			start(finding.TournamentMove, 0, fmt.Sprintf("%s is moved to table %s, but he sat down at table %s", p.Name, l.To, p.arrivedAt), l.To, p.arrivedAt)
 			p.arrivedFrom, p.arrivedAt = "", ""
@@ -394,10 +440,33 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 			if from != "" {
 				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, where he has played no hand", name, from), nil, from)
 			}
+		case from != "" && from != p.lastTable:
+			// events-v1.md §7 (2026-12-05): moved on before the table he was sent to dealt him a
+			// hand, he passed through it: from names the table he was last moved from, the to of
+			// his last left (a chain, no finding), or a table that never deals again (it broke).
+			if stack != want {
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s is moved from table %s with %d chips; he ended his last hand, at table %s, with %d", p.Name, from, stack, p.lastTable, want), want, stack)
+			}
+			t.adjust += stack - want
+			switch {
+			case p.moveTo == from:
+				// The to of his last left: the chain is complete.
+			case from == h.Table:
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, the table he sits down at; his last hand was at table %s", p.Name, from, p.lastTable), p.lastTable, from)
+			case t.tables[from] == nil:
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, which has dealt no hand of the tournament; his last hand was at table %s", p.Name, from, p.lastTable), p.lastTable, from)
+			case p.moveTo == "" && t.tables[p.lastTable] != nil && t.tables[p.lastTable].Start.After(p.lastEnd):
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, but his last hand was at table %s, whose next hand did not list him as moved", p.Name, from, p.lastTable), p.lastTable, from)
+			default:
+				if p.moveTo == "" {
+					// His last table has not dealt again: its next hand is to list him moved to from.
+					p.arrivedFrom, p.arrivedAt = p.lastTable, strings.Clone(from)
+				}
+				t.setVia(p, from, h.StartAt)
+			}
+			p.moveFrom, p.moveTo = "", ""
 		case from != "":
-			if p.lastTable != from {
-				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, but his last hand was at table %s", p.Name, from, p.lastTable), p.lastTable, from)
-			} else if stack != want {
+			if stack != want {
 				start(finding.TournamentMove, seat, fmt.Sprintf("%s is moved from table %s with %d chips; he ended his last hand there with %d", p.Name, from, stack, want), want, stack)
 			}
 			t.adjust += stack - want

@@ -200,8 +200,23 @@ func TestTournament(t *testing.T) {
 			rule: "events-v1.md §7 from (2026-12-05): dani, moved b→a, is moved on a→c before a deals him a hand: from names a, the to of his last left, and the chain is no finding",
 			hands: append(opening(),
 				hand{table: "b", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
-				hand{table: "c", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "dani", stack: 70, end: 70, from: "a"}, {seat: 2, name: "eve", stack: 0, end: 0}}}),
-			want: []string{"c-4 40 tournament.chips 500"}, // eve, who never entered (4 entries), is what breaks the count
+				hand{table: "c", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "dani", stack: 70, end: 70, from: "a"}}}),
+		},
+		{
+			rule: "events-v1.md §7 from (2026-12-05): the chain seen the other way round, dani seated at c (from a) before b's next hand lists him moved to a",
+			hands: append(opening(),
+				hand{table: "c", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "dani", stack: 70, end: 70, from: "a"}}},
+				hand{table: "b", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "a", start: 8, end: 9, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}}}),
+		},
+		{
+			rule: "findings-v1.md tournament.move (2026-12-05): a from that is neither the to of his last left nor a table that never deals again: c deals again",
+			hands: append(opening(),
+				hand{table: "c", start: 0, end: 1, level: 1, entries: 5, seats: []p{{seat: 1, name: "eve", stack: 100, end: 100}}},
+				hand{table: "b", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "a", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}, {seat: 3, name: "dani", stack: 70, end: 70, from: "c"}}},
+				hand{table: "c", start: 8, end: 9, level: 1, seats: []p{{seat: 1, name: "eve", stack: 100, end: 100}}}),
+			want: []string{"c-6 1 tournament.move c"},
 		},
 		{
 			rule: "events-v1.md §7 from (2026-12-05): the chain through a table that broke (never deals again) is no finding, nor a from naming the table of his last hand",
