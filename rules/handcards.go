@@ -117,6 +117,15 @@ func (h *Hand) checkReshuffle(seq events.Seq, set cards.Set) {
 	}
 	if short > 0 && h.pendingDraw() <= short {
 		h.once(finding.DrawProcedure, seq, 0, fmt.Sprintf("a reshuffle while %d cards remain for %d replacements", short, h.pendingDraw()), nil, nil)
+		return
+	}
+	if h.Preset.DrawSource == DrawTopOthers && short <= 0 {
+		// presets.md online-draw (2026-12-05): "the discards made so far, except those of the
+		// player being served, are shuffled into a new stub".
+		if want := h.gatherDiscards(); set != want {
+			h.once(finding.DrawProcedure, seq, h.Served(), "when the stub runs out, online-draw shuffles the discards made so far, except those of the player being served, into a new stub",
+				cards.Join(want.Cards(), " "), cards.Join(set.Cards(), " "))
+		}
 	}
 }
 

@@ -369,12 +369,17 @@ func (h *Hand) adviseDraw(c *counts) (Advice, bool) {
 }
 
 // gatherDiscards returns the cards a reshuffle gathers when the stub runs out in the draw: the
-// discards, with the burned cards (tr-kapali) or the bottom card (std-draw).
+// discards, with the burned cards (tr-kapali) or the bottom card (std-draw); in online-draw the
+// discards but those of the player being served (presets.md, 2026-12-05).
 func (h *Hand) gatherDiscards() cards.Set {
 	var set cards.Set
+	served := h.Served()
 	for cd := cards.Card(0); cd < cards.NumCards; cd++ {
 		switch h.loc[cd] {
 		case inDiscards:
+			if h.Preset.DrawSource == DrawTopOthers && served != 0 && h.holder(cd) == served {
+				continue // his own discards stay out of his new cards
+			}
 			set = set.Add(cd)
 		case inBurned:
 			if h.Preset.DrawSource == DrawTop {

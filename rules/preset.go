@@ -63,6 +63,10 @@ const (
 	// DrawNeverBottom: from the top but never the bottom card; if short, the discards and the
 	// bottom card are reshuffled (std-draw).
 	DrawNeverBottom DrawSource = "never-bottom"
+	// DrawTopOthers: from the top; if the stub runs out, the discards made so far, except
+	// those of the player being served, are shuffled into a new stub for the players still to
+	// draw (online-draw, presets.md, 2026-12-05). Burned cards stay out.
+	DrawTopOthers DrawSource = "top-others"
 )
 
 // Remedy is what the preset requires when a card is exposed.
@@ -249,7 +253,7 @@ var presets = map[string]Preset{
 		Ante:   true,
 		Blinds: true, CheckBeforeOpen: true, Openers: OpenFree,
 		Structure: NoLimit, RaiseCap: 3, SecondStarter: StartLeft, MaxDraw: 5,
-		DrawSource: DrawTop,
+		DrawSource: DrawTopOthers, // "if the stub runs out during the draw" (2026-12-05)
 		ExposedCut: RemedyReshuffle, ExposedDeal: RemedyKeep, ExposedDraw: RemedyBurnNext,
 		Split: SplitEqual, OddChip: OddLeftOfDealer, Pots: PotsTableStakes,
 		Rebuys: true, Rake: true,
