@@ -14,9 +14,10 @@ import (
 	"github.com/fechado/fechado/lang"
 )
 
-// The real PokerStars session of testdata/pokerstars/fl-2009-session-laodica.txt (FPDB's
-// regression file cash/Stars/Draw/5-Carddraw-USD-0.10-0.20-200911.txt, 30 hands at 'Laodica IV'
-// on 2009-11-25, player names replaced) shows the room's moving button: at hand 35839278018 Ana
+// The real PokerStars session of testdata/pokerstars/fl-2009-session-laodica.txt (repository
+// philroberts/FPDB-for-OSX, commit fd7f0f69cc3a5e690c71bde11ba9205583c1a219, file
+// pyfpdb/regression-test-files/cash/Stars/Draw/5-Carddraw-USD-0.10-0.20-200911.txt: 30 hands at
+// 'Laodica IV' on 2009-11-25, kept byte for byte but the player names, replaced) shows the room's moving button: at hand 35839278018 Ana
 // Lima is the big blind at seat 1 (button 5, small blind 6) and loses every chip; at the next,
 // 35839303429, PokerStars moves the button one seat, to 6, and gives the blinds to the next two
 // players, seats 2 and 3, so nobody posts at seat 1 and seat 2 misses a big blind. At
