@@ -107,6 +107,9 @@ func (r Rotation) After(h *Hand) Rotation {
 	seats := seatsOf(h)
 	bb := h.BigBlind
 	if bb == 0 {
+		bb = h.PostedBB // posted out of its place (blind.amount): the table moves on from there
+	}
+	if bb == 0 {
 		// No big blind was posted (the hand ended before): where the rotation put it.
 		bb = r.Place(seats, h.Start.Dealer).Big
 	}

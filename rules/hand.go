@@ -163,8 +163,11 @@ type Hand struct {
 	// table's rotation follows it (events-v1.md §7, rules.NextBlinds).
 	BigBlind events.Seat
 	// SmallBlind is the seat of the hand's first small blind (0 = none posted, a dead small
-	// blind): the TDA dead button goes there next hand (rules.Rotation).
+	// blind): the TDA dead button goes there next hand (rules.Rotation). PostedBB is the seat of
+	// its big blind as posted: the one in its place when one is, else the first, wherever it was;
+	// the rotation moves on from it (events-v1.md §7, continuity as recorded).
 	SmallBlind events.Seat
+	PostedBB   events.Seat
 	turn       events.Seat // whose turn it is (0 = nobody's)
 	Carry      events.Chips
 	Passed     bool

@@ -354,6 +354,9 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		if first && d.Blind == events.BlindBig && (p.Seat == bb || p.Seat == sb && noSmall && len(h.Players) > 2) {
 			h.BigBlind = p.Seat // in its place: the first round starts left of it
 		}
+		if d.Blind == events.BlindBig && (h.PostedBB == 0 || p.Seat == bb && h.PostedBB != bb) {
+			h.PostedBB = p.Seat // the first big blind, or a later one in its place
+		}
 		if first && d.Blind == events.BlindSmall {
 			h.SmallBlind = p.Seat // where it was posted, right or wrong: the next hand moves on from it
 		}

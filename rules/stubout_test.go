@@ -212,3 +212,48 @@ func TestOnlineDrawStubRunsOut(t *testing.T) {
 		t.Errorf("a reshuffle of every discard gives %v; want one draw.procedure", codes)
 	}
 }
+
+// events-v1.md §7 (2026-12-05), continuity: "a hand that broke a rule is one finding, and the next
+// hand is judged from where that hand really left the table". A big blind posted out of its place
+// (seat 4 where seat 3 was due: blind.amount in that hand) is where the rotation moves on from,
+// with the small blind where it was posted; a later big blind in its place wins over a first one
+// out of it.
+func TestRotationMovesOnFromTheBlindsAsPosted(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		blinds  []events.BlindPosted
+		bb, sb  events.Seat
+		finding bool
+	}{
+		{"in place", []events.BlindPosted{{Seat: 2, Amount: 5, Blind: events.BlindSmall}, {Seat: 3, Amount: 10, Blind: events.BlindBig}}, 3, 2, false},
+		{"the big blind out of its place", []events.BlindPosted{{Seat: 2, Amount: 5, Blind: events.BlindSmall}, {Seat: 4, Amount: 10, Blind: events.BlindBig}}, 4, 2, true},
+		{"a first big blind of nothing, then the real one in place", []events.BlindPosted{{Seat: 2, Amount: 5, Blind: events.BlindSmall}, {Seat: 2, Amount: 0, Blind: events.BlindBig}, {Seat: 3, Amount: 10, Blind: events.BlindBig}}, 3, 2, true},
+	} {
+		d := &stubHand{t: t, seeds: map[events.Seq]cards.Seed{}}
+		hs := &events.HandStarted{Rules: events.Rules{Name: "online-draw"}, Number: 1, Dealer: 1, Stakes: events.Stakes{MinBet: 10}}
+		for s := events.Seat(1); s <= 4; s++ {
+			hs.Seats = append(hs.Seats, events.SeatStack{Seat: s, Player: fmt.Sprintf("p%d", s), Stack: 500})
+		}
+		d.emit(hs)
+		d.shuffle(nil)
+		d.emit(&events.DeckCut{At: 0})
+		for i := range c.blinds {
+			b := c.blinds[i]
+			d.emit(&b)
+		}
+		h, err := rules.NewHand(d.evs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found bool
+		for _, e := range d.evs[1:] {
+			for _, v := range h.Apply(e) {
+				found = found || v.Code == finding.BlindAmount
+			}
+		}
+		r := rules.Rotation{}.After(h)
+		if r.LastBB != c.bb || r.LastSB != c.sb || found != c.finding {
+			t.Errorf("%s: the rotation moves on from big blind %d, small blind %d (blind.amount %v); want %d, %d (%v)", c.name, r.LastBB, r.LastSB, found, c.bb, c.sb, c.finding)
+		}
+	}
+}
