@@ -387,6 +387,10 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 		if f.Seat != 0 {
 			key += ".paid"
 		}
+	case finding.TournamentPlace:
+		if name, ok := exp.(string); ok && f.Seat == 0 {
+			a["player"] = name // gone without being dealt in to the hand: no seat in it
+		}
 	case finding.TableDealer:
 		// What the finding is about, from the fields its message was worded by (audit's
 		// dealerFinding): the hand's dealer and the actual seat.

@@ -577,7 +577,11 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 			p := b.p
 			p.Out, p.Place, p.OutHand, p.OutTable, p.OutAt = true, place, tb.Hand, tb.ID, h.EndAt
 			p.Table = ""
-			at(h.EndSeq, finding.TournamentPlace, b.seat, fmt.Sprintf("%s is knocked out in place %d", p.Name, place), nil, place)
+			var name any // a player not dealt in to this hand has no seat in it: his name says who
+			if b.seat == 0 {
+				name = p.Name
+			}
+			at(h.EndSeq, finding.TournamentPlace, b.seat, fmt.Sprintf("%s is knocked out in place %d", p.Name, place), name, place)
 		}
 		t.out += len(busts)
 		// events-v1.md §7: a tournament ends only when one player holds every chip, never with

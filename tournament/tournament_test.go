@@ -300,3 +300,20 @@ func TestFinished(t *testing.T) {
 		t.Errorf("standings %q, want %q", got, want)
 	}
 }
+
+// A player with a share in a carried pot whom the next deal lists in left without dealing him in
+// goes out at that hand, which has no seat of his: the tournament.place finding names him in
+// expected, with seat 0 (events-v1.md §7, 2026-12-05; docs/findings.md tournament.place).
+func TestPlaceOfAPlayerNotDealtIn(t *testing.T) {
+	b := NewBook()
+	var fs []finding.Finding
+	for i, h := range []hand{
+		{table: "a", start: 0, end: 2, level: 1, entries: 3, seats: []p{{seat: 1, name: "ana", stack: 100, end: 95}, {seat: 2, name: "bia", stack: 100, end: 0}, {seat: 3, name: "caio", stack: 100, end: 95}}, out: 110},
+		{table: "a", start: 3, end: 4, level: 1, carry: 110, seats: []p{{seat: 1, name: "ana", stack: 95, end: 205}, {seat: 3, name: "caio", stack: 95, end: 95}}, left: []events.LeftPlayer{{Player: "bia"}}},
+	} {
+		fs = b.Add(fs, h.build(i+1))
+	}
+	if len(fs) != 1 || fs[0].Code != finding.TournamentPlace || fs[0].Hand != "a-2" || fs[0].Seat != 0 || fs[0].Expected != "bia" || fs[0].Actual != 3 {
+		t.Errorf("findings %+v; want bia's place 3 at a-2, seat 0, expected \"bia\"", fs)
+	}
+}
