@@ -129,6 +129,9 @@ func nextHand(hist [][]*events.Event, players []nextSeat) (nextStart, int, strin
 	n := nextStart{Rules: map[string]string{"name": hs.Rules.Name}, Number: hs.Number + 1, Carry: end.Carry, Previous: hand,
 		Stakes:     map[string]int64{"ante": int64(hs.Stakes.Ante), "min_bet": int64(hs.Stakes.MinBet), "max_bet": int64(hs.Stakes.MaxBet)},
 		SmallBlind: small}
+	if hs.Rules.Button() == events.ButtonMoving {
+		n.Rules["button"] = string(events.ButtonMoving) // the table keeps its button rule (events-v1.md §7)
+	}
 	switch {
 	case passed:
 		n.PassedOut = hs.PassedOut + 1
