@@ -3,10 +3,12 @@ package events
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -895,6 +897,9 @@ func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 			return at("name", err)
 		}
 		raw, err := l.Skip()
+		if values, fixed := rulesOverrideValues[string(k)]; fixed && err == nil {
+			err = fixedValue(raw, values)
+		}
 		if err == nil {
 			r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
 		}
@@ -904,6 +909,15 @@ func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 		err = &fieldErr{"name", errors.New("missing")}
 	}
 	return err
+}
+
+// fixedValue checks that raw, an override's JSON value, is one of the strings of values.
+func fixedValue(raw []byte, values []string) error {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || !slices.Contains(values, s) {
+		return fmt.Errorf("%s is not one of %s", raw, strings.Join(values, ", "))
+	}
+	return nil
 }
 
 // uuid reads a UUID.

@@ -26,8 +26,11 @@ type draft struct {
 	structure  string // "fixed", "pot" or "no"
 	stakes     events.Stakes
 	tournament *events.Tournament
-	button     events.Seat
-	players    []player // dealt in, ascending seat
+	// moving says the room moves its button (rules.button "moving", events-v1.md §7): the
+	// online rooms' cash games.
+	moving  bool
+	button  events.Seat
+	players []player // dealt in, ascending seat
 	// away lists the players seated with chips who are not dealt in, ascending seat; left those
 	// of the table's previous hand who are gone (events-v1.md §7).
 	away []events.AwaySeat
@@ -205,7 +208,8 @@ func (d *draft) build() ([]*events.Event, error) {
 		return nil, atLine(d.line, errf(ErrUnsupported, "%d players dealt in: too many for one deck", len(d.players)))
 	}
 	// dealer is the button's seat even when nobody there is dealt in (a dead button): in blind
-	// games the button follows the TDA dead-button rule (events-v1.md §7).
+	// games the button follows the TDA dead-button rule, or the room's moving button where the
+	// hand declares it (events-v1.md §7).
 	g := &game{d: d, seats: map[events.Seat]*seatState{}, order: clockwise(d.players, d.button)}
 	for i := range d.players {
 		p := &d.players[i]
@@ -235,8 +239,12 @@ func (d *draft) build() ([]*events.Event, error) {
 		out = append(out, &events.Event{Table: d.table, Hand: d.hand.String(), Seq: events.Seq(len(out) + 1),
 			At: d.at, Type: data.EventType(), Data: data})
 	}
+	rules := events.Rules{Name: Preset, Overrides: []events.Override{{Key: "structure", Value: []byte(strconv.Quote(d.structure))}}}
+	if d.moving {
+		rules.Overrides = append(rules.Overrides, events.Override{Key: "button", Value: []byte(`"moving"`)})
+	}
 	started := &events.HandStarted{
-		Rules:      events.Rules{Name: Preset, Overrides: []events.Override{{Key: "structure", Value: []byte(strconv.Quote(d.structure))}}},
+		Rules:      rules,
 		Number:     d.number,
 		Dealer:     d.button,
 		Stakes:     d.stakes,

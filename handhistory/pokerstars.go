@@ -271,6 +271,10 @@ func (p *psParser) parse() (*psHand, int, error) {
 	if t := reTourney.FindStringSubmatch(game); t != nil {
 		d.tournament = &events.Tournament{ID: t[1], Level: romanLevel(t[2])}
 		game = t[2]
+	} else {
+		// PokerStars deals its cash games with a moving button (events-v1.md §7, 2026-12-05: "imports
+		// of online rooms' cash games declare moving"); its tournaments keep the dead button.
+		d.moving = true
 	}
 	g := reGame.FindStringSubmatch(game)
 	if g == nil {

@@ -51,6 +51,7 @@ func TestPokerStarsFiles(t *testing.T) {
 		"malformed.txt":                                      {2, 2},
 		"dead-button.txt":                                    {1, 0},
 		"session-comings-goings.txt":                         {6, 0},
+		"fl-2009-session-laodica.txt":                        {30, 0},
 		"unsupported.txt":                                    {1, 1},
 		"5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt":     {1, 0},
 		"5-Carddraw-FL-USD-30-60-201605.check.raise.fix.txt": {1, 0},

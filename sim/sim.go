@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/fechado/fechado/cards"
@@ -123,9 +124,12 @@ type Sim struct {
 	// the comings and goings of a cash session (apart, so that the play is the same without).
 	left    []events.LeftPlayer
 	cashRng *rand.Rand
-	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games);
-	// placedBB the big blind of the hand being played, as the simulator placed it.
+	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games), sb
+	// the seat that posted the last hand's small blind (0: dead); placedBB and placedSB the blinds
+	// of the hand being played, as the simulator placed them. The rotation moves on from them as
+	// the log records them (events-v1.md §7, continuity), as the auditor does.
 	bb, bbBefore, placedBB events.Seat
+	sb, placedSB           events.Seat
 	newcomers              int
 
 	// tour is set at the tables of a tournament (tournament.go): every hand carries it, a
@@ -152,6 +156,10 @@ type seat struct {
 	waitBB bool
 	// from is the table a tournament player was moved from since the table's last hand.
 	from string
+	// share says a tournament player with no chips still has chips in the pot carried to the
+	// next deal (a passed-out deal he anted all-in): he is dealt in with stack 0, not knocked out
+	// (events-v1.md §7, 2026-12-05).
+	share bool
 }
 
 // MaxRebuys is how many times a player who lost every chip buys in again, where the preset
@@ -409,7 +417,7 @@ func (s *Sim) dealtIn() []*seat {
 	var out []*seat
 	withChips := 0
 	for _, p := range s.seats {
-		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone && !p.waitBB {
+		if (p.stack+p.rebuy > 0 || p.share) && p.away == 0 && !p.gone && !p.waitBB {
 			withChips++
 		}
 	}
@@ -419,7 +427,7 @@ func (s *Sim) dealtIn() []*seat {
 	for _, p := range s.seats {
 		switch {
 		case p.away > 0 || p.gone || p.waitBB:
-		case p.stack+p.rebuy > 0:
+		case p.stack+p.rebuy > 0 || p.share:
 			out = append(out, p)
 		case s.preset.BrokeDealtIn && p.broke < 2 && len(out) < s.preset.MaxPlayers && s.number > 0:
 			out = append(out, p)
@@ -514,6 +522,7 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	if s.preset.Blinds && s.placedBB != 0 {
 		if !replayed {
 			s.bbBefore = s.bb
+			s.sb = s.placedSB
 		}
 		s.bb = s.placedBB
 	}
@@ -542,10 +551,13 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 		}
 	}
 	if s.tour != nil {
-		// A tournament: a player with no chips is knocked out and leaves the table.
+		// A tournament: a player with no chips is knocked out and leaves the table, unless his
+		// last chips are in the pot this deal carries (events-v1.md §7, 2026-12-05): then he is
+		// dealt in to the next deal with stack 0, all-in, and plays for the carry.
 		kept := s.seats[:0]
 		for _, p := range s.seats {
-			if p.stack > 0 {
+			p.share = p.stack == 0 && end.Carry > 0 && slices.Contains(seats, p.seat)
+			if p.stack > 0 || p.share {
 				kept = append(kept, p)
 			} else {
 				s.left = append(s.left, events.LeftPlayer{Player: p.name})
@@ -599,7 +611,7 @@ func (s *Sim) blinds(seats []events.Seat, dealer events.Seat) (button, sb, bb ev
 		// The misdeal's blinds play again.
 		return s.dealer, s.sbAgain(seats), s.bb
 	}
-	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
+	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastSB: s.sb, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
 	return b.Button, b.Small, b.Big
 }
 

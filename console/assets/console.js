@@ -319,7 +319,10 @@ async function setupView(m) {
     const seats = [...rows.children].map((tr) => ({
       seat: +tr.querySelector("[name=seat]").value, player: tr.querySelector("[name=player]").value.trim(),
       stack: +tr.querySelector("[name=stack]").value })).filter((s) => s.player).sort((a, b) => a.seat - b.seat);
-    const data = { rules: { name: f.preset.value }, number: d.number, dealer: +f.dealer.value, seats,
+    // The table's button rule (rules.button "moving") goes on with the preset it was declared for.
+    const rules = { name: f.preset.value };
+    if (d.rules.button && d.rules.name === f.preset.value) rules.button = d.rules.button;
+    const data = { rules, number: d.number, dealer: +f.dealer.value, seats,
       stakes: { ante: +f.ante.value, min_bet: +f.min_bet.value, max_bet: +f.max_bet.value },
       carry: +f.carry.value, passed_out: +f.passed_out.value };
     if (d.previous) data.previous = d.previous;
