@@ -41,6 +41,8 @@ const deploymentDir = "../../docs/deployment"
 // The doc's commands, each a line of docs/deployment.md (checked by docCommand).
 const (
 	buildNATSCmd = `go build -o bin/nats-server github.com/nats-io/nats-server/v2`
+	loadEnvCmd   = `set -a; . /etc/nats/nats.env; set +a`
+	startNodeCmd = `nats-server -c /etc/nats/n1.conf`
 	setupCmd     = `fechado verify --nats "$FECHADO_NATS" --user fechado-admin --password "$ADMIN_PASSWORD" --replicas 3`
 	recordCmd    = `fechado record --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD" hands.jsonl`
 	verifyCmd    = `fechado verify --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD"`
@@ -466,9 +468,24 @@ func (c *docCluster) start(i int) {
 		c.t.Fatal(err)
 	}
 	defer logf.Close()
-	n.cmd = exec.Command(c.bin, "-c", n.name+".conf")
+	// The node's nats.env, written as the doc writes it (NAME='value'), read by the doc's own
+	// command line: sh keeps the $ of the hashes because of the single quotes.
+	var env strings.Builder
+	for _, kv := range n.env {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.Contains(v, "'") {
+			c.t.Fatalf("%s holds a single quote", k)
+		}
+		fmt.Fprintf(&env, "%s='%s'\n", k, v)
+	}
+	if err := os.WriteFile(filepath.Join(c.conf, n.name+".env"), []byte(env.String()), 0o600); err != nil {
+		c.t.Fatal(err)
+	}
+	load := strings.Replace(docCommand(c.t, loadEnvCmd), "/etc/nats/nats.env", "./"+n.name+".env", 1)
+	start := strings.Replace(docCommand(c.t, startNodeCmd), "/etc/nats/n1.conf", n.name+".conf", 1)
+	n.cmd = exec.Command("sh", "-c", load+"; exec "+start)
 	n.cmd.Dir = c.conf
-	n.cmd.Env = append(slices.Clone(c.env), n.env...)
+	n.cmd.Env = c.env
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {
 		c.t.Fatal(err)
