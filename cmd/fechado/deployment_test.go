@@ -43,7 +43,7 @@ const (
 	buildNATSCmd = `go build -o bin/nats-server github.com/nats-io/nats-server/v2`
 	loadEnvCmd   = `set -a; . /etc/nats/nats.env; set +a`
 	startNodeCmd = `nats-server -c /etc/nats/n1.conf`
-	setupCmd     = `fechado verify --nats "$FECHADO_NATS" --user fechado-admin --password "$ADMIN_PASSWORD" --replicas 3`
+	setupCmd     = `fechado init --nats "$FECHADO_NATS" --user fechado-admin --password "$ADMIN_PASSWORD" --replicas 3`
 	recordCmd    = `fechado record --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD" hands.jsonl`
 	verifyCmd    = `fechado verify --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD"`
 	auditAllCmd  = `fechado audit --all --json --nats "$FECHADO_NATS" --user auditor --password "$AUDITOR_PASSWORD"`
