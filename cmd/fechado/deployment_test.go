@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -337,20 +336,17 @@ func TestDeploymentUsersHaveTheirRolesPermissions(t *testing.T) {
 		"$JS.API.STREAM.CREATE." + recorder.StreamName, "$JS.API.STREAM.CREATE.KV_" + recorder.IndexBucket})
 }
 
-// natsServerBinary builds nats-server from this module with the doc's command (its output
-// path in a folder of the test's own rather than the repository's bin/), once per test binary.
-var natsServerBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "fechado-nats-server-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "nats-server")
-	cmd := exec.Command("sh", "-c", strings.Replace(buildNATSCmd, "bin/nats-server", bin, 1))
+// buildNATSServer builds nats-server from this module with the doc's command, its output in a
+// folder of the test's own rather than the repository's bin/ (the build cache makes it a link).
+func buildNATSServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "nats-server")
+	cmd := exec.Command("sh", "-c", strings.Replace(docCommand(t, buildNATSCmd), "bin/nats-server", bin, 1))
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%s: %v\n%s", buildNATSCmd, err, out)
+		t.Fatalf("%s: %v\n%s", buildNATSCmd, err, out)
 	}
-	return bin, nil
-})
+	return bin
+}
 
 // docCluster is the documented three-node cluster on loopback: three nats-server processes, each
 // started from its nX.conf of the repository with its own nats.env, and a folder where the doc's
@@ -374,7 +370,6 @@ type docNode struct {
 	http int
 	cmd  *exec.Cmd
 	log  string
-	runs int
 }
 
 // freeLoopbackPorts asks the OS for n free loopback ports (the nodes must name each other's
@@ -401,10 +396,7 @@ func freeLoopbackPorts(t *testing.T, n int) []int {
 // itself healthy (JetStream current with a meta leader).
 func startDocCluster(t *testing.T) *docCluster {
 	t.Helper()
-	bin, err := natsServerBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := buildNATSServer(t)
 	c := &docCluster{t: t, dir: t.TempDir(), bin: bin, conf: filepath.Join(t.TempDir(), "nats"), secrets: newSecrets(t)}
 	if err := os.CopyFS(c.conf, os.DirFS(deploymentDir)); err != nil {
 		t.Fatal(err)
@@ -490,7 +482,6 @@ func (c *docCluster) start(i int) {
 	if err := n.cmd.Start(); err != nil {
 		c.t.Fatal(err)
 	}
-	n.runs++
 }
 
 // kill ends node i at once (SIGKILL, as a crash): its store is left as it was.
