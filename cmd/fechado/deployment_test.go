@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,6 +46,7 @@ const (
 	setupCmd     = `fechado init --nats "$FECHADO_NATS" --user fechado-admin --password "$ADMIN_PASSWORD" --replicas 3`
 	recordCmd    = `fechado record --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD" hands.jsonl`
 	verifyCmd    = `fechado verify --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD"`
+	serveCmd     = `fechado serve --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD" --db /var/lib/fechado/fechado.db --http 0.0.0.0:8080`
 	auditAllCmd  = `fechado audit --all --json --nats "$FECHADO_NATS" --user auditor --password "$AUDITOR_PASSWORD"`
 )
 
@@ -762,6 +764,8 @@ func TestDeploymentAsDocumentedRefusesStreamChanges(t *testing.T) {
 		c.checkStreams(i, events)
 	}
 
+	events += c.serveWhileRecording(ctx, 40)
+
 	users := []struct{ name, password string }{
 		{"fechado", c.secrets.fechado}, {"fechado-admin", c.secrets.admin}, {"dealer-t1", c.secrets.dealer},
 		{"auditor", c.secrets.auditor}, {"lobby", c.secrets.lobby},
@@ -856,6 +860,88 @@ cluster {
 	if !joins("newcomer", c.secrets.route) {
 		t.Error("a node with the deployment's route password was refused: the refusal above proves nothing")
 	}
+}
+
+// serveWhileRecording runs the doc's serve command (its database and address in the test's
+// folder and on a free loopback port) on the log that holds hands hands, records a second table
+// while it runs, and waits until its read models hold every hand: the fechado user may do what
+// serve does (follow the log, project it, publish the public views), and serve is still running.
+// It returns how many events it recorded.
+func (c *docCluster) serveWhileRecording(ctx context.Context, hands int) uint64 {
+	t := c.t
+	t.Helper()
+	addr := fmt.Sprintf("127.0.0.1:%d", freeLoopbackPorts(t, 1)[0])
+	command := strings.NewReplacer("/var/lib/fechado/fechado.db", "serve-a.db", "0.0.0.0:8080", addr).Replace(docCommand(t, serveCmd))
+	sctx, stop := context.WithCancel(ctx)
+	serve := exec.CommandContext(sctx, "sh", "-c", "exec "+command)
+	serve.Cancel = func() error { return serve.Process.Signal(syscall.SIGTERM) }
+	serve.Dir, serve.Env = c.dir, c.env
+	log := &lockedBuffer{}
+	serve.Stdout, serve.Stderr = log, log
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- serve.Wait() }()
+	defer func() {
+		stop()
+		<-served
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", tail(log.Bytes(), 3000))
+		}
+	}()
+	total := func() int {
+		select {
+		case err := <-served:
+			t.Fatalf("serve stopped: %v\n%s", err, log.Bytes())
+		default:
+		}
+		cl := http.Client{Timeout: 5 * time.Second}
+		resp, err := cl.Get("http://" + addr + "/api/hands?limit=1")
+		if err != nil {
+			return -1
+		}
+		defer resp.Body.Close()
+		var page struct {
+			Total int `json:"total"`
+		}
+		if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&page) != nil {
+			return -1
+		}
+		return page.Total
+	}
+	waitUntil(t, time.Minute, "serve to project the recorded hands", func() bool { return total() == hands })
+	if out, code := c.fechado(ctx, "sim", "--rules", "br-fechado", "--players", "3", "--hands", "5", "--seed", "8",
+		"--table", "t2", "--out", "more.jsonl"); code != 0 {
+		t.Fatalf("sim: exit %d: %s", code, out)
+	}
+	if _, errs, code := c.run(ctx, strings.Replace(docCommand(t, recordCmd), "hands.jsonl", "more.jsonl", 1)); code != 0 {
+		t.Fatalf("record more.jsonl: exit %d\n%s", code, errs)
+	}
+	waitUntil(t, time.Minute, "serve to project the hands recorded while it runs", func() bool { return total() == hands+5 })
+	if b := bytes.ToLower(log.Bytes()); bytes.Contains(b, []byte("permissions violation")) {
+		t.Fatalf("serve ran into the server's permissions:\n%s", log.Bytes())
+	}
+	return countLines(t, filepath.Join(c.dir, "more.jsonl"))
+}
+
+// lockedBuffer is a process's output, written by exec's copying goroutine and read by the test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// Bytes returns a copy of what was written so far.
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
 }
 
 func envValue(env []string, key string) string {
