@@ -46,7 +46,7 @@ const (
 	setupCmd     = `fechado init --nats "$FECHADO_NATS" --user fechado-admin --password "$ADMIN_PASSWORD" --replicas 3`
 	recordCmd    = `fechado record --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD" hands.jsonl`
 	verifyCmd    = `fechado verify --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD"`
-	serveCmd     = `fechado serve --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD" --db /var/lib/fechado/fechado.db --http 0.0.0.0:8080`
+	serveCmd     = `fechado serve --nats "$FECHADO_NATS" --user fechado --password "$FECHADO_PASSWORD" --db /var/lib/fechado/fechado.db --http 0.0.0.0:8080 --auth /etc/fechado/devices.json`
 	auditAllCmd  = `fechado audit --all --json --nats "$FECHADO_NATS" --user auditor --password "$AUDITOR_PASSWORD"`
 )
 
@@ -871,7 +871,17 @@ func (c *docCluster) serveWhileRecording(ctx context.Context, hands int) uint64 
 	t := c.t
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", freeLoopbackPorts(t, 1)[0])
-	command := strings.NewReplacer("/var/lib/fechado/fechado.db", "serve-a.db", "0.0.0.0:8080", addr).Replace(docCommand(t, serveCmd))
+	// devices.json as the doc shows it, with the dealer's hash.
+	devices, err := json.Marshal(map[string]any{"users": []map[string]string{
+		{"name": "dealer-t1", "password": hash(t, c.secrets.dealer), "role": "table", "table": "t1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, "devices.json"), devices, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	command := strings.NewReplacer("/var/lib/fechado/fechado.db", "serve-a.db", "0.0.0.0:8080", addr,
+		"/etc/fechado/devices.json", "devices.json").Replace(docCommand(t, serveCmd))
 	sctx, stop := context.WithCancel(ctx)
 	serve := exec.CommandContext(sctx, "sh", "-c", "exec "+command)
 	serve.Cancel = func() error { return serve.Process.Signal(syscall.SIGTERM) }
@@ -919,6 +929,27 @@ func (c *docCluster) serveWhileRecording(ctx context.Context, hands int) uint64 
 		t.Fatalf("record more.jsonl: exit %d\n%s", code, errs)
 	}
 	waitUntil(t, time.Minute, "serve to project the hands recorded while it runs", func() bool { return total() == hands+5 })
+
+	// Writes over HTTP are closed: an anonymous POST of a valid hand is refused, and nothing of it
+	// is stored (the count of hands stays).
+	body, err := os.ReadFile(filepath.Join(c.dir, "more.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body = bytes.ReplaceAll(body, []byte(`"t2"`), []byte(`"t3"`)) // a table nobody recorded
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/api/events", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-ndjson")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("an anonymous POST /api/events to the documented serve: %s, want 401", resp.Status)
+	}
 	if b := bytes.ToLower(log.Bytes()); bytes.Contains(b, []byte("permissions violation")) {
 		t.Fatalf("serve ran into the server's permissions:\n%s", log.Bytes())
 	}
