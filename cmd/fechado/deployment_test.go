@@ -860,6 +860,48 @@ cluster {
 	if !joins("newcomer", c.secrets.route) {
 		t.Error("a node with the deployment's route password was refused: the refusal above proves nothing")
 	}
+
+	// The set-up user removed after the set-up, as the doc allows: its block taken out of
+	// fechado.conf and each node reloaded (SIGHUP); then it cannot connect, and fechado still can.
+	confPath := filepath.Join(c.conf, "fechado.conf")
+	b, err := os.ReadFile(confPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(b, []byte("      # The set-up user"))
+	end := bytes.Index(b, []byte("      # A table device"))
+	if start < 0 || end < start {
+		t.Fatal("fechado.conf: the set-up user's block is not where the test looks for it")
+	}
+	if err := os.WriteFile(confPath, append(b[:start:start], b[end:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range c.nodes {
+		if err := n.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+		var reload string
+		waitUntil(t, 20*time.Second, n.name+" to reload its configuration", func() bool {
+			b, _ := os.ReadFile(n.log)
+			m := regexp.MustCompile(`(?m)^.*(Reloaded server configuration|Failed to reload server configuration).*$`).Find(b)
+			reload = string(m)
+			return m != nil
+		})
+		if strings.Contains(reload, "Failed") {
+			t.Fatalf("%s: %s", n.name, reload)
+		}
+		waitUntil(t, 20*time.Second, n.name+" to refuse the removed set-up user", func() bool {
+			// Only this node: the client would otherwise go on to the servers n1 announced.
+			nc, err := nats.Connect(c.urls[i], nats.UserInfo("fechado-admin", c.secrets.admin),
+				nats.NoReconnect(), nats.IgnoreDiscoveredServers())
+			if err == nil {
+				nc.Close()
+				return false
+			}
+			return strings.Contains(strings.ToLower(err.Error()), "authorization violation")
+		})
+	}
+	c.mustRun(ctx, verifyCmd)
 }
 
 // serveWhileRecording runs the doc's serve command (its database and address in the test's
