@@ -14,7 +14,7 @@ BENCHPKGS ?= ./...
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -qq -o=Dpkg::Use-Pty=0
 
-.PHONY: help build test lint demo bench fuzz test-long clean chromium cc
+.PHONY: help build nats-server test lint demo bench fuzz test-long clean chromium cc
 
 help: ## list the targets (the default)
 	@echo "fechado: make TARGET"
@@ -23,6 +23,11 @@ help: ## list the targets (the default)
 
 build: ## build bin/fechado
 	$(GO) build -o $(BIN) ./cmd/fechado
+
+# nats-server is a dependency in go.mod: the module builds it at the pinned version, offline from
+# the module cache (docs/deployment.md, section 2), which `go install …@version` cannot.
+nats-server: ## build bin/nats-server from the version go.mod pins (docs/deployment.md)
+	$(GO) build -o bin/nats-server github.com/nats-io/nats-server/v2
 
 # staticcheck is pinned in go.mod; it is built once into bin/ (without the race detector: it is a
 # tool, not code under test) and run from there.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/checkpoint"
 )
 
 func init() {
@@ -67,6 +68,12 @@ func runInit(m *Main, args []string) error {
 	reader := m.reader()
 	if ps := recorder.ConfigProblems(info.Config, replicas); len(ps) > 0 {
 		return withCode(exitFindings, &configDiffers{problems: ps})
+	}
+	// The checkpoint stream (docs/security.md §8) is set up with the log, by the same set-up
+	// user: on a cluster configured as docs/deployment.md says, the application's user may create
+	// no stream, and serve --sign-key then finds it.
+	if _, err := checkpoint.OpenStore(ctx, l, true); err != nil {
+		return withCode(exitStore, err)
 	}
 	if l.Created() {
 		fmt.Fprintln(m.Stdout, reader.T("init.created", lang.Args{"stream": recorder.StreamName, "replicas": info.Config.Replicas}))
