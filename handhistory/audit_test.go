@@ -11,8 +11,14 @@ import (
 )
 
 // auditGaps are findings of severity error that the auditor gives on imported hands whose
-// originals are legal, keyed by file and code, with the reason: none today. Any other error fails.
-var auditGaps = map[string]string{}
+// originals are legal, keyed by file and code, with the reason. Any other error fails.
+var auditGaps = map[string]string{
+	// PokerStars cash tables move the button one seat each hand even when the big blind's
+	// player leaves (here a player busts in the big blind): the online-draw preset's default
+	// button rule expects the dead button. PokerStars cash imports declaring rules.button
+	// "moving" (the contract's change, another branch) make this finding go.
+	"5-Carddraw-USD-0.10-0.20-200911.txt table.dealer": "PokerStars moves the button; the import does not yet declare rules.button",
+}
 
 // Every imported hand of a legal original audits without a finding of severity error.
 func TestImportedHandsAudit(t *testing.T) {

@@ -88,6 +88,11 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// IsHand reports whether the error is about a hand (one hand was lost), rather than about text
+// that is no hand at all (a stray line, a file that is not a hand history, a file that cannot be
+// parsed), so that a summary can count hands as hands.
+func (e *Error) IsHand() bool { return e.Hand != "" }
+
 // Hand is one imported hand.
 type Hand struct {
 	File   string // the file it came from
@@ -97,6 +102,17 @@ type Hand struct {
 	ID     string // the hand's UUID
 	// Events are the hand's events, sealed (Prev and Raw set), seq 1 to the end.
 	Events []*events.Event
+	// Dropped are actions of the source left out because they did nothing under the rules (a
+	// check after the betting round was complete); the importer reports them, it does not copy
+	// into the log an action the auditor would refuse for something the source did not do.
+	Dropped []Dropped
+}
+
+// Dropped is an action of the source the importer left out.
+type Dropped struct {
+	Line  int          // the line of the source it was read from
+	Seat  events.Seat  // who made it
+	Round events.Round // the betting round it was recorded in
 }
 
 // Result is what Import made of one file.

@@ -121,7 +121,7 @@ func ImportPHH(name string, data []byte) *Result {
 			res.Skipped = append(res.Skipped, &Error{File: name, Line: lineOf(err, h.line), Hand: h.key, Err: cause(err)})
 			continue
 		}
-		res.Hands = append(res.Hands, Hand{File: name, Line: h.line, Source: h.key, Table: d.table, ID: d.hand.String(), Events: evs})
+		res.Hands = append(res.Hands, Hand{File: name, Line: h.line, Source: h.key, Table: d.table, ID: d.hand.String(), Events: evs, Dropped: d.dropped})
 	}
 	return res
 }

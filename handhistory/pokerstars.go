@@ -1,13 +1,11 @@
 package handhistory
 
 import (
-	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -44,17 +42,13 @@ import (
 // PokerStars took it from (it prints the main pot net of rake, side pots gross).
 func ImportPokerStars(name string, data []byte) *Result {
 	res := &Result{}
-	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
-		res.Skipped = append(res.Skipped, &Error{File: name, Line: 1,
-			Err: errf(ErrMalformed, "the file is UTF-16; PokerStars writes UTF-8 (convert it first)")})
-		return res
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	lines := strings.Split(string(data), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, "\r")
-		if !utf8.ValidString(lines[i]) {
-			lines[i] = strings.ToValidUTF8(lines[i], "\uFFFD")
+	lines := textLines(data)
+	// A file that did not end in a newline, concatenated with the next, glues the next file's
+	// first header to its own last line: a header that starts inside a line begins a new one.
+	for i := 0; i < len(lines); i++ {
+		if j := strings.Index(lines[i], "PokerStars "); j > 0 && reHeader.MatchString(lines[i][j:]) {
+			lines = slices.Insert(lines, i+1, lines[i][j:])
+			lines[i] = strings.TrimRight(lines[i][:j], " ")
 		}
 	}
 
@@ -152,7 +146,7 @@ func ImportPokerStars(name string, data []byte) *Result {
 			t.present[a.Player] = a.Stack
 		}
 		res.Hands = append(res.Hands, Hand{File: name, Line: h.d.line, Source: h.number, Table: h.d.table,
-			ID: h.d.hand.String(), Events: evs})
+			ID: h.d.hand.String(), Events: evs, Dropped: h.d.dropped})
 	}
 	return res
 }

@@ -136,6 +136,7 @@ func init() {
 		"f.open.below-minimum":          {Other: "{player} opened with {actual}; the rules require an opening bet of at least {expected}."},
 		"f.open.not-allowed":            {Other: "{player} started the hand with no chips and may not open, yet opened."},
 		"f.bet.out-of-turn":             {Other: "{player} acted while it was {expected}'s turn."},
+		"f.bet.out-of-turn.closed":      {Other: "{player} acted after the betting round was already complete: nobody was left to act."},
 		"f.bet.illegal-action.check":    {Other: "{player} checked while facing a bet, where the only choices are call, raise or fold."},
 		"f.bet.illegal-action.nocheck":  {Other: "{player} checked, but these rules have no check: the first player bets at least the minimum or folds."},
 		"f.bet.illegal-action.call":     {Other: "{player} called when there was nothing to call."},

@@ -130,6 +130,7 @@ func init() {
 		"f.open.below-minimum":          {Other: "{player} abrió con {actual}; las reglas piden una apertura de al menos {expected}."},
 		"f.open.not-allowed":            {Other: "{player} empezó la mano sin fichas y no puede abrir, pero abrió."},
 		"f.bet.out-of-turn":             {Other: "{player} habló cuando le tocaba a {expected}."},
+		"f.bet.out-of-turn.closed":      {Other: "{player} habló cuando la ronda de apuestas ya estaba cerrada: no quedaba nadie por hablar."},
 		"f.bet.illegal-action.check":    {Other: "{player} pasó frente a una apuesta: solo podía igualar, subir o retirarse."},
 		"f.bet.illegal-action.nocheck":  {Other: "{player} pasó, pero estas reglas no permiten pasar: el primero apuesta al menos el mínimo o se retira."},
 		"f.bet.illegal-action.call":     {Other: "{player} igualó cuando no había nada que igualar."},

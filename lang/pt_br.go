@@ -130,6 +130,7 @@ func init() {
 		"f.open.below-minimum":          {Other: "{player} abriu com {actual}; as regras pedem uma abertura de pelo menos {expected}."},
 		"f.open.not-allowed":            {Other: "{player} começou a mão sem fichas e não pode abrir, mas abriu."},
 		"f.bet.out-of-turn":             {Other: "{player} falou quando a vez era de {expected}."},
+		"f.bet.out-of-turn.closed":      {Other: "{player} falou depois que a rodada de apostas já estava encerrada: não havia mais ninguém para falar."},
 		"f.bet.illegal-action.check":    {Other: "{player} pediu mesa diante de uma aposta: só podia pagar, dar repique ou correr."},
 		"f.bet.illegal-action.nocheck":  {Other: "{player} pediu mesa, mas estas regras não têm mesa: o primeiro aposta pelo menos o mínimo ou corre."},
 		"f.bet.illegal-action.call":     {Other: "{player} pagou quando não havia nada a pagar."},

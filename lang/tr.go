@@ -132,6 +132,7 @@ func init() {
 		"f.open.below-minimum":          {Other: "{player} {actual} ile açtı; kurallar en az {expected} açış ister."},
 		"f.open.not-allowed":            {Other: "{player} ele fişsiz (tapi) başladı ve açamaz, ama açtı."},
 		"f.bet.out-of-turn":             {Other: "{player} konuştu, oysa sıra {expected} adlı oyuncudaydı."},
+		"f.bet.out-of-turn.closed":      {Other: "{player} konuştu, oysa bahis turu çoktan tamamlanmıştı: konuşacak kimse kalmamıştı."},
 		"f.bet.illegal-action.check":    {Other: "{player} bir bahse karşı pas dedi: yalnızca katılabilir, vuruş yapabilir ya da çekilebilirdi."},
 		"f.bet.illegal-action.nocheck":  {Other: "{player} pas dedi, ama bu kurallarda pas yok: ilk oyuncu en az alt sınırı koyar ya da çekilir."},
 		"f.bet.illegal-action.call":     {Other: "{player} karşılanacak bir şey yokken katıldı."},

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 )
 
@@ -61,10 +62,15 @@ func runImport(m *Main, args []string) error {
 	format := fs.String("format", "", "input format: pokerstars or phh (required)")
 	out := fs.String("out", "", "write the events to `FILE` instead of stdout")
 	publish := fs.Bool("publish", false, "append the events to the log (where --data or --nats say) instead of writing JSON Lines")
+	language := fs.String("lang", "", "language of the summary: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
 	lf := addLogFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
+	}
+	l, err := lang.Choose(*language, m.getenv)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	f := handhistory.Format(*format)
 	if f != handhistory.PokerStars && f != handhistory.PHH {
@@ -152,13 +158,13 @@ func runImport(m *Main, args []string) error {
 	}
 
 	seen := map[string]string{}
-	var hands, evs, skipped, dups int
+	var hands, evs, lost, stray, unreadable, dups int
 	var sinkErr error
 	for _, name := range files {
 		data, err := readImportFile(m, name)
 		if err != nil {
 			say("%v", err)
-			skipped++
+			unreadable++
 			continue
 		}
 		res, err := handhistory.Import(f, name, data)
@@ -167,8 +173,12 @@ func runImport(m *Main, args []string) error {
 		}
 		for _, e := range res.Skipped {
 			say("%v", e)
+			if e.IsHand() {
+				lost++
+			} else {
+				stray++
+			}
 		}
-		skipped += len(res.Skipped)
 		for _, h := range res.Hands {
 			if where, dup := seen[h.ID]; dup {
 				say("%s:%d: hand %s is the same hand as %s; taken once", h.File, h.Line, h.Source, where)
@@ -176,6 +186,9 @@ func runImport(m *Main, args []string) error {
 				continue
 			}
 			seen[h.ID] = fmt.Sprintf("%s:%d", h.File, h.Line)
+			for _, d := range h.Dropped {
+				say("%s", l.T("import.dropped", lang.Args{"where": fmt.Sprintf("%s:%d", h.File, d.Line), "hand": h.Source, "seat": int(d.Seat)}))
+			}
 			if sinkErr = sink(h); sinkErr != nil {
 				break
 			}
@@ -187,14 +200,22 @@ func runImport(m *Main, args []string) error {
 		}
 	}
 	finishErr := finish()
-	msg := fmt.Sprintf("imported %d hand(s), %d event(s), from %d file(s)", hands, evs, len(files))
+	// Hands are counted as hands: those found are those imported, those taken once more and
+	// those lost; stray text and unreadable files are counted apart.
+	say("%s", l.T("import.summary", lang.Args{"imported": hands, "found": hands + dups + lost, "events": evs, "files": len(files)}))
 	if dups > 0 {
-		msg += fmt.Sprintf("; %d duplicate hand(s) taken once", dups)
+		say("%s", l.T("import.duplicates", lang.Args{"n": dups}))
 	}
-	if skipped > 0 {
-		msg += fmt.Sprintf("; %d hand(s) or file(s) skipped", skipped)
+	if lost > 0 {
+		say("%s", l.T("import.skipped", lang.Args{"n": lost}))
 	}
-	say("%s", msg)
+	if stray > 0 {
+		say("%s", l.T("import.stray", lang.Args{"n": stray}))
+	}
+	if unreadable > 0 {
+		say("%s", l.T("import.unreadable", lang.Args{"n": unreadable}))
+	}
+	skipped := lost + stray + unreadable
 	switch {
 	case finishErr != nil:
 		return finishErr

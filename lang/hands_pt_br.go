@@ -1,0 +1,12 @@
+package lang
+
+// The words of import, export and sim on standard error (issue 45: hands in every tool).
+var _ = extend("pt-BR", map[string]Text{
+	"import.summary":    {Other: "Mãos importadas: {imported} de {found}. Eventos: {events}. Arquivos: {files}."},
+	"import.skipped":    {Other: "Mãos não importadas: {n} (veja acima)."},
+	"import.duplicates": {Other: "Mãos encontradas duas vezes e tomadas uma vez só: {n}."},
+	"import.stray":      {Other: "Trechos de texto que não são uma mão, deixados de fora: {n}."},
+	"import.unreadable": {Other: "Arquivos que não puderam ser lidos: {n}."},
+	"import.dropped":    {Other: "{where}: mão {hand}: o passe do lugar {seat} veio depois que a rodada de apostas já estava encerrada; não muda nada e foi deixado de fora."},
+	"import.room":       {Other: "{file}: lido como {format}."},
+})
