@@ -836,6 +836,10 @@ func (p *psParser) settle(g *game, sd *showdown) ([]award, []rake, error) {
 		return nil, nil, errf(ErrInconsistent, "the total pot is %d, but the bets less the returns add up to %d", p.total, in)
 	}
 	if len(p.awards) == 0 {
+		if p.total == 0 && p.rake == 0 {
+			// A walk with no small blind: the big blind is returned whole and the pot is empty.
+			return nil, nil, nil
+		}
 		return nil, nil, errf(ErrMalformed, "nobody collected the pot")
 	}
 	unmucked, err := replay(sd.events, func(e *events.Event) bool {
