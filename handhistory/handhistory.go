@@ -40,10 +40,15 @@ type Format string
 const (
 	PokerStars Format = "pokerstars" // PokerStars text hand histories, "5 Card Draw" games
 	PHH        Format = "phh"        // PHH (TOML) files, .phh or .phhs
+	FullTilt   Format = "fulltilt"   // Full Tilt Poker text (UTF-16LE), "5 Card Draw"
+	OnGame     Format = "ongame"     // OnGame network text, FIVE_CARD_DRAW
+	Boss       Format = "boss"       // Boss Media (and its Opoker skin) XML, GAME_FCD
+	Merge      Format = "merge"      // Merge network XML, 5-Draw
+	Auto       Format = "auto"       // recognise the room from the file (Detect)
 )
 
-// Formats lists the formats Import reads.
-var Formats = []Format{PokerStars, PHH}
+// Formats lists the formats Import reads, Auto last.
+var Formats = []Format{PokerStars, PHH, FullTilt, OnGame, Boss, Merge, Auto}
 
 // Preset is the ruleset every imported hand names.
 const Preset = "online-draw"
@@ -126,13 +131,56 @@ type Result struct {
 // It returns an error only for an unknown format; problems in the data are per hand, in
 // Result.Skipped.
 func Import(f Format, name string, data []byte) (*Result, error) {
+	if f == Auto {
+		f = Detect(data)
+		if f == "" {
+			return &Result{Skipped: []*Error{{File: name, Line: 1,
+				Err: errf(ErrMalformed, "no room recognised: not a hand history of %s", roomList())}}}, nil
+		}
+	}
 	switch f {
 	case PokerStars:
 		return ImportPokerStars(name, data), nil
 	case PHH:
 		return ImportPHH(name, data), nil
+	case FullTilt:
+		return ImportFullTilt(name, data), nil
 	}
-	return nil, fmt.Errorf("%w %q (want pokerstars or phh)", ErrFormat, string(f))
+	return nil, fmt.Errorf("%w %q (want %s)", ErrFormat, string(f), roomList())
+}
+
+// roomList names the formats Import reads.
+func roomList() string {
+	var s []string
+	for _, f := range Formats {
+		if f != Auto && importers[f] {
+			s = append(s, string(f))
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// importers are the formats Import has a reader for.
+var importers = map[Format]bool{PokerStars: true, PHH: true, FullTilt: true}
+
+// Detect recognises the room that wrote data from its first hand's header, or returns "".
+func Detect(data []byte) Format {
+	lines := textLines(data[:min(len(data), 1<<16)])
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			continue
+		case reHeader.MatchString(t):
+			return PokerStars
+		case reFTHeader.MatchString(t):
+			return FullTilt
+		case strings.HasPrefix(t, "variant") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "#"):
+			return PHH
+		}
+		return ""
+	}
+	return ""
 }
 
 // errf returns an error wrapping kind with a message.

@@ -68,11 +68,7 @@ func ImportPokerStars(name string, data []byte) *Result {
 			Err: errf(ErrMalformed, "not a PokerStars hand history: %q", clip(lines[i]))})
 	}
 
-	type block struct {
-		h   *psHand
-		err error
-	}
-	var blocks []block
+	var blocks []psBlock
 	for k, s := range starts {
 		e := len(lines)
 		if k+1 < len(starts) {
@@ -80,13 +76,29 @@ func ImportPokerStars(name string, data []byte) *Result {
 		}
 		p := &psParser{file: name, lines: lines, start: s, end: e}
 		h, stray, err := p.parse()
-		blocks = append(blocks, block{h, err})
+		blocks = append(blocks, psBlock{h, err})
 		if stray > 0 {
 			res.Skipped = append(res.Skipped, &Error{File: name, Line: stray + 1,
 				Err: errf(ErrMalformed, "stray line after the hand's summary: %q", clip(lines[stray]))})
 		}
 	}
 
+	assemble(res, name, "ps", blocks)
+	return res
+}
+
+// psBlock is a hand as a reader parsed it, and the first problem found in it.
+type psBlock struct {
+	h   *psHand
+	err error
+}
+
+// assemble turns the parsed hands of a file into events, table by table: the sessions of a table
+// name get one table id (prefix, the name, the room's number of its first hand in the file), hand
+// numbers from 1, previous links, rebuys from stacks that grew, and the comings and goings of
+// events-v1.md §7. A hand that fails is reported in res.Skipped and keeps its place in the
+// numbering.
+func assemble(res *Result, name, prefix string, blocks []psBlock) {
 	// Tables, numbers, links and rebuys, then the events.
 	type tableRun struct {
 		id     string
@@ -103,7 +115,7 @@ func ImportPokerStars(name string, data []byte) *Result {
 		if h.seated {
 			t := tables[h.tableName]
 			if t == nil {
-				t = &tableRun{id: tableID("ps", h.tableName, h.number), finals: map[string]events.Chips{}}
+				t = &tableRun{id: tableID(prefix, h.tableName, h.number), finals: map[string]events.Chips{}}
 				tables[h.tableName] = t
 			}
 			t.count++
@@ -148,7 +160,6 @@ func ImportPokerStars(name string, data []byte) *Result {
 		res.Hands = append(res.Hands, Hand{File: name, Line: h.d.line, Source: h.number, Table: h.d.table,
 			ID: h.d.hand.String(), Events: evs, Dropped: h.d.dropped})
 	}
-	return res
 }
 
 const amt = `[$€£]?[0-9][0-9,]*(?:\.[0-9]+)?`
@@ -221,6 +232,7 @@ type psParser struct {
 	haveSum  bool
 	summary  map[events.Seat]bool
 	totalRow int
+	stacks   map[events.Seat]events.Chips // the other rooms' readers: stacks by seat
 }
 
 type psAward struct {

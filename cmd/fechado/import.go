@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,8 +19,8 @@ import (
 func init() {
 	register(&command{
 		name:    "import",
-		summary: "convert PokerStars or PHH hand histories to events",
-		usage:   "import --format pokerstars|phh [--out FILE | --publish [log flags]] FILE…",
+		summary: "convert hand histories of PokerStars, PHH, Full Tilt, OnGame, Boss, Merge to events",
+		usage:   "import --format pokerstars|phh|fulltilt|ongame|boss|merge|auto [--out FILE | --publish [log flags]] FILE…",
 		help:    importHelp(),
 		run:     runImport,
 	})
@@ -59,7 +60,7 @@ the others) or on bad usage; 3 when the log could not be reached or refused an a
 
 func runImport(m *Main, args []string) error {
 	fs := m.flags(commands["import"])
-	format := fs.String("format", "", "input format: pokerstars or phh (required)")
+	format := fs.String("format", "", "input format: pokerstars, phh, fulltilt, ongame, boss, merge, or auto to recognise each file's room (required)")
 	out := fs.String("out", "", "write the events to `FILE` instead of stdout")
 	publish := fs.Bool("publish", false, "append the events to the log (where --data or --nats say) instead of writing JSON Lines")
 	language := fs.String("lang", "", "language of the summary: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
@@ -73,8 +74,8 @@ func runImport(m *Main, args []string) error {
 		return usageErr("%v", err)
 	}
 	f := handhistory.Format(*format)
-	if f != handhistory.PokerStars && f != handhistory.PHH {
-		return usageErr("--format must be pokerstars or phh (see 'fechado import --help')")
+	if !slices.Contains(handhistory.Formats, f) {
+		return usageErr("--format must be pokerstars, phh, fulltilt, ongame, boss, merge or auto (see 'fechado import --help')")
 	}
 	if len(files) == 0 {
 		return usageErr("no FILE to import (see 'fechado import --help')")
@@ -167,7 +168,15 @@ func runImport(m *Main, args []string) error {
 			unreadable++
 			continue
 		}
-		res, err := handhistory.Import(f, name, data)
+		ff := f
+		if f == handhistory.Auto {
+			if ff = handhistory.Detect(data); ff != "" {
+				say("%s", l.T("import.room", lang.Args{"file": name, "format": string(ff)}))
+			} else {
+				ff = handhistory.Auto // Import reports the file as no hand history it knows
+			}
+		}
+		res, err := handhistory.Import(ff, name, data)
 		if err != nil {
 			return usageErr("%v", err)
 		}
