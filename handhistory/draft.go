@@ -126,6 +126,7 @@ type seatState struct {
 	p        *player
 	stack    events.Chips
 	in       events.Chips // chips put in, less chips returned
+	dead     events.Chips // of which dead blinds: in the pot, matched by nobody
 	won      events.Chips
 	folded   bool
 	mucked   bool
@@ -148,11 +149,11 @@ func (g *game) unmatched() events.Chips {
 	var top, above events.Chips
 	for _, st := range g.seats {
 		if g.live(st) {
-			top = max(top, st.in)
+			top = max(top, st.in-st.dead)
 		}
 	}
 	for _, st := range g.seats {
-		above += max(st.in-top, 0)
+		above += max(st.in-st.dead-top, 0)
 	}
 	return above
 }
@@ -515,6 +516,9 @@ func (g *game) apply(s *step, emit func(events.Data), take func(int, events.Seat
 		if err := put(); err != nil {
 			return err
 		}
+		if s.blind == events.BlindDead {
+			st.dead += s.amount
+		}
 		emit(&events.BlindPosted{Seat: s.seat, Amount: s.amount, Blind: s.blind})
 	case stepAct:
 		switch s.action {
@@ -552,6 +556,12 @@ func (g *game) apply(s *step, emit func(events.Data), take func(int, events.Seat
 				if s.discarded != nil && !sameCards(thrown, s.discarded) {
 					return bad("discards %s but keeps %s of %s", cards.Join(s.discarded, " "), cards.Join(s.kept, " "), cards.Join(hold, " "))
 				}
+				s.discarded = thrown
+			}
+		}
+		if s.discarded == nil && s.kept == nil && hold != nil && s.after != nil && s.count > 0 {
+			// His hand before and after the draw tell what he threw (OnGame's "New hand for").
+			if thrown := minus(hold, s.after); len(thrown) == s.count {
 				s.discarded = thrown
 			}
 		}

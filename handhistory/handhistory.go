@@ -145,6 +145,8 @@ func Import(f Format, name string, data []byte) (*Result, error) {
 		return ImportPHH(name, data), nil
 	case FullTilt:
 		return ImportFullTilt(name, data), nil
+	case OnGame:
+		return ImportOnGame(name, data), nil
 	}
 	return nil, fmt.Errorf("%w %q (want %s)", ErrFormat, string(f), roomList())
 }
@@ -161,7 +163,7 @@ func roomList() string {
 }
 
 // importers are the formats Import has a reader for.
-var importers = map[Format]bool{PokerStars: true, PHH: true, FullTilt: true}
+var importers = map[Format]bool{PokerStars: true, PHH: true, FullTilt: true, OnGame: true}
 
 // Detect recognises the room that wrote data from its first hand's header, or returns "".
 func Detect(data []byte) Format {
@@ -175,6 +177,8 @@ func Detect(data []byte) Format {
 			return PokerStars
 		case reFTHeader.MatchString(t):
 			return FullTilt
+		case reOGHeader.MatchString(t):
+			return OnGame
 		case strings.HasPrefix(t, "variant") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "#"):
 			return PHH
 		}
