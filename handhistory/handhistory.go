@@ -147,6 +147,10 @@ func Import(f Format, name string, data []byte) (*Result, error) {
 		return ImportFullTilt(name, data), nil
 	case OnGame:
 		return ImportOnGame(name, data), nil
+	case Boss:
+		return ImportBoss(name, data), nil
+	case Merge:
+		return ImportMerge(name, data), nil
 	}
 	return nil, fmt.Errorf("%w %q (want %s)", ErrFormat, string(f), roomList())
 }
@@ -163,7 +167,7 @@ func roomList() string {
 }
 
 // importers are the formats Import has a reader for.
-var importers = map[Format]bool{PokerStars: true, PHH: true, FullTilt: true, OnGame: true}
+var importers = map[Format]bool{PokerStars: true, PHH: true, FullTilt: true, OnGame: true, Boss: true, Merge: true}
 
 // Detect recognises the room that wrote data from its first hand's header, or returns "".
 func Detect(data []byte) Format {
@@ -179,6 +183,12 @@ func Detect(data []byte) Format {
 			return FullTilt
 		case reOGHeader.MatchString(t):
 			return OnGame
+		case strings.HasPrefix(t, "<?xml") || strings.HasPrefix(t, "<ROOT"):
+			continue // the hands follow
+		case strings.HasPrefix(t, "<HISTORY "):
+			return Boss
+		case strings.HasPrefix(t, "<description ") || strings.HasPrefix(t, "<game "):
+			return Merge
 		case strings.HasPrefix(t, "variant") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "#"):
 			return PHH
 		}

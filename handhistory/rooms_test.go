@@ -1,6 +1,8 @@
 package handhistory_test
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/finding"
@@ -21,6 +23,13 @@ var roomFixtures = map[handhistory.Format]map[string]int{
 		"5-Carddraw-USD-0.05-0.10-201009.Sample.txt":                 4,
 		"5-Carddraw-USD-1-2-201109.Goalwin.Sample.txt":               10,
 	},
+	handhistory.Boss: {
+		"5CD-FL-EUR-2-4.Opoker.sample.xml": 14,
+		"5CD-PL-EUR-0.50-1.00-201307.txt":  1,
+	},
+	handhistory.Merge: {
+		"5-Carddraw-PL-USD-0.05-0.10.201111.txt": 1,
+	},
 }
 
 // roomGaps are findings of severity error the auditor gives on fixtures whose originals are
@@ -31,6 +40,40 @@ var roomGaps = map[string]string{
 	// blind to move one player each hand. rules.button "moving" (the contract's change, another
 	// branch) lets an importer declare it.
 	"5-Carddraw-USD-1-2-201109.Goalwin.Sample.txt table.dealer": "the room moves the button",
+	// A player sitting out kept the button (DEALER="Y" on his seat) and the blinds went to the
+	// next two players: the room's rotation, not the preset's dead button.
+	"5CD-FL-EUR-2-4.Opoker.sample.xml table.dealer": "the room's button rotation around a player sitting out",
+}
+
+// Every fixture is recognised by --format auto as the room that wrote it.
+func TestDetectRecognisesEveryFixture(t *testing.T) {
+	for f, files := range roomFixtures {
+		for file := range files {
+			data, err := os.ReadFile(testfiles.File(t, "hh", string(f), file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := handhistory.Detect(data); got != f {
+				t.Errorf("%s: detected %q, want %s", file, got, f)
+			}
+		}
+	}
+	for _, path := range append(realFiles(t), "testdata/phh/fixed-showdown.phh") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := handhistory.PokerStars
+		if strings.HasSuffix(path, ".phh") {
+			want = handhistory.PHH
+		}
+		if got := handhistory.Detect(data); got != want {
+			t.Errorf("%s: detected %q, want %s", path, got, want)
+		}
+	}
+	if got := handhistory.Detect([]byte("hello\n")); got != "" {
+		t.Errorf("plain text detected as %q", got)
+	}
 }
 
 // Every fixture of every importer imports whole and audits clean (issue 45), and a second import
