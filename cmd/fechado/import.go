@@ -46,6 +46,11 @@ high: fechado reads the codes ` + handhistory.PHHFixedDraw + `, ` + handhistory.
 with blinds) and refuses every standard code:
 ` + strings.Join(refused, "\n") + `
 
+--format fulltilt reads Full Tilt Poker text (UTF-16LE with CRLF, or UTF-8), --format ongame
+OnGame text, --format boss Boss Media XML (its .txt and .xml files), --format merge Merge XML:
+five-card draw cash games, in the layouts FPDB's parsers read. --format auto recognises each
+file's room from its first hand and says which on stderr.
+
 Import is all-or-nothing per hand: a hand that cannot be read, or whose chips or cards do not
 add up, is reported on stderr with its file and line and left out; the other hands are written.
 The output is deterministic (event ids are derived from the input), so a second import of the

@@ -228,3 +228,25 @@ func TestImportPublish(t *testing.T) {
 		t.Fatalf("%d events stored, want %d", n, want)
 	}
 }
+
+// --format auto recognises the room of every example file of testdata/hh and imports all 71 of
+// their hands (37 PokerStars, 3 Full Tilt, 15 OnGame, 15 Boss, 1 Merge).
+func TestImportAutoEveryRoom(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"hh/*.txt", "hh/fulltilt/*", "hh/ongame/*", "hh/boss/*", "hh/merge/*"} {
+		files = append(files, testfiles.Glob(t, pat)...)
+	}
+	code, stdout, stderr := runImportCmd(t, "", append([]string{"--format", "auto"}, files...)...)
+	if code != exitOK || hands(parseLines(t, stdout)) != 71 || !strings.Contains(stderr, "Hands imported: 71 of 71.") {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, room := range []string{"pokerstars", "fulltilt", "ongame", "boss", "merge"} {
+		if !strings.Contains(stderr, ": read as "+room+".") {
+			t.Errorf("no file read as %s: %s", room, stderr)
+		}
+	}
+	code, _, stderr = runImportCmd(t, "hello\n", "--format", "auto", "-")
+	if code != exitUsage || !strings.Contains(stderr, "no room recognised") {
+		t.Errorf("plain text: exit %d %s", code, stderr)
+	}
+}
