@@ -28,7 +28,7 @@ func TestGrafanaDashboardQueriesExposedMetrics(t *testing.T) {
 			Expr  string `json:"expr"`
 			RefID string `json:"refId"`
 		} `json:"targets"`
-		Panels  []json.RawMessage `json:"panels"`
+		Panels  []json.RawMessage         `json:"panels"`
 		GridPos *struct{ H, W, X, Y int } `json:"gridPos"`
 	}
 	var dash struct {
