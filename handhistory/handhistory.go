@@ -1,7 +1,8 @@
-// Package handhistory owns the hand histories other tools read and write: the import of PokerStars
-// "5 Card Draw" text exports and PHH (the pokerkit hand-history format) files into version 1
-// events under the online-draw preset, and the export of stored hands back to both (Export), for
-// the hands those formats can express (a *Refusal names the rule of any other).
+// Package handhistory owns the hand histories other tools read and write: the import of
+// five-card draw histories — PokerStars text, PHH (the pokerkit hand-history format), Full Tilt
+// text, OnGame text, Boss Media and Merge XML; Detect recognises the room — into version 1 events
+// under the online-draw preset, and the export of stored hands to PokerStars text and PHH
+// (Export), for the hands those formats can express (a *Refusal names the rule of any other).
 //
 // Import is all-or-nothing per hand: a hand that cannot be read, or whose chips or cards do not add
 // up, is reported as an *Error naming the file and line and left out; the other hands of the file

@@ -111,3 +111,9 @@ func TestRoomFixturesImportAndAuditClean(t *testing.T) {
 		}
 	}
 }
+
+// testfilesGlob lists the files of testdata/hh/PATTERN.
+func testfilesGlob(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	return testfiles.Glob(tb, "hh/"+pattern)
+}
