@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -214,5 +215,99 @@ func TestExportRefusesWhatTheFormatCannotSay(t *testing.T) {
 	_, refused, err := handhistory.Export(handhistory.PokerStars, hands)
 	if err != nil || !slices.ContainsFunc(refused, func(r *handhistory.Refusal) bool { return r.Rule == "card.exposed" }) {
 		t.Fatalf("exposed cards: err %v refused %v", err, refused)
+	}
+}
+
+// The lines FPDB's PokerStars parser reads (pyfpdb/PokerStarsToFpdb.py at the commit of
+// testdata/hh/README.md), translated to Go's syntax and kept to what five-card draw uses: the
+// header (re_GameInfo), the table line (re_HandInfo), the seats (re_PlayerInfo), the actions
+// (re_Action), the showdown (re_ShowdownAction, re_ShownCards) and the collections of the summary
+// (re_CollectPot).
+var (
+	fpdbGameInfo = regexp.MustCompile(`(PokerStars|POKERSTARS)(?P<TITLE>\sGame|\sHand|\sHome\sGame|\sHome\sGame\sHand|Game|\s(Zoom|Rush)\sHand|\sGAME)\s#(?P<HID>[0-9]+):\s+` +
+		`(\{.*\}\s+)?((?P<TOUR>((Zoom|Rush)\s)?(Tournament|TOURNAMENT))\s#(?P<TOURNO>\d+),\s(Table\s#(?P<HIVETABLE>\d+),\s)?` +
+		`(?P<BUYIN>(?P<BIAMT>[$€£\d\.]+)?\+?(?P<BIRAKE>[$€£\d\.]+)?\+?(?P<BOUNTY>[$€£\d\.]+)?\s?(?P<TOUR_ISO>USD|EUR|GBP|CAD|FPP|SC)?|Freeroll|)(\s+)?)?` +
+		`\s?\(?(?P<GAME>5\sCard\sDraw)\s(?P<LIMIT>No\sLimit|NO\sLIMIT|Fixed\sLimit|Limit|LIMIT|Pot\sLimit|POT\sLIMIT)\)?,?\s(-\s)?` +
+		`((Level|LEVEL)\s(?P<LEVEL>[IVXLC\d]+)\s)?\(?(?P<CURRENCY>\$|€|£|)?(ante\s\d+,\s)?(?P<SB>[.0-9]+)/(\$|€|£)?(?P<BB>[.0-9]+)` +
+		`\s?(?P<ISO>USD|EUR|GBP|CAD|FPP|SC)?\)\s-\s(?P<DATETIME>.*)$`)
+	fpdbHandInfo   = regexp.MustCompile(`(?m)^\s?Table\s'(?P<TABLE>.+?)'\s((?P<MAX>\d+)-max\s)?(?P<PLAY>\(Play\sMoney\)\s)?(Seat\s#(?P<BUTTON>\d+)\sis\sthe\sbutton)?`)
+	fpdbPlayerInfo = regexp.MustCompile(`(?m)^\s?Seat\s(?P<SEAT>[0-9]+):\s(?P<PNAME>.*)\s\((\$|€|£)?(?P<CASH>[,.0-9]+)\sin\schips(,\s(\$|€|£)?(?P<BOUNTY>[,.0-9]+)\sbounty)?\)(?P<SITOUT>\sis\ssitting\sout)?`)
+	fpdbAction     = regexp.MustCompile(`^\s?(?P<PNAME>.+?):(?P<ATYPE>\sbets|\schecks|\sraises|\scalls|\sfolds|\sdiscards|\sstands\spat)` +
+		`(\s(\$|€||£|)(?P<BET>[,.\d]+))?(\sto\s(\$|€||£|)(?P<BETTO>[,.\d]+))?\s*(and\sis\sall.in)?(\son|\scards?)?(\s\[(?P<CARDS>.+?)\])?\s*$`)
+	fpdbShowdown   = regexp.MustCompile(`^\s?(?P<PNAME>.+?): shows \[(?P<CARDS>.*)\]`)
+	fpdbCollectPot = regexp.MustCompile(`Seat (?P<SEAT>[0-9]+): \s?(?P<PNAME>.+?) (\(button\) |\(small blind\) |\(big blind\) |\(button\) \(small blind\) |\(button\) \(big blind\) )?(collected|showed \[.*\] and (won|collected)) \((\$|€||£|)(?P<POT>[.\d]+)\)(, mucked| with.*|)`)
+)
+
+// PokerStars text as fechado writes it reads as FPDB reads PokerStars five-card draw: every
+// header, table line, seat, action and showdown line matches its parser's patterns, with the
+// hand's stakes and structure, and the collections of the summary add up to what the log paid.
+func TestPokerStarsExportReadsAsFPDBReadsIt(t *testing.T) {
+	hands := eligible(t, handhistory.PokerStars, importedHands(t))
+	hands = append(hands, simHands(t, sim.Config{Rules: "online-draw", Players: 6, Hands: 40, Seed: 21, Table: "fpdb", ExposeRate: -1})...)
+	text, refused, err := handhistory.Export(handhistory.PokerStars, hands)
+	if err != nil || len(refused) != 0 {
+		t.Fatalf("%v %v", err, refused)
+	}
+	blocks := strings.Split(strings.TrimSpace(string(text)), "\n\n\n")
+	if len(blocks) != len(hands) {
+		t.Fatalf("%d hands written as %d blocks", len(hands), len(blocks))
+	}
+	limits := map[string]string{"fixed": "Limit", "pot": "Pot Limit", "no": "No Limit"}
+	for i, b := range blocks {
+		lines := strings.Split(b, "\n")
+		st := hands[i][0].Data.(*events.HandStarted)
+		rh, _ := rules.NewHand(hands[i][0])
+		g := fpdbGameInfo.FindStringSubmatch(lines[0])
+		if g == nil {
+			t.Fatalf("hand %d: FPDB reads no header in %q", i, lines[0])
+		}
+		if lim := g[fpdbGameInfo.SubexpIndex("LIMIT")]; lim != limits[string(rh.Preset.Structure)] {
+			t.Errorf("hand %d: FPDB reads %q for %s", i, lim, rh.Preset.Structure)
+		}
+		if bb := g[fpdbGameInfo.SubexpIndex("BB")]; rh.Preset.Structure != "fixed" && bb != fmt.Sprint(st.Stakes.MinBet) {
+			t.Errorf("hand %d: big blind %s, want %d", i, bb, st.Stakes.MinBet)
+		}
+		if h := fpdbHandInfo.FindStringSubmatch(lines[1]); h == nil || h[fpdbHandInfo.SubexpIndex("BUTTON")] != fmt.Sprint(st.Dealer) {
+			t.Errorf("hand %d: FPDB reads no button in %q", i, lines[1])
+		}
+		seats, summary := 0, false
+		var collected events.Chips
+		for _, l := range lines[2:] {
+			switch {
+			case l == "*** SUMMARY ***":
+				summary = true
+			case summary && strings.HasPrefix(l, "Seat "):
+				if m := fpdbCollectPot.FindStringSubmatch(l); m != nil {
+					var c int64
+					fmt.Sscan(m[fpdbCollectPot.SubexpIndex("POT")], &c)
+					collected += events.Chips(c)
+				}
+			case strings.HasPrefix(l, "Seat "):
+				if !fpdbPlayerInfo.MatchString(l) {
+					t.Errorf("hand %d: FPDB reads no seat in %q", i, l)
+				}
+				seats++
+			case strings.Contains(l, ": shows ["):
+				if !fpdbShowdown.MatchString(l) {
+					t.Errorf("hand %d: FPDB reads no show in %q", i, l)
+				}
+			case regexp.MustCompile(`: (folds|checks|calls|bets|raises|discards|stands pat)`).MatchString(l):
+				if !fpdbAction.MatchString(l) {
+					t.Errorf("hand %d: FPDB reads no action in %q", i, l)
+				}
+			}
+		}
+		if seats != len(st.Seats)+len(st.Away) {
+			t.Errorf("hand %d: %d seat lines for %d seated", i, seats, len(st.Seats)+len(st.Away))
+		}
+		var paid events.Chips
+		for _, e := range hands[i] {
+			if a, ok := e.Data.(*events.PotAwarded); ok {
+				paid += a.Amount
+			}
+		}
+		if collected != paid {
+			t.Errorf("hand %d: FPDB reads %d collected, the log paid %d\n%s", i, collected, paid, b)
+		}
 	}
 }
