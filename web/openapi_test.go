@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/sim"
 	"github.com/fechado/fechado/web"
 )
 
@@ -206,3 +209,45 @@ type fakeT struct {
 func (f *fakeT) Helper()                   {}
 func (f *fakeT) Errorf(string, ...any)     { f.errors++ }
 func (f *fakeT) Fatalf(s string, a ...any) { f.errors++ }
+
+// Every operation of the document answers, on a real day of play (a cash table and a
+// tournament), what the document says: each documented route with real ids, and the errors of a
+// few wrong requests, all checked by the request helper against openapi.json.
+func TestOpenAPIEveryOperationAnswersAsDocumented(t *testing.T) {
+	t.Parallel()
+	d := sharedTournamentDay(t)
+	e := d.e
+	hand := d.cash[len(d.cash)-1].Events[0].Hand
+	player := d.cash[0].Events[0].Data.(*events.HandStarted).Seats[0].Player
+	mid := d.hands[len(d.hands)/2].Events[2].At
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{
+		{"GET", "/api/openapi.json", 200},
+		{"GET", "/api/tables", 200},
+		{"GET", "/api/tables/t-cash/chips", 200},
+		{"GET", "/api/tournaments", 200},
+		{"GET", "/api/tournaments/" + sim.DefaultTournament, 200},
+		{"GET", "/api/tournaments/" + sim.DefaultTournament + "?at=" + url.QueryEscape(mid), 200},
+		{"GET", "/api/hands?limit=5", 200},
+		{"GET", "/api/hands?table=t-cash&findings=0", 200},
+		{"GET", "/api/hands/" + hand, 200},
+		{"GET", "/api/hands/" + hand + "/replay?lang=pt-BR", 200},
+		{"GET", "/api/hands/" + hand + "/replay?at=3", 200},
+		{"GET", "/api/players?limit=3&sort=net&order=desc", 200},
+		{"GET", "/api/players/" + url.PathEscape(player) + "/stats", 200},
+		{"GET", "/api/messages?lang=tr", 200},
+		{"GET", "/api/hands/01900000-0000-7000-8000-00000000dead", 404},
+		{"GET", "/api/hands/" + hand + "/replay?at=9999", 404},
+		{"GET", "/api/players?sort=nonsense", 400},
+		{"GET", "/api/tournaments/nobody", 404},
+		{"GET", "/api/nothing/here", 404},
+		{"PUT", "/api/events", 405},
+		{"POST", "/api/events", 400},
+	} {
+		if code, b := e.do(c.method, c.path, nil); code != c.want {
+			t.Errorf("%s %s: %d %.200s, want %d", c.method, c.path, code, b, c.want)
+		}
+	}
+}
