@@ -315,7 +315,11 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 			key += ".plain"
 		}
 	case finding.BetOutOfTurn:
-		seatArg("expected", exp)
+		// Without an expected seat nobody's turn was taken: the round was already complete
+		// (rules.Hand reports no seat then), and the sentence must not name one.
+		if !seatArg("expected", exp) {
+			key += ".closed"
+		}
 	case finding.DealCount:
 		a["n"] = count(act)
 	case finding.CardExposedRemedy:

@@ -58,6 +58,9 @@ type Player struct {
 	// padding after Acted (a player is allocated for every seat of every hand audited).
 	cardBuf [5]cards.Card
 	Seen    int
+
+	// Dead is the dead blinds among In: chips in the pot that match nobody's bet (Excess).
+	Dead events.Chips
 }
 
 // Held reports how many cards the player holds, known or not.

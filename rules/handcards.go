@@ -382,6 +382,9 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 	}
 	p.Stack -= amt
 	p.In += amt
+	if d.Blind == events.BlindDead {
+		p.Dead += amt
+	}
 	if d.Blind != events.BlindDead {
 		p.RoundIn += amt
 		if p.RoundIn > h.CurrentBet {

@@ -67,11 +67,14 @@ func (h *Hand) Excess() (events.Seat, events.Chips) {
 	var top, second events.Chips
 	var seat events.Seat
 	for _, p := range h.Players {
+		// A dead blind is in the pot but matches no bet: it is no one's excess, and it calls
+		// nothing of anyone else's.
+		in := p.In - p.Dead
 		switch {
-		case p.In > top:
-			second, top, seat = top, p.In, p.Seat
-		case p.In > second:
-			second = p.In
+		case in > top:
+			second, top, seat = top, in, p.Seat
+		case in > second:
+			second = in
 		}
 	}
 	if top == second {

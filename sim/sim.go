@@ -5,6 +5,7 @@
 package sim
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -120,6 +121,10 @@ type Sim struct {
 	played    int
 	injectAt  int
 	done      bool
+	ending    Ending // why the table stopped early, once done
+	// idSalt is mixed into every id the table draws (hands, events), derived from the table id:
+	// two tables played with the same seed share their play but never an id.
+	idSalt uint64
 	// left lists the players gone since the last hand, for the next hand.started; cashRng draws
 	// the comings and goings of a cash session (apart, so that the play is the same without).
 	left    []events.LeftPlayer
@@ -233,7 +238,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 	var key [32]byte
 	binary.LittleEndian.PutUint64(key[:], cfg.Seed)
-	s := &Sim{cfg: cfg, preset: p, stakes: st, clock: cfg.Start}
+	s := &Sim{cfg: cfg, preset: p, stakes: st, clock: cfg.Start, idSalt: tableSalt(cfg.Table)}
 	s.src[0] = rand.NewChaCha8(key)
 	s.rng = rand.New(s.src[0])
 	key[8] = 1
@@ -254,6 +259,12 @@ func New(cfg Config) (*Sim, error) {
 	}
 	s.dealer = events.Seat(1 + s.rng.IntN(cfg.Players))
 	return s, nil
+}
+
+// tableSalt derives the salt of a table's ids from its id (SHA-256, first 8 bytes).
+func tableSalt(table string) uint64 {
+	sum := sha256.Sum256([]byte("fechado/sim/ids/" + table))
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 func validTable(t string) bool {
@@ -278,6 +289,7 @@ func (s *Sim) Next() (*Hand, error) {
 	dealt := s.dealtIn()
 	if len(dealt) < max(2, s.preset.MinPlayers) {
 		s.done = true
+		s.ending = s.endReason()
 		return nil, io.EOF
 	}
 	snap := s.snapshot()
@@ -630,14 +642,16 @@ func (s *Sim) tick() string {
 }
 
 // newID returns a UUID in the version 7 layout: the simulated time in milliseconds, then random
-// bits from the seeded generator.
-func (s *Sim) newID() string { return uuid7(s.idRng, s.clock) }
+// bits from the seeded generator, mixed with the table's salt.
+func (s *Sim) newID() string { return uuid7(s.idRng, s.clock, s.idSalt) }
 
-func uuid7(r *rand.Rand, t time.Time) string {
+// uuid7 draws a version 7 UUID at time t from r; salt (the table's) is mixed into its random
+// bits, so that the same seed at two tables gives two sets of ids.
+func uuid7(r *rand.Rand, t time.Time, salt uint64) string {
 	var b [16]byte
 	ms := uint64(t.UnixMilli())
 	b[0], b[1], b[2], b[3], b[4], b[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
-	binary.BigEndian.PutUint64(b[8:], r.Uint64())
+	binary.BigEndian.PutUint64(b[8:], r.Uint64()^salt)
 	x := r.Uint32()
 	b[6], b[7] = byte(x>>8), byte(x)
 	b[6] = b[6]&0x0f | 0x70
@@ -653,5 +667,44 @@ func (s *Sim) newSeed() cards.Seed {
 	return sd
 }
 
-// Won reports whether the table stopped because one player holds every chip.
+// Won reports whether the table stopped before its hands were played (Ending says why).
 func (s *Sim) Won() bool { return s.done }
+
+// Ending says why a table stopped before Config.Hands were played.
+type Ending struct {
+	Played int // hands played
+	// Reason: EndOneLeft or EndTooFew; "" while the table has not stopped early.
+	Reason string
+	// Player holds every chip (EndOneLeft); WithChips counts the players who still have chips
+	// and may be dealt in, Needed the fewest the preset deals in (EndTooFew).
+	Player            string
+	WithChips, Needed int
+}
+
+// The reasons a table stops early.
+const (
+	EndOneLeft = "one-left" // one player holds every chip; the others left or are out
+	EndTooFew  = "too-few"  // fewer players with chips than the preset deals in
+)
+
+// Ending returns why the table stopped before its hands were played; its Reason is "" when it
+// did not (yet).
+func (s *Sim) Ending() Ending {
+	e := s.ending
+	e.Played = s.played
+	return e
+}
+
+// endReason tells, once no hand can be dealt, why.
+func (s *Sim) endReason() Ending {
+	var with []*seat
+	for _, p := range s.seats {
+		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone && !p.waitBB {
+			with = append(with, p)
+		}
+	}
+	if len(with) == 1 {
+		return Ending{Reason: EndOneLeft, Player: with[0].name, WithChips: 1, Needed: max(2, s.preset.MinPlayers)}
+	}
+	return Ending{Reason: EndTooFew, WithChips: len(with), Needed: max(2, s.preset.MinPlayers)}
+}

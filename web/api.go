@@ -17,6 +17,7 @@ func (s *Server) Handler() http.Handler { return webguard.Secure(s.mux) }
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
+	m.HandleFunc("GET /api/openapi.json", s.getOpenAPI)
 	m.HandleFunc("GET /api/tables", s.getTables)
 	m.HandleFunc("GET /api/tables/{id}/chips", s.getChips)
 	m.HandleFunc("GET /api/tournaments", s.getTournaments)

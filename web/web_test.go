@@ -177,6 +177,7 @@ func (e *env) do(method, path string, body []byte) (int, []byte) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	checkAPI(e.t, method, path, resp.StatusCode, resp.Header.Get("Content-Type"), b) // openapi_test.go
 	return resp.StatusCode, b
 }
 
