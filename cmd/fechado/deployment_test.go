@@ -256,7 +256,7 @@ func TestDeploymentRoutePasswordComesFromTheEnvironment(t *testing.T) {
 // The documented users have the permissions fechado's roles give them (roles.User.Permissions,
 // the one source): the table device, the auditor and the room screen as their roles say; fechado's
 // own user and the set-up user denied every stream API that removes or rewrites history, and
-// fechado's user stream creation too; the set-up user allowed to create only the log's two
+// fechado's user stream creation too; the set-up user allowed to create only the log's three
 // streams.
 func TestDeploymentUsersHaveTheirRolesPermissions(t *testing.T) {
 	s := newSecrets(t)
@@ -691,17 +691,21 @@ func apiRefused(t *testing.T, nc *nats.Conn, errs chan error, subject string, bo
 }
 
 // checkStreams checks node i's own copy of the log as the set-up creates it: the account holds
-// FECHADO_HANDS and the hand index and nothing else, both on three nodes, the log with deletes
-// and purges denied and wantMsgs events from sequence 1, none deleted.
+// FECHADO_HANDS, the hand index and the checkpoint stream and nothing else, all on three nodes,
+// the log and the checkpoints with deletes and purges denied, the log with wantMsgs events from
+// sequence 1, none deleted.
 func (c *docCluster) checkStreams(i int, wantMsgs uint64) {
 	c.t.Helper()
 	st := c.streams(i)
-	if len(st) != 2 {
+	if len(st) != 3 {
 		var names []string
 		for n := range st {
 			names = append(names, n)
 		}
-		c.t.Fatalf("%s: streams %v, want %s and KV_%s only", c.nodes[i].name, names, recorder.StreamName, recorder.IndexBucket)
+		c.t.Fatalf("%s: streams %v, want %s, KV_%s and %s only", c.nodes[i].name, names, recorder.StreamName, recorder.IndexBucket, checkpoint.StreamName)
+	}
+	if cp := st[checkpoint.StreamName]; cp.Config == nil || cp.Config.Replicas != 3 || !cp.Config.DenyDelete || !cp.Config.DenyPurge {
+		c.t.Fatalf("%s: the checkpoint stream is not on three nodes with deletes and purges denied: %+v", c.nodes[i].name, cp.Config)
 	}
 	h, ok := st[recorder.StreamName]
 	if !ok || h.Config == nil {
@@ -731,7 +735,7 @@ func countLines(t *testing.T, path string) uint64 {
 // the log, fechado records and verifies as its own user, an auditor audits the stored log as the
 // file; then no user of the documented configuration can delete, purge, update or restore a
 // stream or delete a message, none but the set-up user can create a stream, and the set-up user
-// only the log's own two, which exist (creating one again with another configuration is refused,
+// only the log's own three, which exist (creating one again with another configuration is refused,
 // not an update): every node still holds every event, under the same configuration. And the
 // route password in effect is the deployment's own: a node set up as the doc once said (the
 // literal "$ROUTE_PASSWORD") is refused, the same node with the deployment's password joins.
