@@ -76,7 +76,7 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 			if errors.Is(err, events.ErrLineTooLong) {
 				// Read past in bounded memory; line is its head, which names its hand.
 				writeError(w, http.StatusRequestEntityTooLarge, "line "+strconv.Itoa(rd.Line())+": "+errors.Unwrap(err).Error(),
-					&apiError{Line: rd.Line(), Hand: recorder.SniffHand(line)})
+					&apiError{Line: rd.Line(), Hand: events.Sniff(line).Hand})
 				return
 			}
 			writeError(w, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
@@ -87,7 +87,7 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		e, err := events.Parse(line)
 		if err != nil {
-			ae := &apiError{Line: rd.Line(), Hand: recorder.SniffHand(line)}
+			ae := &apiError{Line: rd.Line(), Hand: events.Sniff(line).Hand}
 			var ee *events.Error
 			if errors.As(err, &ee) {
 				ae.Field = ee.Field
