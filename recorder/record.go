@@ -143,10 +143,11 @@ func (r *Recorder) reject(he *HandError) {
 	}
 }
 
-// AddLines reads JSON Lines events from rd (name is used in messages) and adds them. A line that
-// does not decode rejects its hand: the hand it names (events.Sniff), or, when it names none (it is not JSON),
-// the hand of the line before it (events-v1.md §8 places it there), unless that hand was handed
-// over already (the line came after its hand.ended): then the line is reported alone. A line
+// AddLines reads JSON Lines events from rd (name is used in messages), decodes each once and adds
+// it. A line that does not decode rejects its hand: the hand it names (events.Sniff), or, when it
+// names none (it is not JSON), the hand of the line before it (events-v1.md §8 places it there),
+// unless that hand was handed over already (the line came after its hand.ended): then the line
+// is reported alone. A line
 // longer than events.MaxLineSize is read past in bounded memory and rejects its hand the same way.
 // Reading goes on. It returns an error only when reading rd failed or the Recorder stopped (the
 // store failed, or ctx is done).
