@@ -1,6 +1,9 @@
 package events
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Place is where a line that does not decode says it belongs: the envelope fields it still
 // shows. A field it does not show is zero.
@@ -8,6 +11,9 @@ type Place struct {
 	ID, Table, Hand string
 	Seq             Seq
 	Type            Type
+	// JSON is set when the line is JSON text at all: what is wrong with it is then its content,
+	// not its syntax (the web answers 422, not 400).
+	JSON bool
 }
 
 // Sniff reads where a line that Parse refuses says it belongs, for every part of fechado that
@@ -24,9 +30,9 @@ type Place struct {
 // event, only good for saying where the line was meant to go.
 func Sniff(line []byte) Place {
 	if e, _ := ParseLenient(line); e != nil {
-		return Place{ID: e.ID, Table: e.Table, Hand: e.Hand, Seq: e.Seq, Type: e.Type}
+		return Place{ID: e.ID, Table: e.Table, Hand: e.Hand, Seq: e.Seq, Type: e.Type, JSON: true}
 	}
-	var p Place
+	p := Place{JSON: json.Valid(line)}
 	p.ID = sniffString(line, `"id"`)
 	p.Table = sniffString(line, `"table"`)
 	p.Hand = sniffString(line, `"hand"`)

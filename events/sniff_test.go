@@ -13,7 +13,7 @@ import (
 func TestSniff(t *testing.T) {
 	good := eventfiles.Vectors(t)[5]
 	line := string(good.Raw)
-	envelope := events.Place{ID: good.ID, Table: good.Table, Hand: good.Hand, Seq: good.Seq, Type: good.Type}
+	envelope := events.Place{ID: good.ID, Table: good.Table, Hand: good.Hand, Seq: good.Seq, Type: good.Type, JSON: true}
 	const h = "01900000-0000-7000-8000-0000000000aa"
 	for _, c := range []struct {
 		name, line string
@@ -22,7 +22,10 @@ func TestSniff(t *testing.T) {
 		{"a valid line: its envelope", line, envelope},
 		{"a bad field (§8): the envelope ParseLenient reads", strings.Replace(line, `"data":{`, `"data":{"x":1,`, 1), envelope},
 		{"a bad table: left out", strings.Replace(line, `"table":"`+good.Table+`"`, `"table":"a b"`, 1),
-			events.Place{ID: good.ID, Hand: good.Hand, Seq: good.Seq, Type: good.Type}},
+			events.Place{ID: good.ID, Hand: good.Hand, Seq: good.Seq, Type: good.Type, JSON: true}},
+		{"a bad id: the bytes", strings.Replace(line, `"id":"`+good.ID+`"`, `"id":5`, 1),
+			events.Place{Table: good.Table, Hand: good.Hand, Seq: good.Seq, Type: good.Type, JSON: true}},
+		{"JSON, not an object", `["hand"]`, events.Place{JSON: true}},
 		{"cut short: the bytes", line[:strings.Index(line, `,"at"`)],
 			events.Place{ID: good.ID, Table: good.Table, Hand: good.Hand, Seq: good.Seq}},
 		{"not JSON", "this is not json", events.Place{}},

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -87,14 +86,15 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		e, err := events.Parse(line)
 		if err != nil {
-			ae := &apiError{Line: rd.Line(), Hand: events.Sniff(line).Hand}
+			at := events.Sniff(line)
+			ae := &apiError{Line: rd.Line(), Hand: at.Hand}
 			var ee *events.Error
 			if errors.As(err, &ee) {
 				ae.Field = ee.Field
 			}
 			code := http.StatusUnprocessableEntity
 			msg := "line " + strconv.Itoa(rd.Line()) + ": " + err.Error()
-			if !errors.Is(err, events.ErrTooDeep) && !json.Valid(line) {
+			if !errors.Is(err, events.ErrTooDeep) && !at.JSON {
 				code, msg = http.StatusBadRequest, "line "+strconv.Itoa(rd.Line())+": malformed JSON: "+err.Error()
 			}
 			writeError(w, code, msg, ae)
