@@ -85,8 +85,6 @@ type Projector struct {
 	open       map[string]*hand
 	replay     map[string]uint64 // open hands being re-read after a restart: id → start stream seq
 	replaying  bool
-	// prev is where the message before lies, where a line that is not JSON goes (apply).
-	prev events.Place
 	// mem caches table_memory by table (nil: the table has none); dropped with the memory.
 	mem map[string]*audit.TableMemory
 	// book follows the tournaments of the hands ended (tournament.go); rebuilt at load.
@@ -99,6 +97,8 @@ type Projector struct {
 	// (bulk.go); bulkHands overrides defaultBulkHands (tests; < 0: never drop them).
 	bulk      *bulk
 	bulkHands int
+	// prev is where the message before lies, where a line that is not JSON goes (apply).
+	prev events.Place
 
 	b *batch
 }
