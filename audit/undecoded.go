@@ -3,8 +3,6 @@ package audit
 import (
 	"crypto/sha256"
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
@@ -15,18 +13,12 @@ import (
 // chain, and a field that cannot be read is treated as unknown, so that one bad field is one
 // finding and not a cascade.
 
-var (
-	reID   = regexp.MustCompile(`"id"\s*:\s*"([^"\\]*)"`)
-	reHand = regexp.MustCompile(`"hand"\s*:\s*"([^"\\]*)"`)
-	reSeq  = regexp.MustCompile(`"seq"\s*:\s*([1-9][0-9]{0,8})\b`)
-)
-
 // Place returns the event that stands for a line that did not decode, given e, what
 // events.ParseLenient (or Reader.NextLenient) read of it: e itself when its envelope could be
 // read. Else the line is not JSON: when it still shows its hand and seq (cut short, or not
-// UTF-8), an event there, without prev, whose bytes are what the next line of the hand must hash;
-// otherwise an event after the previous line (prevHand, prevTable, prevSeq), in its hand, with
-// seq + 1 (§8); nil when there is no previous line either.
+// UTF-8: events.Sniff reads them), an event there, without prev, whose bytes are what the next
+// line of the hand must hash; otherwise an event after the previous line (prevHand, prevTable,
+// prevSeq), in its hand, with seq + 1 (§8); nil when there is no previous line either.
 func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq events.Seq) *events.Event {
 	if e != nil {
 		if e.Table == "" && e.Hand == prevHand {
@@ -34,19 +26,12 @@ func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq eve
 		}
 		return e
 	}
-	get := func(re *regexp.Regexp) string {
-		if m := re.FindSubmatch(line); m != nil {
-			return string(m[1])
-		}
-		return ""
-	}
-	if hand, seq := get(reHand), get(reSeq); hand != "" && seq != "" {
-		n, _ := strconv.Atoi(seq)
+	if at := events.Sniff(line); at.Hand != "" && at.Seq != 0 {
 		table := ""
-		if hand == prevHand {
+		if at.Hand == prevHand {
 			table = prevTable
 		}
-		return &events.Event{ID: get(reID), Table: table, Hand: hand, Seq: events.Seq(n), Raw: line}
+		return &events.Event{ID: at.ID, Table: table, Hand: at.Hand, Seq: at.Seq, Raw: line}
 	}
 	if prevHand == "" {
 		return nil

@@ -9,7 +9,10 @@ import (
 
 // Encode returns the event as one JSON line (without newline), the envelope and the data fields
 // in the catalogue's order, with prev always present. It does not look at e.Raw.
-func Encode(e *Event) []byte {
+func Encode(e *Event) []byte { return encode(e, true) }
+
+// encode is Encode, with prev left out when withPrev is false (a public view: Public).
+func encode(e *Event, withPrev bool) []byte {
 	b := append(make([]byte, 0, 256), `{"id":`...)
 	b = appendString(b, e.ID)
 	b = append(b, `,"table":`...)
@@ -22,8 +25,10 @@ func Encode(e *Event) []byte {
 	b = appendString(b, e.At)
 	b = append(b, `,"type":`...)
 	b = appendString(b, string(e.Type))
-	b = append(b, `,"prev":`...)
-	b = appendString(b, e.Prev)
+	if withPrev {
+		b = append(b, `,"prev":`...)
+		b = appendString(b, e.Prev)
+	}
 	b = append(b, `,"data":`...)
 	b = appendData(b, e.Data)
 	return append(b, '}')

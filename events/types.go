@@ -1,8 +1,12 @@
 // Package events is fechado's vocabulary: the event log of events-v1.md as Go types, a strict
 // decoder that names file, line and field (and a lenient one that reads what it can of a bad line,
-// for the audit of events-v1.md §8), an encoder that writes the catalogue's field order, and
-// the SHA-256 chain that links the events of a hand. It keeps every stored line byte for byte. It
-// imports neither NATS nor SQLite: the rules, replay and audit run on a file with neither.
+// for the audit of events-v1.md §8), an encoder that writes the catalogue's field order, the
+// SHA-256 chain that links the events of a hand, and the public view of an event of a hand in
+// progress (Public). It is the only reader of a line: every other package takes the *Event it
+// decoded, and a line that does not decode is read by ParseLenient and placed by Sniff, here
+// only, so that the recorder, the auditor and the projector agree on it. It keeps every stored
+// line byte for byte. It imports neither NATS nor SQLite: the rules, replay and audit run on a
+// file with neither.
 package events
 
 import (

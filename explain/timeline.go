@@ -102,7 +102,7 @@ func (h *Hand) Timeline(l *lang.Lang) []Line {
 				add(e, d.Seat, "ev.fold", a)
 			}
 		case *events.CardsDiscarded:
-			// A hand's public view keeps the count, not the cards (roles.PublicView).
+			// A hand's public view keeps the count, not the cards (events.Public).
 			n := len(d.Cards)
 			if n == 0 && d.Declared != nil {
 				n = *d.Declared

@@ -90,11 +90,11 @@ func TestAuditorStoresEveryFindingExactlyOnce(t *testing.T) {
 		return n
 	}
 	for where, what := range map[string]string{
-		`code = 'table.dealer' AND expected IS NOT NULL AND actual IS NOT NULL`:    "table.dealer with expected and actual",
-		`code = 'stack.final' AND table_id = 't-bad'`:                              "stack.final",
-		`code = 'log.sequence'`:                                                    "the event after hand.ended",
-		`code = 'log.schema' AND hand_id = '01900000-0000-7000-8000-0000000000f3'`: "the event of a hand never started",
-		`code = 'log.schema' AND table_id = 't-bad' AND seq = 0`:                   "the line that does not decode",
+		`code = 'table.dealer' AND expected IS NOT NULL AND actual IS NOT NULL`:                "table.dealer with expected and actual",
+		`code = 'stack.final' AND table_id = 't-bad'`:                                          "stack.final",
+		`code = 'log.sequence'`:                                                                "the event after hand.ended",
+		`code = 'log.schema' AND hand_id = '01900000-0000-7000-8000-0000000000f3'`:             "the event of a hand never started",
+		`code = 'log.schema' AND hand_id = '01900000-0000-7000-8000-0000000000f3' AND seq = 3`: "the line that does not decode, after the line before (§8)",
 	} {
 		if count(where) == 0 {
 			t.Errorf("no finding stored for %s", what)

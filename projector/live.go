@@ -8,7 +8,6 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/roles"
 	"github.com/fechado/fechado/rules"
 )
 
@@ -90,7 +89,7 @@ func (t *TableState) clone() TableState {
 // Live is the state of every table as the stream shows it, for hands in progress. The projector
 // applies each event after committing it; readers may call Table, Tables and Subscribe from any
 // goroutine. Live never holds a face-down card or a seed: it follows each hand through
-// rules.Hand, fed the public view of each event (roles.PublicView), so it knows only card counts
+// rules.Hand, fed the public view of each event (events.Public), so it knows only card counts
 // and the cards seen face up, as a spectator does.
 type Live struct {
 	mu     sync.RWMutex
@@ -145,13 +144,9 @@ func (l *Live) Apply(e *events.Event) {
 }
 
 func (l *Live) apply(e *events.Event) bool {
-	v, shown := roles.PublicView(e)
+	pe, shown := events.Public(e)
 	if !shown {
 		return false // a burn or a seed: nothing public until the hand ends
-	}
-	pe, err := v.Event()
-	if err != nil {
-		return false // not reachable: a public view is a valid event
 	}
 	t := l.tables[e.Table]
 	if hs, ok := pe.Data.(*events.HandStarted); ok {

@@ -35,7 +35,6 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/tournament"
 )
 
@@ -98,6 +97,8 @@ type Projector struct {
 	// (bulk.go); bulkHands overrides defaultBulkHands (tests; < 0: never drop them).
 	bulk      *bulk
 	bulkHands int
+	// prev is where the message before lies, where a line that is not JSON goes (apply).
+	prev events.Place
 
 	b *batch
 }
@@ -295,14 +296,21 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 	e := m.Event
 	if e == nil {
 		var err error
-		if e, err = events.Parse(m.Data); err != nil {
-			table, handID := recorder.SniffTable(m.Data), recorder.SniffHand(m.Data)
-			if err := p.stray(ctx, m, audit.Unreadable(err, handID, table, 0)); err != nil {
+		if e, err = events.ParseLenient(m.Data); err != nil {
+			// Where `fechado audit` puts the line (audit.AuditReader, events-v1.md §8): at its
+			// envelope, as far as events reads it, else after the line before; the same finding.
+			at := audit.Place(e, nil, p.prev.Hand, p.prev.Table, p.prev.Seq)
+			if at == nil {
+				at = &events.Event{}
+			}
+			p.prev = events.Place{Hand: at.Hand, Table: at.Table, Seq: at.Seq}
+			if err := p.stray(ctx, m, audit.Unreadable(err, at.Hand, at.Table, at.Seq)); err != nil {
 				return err
 			}
-			return p.quarantine(ctx, m, handID, "undecodable: "+err.Error())
+			return p.quarantine(ctx, m, at.Hand, "undecodable: "+err.Error())
 		}
 	}
+	p.prev = events.Place{Hand: e.Hand, Table: e.Table, Seq: e.Seq}
 	if p.replaying {
 		start, ok := p.replay[e.Hand]
 		if !ok || m.Seq < start {

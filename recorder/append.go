@@ -22,28 +22,24 @@ type Ack struct {
 	Skipped bool   // the event was already stored, byte for byte; nothing was written
 }
 
-// Append validates one event and appends it to its hand. The event is checked by events.Parse
-// (its Raw, or its encoding when Raw is nil) and against what is stored of the hand: seq must
-// follow the stored last event, and prev, when present, must be the SHA-256 of that event's line.
-// When the producer left prev out (HasPrev false) the recorder fills it and re-encodes the
-// event canonically; otherwise the line is stored byte for byte. On success e.Raw, e.Prev and
-// e.HasPrev are what is stored.
+// Append appends one event to its hand. It takes the event as decoded, once, by whoever read it:
+// with e.Raw set, e must be what events.Parse or an events.Reader returned for e.Raw (or what
+// events.Seal made of a valid event), and it is not decoded again; with e.Raw nil, an event built
+// in memory, e is encoded and checked by events.Parse as a line read would be. The event is then
+// checked against what is stored of the hand: seq must follow the stored last event, and prev,
+// when present, must be the SHA-256 of that event's line. When the producer left prev out
+// (HasPrev false) the recorder fills it and re-encodes the event canonically; otherwise the line
+// is stored byte for byte. On success e.Raw, e.Prev and e.HasPrev are what is stored; on failure e
+// is as it was.
 //
 // The event is published with Nats-Msg-Id = its id and the hand's expected last sequence, so an
 // event already stored with identical bytes is reported as skipped, and anything else already
 // in its place is a *HandError wrapping ErrSequenceConflict. An invalid event is a *HandError
 // wrapping events.ErrInvalid. Other errors mean the store could not be reached.
 func (l *Log) Append(ctx context.Context, e *events.Event) (Ack, error) {
-	raw := e.Raw
-	if raw == nil {
-		raw = events.Encode(e)
-	}
-	p, err := events.Parse(raw)
+	p, err := toAppend(e)
 	if err != nil {
 		return Ack{}, &HandError{Table: e.Table, Hand: e.Hand, Seq: e.Seq, Err: err}
-	}
-	if e.Raw == nil && !e.HasPrev {
-		p.HasPrev, p.Prev = false, ""
 	}
 	j := newJob(p)
 	j.evs = append(j.evs, pending{ev: p})
@@ -60,6 +56,24 @@ func (l *Log) Append(ctx context.Context, e *events.Event) (Ack, error) {
 	}
 	e.Raw, e.Prev, e.HasPrev = p.Raw, p.Prev, true
 	return Ack{Seq: res.lastSeq, Skipped: res.skipped > 0}, nil
+}
+
+// toAppend returns the event Append appends: a copy of e, which the append may seal (fill its
+// prev) without changing e before it succeeds. An event built in memory (Raw nil) is encoded and
+// decoded, so that it is checked as a line read would be; one with Raw was decoded already.
+func toAppend(e *events.Event) (*events.Event, error) {
+	if e.Raw != nil {
+		p := *e
+		return &p, nil
+	}
+	p, err := events.Parse(events.Encode(e))
+	if err != nil {
+		return nil, err
+	}
+	if !e.HasPrev {
+		p.HasPrev, p.Prev = false, "" // Encode writes prev always
+	}
+	return p, nil
 }
 
 // pending is an event waiting to be appended, with where it came from.

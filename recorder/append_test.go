@@ -111,9 +111,12 @@ func TestAppendIsIdempotent(t *testing.T) {
 			t.Fatalf("again: %v %+v", err, a)
 		}
 	}
-	other := *h[2]
-	other.Raw = bytes.Replace(h[2].Raw, []byte(`"amount":5`), []byte(`"amount":6`), 1)
-	if _, err := l.Append(ctx(t), &other); !errors.Is(err, recorder.ErrSequenceConflict) {
+	// Append takes an event as decoded: the changed line is decoded, as a reader would.
+	other, err := events.Parse(bytes.Replace(h[2].Raw, []byte(`"amount":5`), []byte(`"amount":6`), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx(t), other); !errors.Is(err, recorder.ErrSequenceConflict) {
 		t.Fatalf("changed event: %v, want a conflict", err)
 	}
 	// The same id reused by an event of another hand (inside the de-duplication window).
@@ -141,9 +144,11 @@ func TestAppendChecksTheStoredHand(t *testing.T) {
 	if _, err := l.Append(ctx(t), h[3]); !errors.Is(err, events.ErrInvalid) || !strings.Contains(err.Error(), "does not follow") {
 		t.Fatalf("gap: %v", err)
 	}
-	bad := *h[2]
-	bad.Raw = bytes.Replace(h[2].Raw, []byte(h[2].Prev), []byte(strings.Repeat("0", 64)), 1)
-	if _, err := l.Append(ctx(t), &bad); !errors.Is(err, events.ErrInvalid) || !strings.Contains(err.Error(), "prev") {
+	bad, err := events.Parse(bytes.Replace(h[2].Raw, []byte(h[2].Prev), []byte(strings.Repeat("0", 64)), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx(t), bad); !errors.Is(err, events.ErrInvalid) || !strings.Contains(err.Error(), "prev") {
 		t.Fatalf("bad prev: %v", err)
 	}
 	for _, e := range h[2:] {
@@ -318,4 +323,45 @@ func TestRecordStoreGoesAway(t *testing.T) {
 		t.Fatalf("the recorder took %s to give up", d)
 	}
 	t.Logf("stopped after %s: %v (Add: %v)", time.Since(start), err, addErr)
+}
+
+// Append takes an event as it was decoded, once: it appends a copy and changes e only when it
+// succeeded (prev filled in); an event built in memory (Raw nil) is checked as a line read would
+// be.
+func TestAppendTakesTheDecodedEvent(t *testing.T) {
+	l := recordertest.Open(t)
+	h := recordertest.Hand(t, "t1", 1, 2)
+	if _, err := l.Append(ctx(t), h[0]); err != nil {
+		t.Fatal(err)
+	}
+	// Decoded without prev, at a gap: refused, and e is as it was.
+	line := bytes.Replace(h[2].Raw, []byte(`"prev":"`+h[2].Prev+`",`), nil, 1)
+	gap, err := events.Parse(line)
+	if err != nil || gap.HasPrev {
+		t.Fatalf("%v %s", err, line)
+	}
+	if _, err := l.Append(ctx(t), gap); !errors.Is(err, events.ErrInvalid) {
+		t.Fatalf("gap: %v", err)
+	}
+	if !bytes.Equal(gap.Raw, line) || gap.HasPrev || gap.Prev != "" {
+		t.Fatalf("a refused append changed the event: %s, prev %v %q", gap.Raw, gap.HasPrev, gap.Prev)
+	}
+	// Decoded without prev, in its place: the recorder fills prev in and says what it stored.
+	next, err := events.Parse(bytes.Replace(h[1].Raw, []byte(`"prev":"`+h[1].Prev+`",`), nil, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx(t), next); err != nil {
+		t.Fatal(err)
+	}
+	if !next.HasPrev || next.Prev != events.Hash(h[0].Raw) || !bytes.Equal(next.Raw, h[1].Raw) {
+		t.Fatalf("stored %s, prev %v %q", next.Raw, next.HasPrev, next.Prev)
+	}
+	// Built in memory with seat 0, which no valid event names: encoded, decoded, refused.
+	mem := *h[2]
+	mem.Raw, mem.HasPrev, mem.Prev = nil, false, ""
+	mem.Type, mem.Data = events.AntePostedType, &events.AntePosted{Seat: 0, Amount: 5}
+	if _, err := l.Append(ctx(t), &mem); !errors.Is(err, events.ErrInvalid) {
+		t.Fatalf("invalid event built in memory: %v", err)
+	}
 }

@@ -361,7 +361,12 @@ func TestSpectatorSeesPublicViewsOnly(t *testing.T) {
 	for len(ended) < len(hands) || got < shownRunning {
 		select {
 		case m := <-views:
-			var v roles.View
+			var v struct { // what a spectator's client reads of a view
+				Table, Hand string
+				Seq         events.Seq
+				Type        events.Type
+				Data        json.RawMessage
+			}
 			if err := json.Unmarshal(m.Data, &v); err != nil {
 				t.Fatalf("view %s: %v", m.Data, err)
 			}

@@ -42,14 +42,14 @@ func BenchmarkAppend(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var recTime, plainTime time.Duration
+	var recTime, plainTime, recCPU time.Duration
 	var n int
 	for b.Loop() {
 		b.StopTimer()
 		bt := newBatch(b, hands, tables)
 		b.StartTimer()
 
-		start := time.Now()
+		start, cpu := time.Now(), cpuTime()
 		r := rec.NewRecorder(b.Context(), recorder.RecordOptions{})
 		if err := r.AddLines(bytes.NewReader(bt.lines), "bench"); err != nil {
 			b.Fatal(err)
@@ -59,6 +59,7 @@ func BenchmarkAppend(b *testing.B) {
 			b.Fatalf("%v %+v", err, st)
 		}
 		recTime += time.Since(start)
+		recCPU += cpuTime() - cpu
 
 		start = time.Now()
 		for _, e := range bt.evs {
@@ -78,6 +79,7 @@ func BenchmarkAppend(b *testing.B) {
 	b.ReportMetric(recRate, "events/s")
 	b.ReportMetric(plainRate, "plain-events/s")
 	b.ReportMetric(recRate/plainRate, "ratio")
+	b.ReportMetric(float64(recCPU.Nanoseconds())/float64(n), "cpu-ns/event")
 }
 
 // BenchmarkRead reads a log of small hands, recorded with the default window (so that hands

@@ -1,7 +1,8 @@
 // Package recorder owns fechado's immutable hand log on NATS JetStream: the stream FECHADO_HANDS
 // with one subject per hand, the embedded nats-server that stores it by default (or the
-// connection to an external server or cluster), validated appends that can neither fork a hand
-// nor store an event twice, reads of one hand, one table or the whole log, and the check that the
+// connection to an external server or cluster), validated appends of events as decoded once by
+// package events (the recorder never decodes a line again) that can neither fork a hand nor
+// store an event twice, reads of one hand, one table or the whole log, and the check that the
 // stream still protects history (docs/stream.md).
 package recorder
 

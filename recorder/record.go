@@ -1,7 +1,6 @@
 package recorder
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -144,10 +143,11 @@ func (r *Recorder) reject(he *HandError) {
 	}
 }
 
-// AddLines reads JSON Lines events from rd (name is used in messages) and adds them. A line that
-// does not decode rejects its hand: the hand it names, or, when it names none (it is not JSON),
-// the hand of the line before it (events-v1.md §8 places it there), unless that hand was handed
-// over already (the line came after its hand.ended): then the line is reported alone. A line
+// AddLines reads JSON Lines events from rd (name is used in messages), decodes each once and adds
+// it. A line that does not decode rejects its hand: the hand it names (events.Sniff), or, when it
+// names none (it is not JSON), the hand of the line before it (events-v1.md §8 places it there),
+// unless that hand was handed over already (the line came after its hand.ended): then the line
+// is reported alone. A line
 // longer than events.MaxLineSize is read past in bounded memory and rejects its hand the same way.
 // Reading goes on. It returns an error only when reading rd failed or the Recorder stopped (the
 // store failed, or ctx is done).
@@ -168,7 +168,7 @@ func (r *Recorder) AddLines(rd io.Reader, name string) error {
 			if errors.As(err, &ee) {
 				ee.File, ee.Line = "", 0 // the HandError names them
 			}
-			hand := SniffHand(line)
+			hand := events.Sniff(line).Hand
 			if hand == "" && r.open[prevHand] != nil {
 				hand = prevHand
 			}
@@ -181,35 +181,6 @@ func (r *Recorder) AddLines(rd io.Reader, name string) error {
 			return err
 		}
 	}
-}
-
-// SniffHand finds the hand a line that did not decode names, when it names one: the string value
-// of its first "hand" key, read from the bytes (so that a line that is not even JSON still tells
-// which hand it belongs to), up to 64 bytes.
-func SniffHand(line []byte) string { return sniffKey(line, `"hand"`) }
-
-// SniffTable is SniffHand for the line's "table".
-func SniffTable(line []byte) string { return sniffKey(line, `"table"`) }
-
-// sniffKey returns the string value of key (quoted) in line, or "".
-func sniffKey(line []byte, key string) string {
-	i := bytes.Index(line, []byte(key))
-	if i < 0 {
-		return ""
-	}
-	rest := bytes.TrimLeft(line[i+len(key):], " \t\r")
-	if len(rest) == 0 || rest[0] != ':' {
-		return ""
-	}
-	rest = bytes.TrimLeft(rest[1:], " \t\r")
-	if len(rest) == 0 || rest[0] != '"' {
-		return ""
-	}
-	end := bytes.IndexByte(rest[1:], '"')
-	if end <= 0 || end > 64 {
-		return ""
-	}
-	return string(rest[1 : 1+end])
 }
 
 // rejectLine rejects the hand of an undecodable line (or reports the line alone).

@@ -42,13 +42,13 @@ func simFile(b *testing.B, tables, hands int) []byte {
 func BenchmarkRecordFile(b *testing.B) {
 	file := simFile(b, 4, 1000)
 	n := bytes.Count(file, []byte{'\n'})
-	var recTime, plainTime time.Duration
+	var recTime, plainTime, recCPU time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		rec, plain := recordertest.Open(b), recordertest.Open(b)
 		b.StartTimer()
 
-		start := time.Now()
+		start, cpu := time.Now(), cpuTime()
 		r := rec.NewRecorder(b.Context(), recorder.RecordOptions{Window: benchWindow()})
 		if err := r.AddLines(bytes.NewReader(file), "bench"); err != nil {
 			b.Fatal(err)
@@ -58,6 +58,7 @@ func BenchmarkRecordFile(b *testing.B) {
 			b.Fatalf("%v %+v, want %d appended", err, st, n)
 		}
 		recTime += time.Since(start)
+		recCPU += cpuTime() - cpu
 
 		start = time.Now()
 		plainPublish(b, plain.Conn(), file)
@@ -73,6 +74,7 @@ func BenchmarkRecordFile(b *testing.B) {
 	b.ReportMetric(recRate, "events/s")
 	b.ReportMetric(plainRate, "plain-events/s")
 	b.ReportMetric(recRate/plainRate, "ratio")
+	b.ReportMetric(float64(recCPU.Nanoseconds())/events, "cpu-ns/event")
 }
 
 // plainPublish publishes every line of file to its hand's subject with PublishAsync and waits

@@ -1,7 +1,7 @@
 // Package roles owns who may do what on fechado's NATS subjects: the roles (table device,
 // auditor, projector, spectator), the auth file that names the users, the subject permissions
-// each role gets from the NATS server itself, and the public view of a hand in progress that
-// spectators read instead of the log (docs/security.md). It imports no NATS package: the
+// each role gets from the NATS server itself, and which view of a hand spectators receive on the
+// public subjects instead of the log (docs/security.md); what a view hides is events.Public's. It imports no NATS package: the
 // recorder turns these permissions into the embedded server's users, and an operator copies them
 // into an external server's configuration.
 package roles

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -76,7 +75,7 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 			if errors.Is(err, events.ErrLineTooLong) {
 				// Read past in bounded memory; line is its head, which names its hand.
 				writeError(w, http.StatusRequestEntityTooLarge, "line "+strconv.Itoa(rd.Line())+": "+errors.Unwrap(err).Error(),
-					&apiError{Line: rd.Line(), Hand: recorder.SniffHand(line)})
+					&apiError{Line: rd.Line(), Hand: events.Sniff(line).Hand})
 				return
 			}
 			writeError(w, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
@@ -87,14 +86,15 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		e, err := events.Parse(line)
 		if err != nil {
-			ae := &apiError{Line: rd.Line(), Hand: recorder.SniffHand(line)}
+			at := events.Sniff(line)
+			ae := &apiError{Line: rd.Line(), Hand: at.Hand}
 			var ee *events.Error
 			if errors.As(err, &ee) {
 				ae.Field = ee.Field
 			}
 			code := http.StatusUnprocessableEntity
 			msg := "line " + strconv.Itoa(rd.Line()) + ": " + err.Error()
-			if !errors.Is(err, events.ErrTooDeep) && !json.Valid(line) {
+			if !errors.Is(err, events.ErrTooDeep) && !at.JSON {
 				code, msg = http.StatusBadRequest, "line "+strconv.Itoa(rd.Line())+": malformed JSON: "+err.Error()
 			}
 			writeError(w, code, msg, ae)

@@ -24,25 +24,19 @@ func ended(evs []*events.Event) bool {
 }
 
 // handView returns the events of a hand as a client may see them, and which view they are: the
-// stored events once the hand has ended; while it is in progress, the roles.PublicView of each
+// stored events once the hand has ended; while it is in progress, the events.Public view of each
 // (no card nobody has seen face up, no seed, no prev: the hash of the previous line would give a
 // face-down card away in 52 guesses), leaving out the events that show nothing until the end.
-// The one redaction of a hand in progress is roles.PublicView.
+// The one redaction of a hand in progress is events.Public.
 func handView(evs []*events.Event) ([]*events.Event, string) {
 	if ended(evs) {
 		return evs, viewStored
 	}
 	out := make([]*events.Event, 0, len(evs))
 	for _, e := range evs {
-		v, ok := roles.PublicView(e)
-		if !ok {
-			continue
+		if v, ok := events.Public(e); ok {
+			out = append(out, v)
 		}
-		pe, err := v.Event()
-		if err != nil {
-			continue // not reachable: a public view is a valid event
-		}
-		out = append(out, pe)
 	}
 	return out, viewPublic
 }
