@@ -30,9 +30,12 @@ LC_MESSAGES or LANG, else English; en, pt-BR, tr, es), with the ruleset named in
 each finding as a sentence that names the players and cards, says what the rule requires and
 what happened instead, and cites the rule (docs/rules.md) with its source.
 
-FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are read as one log,
-in the order given, by one auditor: a table's hands carry on from one file to the next. The
-files are streamed: memory holds only the hands still open, however long the log. With --hand,
+FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are read as one log
+by one auditor: a table's hands carry on from one file to the next. Each table's hands are
+judged in the order of their own chain (hand.started's previous, then number, then time),
+wherever they stand in the files or the stored log, and a tournament's hands in the order they
+ended (docs/stream.md, "The order of a table's hands"). The files are streamed: memory holds
+only the hands still open, and those that came before the hand before them. With --hand,
 --table or --all the stored log is audited instead of files. A file must not change while it is
 audited; one cut short meanwhile ends the audit with exit status 2.
 
@@ -183,6 +186,9 @@ type auditReport struct {
 	l     *lang.Lang
 	hands int // hands with findings
 	by    map[finding.Severity]int
+	// flagged names the hands counted in hands: a hand of a tournament comes again at the end
+	// with its tournament.* findings (audit.Auditor.Tournament).
+	flagged map[string]bool
 }
 
 func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
@@ -190,7 +196,7 @@ func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
 	if l == nil {
 		l = lang.English()
 	}
-	return &auditReport{w: w, f: f, l: l, by: map[finding.Severity]int{}}
+	return &auditReport{w: w, f: f, l: l, by: map[finding.Severity]int{}, flagged: map[string]bool{}}
 }
 
 func (r *auditReport) attach(a *audit.Auditor) {
@@ -204,6 +210,7 @@ func (r *auditReport) attach(a *audit.Auditor) {
 	}
 	a.Report = func(f finding.Finding) { r.by[f.Severity]++ }
 	a.Hand = func(h *audit.HandResult) { r.hand(h) }
+	a.Tournament = func(h *audit.HandResult) { r.hand(h) }
 }
 
 // hand prints one audited hand of the text report: a heading, then each finding as a sentence
@@ -212,7 +219,8 @@ func (r *auditReport) hand(h *audit.HandResult) {
 	if len(h.Findings) == 0 && !r.f.verbose {
 		return
 	}
-	if len(h.Findings) > 0 {
+	if len(h.Findings) > 0 && !r.flagged[h.Table+"/"+h.Hand] {
+		r.flagged[h.Table+"/"+h.Hand] = true
 		r.hands++
 	}
 	number, preset := "?", "?"
