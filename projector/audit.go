@@ -73,8 +73,9 @@ func (p *Projector) memory(ctx context.Context, table string) (*audit.TableMemor
 }
 
 // auditHand audits a hand that ended (its hand.ended is stream message endSeq), stores what it
-// leaves for its table and its tournament, and returns its findings: those of its stray lines
-// first (h.faults), then the auditor's, then its tournament's.
+// leaves for its table and keeps it for its tournament, and returns its findings: those of its
+// stray lines first (h.faults), then the auditor's. Its tournament.* findings are stored at the
+// commit (refreshTournaments).
 func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand) ([]finding.Finding, error) {
 	prev, err := p.memory(ctx, h.table)
 	if err != nil {
@@ -82,7 +83,7 @@ func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand) ([]fi
 	}
 	start := time.Now()
 	fs, next := p.auditFunc()(h.all, prev)
-	if fs, err = p.tournamentHand(ctx, endSeq, h, fs); err != nil {
+	if err = p.tournamentHand(ctx, endSeq, h); err != nil {
 		return nil, err
 	}
 	took := time.Since(start)

@@ -36,7 +36,6 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
-	"github.com/fechado/fechado/tournament"
 )
 
 // DefaultBatchSize is how many stream messages a projector writes per transaction. Each commit
@@ -88,8 +87,6 @@ type Projector struct {
 	replaying  bool
 	// mem caches table_memory by table (nil: the table has none); dropped with the memory.
 	mem map[string]*audit.TableMemory
-	// book follows the tournaments of the hands ended (tournament.go); rebuilt at load.
-	book *tournament.Book
 	// copyBuf and zbuf are reused to encode each hand's copy (handcopy.go).
 	copyBuf, zbuf []byte
 	// sourceSaved is set once a commit of this projector has written source_log.
@@ -203,7 +200,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.book = false, nil, nil, false, 0, nil, nil
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem = false, nil, nil, false, 0, nil
 	p.sourceSaved, p.bulk = false, nil
 }
 
@@ -240,9 +237,6 @@ func (p *Projector) load(ctx context.Context) error {
 		if err := p.startBulk(ctx); err != nil {
 			return err
 		}
-	}
-	if err := p.loadTournaments(ctx); err != nil {
-		return err
 	}
 	rows, err := p.DB.QueryContext(ctx, `SELECT hand_id, stream_seq FROM hands WHERE end_seq IS NULL`)
 	if err != nil {
@@ -618,7 +612,7 @@ func (p *Projector) begin(ctx context.Context) error {
 // events to Live, what the auditor found to OnAudit and pr to OnCommit.
 func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 	b := p.b
-	if err := p.saveTournaments(ctx); err != nil {
+	if err := p.refreshTournaments(ctx); err != nil {
 		return err
 	}
 	if !p.sourceSaved {
