@@ -67,11 +67,11 @@ func Compare(a, b Link) int {
 	return cmp.Compare(a.Hand, b.Hand)
 }
 
-// next returns the index in held of the hand that comes after last (nil: the table has none
+// Next returns the index in held of the hand that comes after last (nil: the table has none
 // yet): the first by Compare among those that follow it; else among those that open a chain
 // (Opens: a table's numbering starts again, say a new session at the same table id); else,
 // while the table has none yet, among those naming no previous hand; else of all.
-func next(held []Link, last *Link) int {
+func Next(held []Link, last *Link) int {
 	best, bestTier := -1, 4
 	for i, l := range held {
 		tier := 3
@@ -103,7 +103,7 @@ func Sort(ls []Link) []int {
 	out := make([]int, 0, len(ls))
 	var last *Link
 	for len(held) > 0 {
-		i := next(held, last)
+		i := Next(held, last)
 		l := held[i]
 		last = &l
 		out = append(out, idx[i])
@@ -212,7 +212,7 @@ func (s *Sequencer[T]) release(t *table[T], l Link, v T) {
 // order, when all is set.
 func (s *Sequencer[T]) drain(t *table[T], all bool) {
 	for len(t.held) > 0 {
-		i := next(t.held, t.last)
+		i := Next(t.held, t.last)
 		l, v := t.held[i], t.vals[i]
 		if !all && !t.ready(l) {
 			return

@@ -35,6 +35,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/recorder"
 )
 
@@ -87,6 +88,8 @@ type Projector struct {
 	replaying  bool
 	// mem caches table_memory by table (nil: the table has none); dropped with the memory.
 	mem map[string]*audit.TableMemory
+	// waiting holds, by table, the ended hands waiting for the hand before them (order.go).
+	waiting map[string][]*waitingHand
 	// copyBuf and zbuf are reused to encode each hand's copy (handcopy.go).
 	copyBuf, zbuf []byte
 	// sourceSaved is set once a commit of this projector has written source_log.
@@ -200,7 +203,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem = false, nil, nil, false, 0, nil
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.waiting = false, nil, nil, false, 0, nil, nil
 	p.sourceSaved, p.bulk = false, nil
 }
 
@@ -279,6 +282,9 @@ func (p *Projector) load(ctx context.Context) error {
 		}
 	}
 	p.replay = nil
+	if err := p.loadWaiting(ctx); err != nil {
+		return err
+	}
 	p.loaded = true
 	return nil
 }
@@ -518,14 +524,33 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	s := summarize(h)
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
-	findings, err := p.auditHand(ctx, m.Seq, h)
-	if err != nil {
+	if err := p.tournamentHand(ctx, m.Seq, h); err != nil {
 		return err
+	}
+	var findings []finding.Finding
+	l, linked := linkOf(h)
+	ready := true
+	if linked {
+		var err error
+		if ready, err = p.ready(ctx, l); err != nil {
+			return err
+		}
+	}
+	if ready {
+		var err error
+		if findings, err = p.auditHand(ctx, m.Seq, h); err != nil {
+			return err
+		}
+	} else {
+		p.wait(h, m.Seq, l) // judged once the hand before it is (order.go)
 	}
 	if err := p.putCopy(ctx, m, h); err != nil {
 		return err
 	}
 	status, nFindings := auditStatus(findings), len(findings)
+	if !ready {
+		status = AuditWaiting
+	}
 	if _, err := p.b.stmt(stEndHand).ExecContext(ctx, m.Seq, s.endedAt, endMs, len(h.evs),
 		int64(s.potTotal), int64(s.awarded), int64(s.raked), int64(s.carryOut),
 		b2i(s.passed), b2i(s.misdeal), b2i(s.showdown), s.winners, status, nFindings, h.quarantined, h.startSeq); err != nil {
@@ -558,8 +583,13 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 			return err
 		}
 	}
-	_, err = p.b.stmt(stEndTable).ExecContext(ctx, h.table)
-	return err
+	if _, err := p.b.stmt(stEndTable).ExecContext(ctx, h.table); err != nil {
+		return err
+	}
+	if ready && linked {
+		return p.releaseWaiting(ctx, h.table)
+	}
+	return nil
 }
 
 func b2i(b bool) int {
