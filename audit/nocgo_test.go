@@ -11,7 +11,7 @@ import (
 // nocgoPackages are the domain packages: they must build without a C compiler (CGO_ENABLED=0),
 // so that an audit runs from a plain `go build` on any platform; multisha, under cards and events,
 // has a pure-Go fallback for that.
-var nocgoPackages = []string{"./cards", "./events", "./rules", "./finding", "./audit", "./replay"}
+var nocgoPackages = []string{"./cards", "./events", "./rules", "./finding", "./handorder", "./audit", "./replay"}
 
 // The domain packages and everything they import build with cgo off, and none of them then
 // compiles a cgo file. Their tests run with CGO_ENABLED=0 too:

@@ -9,7 +9,7 @@ import (
 
 // The domain packages run on a file with neither NATS nor SQLite (style.md §2): none of them may
 // depend, even indirectly, on the NATS client or server, on SQLite, or on database/sql.
-var domainPackages = []string{"events", "cards", "rules", "finding", "audit", "replay", "roles"}
+var domainPackages = []string{"events", "cards", "rules", "finding", "handorder", "audit", "replay", "roles"}
 
 var forbiddenDeps = []string{"github.com/nats-io/", "github.com/mattn/go-sqlite3", "database/sql"}
 
