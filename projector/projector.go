@@ -179,14 +179,27 @@ func (p *Projector) CatchUp(ctx context.Context) (Progress, error) {
 }
 
 // Run catches up, then follows the stream, projecting new messages as they come, until ctx is
-// done; it returns nil then, or the first error.
+// done; it returns nil then, or the first error. Once caught up with the log as it was when Run
+// began, it settles the hands still waiting for the hand before them (Settle), as `fechado
+// project` and the audit do at the end of the log; later hands wait for the hand before them
+// as long as it takes.
 func (p *Projector) Run(ctx context.Context) error {
+	settled := false
 	for {
 		if _, err := p.CatchUp(ctx); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return err
+		}
+		if !settled {
+			if err := p.Settle(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			settled = true
 		}
 		if err := p.Source.Wait(ctx, p.checkpoint); err != nil {
 			if ctx.Err() != nil {

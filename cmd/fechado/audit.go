@@ -135,7 +135,7 @@ func runAudit(m *Main, args []string) (err error) {
 		if f.tournament != "" {
 			err = auditTournament(m, store, f, files, a)
 		} else if stored == 1 {
-			err = auditStored(store, f, a)
+			err = auditStored(store, f, a, rep)
 		} else {
 			err = auditFiles(m, files, a)
 		}
@@ -155,7 +155,7 @@ func runAudit(m *Main, args []string) (err error) {
 	switch {
 	case err != nil:
 		return err
-	case a.Errors > 0:
+	case rep.by[finding.Error] > 0:
 		return withCode(exitFindings, errQuiet)
 	}
 	return nil
@@ -189,6 +189,25 @@ type auditReport struct {
 	// flagged names the hands counted in hands: a hand of a tournament comes again at the end
 	// with its tournament.* findings (audit.Auditor.Tournament).
 	flagged map[string]bool
+	// ofTable counts the hands of --table's table (-1: not counted, every hand is the report's).
+	ofTable  int
+	lastHand string
+}
+
+// tableHands counts the hands of --table's table as their events come.
+func (r *auditReport) tableHands(e *events.Event) {
+	if e.Hand != r.lastHand {
+		r.lastHand = e.Hand
+		r.ofTable++
+	}
+}
+
+// handsOf is how many hands of the report a audited.
+func (r *auditReport) handsOf(a *audit.Auditor) int {
+	if r.f.table != "" && r.f.hand == "" && r.ofTable < a.Hands {
+		return r.ofTable
+	}
+	return a.Hands
 }
 
 func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
@@ -202,15 +221,33 @@ func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
 func (r *auditReport) attach(a *audit.Auditor) {
 	if r.f.json {
 		a.Report = func(f finding.Finding) {
+			if !r.mine(f.Table) {
+				return
+			}
 			r.by[f.Severity]++
 			r.w.Write(f.JSON())
 			r.w.WriteByte('\n')
 		}
 		return
 	}
-	a.Report = func(f finding.Finding) { r.by[f.Severity]++ }
-	a.Hand = func(h *audit.HandResult) { r.hand(h) }
-	a.Tournament = func(h *audit.HandResult) { r.hand(h) }
+	a.Report = func(f finding.Finding) {
+		if r.mine(f.Table) {
+			r.by[f.Severity]++
+		}
+	}
+	a.Hand = func(h *audit.HandResult) {
+		if r.mine(h.Table) {
+			r.hand(h)
+		}
+	}
+	a.Tournament = a.Hand
+}
+
+// mine reports whether a finding or hand of table belongs to the report: with --table, the
+// table's only (the hands of its tournaments at other tables are audited for their tournament.*
+// codes, not reported).
+func (r *auditReport) mine(table string) bool {
+	return r.f.hand != "" || r.f.table == "" || table == r.f.table || table == ""
 }
 
 // hand prints one audited hand of the text report: a heading, then each finding as a sentence
@@ -257,10 +294,10 @@ func (r *auditReport) summary(m *Main, a *audit.Auditor) {
 			plural(r.by[finding.Warning], "warning"),
 			fmt.Sprintf("%d info", r.by[finding.Info]),
 		}
-		fmt.Fprintf(m.Stderr, "fechado audit: %s audited: %s\n", plural(a.Hands, "hand"), strings.Join(sev, ", "))
+		fmt.Fprintf(m.Stderr, "fechado audit: %s audited: %s\n", plural(r.handsOf(a), "hand"), strings.Join(sev, ", "))
 		return
 	}
-	fmt.Fprintln(r.w, r.l.T("audit.summary", lang.Args{"hands": a.Hands, "errors": r.by[finding.Error],
+	fmt.Fprintln(r.w, r.l.T("audit.summary", lang.Args{"hands": r.handsOf(a), "errors": r.by[finding.Error],
 		"warnings": r.by[finding.Warning], "infos": r.by[finding.Info], "flagged": r.hands}))
 }
 
@@ -287,9 +324,37 @@ func readStored(ctx context.Context, s *logFlags, hand, table string, fn func(*e
 	return logReadErr(err)
 }
 
-// auditStored audits the stored hand, table or whole log.
-func auditStored(s *logFlags, f auditFlags, a *audit.Auditor) error {
+// auditStored audits the stored hand, table or whole log. A table's hands that belong to a
+// tournament are judged across the tournament's tables, as the audit of the whole log judges
+// them: the hands of those tournaments at the other tables are audited too (their findings
+// are not reported, auditReport.mine).
+func auditStored(s *logFlags, f auditFlags, a *audit.Auditor, rep *auditReport) error {
 	ctx, stop := interruptible()
 	defer stop()
-	return readStored(ctx, s, f.hand, f.table, a.Add)
+	if f.table == "" || f.hand != "" {
+		return readStored(ctx, s, f.hand, f.table, a.Add)
+	}
+	tours := map[string]bool{}
+	err := readStored(ctx, s, "", f.table, func(e *events.Event) {
+		if hs, ok := e.Data.(*events.HandStarted); ok && hs.Tournament != nil {
+			tours[hs.Tournament.ID] = true
+		}
+		rep.tableHands(e)
+		a.Add(e)
+	})
+	if err != nil || len(tours) == 0 {
+		return err
+	}
+	others := map[string]bool{} // hands of the tournaments at other tables
+	return readStored(ctx, s, "", "", func(e *events.Event) {
+		if e.Table == f.table {
+			return
+		}
+		if hs, ok := e.Data.(*events.HandStarted); ok && e.Seq == 1 && hs.Tournament != nil && tours[hs.Tournament.ID] {
+			others[e.Hand] = true
+		}
+		if others[e.Hand] {
+			a.Add(e)
+		}
+	})
 }
