@@ -91,10 +91,20 @@ func TestOneVerdictByEveryPath(t *testing.T) {
 				t.Fatal("the reference audit finds nothing: the comparison proves little")
 			}
 			var wantStandings []standing
+			var wantState state
+			var wantTour []string // the tournament.* findings
 			if lg.tournament != "" {
 				fileTour := auditJSON(t, "audit", "--json", "--tournament", lg.tournament, file)
 				same(t, "audit --tournament FILE", fileTour, "audit FILE", want)
-				wantStandings = fileStandings(t, ref, lg.tournament)
+				wantStandings, wantState = fileStandings(t, ref, lg.tournament)
+				if !wantState.Finished || wantState.InPlay != 1 {
+					t.Errorf("the audit of the file leaves the tournament %+v, want it over", wantState)
+				}
+				for _, l := range want {
+					if strings.Contains(l, `"code":"tournament.`) {
+						wantTour = append(wantTour, l)
+					}
+				}
 			}
 			for how, data := range stores {
 				t.Run(strings.ReplaceAll(how, " ", "-"), func(t *testing.T) {
@@ -106,14 +116,18 @@ func TestOneVerdictByEveryPath(t *testing.T) {
 					same(t, "audit --table", sorted(byTable), "audit FILE", want)
 					if lg.tournament != "" {
 						same(t, "audit --tournament", auditJSON(t, "audit", "--json", "--tournament", lg.tournament, "--data", data), "audit FILE", want)
-						same(t, "replay --tournament standings", replayStandings(t, data, lg.tournament), "audit FILE standings", wantStandings)
+						st, stt := replayStandings(t, data, lg.tournament)
+						same(t, "replay --tournament standings", st, "audit FILE standings", wantStandings)
+						same(t, "replay --tournament state", []state{stt}, "audit FILE state", []state{wantState})
 					}
 					got, wantHands := reportFindings(t, data, want)
 					same(t, "report", got, "audit FILE", wantHands)
-					api, apiStandings := serveAnswers(t, data, lg.tournament)
+					api, tour := serveAnswers(t, data, lg.tournament)
 					same(t, "serve /api/hands", api, "audit FILE", want)
 					if lg.tournament != "" {
-						same(t, "serve /api/tournaments standings", apiStandings, "audit FILE standings", wantStandings)
+						same(t, "serve /api/tournaments standings", tour.standings, "audit FILE standings", wantStandings)
+						same(t, "serve /api/tournaments state", []state{tour.state}, "audit FILE state", []state{wantState})
+						same(t, "serve /api/tournaments findings", tour.findings, "audit FILE", wantTour)
 					}
 				})
 			}
@@ -278,8 +292,24 @@ type standing struct {
 	Hand   string
 }
 
+// state is what every path must agree on of a tournament as a whole.
+type state struct {
+	Finished bool
+	InPlay   int
+	Hands    int
+	Chips    int64 // the standings' sum (a carried pot holds the rest)
+}
+
+func stateOf(finished bool, inPlay, hands int, st []standing) state {
+	s := state{Finished: finished, InPlay: inPlay, Hands: hands}
+	for _, x := range st {
+		s.Chips += x.Chips
+	}
+	return s
+}
+
 // fileStandings returns the standings the audit of the file leaves.
-func fileStandings(t *testing.T, file, id string) []standing {
+func fileStandings(t *testing.T, file, id string) ([]standing, state) {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
@@ -299,11 +329,11 @@ func fileStandings(t *testing.T, file, id string) []standing {
 	for _, s := range tr.Standings() {
 		out = append(out, standing{s.Player, s.Place, int64(s.Chips), s.Table, s.Hand})
 	}
-	return out
+	return out, stateOf(tr.Finished(), tr.InPlay(), tr.Hands, out)
 }
 
 // replayStandings returns the standings of replay --tournament --json on the stored log.
-func replayStandings(t *testing.T, data, id string) []standing {
+func replayStandings(t *testing.T, data, id string) ([]standing, state) {
 	t.Helper()
 	code, out, errOut := fechado("", "replay", "--tournament", id, "--json", "--data", data)
 	if code != exitOK {
@@ -317,7 +347,7 @@ func replayStandings(t *testing.T, data, id string) []standing {
 	for _, s := range r.Standings {
 		st = append(st, standing{s.Player, s.Place, int64(s.Chips), s.Table, s.Hand})
 	}
-	return st
+	return st, stateOf(r.Finished, r.InPlay, r.Hands, st)
 }
 
 // reportFindings returns the findings the report of stored hands gives, as audit --json writes
@@ -369,8 +399,9 @@ func reportFindings(t *testing.T, data string, want []string) (got, wantHands []
 
 // serveAnswers runs serve's server (web, its projector following the log) on the stored log and
 // returns, once every hand is projected, the findings GET /api/hands/{id} gives for each hand,
-// as audit --json writes them, and GET /api/tournaments/{id}'s standings (none without id).
-func serveAnswers(t *testing.T, data, id string) ([]string, []standing) {
+// as audit --json writes them, and GET /api/tournaments/{id}'s standings, state and
+// tournament.* findings (none without id).
+func serveAnswers(t *testing.T, data, id string) ([]string, tourAnswer) {
 	t.Helper()
 	l := recordertest.OpenDir(t, data)
 	db, err := projector.Open(context.Background(), filepath.Join(data, "fechado.db"))
@@ -454,13 +485,33 @@ func serveAnswers(t *testing.T, data, id string) ([]string, []standing) {
 			out = append(out, string(ff.JSON()))
 		}
 	}
-	var st []standing
+	var ta tourAnswer
 	if id != "" {
 		var v projector.TournamentView
 		get("/api/tournaments/"+id, &v)
 		for _, s := range v.Standings {
-			st = append(st, standing{s.Player, s.Place, s.Chips, s.Table, s.Hand})
+			ta.standings = append(ta.standings, standing{s.Player, s.Place, s.Chips, s.Table, s.Hand})
 		}
+		ta.state = stateOf(v.EndedAt != "", v.InPlay, v.Hands, ta.standings)
+		for _, f := range v.Findings {
+			ff := finding.Finding{Hand: f.Hand, Table: f.Table, Seq: events.Seq(f.Seq), Code: finding.Code(f.Code),
+				Severity: finding.Severity(f.Severity), Seat: events.Seat(f.Seat), Message: f.Message}
+			if len(f.Expected) > 0 {
+				ff.Expected = f.Expected
+			}
+			if len(f.Actual) > 0 {
+				ff.Actual = f.Actual
+			}
+			ta.findings = append(ta.findings, string(ff.JSON()))
+		}
+		ta.findings = sorted(ta.findings)
 	}
-	return sorted(out), st
+	return sorted(out), ta
+}
+
+// tourAnswer is what GET /api/tournaments/{id} gives, as the paths compare it.
+type tourAnswer struct {
+	standings []standing
+	state     state
+	findings  []string
 }
