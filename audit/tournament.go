@@ -20,15 +20,24 @@ func (a *Auditor) tournament(evs []*events.Event, first *events.Event) {
 		return
 	}
 	end := lastEnded(evs)
-	th, ok := tournament.HandOf([]*events.Event{first, end})
+	if _, ok := tournament.HandOf([]*events.Event{first, end}); !ok {
+		return
+	}
+	// Kept until Close: copies of the two events, so that the hand holds no piece of the
+	// Reader's slabs (events.Reader) alive, only what the model reads.
+	s, err1 := events.Parse(first.Raw)
+	e, err2 := events.Parse(end.Raw)
+	if err1 != nil || err2 != nil {
+		s, e = first, end // an event made in memory (Raw empty or not its line): kept as it is
+	}
+	s.Raw, e.Raw = nil, nil
+	th, ok := tournament.HandOf([]*events.Event{s, e})
 	if !ok {
 		return
 	}
 	t := tourHand{h: th}
 	if a.Tournament != nil {
-		// The Events given back to a Reader are cleared; payloads are not (events.Reader.Recycle).
-		s, e := *first, *end
-		t.evs = []*events.Event{&s, &e}
+		t.evs = []*events.Event{s, e}
 	}
 	a.tours = append(a.tours, t)
 }
