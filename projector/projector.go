@@ -90,6 +90,9 @@ type Projector struct {
 	mem map[string]*audit.TableMemory
 	// waiting holds, by table, the ended hands waiting for the hand before them (order.go).
 	waiting map[string][]*waitingHand
+	// tourHands holds the ended hands of each tournament followed since the load, as
+	// tournament_hands holds them (tournament.go).
+	tourHands map[string][]storedHand
 	// copyBuf and zbuf are reused to encode each hand's copy (handcopy.go).
 	copyBuf, zbuf []byte
 	// sourceSaved is set once a commit of this projector has written source_log.
@@ -216,7 +219,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.waiting = false, nil, nil, false, 0, nil, nil
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.waiting, p.tourHands = false, nil, nil, false, 0, nil, nil, nil
 	p.sourceSaved, p.bulk = false, nil
 }
 

@@ -43,6 +43,9 @@ func (p *Projector) tournamentHand(ctx context.Context, endSeq uint64, h *hand) 
 	if err := exec(stTourHand, h.id, id, h.table, endSeq, hs.Tournament.Level, first.Raw, last.Raw); err != nil {
 		return err
 	}
+	if hands, ok := p.tourHands[id]; ok {
+		p.tourHands[id] = append(hands, storedHand{h: th, endSeq: endSeq, startAt: first.At})
+	}
 	for _, s := range hs.Seats {
 		if s.From != "" {
 			if err := exec(stTourMove, h.id, s.Player, id, s.From, h.table, int64(s.Stack), endSeq); err != nil {
@@ -104,9 +107,18 @@ func (p *Projector) refreshTournaments(ctx context.Context) error {
 
 func (p *Projector) refreshTournament(ctx context.Context, id string) error {
 	tx := p.b.tx
-	stored, err := storedTournament(ctx, tx, id)
-	if err != nil {
-		return err
+	// The tournament's hands: read from tournament_hands once (at the first commit after a
+	// load, when the hand of this batch is in it already), then kept in memory as hands end.
+	stored, ok := p.tourHands[id]
+	if !ok {
+		var err error
+		if stored, err = storedTournament(ctx, tx, id); err != nil {
+			return err
+		}
+		if p.tourHands == nil {
+			p.tourHands = map[string][]storedHand{}
+		}
+		p.tourHands[id] = stored
 	}
 	hs := make([]tournament.Hand, len(stored))
 	endSeq := make(map[string]uint64, len(stored))
@@ -183,42 +195,62 @@ func (p *Projector) refreshTournament(ctx context.Context, id string) error {
 			return err
 		}
 	}
-	return p.replaceTournamentFindings(ctx, stored, fs)
+	return p.replaceTournamentFindings(ctx, id, stored, fs)
 }
 
 // replaceTournamentFindings replaces the tournament.* findings of the hands of stored with fs,
 // after each hand's own findings, and sets again the count and audit status of each hand whose
 // tournament.* findings changed.
-func (p *Projector) replaceTournamentFindings(ctx context.Context, stored []storedHand, fs []finding.Finding) error {
+func (p *Projector) replaceTournamentFindings(ctx context.Context, id string, stored []storedHand, fs []finding.Finding) error {
 	tx := p.b.tx
 	byHand := map[string][]finding.Finding{}
 	for _, f := range fs {
 		byHand[f.Hand] = append(byHand[f.Hand], f)
 	}
+	// The tournament.* findings stored now, in one read.
+	old := map[string][]finding.Finding{}
+	rows, err := tx.QueryContext(ctx, `SELECT f.hand_id, f.seq, f.code, COALESCE(f.seat, 0), f.message FROM findings f
+		JOIN tournament_hands th ON th.hand_id = f.hand_id
+		WHERE th.tournament_id = ? AND f.code LIKE 'tournament.%' ORDER BY f.hand_id, f.n`, id)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var hand string
+		var seq, seat int
+		var f finding.Finding
+		if err := rows.Scan(&hand, &seq, &f.Code, &seat, &f.Message); err != nil {
+			rows.Close()
+			return err
+		}
+		f.Seq, f.Seat = events.Seq(seq), events.Seat(seat)
+		old[hand] = append(old[hand], f)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
 	for _, s := range stored {
 		hand := s.h.ID
-		var old []finding.Finding
-		rows, err := tx.QueryContext(ctx, `SELECT n, seq, code, severity, seat, message FROM findings WHERE hand_id = ? ORDER BY n`, hand)
+		want := byHand[hand]
+		if sameFindings(old[hand], want) {
+			continue
+		}
+		// The hand's own findings, after which its tournament.* ones are numbered.
+		rows, err := tx.QueryContext(ctx, `SELECT n, code, severity FROM findings WHERE hand_id = ? ORDER BY n`, hand)
 		if err != nil {
 			return err
 		}
 		var own []finding.Finding
 		maxN := 0
 		for rows.Next() {
-			var n, seq int
-			var seat *int
+			var n int
 			var f finding.Finding
-			if err := rows.Scan(&n, &seq, &f.Code, &f.Severity, &seat, &f.Message); err != nil {
+			if err := rows.Scan(&n, &f.Code, &f.Severity); err != nil {
 				rows.Close()
 				return err
 			}
-			f.Seq = events.Seq(seq)
-			if seat != nil {
-				f.Seat = events.Seat(*seat)
-			}
-			if isTournamentCode(f.Code) {
-				old = append(old, f)
-			} else {
+			if !isTournamentCode(f.Code) {
 				own = append(own, f)
 				maxN = max(maxN, n)
 			}
@@ -226,10 +258,6 @@ func (p *Projector) replaceTournamentFindings(ctx context.Context, stored []stor
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
-		}
-		want := byHand[hand]
-		if sameFindings(old, want) {
-			continue
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM findings WHERE hand_id = ? AND code LIKE 'tournament.%'`, hand); err != nil {
 			return err
