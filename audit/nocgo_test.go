@@ -15,7 +15,7 @@ var nocgoPackages = []string{"./cards", "./events", "./rules", "./finding", "./h
 
 // The domain packages and everything they import build with cgo off, and none of them then
 // compiles a cgo file. Their tests run with CGO_ENABLED=0 too:
-// CGO_ENABLED=0 go test ./cards/ ./events/ ./rules/ ./finding/ ./audit/ ./replay/
+// CGO_ENABLED=0 go test ./cards/ ./events/ ./rules/ ./finding/ ./handorder/ ./audit/ ./replay/
 func TestDomainBuildsWithoutCgo(t *testing.T) {
 	env := append(os.Environ(), "CGO_ENABLED=0")
 	build := exec.Command("go", append([]string{"build"}, nocgoPackages...)...)

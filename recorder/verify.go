@@ -113,7 +113,7 @@ func (l *Log) Verify(ctx context.Context) (*Report, error) {
 			break
 		}
 		damaged++
-		msg := fmt.Sprintf("stream message %d cannot be read: the store is damaged", d.Seq)
+		msg := "cannot be read: the store is damaged"
 		if d.Hand != "" {
 			msg += fmt.Sprintf(" (hand %s, table %s)", d.Hand, d.Table)
 		}

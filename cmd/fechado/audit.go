@@ -92,7 +92,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.BoolVar(&f.json, "json", false, "one finding per line as JSON (events-v1.md §6), nothing else on stdout")
 	fs.BoolVar(&f.verbose, "v", false, "list the hands without findings too (text report)")
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
-	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table")
+	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table, in its chain's order (a tournament's hands judged across its tables)")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
