@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/fechado/fechado/events"
@@ -263,10 +264,19 @@ func (p *Projector) replaceTournamentFindings(ctx context.Context, id string, st
 			return err
 		}
 		m := Message{Seq: s.endSeq}
+		var added []finding.Finding
 		for i, f := range want {
 			if err := p.insertFinding(ctx, m, hand, maxN+1+i, f); err != nil {
 				return err
 			}
+			if !slices.ContainsFunc(old[hand], func(o finding.Finding) bool { return sameFindings([]finding.Finding{o}, []finding.Finding{f}) }) {
+				added = append(added, f)
+			}
+		}
+		if len(added) > 0 {
+			// What the auditor found anew, for OnAudit (the findings' metrics), as a stray
+			// line's finding is: the hand itself was counted when it ended.
+			p.b.audited = append(p.b.audited, Audited{Hand: hand, Table: s.h.Table, Findings: added, Stray: true})
 		}
 		seq, ok, err := p.handRow(ctx, hand)
 		if err != nil {
