@@ -52,6 +52,28 @@ func (l *Log) readable(ctx context.Context, seq uint64) (bool, error) {
 	return false, fmt.Errorf("recorder: reading stream message %d: %w", seq, err)
 }
 
+// gap returns the DamagedError of the first message in [from, to) the stream holds but cannot
+// give, nil when every one of them was deleted (a stream that allows deletes, which fechado's
+// does not: reads then pass over them, as they always did; verify reports them).
+func (l *Log) gap(ctx context.Context, from, to uint64) error {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+	}
+	if info.State.NumDeleted == 0 {
+		return l.damaged(ctx, from)
+	}
+	if info, err = l.stream.Info(ctx, jetstream.WithDeletedDetails(true)); err != nil {
+		return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+	}
+	for s := from; s < to; s++ {
+		if !slices.Contains(info.State.Deleted, s) {
+			return l.damaged(ctx, s)
+		}
+	}
+	return nil
+}
+
 // damaged returns the DamagedError of stream message seq, with its hand when one of the next
 // messages shows which hand lacks an event there (handOf).
 func (l *Log) damaged(ctx context.Context, seq uint64) error {

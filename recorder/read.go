@@ -85,7 +85,7 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 	short := func() error {
 		if filter == "" {
 			if next <= last {
-				return l.damaged(ctx, next)
+				return l.gap(ctx, next, last+1)
 			}
 			return nil
 		}
@@ -124,7 +124,9 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 		}
 		if filter == "" {
 			if seq > next {
-				return l.damaged(ctx, next)
+				if err := l.gap(ctx, next, seq); err != nil {
+					return err
+				}
 			}
 			next = seq + 1
 		} else if got != nil {
@@ -174,7 +176,10 @@ func (l *Log) nextMsg(ctx context.Context, it jetstream.MessagesContext, next *u
 			return nil, err
 		}
 		if !ok {
-			return nil, l.damaged(ctx, *next)
+			if err := l.gap(ctx, *next, *next+1); err != nil {
+				return nil, err
+			}
+			*next++ // deleted: the read goes on past it
 		}
 	}
 }
