@@ -14,7 +14,7 @@ BENCHPKGS ?= ./...
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -qq -o=Dpkg::Use-Pty=0
 
-.PHONY: help build test lint demo bench fuzz test-long clean chromium cc
+.PHONY: help build nats-server test lint demo bench fuzz test-long clean chromium cc
 
 help: ## list the targets (the default)
 	@echo "fechado: make TARGET"
@@ -24,22 +24,42 @@ help: ## list the targets (the default)
 build: ## build bin/fechado
 	$(GO) build -o $(BIN) ./cmd/fechado
 
+# nats-server is a dependency in go.mod: the module builds it at the pinned version, offline from
+# the module cache (docs/deployment.md, section 2), which `go install …@version` cannot.
+nats-server: ## build bin/nats-server from the version go.mod pins (docs/deployment.md)
+	$(GO) build -o bin/nats-server github.com/nats-io/nats-server/v2
+
 # staticcheck is pinned in go.mod; it is built once into bin/ (without the race detector: it is a
 # tool, not code under test) and run from there.
 STATICCHECK := bin/staticcheck
 $(STATICCHECK): go.mod go.sum
 	GOFLAGS= $(GO) build -o $@ honnef.co/go/tools/cmd/staticcheck
 
-lint: $(STATICCHECK) ## gofmt check, go vet and staticcheck (pinned in go.mod): before a push
+lint: $(STATICCHECK) ## gofmt and goimports checks, go vet and staticcheck (pinned in go.mod): before a push
 	@$(GOFMT_CHECK)
+	@$(GOIMPORTS_CHECK)
 	@echo "==> go vet $(LINTFLAGS)"
 	@GOFLAGS="$(LINTFLAGS)" $(GO) vet ./...
 	@echo "==> staticcheck $(LINTFLAGS)"
 	@GOFLAGS="$(LINTFLAGS)" $(STATICCHECK) ./...
 
+GOFILES = $$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*')
 GOFMT_CHECK = echo "==> gofmt"; \
-	files=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*')); \
+	files=$$(gofmt -l $(GOFILES)); \
 	if [ -n "$$files" ]; then echo "not gofmt-ed (run gofmt -w on them):"; echo "$$files"; exit 1; fi
+# goimports (a tool of go.mod) also groups the imports: the standard library's apart.
+GOIMPORTS_CHECK = echo "==> goimports"; \
+	files=$$($(GO) tool goimports -l $(GOFILES)); \
+	if [ -n "$$files" ]; then echo "not goimports-ed (run go tool goimports -w on them):"; echo "$$files"; exit 1; fi
+
+# The browser tests (web, console) add a line each to BROWSER_LOG, "ran" or "skipped" (no
+# Chromium: internal/browsertest says where it looks); make test and make test-long print them.
+# A package whose result go test took from its cache adds none.
+BROWSER_LOG := $(CURDIR)/bin/browser-tests.log
+BROWSER_SUMMARY = if [ -s $(BROWSER_LOG) ]; then \
+		echo "==> browser tests: $$(grep -c '^ran' $(BROWSER_LOG) || true) ran, $$(grep -c '^skipped' $(BROWSER_LOG) || true) skipped"; \
+		sort -k2,3 $(BROWSER_LOG) | awk -F '\t' '{ printf "    %-7s %s %s%s\n", $$1, $$2, $$3, ($$1 == "skipped" ? ": " $$4 : "") }'; \
+	else echo "==> browser tests: none ran this time (web and console results came from go test's cache)"; fi
 
 # The packages whose code runs goroutines over state they share (the log and its recorder, the
 # projector, the web server and the table console, the commands that serve them, the benchmark
@@ -68,19 +88,31 @@ TEST_CGO_CFLAGS ?= -O1
 # analyzers go test runs by default: printf, tests, errorsas and the other high-confidence ones).
 lint: LINTFLAGS := -race
 test lint: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO_CFLAGS))
+test: export FECHADO_BROWSER_LOG := $(BROWSER_LOG)
 test: cc chromium ## gofmt, then the short suite (-short; the race detector on the concurrent packages; go test's own vet)
 	@$(GOFMT_CHECK)
+	@mkdir -p bin; rm -f $(BROWSER_LOG)
 	@rc=0; \
 	echo "==> go test -short -race $(RACEPKGS)"; \
 	$(GO) test -short -race -timeout 15m $(RACEPKGS) || rc=1; \
 	$(GO) test -short -race -run Concurrent ./rules/ || rc=1; \
 	echo "==> go test -short (the other packages)"; \
 	$(GO) test -short -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
+	$(BROWSER_SUMMARY); \
 	exit $$rc
 
-test-long: cc chromium lint ## make lint, every test at full size under the race detector, then the long ones (FECHADO_LONG=1)
-	$(GO) test -race -timeout 30m ./...
-	FECHADO_LONG=1 $(GO) test -timeout 60m ./...
+# One switch makes a test short: -short. Without it every test runs at full size, the long ones
+# too (10,000 simulated hands per preset, every mutation, the cluster through a node's loss).
+test-long: export FECHADO_BROWSER_LOG := $(BROWSER_LOG)
+test-long: cc chromium lint ## make lint, every test at full size (no -short: the long ones too), then every package under the race detector at -short size
+	@mkdir -p bin; rm -f $(BROWSER_LOG)
+	@rc=0; \
+	echo "==> go test (full size)"; \
+	$(GO) test -timeout 60m ./... || rc=1; \
+	echo "==> go test -short -race (every package)"; \
+	$(GO) test -short -race -timeout 30m ./... || rc=1; \
+	$(BROWSER_SUMMARY); \
+	exit $$rc
 
 demo: build ## a first look: simulated tables of every preset playing live at http://127.0.0.1:8080
 	$(BIN) demo
@@ -117,7 +149,8 @@ cc: ## install a C compiler (cgo: go-sqlite3, the race detector) when missing
 		echo "==> installing gcc (apt-get)"; \
 		$(APT_GET) update && $(APT_GET) install -y gcc libc6-dev >/dev/null; }
 
-chromium: ## install Debian's chromium (browser tests) when /usr/bin/chromium is missing
-	@[ -x /usr/bin/chromium ] || { \
+chromium: ## install Debian's chromium (browser tests) when no browser is found ($$CHROME, /usr/bin/chromium, chromium on PATH)
+	@[ -n "$${CHROME:-}" ] || [ -x /usr/bin/chromium ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
 		echo "==> installing chromium (apt-get)"; \
-		$(APT_GET) update && $(APT_GET) install -y chromium >/dev/null; }
+		{ $(APT_GET) update && $(APT_GET) install -y chromium >/dev/null; } || \
+		echo "==> chromium could not be installed: the browser tests will skip"; }

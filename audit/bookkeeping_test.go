@@ -216,22 +216,26 @@ func (a *refAuditor) continuity(table string, first *events.Event, h *rules.Hand
 	var out []finding.Finding
 	prev := a.tables[table]
 	p := h.Preset
-	out = seatingAllowed(out, first, table, hs, p)
 	// The seat, carry and dealer checks are the auditor's own functions, given a table state made
 	// from the reference's maps: what is compared here is the bookkeeping around them.
-	out = seatConflicts(out, first, table, hs)
+	var ts *tableState
 	if prev != nil {
-		ts := prev.last
+		last := prev.last
+		ts = &last
 		for name, st := range prev.stacks {
 			ts.players = append(ts.players, playerEnd{name: name, seat: prev.seatOf[name], stack: st})
 		}
-		out = seatsAcross(out, first, table, hs, &ts)
-		out = carryAcross(out, first, table, hs, &ts)
+	}
+	out = seatingAllowed(out, first, table, hs, p, ts)
+	out = seatConflicts(out, first, table, hs)
+	if prev != nil {
+		out = seatsAcross(out, first, table, hs, ts)
+		out = carryAcross(out, first, table, hs, ts)
 		var seats []events.Seat
 		for _, s := range hs.Seats {
 			seats = append(seats, s.Seat)
 		}
-		out = dealerAcross(out, first, table, hs, p, seats, &ts)
+		out = dealerAcross(out, first, table, hs, p, seats, ts)
 	}
 	st := &refTableState{last: tableState{dealer: hs.Dealer, carry: h.ExpectedCarry(), passedOut: hs.PassedOut, passed: h.Passed,
 		misdeal: h.Misdeal}, stacks: map[string]events.Chips{}, seatOf: map[string]events.Seat{}}

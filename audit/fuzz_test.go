@@ -51,6 +51,16 @@ func FuzzAudit(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 	f.Add(bytes.Repeat([]byte{0x00, 0x05, 0x09, 0x13, 0x12}, 40))
+	// Lines over the depth limit (docs/events.md, Input limits), inside a hand: the raw lines
+	// are cut at fuzzMaxBytes, so these stay under it.
+	if len(files) > 0 {
+		if b, err := os.ReadFile(files[0]); err == nil {
+			ls := bytes.SplitN(b, []byte("\n"), 4)
+			if len(ls) == 4 {
+				f.Add(bytes.Join([][]byte{ls[0], withDeepData(ls[1], events.MaxDepth), withDeepData(ls[2], 30_000), ls[3]}, []byte("\n")))
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		check := func(a *Auditor, got *int) {
 			a.Close()

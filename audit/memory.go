@@ -32,6 +32,12 @@ type TableMemory struct {
 	BigBlind       events.Seat `json:"big_blind,omitempty"`
 	BigBlindBefore events.Seat `json:"big_blind_before,omitempty"`
 	DealtIn        int         `json:"dealt_in,omitempty"`
+	// SmallBlind, DealtInSeats and Moving are the rest of the rotation as the last hand recorded
+	// it (rules.Rotation: LastSB, LastIn, Moving): where it posted its small blind, the seats it
+	// dealt in, and whether the table moves its button (rules.button "moving").
+	SmallBlind   events.Seat   `json:"small_blind,omitempty"`
+	DealtInSeats rules.SeatSet `json:"dealt_in_seats,omitempty"`
+	Moving       bool          `json:"moving,omitempty"`
 }
 
 // PlayerMemory is a player as a hand leaves him: his seat and the stack he ended with, or, Away,
@@ -47,7 +53,8 @@ type PlayerMemory struct {
 func (st *tableState) memory(hand string) *TableMemory {
 	m := &TableMemory{Hand: hand, Dealer: st.dealer, Starter: st.starter, Seats: append([]events.Seat{}, st.seats...),
 		Carry: st.carry, PassedOut: st.passedOut, Passed: st.passed, Misdeal: st.misdeal,
-		Players: make([]PlayerMemory, len(st.players)), BigBlind: st.rot.LastBB, BigBlindBefore: st.rot.BBBefore, DealtIn: st.rot.LastDealtIn}
+		Players: make([]PlayerMemory, len(st.players)), BigBlind: st.rot.LastBB, BigBlindBefore: st.rot.BBBefore, DealtIn: st.rot.LastDealtIn,
+		SmallBlind: st.rot.LastSB, DealtInSeats: st.rot.LastIn, Moving: st.rot.Moving}
 	for i, p := range st.players {
 		m.Players[i] = PlayerMemory{Name: p.name, Seat: p.seat, Stack: p.stack, Away: p.away}
 	}
@@ -59,7 +66,8 @@ func (m *TableMemory) state() *tableState {
 	st := &tableState{dealer: m.Dealer, starter: m.Starter, seats: append([]events.Seat{}, m.Seats...),
 		carry: m.Carry, passedOut: m.PassedOut, passed: m.Passed, misdeal: m.Misdeal,
 		players: make([]playerEnd, len(m.Players)),
-		rot:     rules.Rotation{LastBB: m.BigBlind, BBBefore: m.BigBlindBefore, LastDealtIn: m.DealtIn, LastButton: m.Dealer, Misdeal: m.Misdeal}}
+		rot: rules.Rotation{LastBB: m.BigBlind, BBBefore: m.BigBlindBefore, LastSB: m.SmallBlind, LastDealtIn: m.DealtIn,
+			LastIn: m.DealtInSeats, LastButton: m.Dealer, Misdeal: m.Misdeal, Moving: m.Moving}}
 	for i, p := range m.Players {
 		st.players[i] = playerEnd{name: p.Name, seat: p.Seat, stack: p.Stack, away: p.Away}
 	}

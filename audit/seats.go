@@ -117,25 +117,60 @@ func leftIn(hs *events.HandStarted, name string) bool {
 }
 
 // blindRotation checks the big blind and the button of a blind game against the last hands of
-// its table: the TDA dead-button rule of events-v1.md §7 (rules.Rotation, rules.NextBlinds). After
-// a misdeal the same button and blinds play again.
+// its table as they were recorded (rules.Rotation): the TDA dead-button rule of events-v1.md §7
+// (rules.NextBlinds), or the moving button when the hand declares rules.button "moving"
+// (rules.MovingButton). After a misdeal the same button and blinds play again.
 func blindRotation(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, h *rules.Hand, prev *tableState, seats []events.Seat) []finding.Finding {
-	add := func(msg string, expected, actual any) {
-		out = append(out, mk(first.Hand, table, first.Seq, finding.TableDealer, 0, msg, expected, actual))
+	add := func(expected, actual events.Seat, misdeal bool) {
+		out = dealerFinding(out, first, table, h.Preset, hs.Dealer, expected, actual, misdeal)
 	}
 	r := prev.rot
 	if r.Misdeal {
 		if hs.Dealer != r.LastButton {
-			add(fmt.Sprintf("after a misdeal the button stays at seat %d, not %d", r.LastButton, hs.Dealer), r.LastButton, hs.Dealer)
+			add(r.LastButton, hs.Dealer, true)
 		}
 		return out
 	}
-	bb, button, ok := rules.NextBlinds(seats, r.LastBB, r.BBBefore, r.LastDealtIn)
+	if h.Preset.Button == events.ButtonMoving {
+		if r.LastButton == 0 || len(seats) == 0 {
+			return out
+		}
+		if want := rules.MovingButton(seats, r.LastButton, r.LastIn); want != hs.Dealer {
+			add(want, hs.Dealer, false)
+		}
+		return out // the blinds left of it are the hand's own check (blind.amount)
+	}
+	bb, button, ok := rules.NextBlinds(seats, r.LastBB, r.LastSmall(), r.LastDealtIn)
 	switch {
-	case bb != 0 && h.BigBlind != 0 && h.BigBlind != bb:
-		add(fmt.Sprintf("the big blind moves one player to the left every hand: seat %d, not %d", bb, h.BigBlind), bb, h.BigBlind)
+	case bb != 0 && h.BigBlind != 0 && h.BigBlind != bb && h.BigBlind != hs.Dealer:
+		add(bb, h.BigBlind, false)
 	case ok && button != hs.Dealer:
-		add(fmt.Sprintf("the button should be at seat %d (it follows the big blind, even to a seat where nobody plays), not %d", button, hs.Dealer), button, hs.Dealer)
+		add(button, hs.Dealer, false)
 	}
 	return out
+}
+
+// dealerFinding appends a table.dealer finding, worded by what it is about: the dealer, the seat
+// before the starter, the button or the big blind (rules.DealerSubjectOf, by which explain words
+// its sentence from the same fields: the hand's dealer and the finding's actual seat).
+func dealerFinding(out []finding.Finding, first *events.Event, table string, p rules.Preset, dealer, expected, actual events.Seat, misdeal bool) []finding.Finding {
+	var msg string
+	switch p.DealerSubjectOf(dealer, actual) {
+	case rules.SubjectBigBlind:
+		msg = fmt.Sprintf("the big blind moves one player to the left every hand: seat %d, not %d", expected, actual)
+	case rules.SubjectButton:
+		switch {
+		case misdeal:
+			msg = fmt.Sprintf("after a misdeal the button stays at seat %d, not %d", expected, actual)
+		case p.Button == events.ButtonMoving:
+			msg = fmt.Sprintf("the button moves to the next seat dealt in: seat %d, not %d", expected, actual)
+		default:
+			msg = fmt.Sprintf("the button should be at seat %d (where the last hand's small blind was, even if nobody plays there), not %d", expected, actual)
+		}
+	case rules.SubjectStarter:
+		msg = fmt.Sprintf("the seat before the starter should be seat %d, not %d", expected, actual)
+	default:
+		msg = fmt.Sprintf("the dealer should be seat %d, not %d", expected, actual)
+	}
+	return append(out, mk(first.Hand, table, first.Seq, finding.TableDealer, 0, msg, expected, actual))
 }

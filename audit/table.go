@@ -60,7 +60,7 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 	hs := h.Start
 	prev := a.tables[table]
 	p := h.Preset
-	out = seatingAllowed(out, first, table, hs, p)
+	out = seatingAllowed(out, first, table, hs, p, prev)
 	// The seats dealt in, in seat order: for the rotation, and what the next hand rotates from.
 	var seatBuf [events.MaxSeat]events.Seat
 	seats := seatBuf[:0]
@@ -134,17 +134,29 @@ func (a *Auditor) continuity(out []finding.Finding, table string, first *events.
 }
 
 // seatingAllowed checks each seat hs deals in against preset p: a rebuy only where p allows
-// rebuys, and a player without chips only where p deals such players in.
-func seatingAllowed(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, p rules.Preset) []finding.Finding {
+// rebuys, and a player without chips only where p deals such players in, or where his last
+// chips are in the pot the table's last hand (prev) carried to this one: he was dealt in to it
+// and it left a carry (events-v1.md §7, 2026-12-05).
+func seatingAllowed(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, p rules.Preset, prev *tableState) []finding.Finding {
 	for _, s := range hs.Seats {
 		if s.Rebuy != nil && *s.Rebuy > 0 && !p.Rebuys {
 			out = append(out, mk(first.Hand, table, first.Seq, finding.TableRebuy, s.Seat, fmt.Sprintf("%s rebought %d chips; %s allows no rebuys", s.Player, *s.Rebuy, p.Name), 0, *s.Rebuy))
 		}
-		if s.Stack == 0 && !p.BrokeDealtIn {
+		if s.Stack == 0 && !p.BrokeDealtIn && !prev.sharesCarry(s.Player) {
 			out = append(out, mk(first.Hand, table, first.Seq, finding.TableSeating, s.Seat, fmt.Sprintf("%s has no chips and was dealt in; %s deals in only players with chips", s.Player, p.Name), nil, s.Player))
 		}
 	}
 	return out
+}
+
+// sharesCarry reports whether the player called name has chips in the pot the table's last hand
+// carried: he was dealt in to it (not away) and it left a carry. A nil state has no last hand.
+func (st *tableState) sharesCarry(name string) bool {
+	if st == nil || st.carry == 0 {
+		return false
+	}
+	pe := st.player(name)
+	return pe != nil && !pe.away
 }
 
 // carryAcross checks the carry and the passed_out count of hs against what the table's previous
@@ -172,11 +184,7 @@ func carryAcross(out []finding.Finding, first *events.Event, table string, hs *e
 // without blinds; seats are the seats hs deals in, in seat order.
 func dealerAcross(out []finding.Finding, first *events.Event, table string, hs *events.HandStarted, p rules.Preset, seats []events.Seat, prev *tableState) []finding.Finding {
 	if want := p.NextDealer(seats, prev.dealer, prev.starter, prev.misdeal); want != 0 && want != hs.Dealer {
-		what := "dealer"
-		if p.Starter {
-			what = "seat before the starter"
-		}
-		out = append(out, mk(first.Hand, table, first.Seq, finding.TableDealer, 0, fmt.Sprintf("the %s should be seat %d, not %d", what, want, hs.Dealer), want, hs.Dealer))
+		out = dealerFinding(out, first, table, p, hs.Dealer, want, hs.Dealer, prev.misdeal)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 // Package console owns the table console: the page of `fechado serve` at /console that a dealer's
 // tablet or phone uses to record a live hand, and its API. The console logs in as the table's
-// device (a table user of the roles auth file) and may append to its own table only; every event
+// device (a table user of the roles auth file; the page once, then by an HttpOnly SameSite=Strict
+// session cookie: session.go) and may append to its own table only; every event
 // goes through the recorder's validated append (sequence, chain, de-duplication by id), and what
 // it offers at each step comes from rules.Advise, so that it never offers an illegal action.
 //
@@ -22,16 +23,15 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/webguard"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/roles"
 	"github.com/fechado/fechado/rules"
-	"golang.org/x/crypto/bcrypt"
 )
 
 //go:embed assets
@@ -53,9 +53,10 @@ type Options struct {
 
 // Console is the table console's HTTP handler, to be mounted at /console/.
 type Console struct {
-	log   *recorder.Log
-	users map[string]roles.User
-	mux   *http.ServeMux
+	log      *recorder.Log
+	auth     *roles.Authenticator // the table devices of the auth file
+	sessions *sessions
+	mux      http.Handler
 
 	mu       sync.Mutex
 	seeds    map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
@@ -74,7 +75,7 @@ type deviceLog struct {
 // New returns the console over o.Log. An unreadable o.SeedFile is an error: the seeds of the
 // hands in progress would be lost.
 func New(o Options) (*Console, error) {
-	c := &Console{log: o.Log, users: map[string]roles.User{}, seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile,
+	c := &Console{log: o.Log, sessions: newSessions(), seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile,
 		devices: map[string]*deviceLog{}}
 	if o.SeedFile != "" {
 		b, err := os.ReadFile(o.SeedFile)
@@ -88,13 +89,15 @@ func New(o Options) (*Console, error) {
 			}
 		}
 	}
+	devs := &roles.Auth{}
 	if o.Auth != nil {
 		for _, u := range o.Auth.Users {
 			if u.Role == roles.Table {
-				c.users[u.Name] = u
+				devs.Users = append(devs.Users, u)
 			}
 		}
 	}
+	c.auth = roles.NewAuthenticator(devs)
 	m := http.NewServeMux()
 	sub, _ := fs.Sub(assets, "assets")
 	files := http.StripPrefix("/console/", http.FileServerFS(sub))
@@ -104,6 +107,8 @@ func New(o Options) (*Console, error) {
 	m.Handle("GET /console/assets/", http.StripPrefix("/console/assets/", http.FileServerFS(sub)))
 	// The console's words are the catalogue's console.* messages, served as the dashboard's.
 	m.HandleFunc("GET /console/api/messages", lang.ServeMessages)
+	m.HandleFunc("POST /console/login", c.login)
+	m.HandleFunc("POST /console/logout", c.logout)
 	m.HandleFunc("GET /console/api/presets", c.device(c.getPresets))
 	m.HandleFunc("GET /console/api/device", c.device(c.getDevice))
 	m.HandleFunc("GET /console/api/hands/{hand}", c.device(c.getHand))
@@ -112,7 +117,7 @@ func New(o Options) (*Console, error) {
 	m.HandleFunc("POST /console/api/hands/{hand}/events", c.device(c.postEvent))
 	m.HandleFunc("POST /console/api/hands/{hand}/shuffle", c.device(c.postShuffle))
 	m.Handle("/console/", files)
-	c.mux = m
+	c.mux = webguard.Secure(m)
 	return c, nil
 }
 
@@ -185,30 +190,6 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 func fail(w http.ResponseWriter, code int, key, detail string) {
 	writeJSON(w, code, answer{Error: key, Detail: detail})
-}
-
-// device checks the request's credentials (HTTP basic, a table device of the auth file) and
-// passes the device on.
-func (c *Console) device(fn func(http.ResponseWriter, *http.Request, roles.User)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		name, pass, ok := r.BasicAuth()
-		u, known := c.users[name]
-		if !ok || !known || !passwordOK(u.Password, pass) {
-			// No WWW-Authenticate challenge: the page asks for the device's name and password
-			// itself rather than the browser's dialog.
-			fail(w, http.StatusUnauthorized, "err.login", "")
-			return
-		}
-		fn(w, r, u)
-	}
-}
-
-// passwordOK compares a password with the auth file's, clear or bcrypt (as the NATS server does).
-func passwordOK(want, got string) bool {
-	if strings.HasPrefix(want, "$2") {
-		return bcrypt.CompareHashAndPassword([]byte(want), []byte(got)) == nil
-	}
-	return subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
 }
 
 func (c *Console) getDevice(w http.ResponseWriter, _ *http.Request, u roles.User) {
@@ -378,7 +359,7 @@ func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User
 		fail(w, http.StatusUnprocessableEntity, "err.invalid", err.Error())
 		return
 	}
-	if e.Table != u.Table {
+	if !u.MayAppend(e.Table, e.Hand) { // the decision the NATS server takes (roles)
 		fail(w, http.StatusForbidden, "err.other-table", "")
 		return
 	}
@@ -386,8 +367,7 @@ func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User
 		fail(w, http.StatusUnprocessableEntity, "err.invalid", "the event names hand "+e.Hand)
 		return
 	}
-	_, password, _ := r.BasicAuth()
-	ack, err := c.appendAs(r.Context(), u, password, e)
+	ack, err := c.appendAs(r.Context(), u, passwordOf(r), e)
 	var he *recorder.HandError
 	switch {
 	case errors.Is(err, recorder.ErrPermissionDenied):

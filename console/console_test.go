@@ -98,6 +98,9 @@ func (e *env) call(user, pass, method, path string, body []byte, out any) int {
 		e.t.Fatal(err)
 	}
 	req.SetBasicAuth(user, pass)
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json") // what the page sends
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)

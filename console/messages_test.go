@@ -20,7 +20,7 @@ func TestMessagesComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	var goSrc []byte
-	for _, f := range []string{"console.go", "next.go"} { // the handlers
+	for _, f := range []string{"console.go", "next.go", "session.go"} { // the handlers
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -129,6 +129,9 @@ func nextHand(hist [][]*events.Event, players []nextSeat) (nextStart, int, strin
 	n := nextStart{Rules: map[string]string{"name": hs.Rules.Name}, Number: hs.Number + 1, Carry: end.Carry, Previous: hand,
 		Stakes:     map[string]int64{"ante": int64(hs.Stakes.Ante), "min_bet": int64(hs.Stakes.MinBet), "max_bet": int64(hs.Stakes.MaxBet)},
 		SmallBlind: small}
+	if hs.Rules.Button() == events.ButtonMoving {
+		n.Rules["button"] = string(events.ButtonMoving) // the table keeps its button rule (events-v1.md §7)
+	}
 	switch {
 	case passed:
 		n.PassedOut = hs.PassedOut + 1
@@ -156,9 +159,10 @@ func nextHand(hist [][]*events.Event, players []nextSeat) (nextStart, int, strin
 	}
 	if players == nil {
 		for _, s := range hs.Seats {
-			// A broke player is not dealt in again, but where the preset deals him in; in a
-			// tournament he is knocked out (tournamentOf).
-			if st := final[s.Seat]; st > 0 || p.BrokeDealtIn && hs.Tournament == nil {
+			// A broke player is not dealt in again, but where the preset deals him in, or where
+			// his last chips are in the pot the hand carries (events-v1.md §7, 2026-12-05: dealt
+			// in with stack 0); in a tournament he is otherwise knocked out (tournamentOf).
+			if st := final[s.Seat]; st > 0 || end.Carry > 0 || p.BrokeDealtIn && hs.Tournament == nil {
 				players = append(players, nextSeat{Seat: s.Seat, Player: s.Player, Stack: st})
 			}
 		}

@@ -183,3 +183,57 @@ func auditTable(t *testing.T, evs []*events.Event) {
 	}
 	au.Close()
 }
+
+// TestNextMovingButton: a table whose hands declare rules.button "moving" (events-v1.md §7,
+// 2026-12-05) keeps it in the console's next hand, and its button and blinds move as online rooms
+// move them: after Caio, the big blind of hand 1 (button 1, blinds 2 and 3), leaves, the button
+// moves one seat to 2 and the next two seats dealt in, 4 and 1, post the blinds (the dead button
+// would leave seat 3's small blind dead and post only the big blind, from seat 4). The two hands
+// audit clean as one table.
+func TestNextMovingButton(t *testing.T) {
+	e := newEnv(t)
+	h := &hand{table: "mesa-1", id: uuid.NewString()}
+	var a answer
+	moving := events.Rules{Name: "online-draw", Overrides: []events.Override{{Key: "button", Value: []byte(`"moving"`)}}}
+	e.call("mesa1", "senha1", "POST", "/console/api/hands/"+h.id+"/events", h.event(&events.HandStarted{Rules: moving,
+		Number: 1, Dealer: 1, Stakes: events.Stakes{MinBet: 10},
+		Seats: []events.SeatStack{{Seat: 1, Player: "Ana", Stack: 100}, {Seat: 2, Player: "Beto", Stack: 100}, {Seat: 3, Player: "Caio", Stack: 100}, {Seat: 4, Player: "Dani", Stack: 100}}}), &a)
+	a = e.play(h, a)
+	ids := []string{h.id}
+	var n next
+	e.call("mesa1", "senha1", "GET", "/console/api/hands/"+h.id+"/next", nil, &n)
+	var seats []map[string]any
+	for _, s := range n.Seats {
+		if s.Player != "Caio" {
+			seats = append(seats, map[string]any{"seat": s.Seat, "player": s.Player, "stack": s.Stack})
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"seats": seats})
+	n = next{}
+	e.call("mesa1", "senha1", "POST", "/console/api/hands/"+h.id+"/next", b, &n)
+	var raw struct{ Rules map[string]string } // the rules as the page reads them: a JSON object
+	e.call("mesa1", "senha1", "POST", "/console/api/hands/"+h.id+"/next", b, &raw)
+	if raw.Rules["button"] != "moving" || n.Dealer != 2 {
+		t.Fatalf("hand 2: rules %v, button on seat %d; want button moving, seat 2", raw.Rules, n.Dealer)
+	}
+	n.Rules = moving // as the page writes them back
+	h, a = e.startFrom(n)
+	a = e.play(h, a)
+	ids = append(ids, h.id)
+	var posted []events.BlindPosted
+	for _, ev := range a.stored(t) {
+		if bp, ok := ev.Data.(*events.BlindPosted); ok {
+			posted = append(posted, *bp)
+		}
+	}
+	if len(posted) != 2 || posted[0].Seat != 4 || posted[0].Blind != events.BlindSmall || posted[1].Seat != 1 || posted[1].Blind != events.BlindBig {
+		t.Errorf("hand 2 posts %+v; want the small blind from seat 4 and the big blind from seat 1", posted)
+	}
+	var evs []*events.Event
+	for _, id := range ids {
+		var st answer
+		e.call("mesa1", "senha1", "GET", "/console/api/hands/"+id, nil, &st)
+		evs = append(evs, st.stored(t)...)
+	}
+	auditTable(t, evs)
+}

@@ -26,7 +26,7 @@ func tournamentOf(hs *events.HandStarted, end *events.HandEnded, n *nextStart) {
 		names[s.Seat] = s.Player
 	}
 	for _, s := range end.Stacks {
-		if s.Stack == 0 {
+		if s.Stack == 0 && end.Carry == 0 { // with a carry, his last chips may be in it: still in
 			t.KnockedOut = append(t.KnockedOut, names[s.Seat])
 		}
 	}

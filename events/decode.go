@@ -2,16 +2,19 @@ package events
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/fechado/fechado/cards"
+	"github.com/fechado/fechado/events/internal/alias"
 	"github.com/fechado/fechado/events/internal/jsonlex"
 	"github.com/fechado/fechado/events/internal/textform"
 	"github.com/fechado/fechado/internal/multisha"
@@ -44,6 +47,31 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrInvalid is wrapped by every decoding error, so callers can tell bad input from I/O failures.
 var ErrInvalid = errors.New("invalid event")
 
+// The input limits of a line (docs/events.md, "Input limits"). The upstream contract states
+// none; these bound what one line can cost any reader, and the store takes every line they let
+// through.
+const (
+	// MaxLineSize is the longest line of a log, in bytes without its newline: the store's limit on
+	// a message's payload (1 MiB, nats-server's default max_payload). A longer line is refused by
+	// Parse and skipped by a Reader, which reads it in bounded memory.
+	MaxLineSize = 1 << 20
+	// MaxDepth is how deeply the arrays and objects of a line may nest, the envelope's object
+	// counted: the contract needs 4; a deeper line is refused.
+	MaxDepth = jsonlex.MaxDepth
+)
+
+var (
+	// ErrLineTooLong is wrapped by the error of a line longer than MaxLineSize.
+	ErrLineTooLong = errors.New("line too long")
+	// ErrTooDeep is wrapped by the error of a line nested deeper than MaxDepth.
+	ErrTooDeep = jsonlex.ErrTooDeep
+)
+
+// tooLong is the fault of a line of n bytes, over MaxLineSize.
+func tooLong(n int) error {
+	return invalid{fmt.Errorf("%w: %d bytes, over the limit of %d", ErrLineTooLong, n, MaxLineSize)}
+}
+
 // fieldErr carries the path of the field that failed while decoding.
 type fieldErr struct {
 	path string
@@ -72,9 +100,13 @@ type invalid struct{ error }
 
 func (invalid) Is(target error) bool { return target == ErrInvalid }
 
+// Unwrap returns the fault, so that errors.Is finds ErrLineTooLong and ErrTooDeep in it.
+func (e invalid) Unwrap() error { return e.error }
+
 // Parse decodes one line (without its newline) strictly: unknown types and fields, missing or
-// mistyped fields, bad cards, UUIDs and seats are errors that name the field. The returned
-// event's Raw is line itself (not copied); its strings are copies.
+// mistyped fields, bad cards, UUIDs and seats are errors that name the field; a line longer than
+// MaxLineSize or nested deeper than MaxDepth is refused (ErrLineTooLong, ErrTooDeep). The
+// returned event's Raw is line itself (not copied); its strings are copies.
 func Parse(line []byte) (*Event, error) {
 	var d decoder
 	return d.parseLine(line)
@@ -171,12 +203,13 @@ func (s *slab[T]) refill(n int) {
 }
 
 // own returns b as a string. When pooling the string shares b's bytes (a piece of a line that
-// nobody writes again, or the fresh copy of a string with escapes) instead of copying them.
+// nobody writes again, or the fresh copy of a string with escapes) instead of copying them: the
+// invariant of package alias, which the Reader's chunks keep (nextChunk).
 func (d *decoder) own(b []byte) string {
-	if !d.pool || len(b) == 0 {
+	if !d.pool {
 		return string(b)
 	}
-	return unsafe.String(&b[0], len(b))
+	return alias.String(b)
 }
 
 // handID returns b, a hand id: the last hand read when it is that one (a hand.started's previous
@@ -219,6 +252,9 @@ var bom = []byte("\xef\xbb\xbf")
 
 // parseLine decodes line and wraps a failure in an *Error naming the field.
 func (d *decoder) parseLine(line []byte) (*Event, error) {
+	if len(line) > MaxLineSize {
+		return nil, &Error{Err: tooLong(len(line))}
+	}
 	l := jsonlex.Lexer{B: line}
 	e, err := d.parse(&l)
 	if err != nil || l.Wide {
@@ -337,7 +373,7 @@ func (d *decoder) parse(l *jsonlex.Lexer) (*Event, error) {
 		return nil, &fieldErr{envelope.Names[bits.TrailingZeros32(m)], errors.New("missing")}
 	}
 	if e.Data == nil {
-		dl := jsonlex.Lexer{B: data}
+		dl := jsonlex.Lexer{B: data, Depth: 1} // inside the envelope
 		d, err := d.data(ti, &dl)
 		if err == nil && !dl.End() {
 			err = fmt.Errorf("extra text after the data object at column %d", dl.I+1)
@@ -450,6 +486,7 @@ func (d *decoder) fast(l *jsonlex.Lexer, e *Event) bool {
 	}
 	// …}} and nothing more
 	l.I = i + len(jsData) - 1 // at the data object's '{'
+	l.Depth = 1               // inside the envelope's
 	data, err := d.data(ti, l)
 	if err != nil || !jsonlex.HasByte(b, l.I, '}') {
 		return false
@@ -521,11 +558,24 @@ type Reader struct {
 	// lines have been returned; doneAt is where it is told next.
 	done   func(n int)
 	doneAt int
+	// long is set when the last line returned was longer than MaxLineSize and was skipped
+	// rather than kept (skipLong): longLen is its length, longSum its SHA-256 (LineSum).
+	long    bool
+	longLen int
+	longSum [multisha.Size]byte
 }
+
+// LineHead is how much of a line longer than MaxLineSize ReadLine returns: its first bytes,
+// which hold its envelope (as fechado writes it), to tell which hand it belongs to.
+const LineHead = 4 << 10
+
+// errSkipped is readSlice's word that it skipped a line longer than MaxLineSize (skipLong).
+var errSkipped = errors.New("line skipped")
 
 const (
 	// bufSize is the size of a chunk of lines: a couple of hundred lines of a log. A chunk grows
-	// to hold a longer line.
+	// to hold a longer line, up to twice MaxLineSize: a line longer still is read past
+	// (skipLong).
 	bufSize = 64 << 10
 	// minRead is the least room a chunk must have left to be read into; with less, the next
 	// chunk is started, so that a Read never asks for only a few bytes.
@@ -588,7 +638,8 @@ func (r *Reader) Next() (*Event, error) {
 }
 
 // NextLine is Next that returns the event's line too; for a line that does not decode, the line
-// with the *Error (a failed read returns no line, as the end does).
+// with the *Error (only its first LineHead bytes for a line longer than MaxLineSize; a failed
+// read returns no line, as the end does).
 func (r *Reader) NextLine() (*Event, []byte, error) { return r.nextLine() }
 
 // nextLine is Next, and returns the line of a decoding error too.
@@ -596,7 +647,7 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 	for {
 		line, err := r.ReadLine()
 		if err != nil {
-			return nil, nil, err
+			return nil, line, err // line: the head of a line over MaxLineSize, or nil
 		}
 		if (len(line) == 0 || line[0] != '{') && len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -618,11 +669,20 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 // may share a backing array with other lines (its capacity is its length, so appending to it
 // copies). A last line without a newline is returned as it is; the decoder then judges whether it
 // is complete.
+//
+// A line longer than MaxLineSize is not returned: ReadLine returns its first LineHead bytes with
+// an *Error wrapping ErrInvalid and ErrLineTooLong, and reading goes on with the next line. A
+// Reader of an io.Reader does not keep such a line: it reads the rest of it in a chunk's memory,
+// only to hash it (LineSum), so that a line of any length costs about 2*MaxLineSize at most.
 func (r *Reader) ReadLine() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
 	line, err := r.readSlice()
+	if err == errSkipped {
+		r.line++
+		return line, &Error{File: r.name, Line: r.line, Err: tooLong(r.longLen)}
+	}
 	if len(line) == 0 && err != nil {
 		if err != io.EOF {
 			err = &Error{File: r.name, Line: r.line + 1, Err: err}
@@ -637,12 +697,16 @@ func (r *Reader) ReadLine() ([]byte, error) {
 		r.err = &Error{File: r.name, Line: r.line, Err: err}
 		return nil, r.err
 	}
+	if len(line) > MaxLineSize {
+		return line[:LineHead:LineHead], &Error{File: r.name, Line: r.line, Err: tooLong(len(line))}
+	}
 	return line, nil
 }
 
 // readSlice returns the next line with its newline; or, when a Read failed or the file ended,
 // what is left before that (maybe nothing) with the error.
 func (r *Reader) readSlice() ([]byte, error) {
+	r.long = false
 	if r.done != nil && (r.next >= r.doneAt || r.next == r.n) {
 		r.done(r.next) // at the end too: the whole file is done with
 		r.doneAt = r.next + doneStep
@@ -671,8 +735,47 @@ func (r *Reader) readSlice() ([]byte, error) {
 			r.next, r.rerr = r.n, nil
 			return line, err
 		}
+		if r.n-r.next > MaxLineSize {
+			return r.skipLong()
+		}
 		r.fill()
 	}
+}
+
+// skipLong reads past the line that starts at r.next, known to be longer than MaxLineSize, to
+// its newline: the chunk's part of it, then the rest in a chunk of bufSize read over and over,
+// hashing each piece (longSum) and keeping only its first LineHead bytes, which it returns with
+// errSkipped. What follows the newline stays in the chunk, the start of the next lines. A failed
+// read returns the error, as readSlice does.
+func (r *Reader) skipLong() ([]byte, error) {
+	head := bytes.Clone(r.chunk[r.next : r.next+LineHead])
+	h := sha256.New()
+	h.Write(r.chunk[r.next:r.n])
+	size := r.n - r.next
+	// A new chunk: the lines of this one before r.next are the caller's, never written again.
+	r.chunk, r.next, r.scan, r.n = make([]byte, bufSize), 0, 0, 0
+	r.lok, r.spans, r.si = false, r.spans[:0], 0
+	for {
+		if r.rerr != nil {
+			if r.rerr != io.EOF {
+				return head, r.rerr // ReadLine reports the failed read
+			}
+			break // the last line, without a newline
+		}
+		r.fill()
+		if k := bytes.IndexByte(r.chunk[:r.n], '\n'); k >= 0 {
+			h.Write(r.chunk[:k])
+			size += k
+			r.next, r.scan = k+1, k+1
+			break
+		}
+		h.Write(r.chunk[:r.n])
+		size += r.n
+		r.n = 0
+	}
+	r.long, r.longLen = true, size
+	h.Sum(r.longSum[:0])
+	return head, errSkipped
 }
 
 // fill reads more of the file into the current chunk, after the unfinished line at its end; or
@@ -699,25 +802,15 @@ func (r *Reader) fill() {
 	r.rerr = io.ErrNoProgress
 }
 
-// nextChunk starts a chunk with the unfinished line of the current one: a new one of bufSize, or twice the line when it is longer than half of that (a long line).
+// nextChunk starts a chunk with the unfinished line of the current one: a new one of bufSize, or
+// twice the line when it is longer than half of that (a long line). The chunk is new memory that
+// is read into once and never reused: the strings own aliases in it stay as they are.
 func (r *Reader) nextChunk() {
 	tail := r.chunk[r.next:r.n]
-	c := uncleared(max(bufSize, 2*len(tail)))
+	c := make([]byte, max(bufSize, 2*len(tail)))
 	copy(c, tail)
 	r.chunk, r.next, r.scan, r.n = c, 0, r.scan-r.next, len(tail)
 	r.lok, r.spans, r.si = false, r.spans[:0], 0 // they were places in the last chunk
-}
-
-// uncleared returns n bytes of new memory that is not cleared first, for a chunk of lines: the
-// file is read over it at once, and of a chunk only the bytes read are ever handed out (a line's
-// capacity is its length), so clearing it would be wasted work on every byte of the file.
-// strings.Builder's Grow is the standard library's way to such memory; the bytes past the one
-// written belong to the same allocation, so the slice keeps all of it alive.
-func uncleared(n int) []byte {
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteByte(0)
-	return unsafe.Slice(unsafe.StringData(b.String()), n)
 }
 
 // LineSum returns the SHA-256 of the last line returned (by Next or ReadLine, without its
@@ -730,6 +823,9 @@ func uncleared(n int) []byte {
 // messages at once go about twice as fast as one at a time (multisha) — so a caller that wants
 // the sums should ask for every line's. Nothing is hashed for a caller that never asks.
 func (r *Reader) LineSum() (sum [multisha.Size]byte, ok bool) {
+	if r.long {
+		return r.longSum, true
+	}
 	if !r.lok {
 		return sum, false
 	}
@@ -801,6 +897,9 @@ func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 			return at("name", err)
 		}
 		raw, err := l.Skip()
+		if values, fixed := rulesOverrideValues[string(k)]; fixed && err == nil {
+			err = fixedValue(raw, values)
+		}
 		if err == nil {
 			r.Overrides = append(r.Overrides, Override{Key: string(k), Value: append([]byte(nil), raw...)})
 		}
@@ -810,6 +909,15 @@ func (d *decoder) rules(l *jsonlex.Lexer, r *Rules) error {
 		err = &fieldErr{"name", errors.New("missing")}
 	}
 	return err
+}
+
+// fixedValue checks that raw, an override's JSON value, is one of the strings of values.
+func fixedValue(raw []byte, values []string) error {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || !slices.Contains(values, s) {
+		return fmt.Errorf("%s is not one of %s", raw, strings.Join(values, ", "))
+	}
+	return nil
 }
 
 // uuid reads a UUID.

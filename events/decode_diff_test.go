@@ -40,12 +40,14 @@ func sameAsJSON(t testing.TB, line []byte) {
 		}
 		return
 	}
-	slow, err := Parse(slicesConcat([]byte(" "), line))
-	if err != nil {
-		t.Fatalf("line %q: read as %#v, and refused with a space before it: %v", line, got, err)
-	}
-	if s, g := *slow, *got; !reflect.DeepEqual(s.withoutRaw(), g.withoutRaw()) {
-		t.Fatalf("line %q, read with a space before it:\n got %#v %#v\nwant %#v %#v", line, s, s.Data, g, g.Data)
+	if len(line) < MaxLineSize { // a space more would put it over the limit
+		slow, err := Parse(slicesConcat([]byte(" "), line))
+		if err != nil {
+			t.Fatalf("line %q: read as %#v, and refused with a space before it: %v", line, got, err)
+		}
+		if s, g := *slow, *got; !reflect.DeepEqual(s.withoutRaw(), g.withoutRaw()) {
+			t.Fatalf("line %q, read with a space before it:\n got %#v %#v\nwant %#v %#v", line, s, s.Data, g, g.Data)
+		}
 	}
 	if jerr != nil {
 		t.Fatalf("line %q: Parse took a line encoding/json refuses (%v): %#v", line, jerr, got)
@@ -331,7 +333,7 @@ func lineItems(name string, r io.Reader) []item {
 			return append(out, readFailure(&Error{File: name, Line: n, Err: rerr}, n))
 		}
 		l = bytes.TrimSuffix(l, []byte("\n"))
-		if len(bytes.TrimSpace(l)) == 0 {
+		if len(l) <= MaxLineSize && len(bytes.TrimSpace(l)) == 0 { // a longer one is refused
 			continue
 		}
 		e, err := Parse(l)
@@ -434,7 +436,7 @@ func TestReaderSameAsLines(t *testing.T) {
 }
 
 // FuzzParseSameAsJSON checks that Parse reads any line as encoding/json does (sameAsJSON). Its
-// seeds are the sample lines and the corpus of FuzzParse.
+// seeds are the sample lines, the corpus of FuzzParse and the lines at the input limits.
 func FuzzParseSameAsJSON(f *testing.F) {
 	for _, l := range vectorSamples(f) {
 		f.Add(l)
@@ -442,6 +444,7 @@ func FuzzParseSameAsJSON(f *testing.F) {
 	for _, l := range fuzzCorpus(f, "FuzzParse") {
 		f.Add(l)
 	}
+	addLimitLines(f)
 	f.Fuzz(func(t *testing.T, line []byte) { sameAsJSON(t, line) })
 }
 
@@ -451,6 +454,7 @@ func FuzzReaderSameAsLines(f *testing.F) {
 	f.Add([]byte("\n\n" + good))
 	f.Add([]byte(good[:40] + "\n" + good + "\r\n"))
 	f.Add([]byte("\xef\xbb\xbf" + good + "\n\xff\n"))
+	f.Add([]byte(good + "\n" + strings.Repeat(" ", MaxLineSize+1) + "\n" + good + "\n" + string(deepLine(MaxDepth*8)) + "\n" + good))
 	f.Fuzz(func(t *testing.T, b []byte) { sameReadAsLines(t, b) })
 }
 

@@ -126,6 +126,12 @@ var (
 	valuesPlayerActedAction  = []string{"check", "bet", "call", "raise", "fold"}
 )
 
+// rulesOverrideValues are the values the contract fixes for some keys of a hand's rules (an
+// override field of the catalogue): the decoder refuses any other.
+var rulesOverrideValues = map[string][]string{
+	"button": {"dead", "moving"},
+}
+
 // The fields of each payload and object, in the catalogue's order.
 var (
 	fieldsHandStarted     = jsonlex.NewFieldNames("rules", "number", "dealer", "seats", "stakes", "carry", "passed_out", "tournament", "previous", "away", "left")

@@ -174,3 +174,34 @@ func TestBareTournamentSurvivesEncoding(t *testing.T) {
 		t.Errorf("tournament after a round trip: %+v", got)
 	}
 }
+
+// rules.button (events-v1.md §7, 2026-12-05) is "dead" or "moving": the decoder keeps either as
+// an override and Rules.Button reads it, dead when absent; any other value is refused at its field.
+func TestRulesButtonIsDeadOrMoving(t *testing.T) {
+	started := func(rules string) string {
+		return `{"id":"018f4e2a-0000-7000-8000-000000000001","hand":"018f4e2a-0000-7000-8000-000000000002","table":"T1","seq":1,"at":"2026-12-05T10:00:00Z","prev":"","type":"hand.started","data":{"rules":` + rules + `,"number":1,"dealer":1,"seats":[{"seat":1,"player":"a","stack":10},{"seat":2,"player":"b","stack":10}],"stakes":{"ante":0,"min_bet":2,"max_bet":0},"carry":0,"passed_out":0}}`
+	}
+	for _, tc := range []struct {
+		rules string
+		want  Button
+	}{
+		{`{"name":"online-draw"}`, ButtonDead},
+		{`{"name":"online-draw","button":"dead"}`, ButtonDead},
+		{`{"name":"online-draw","button":"moving"}`, ButtonMoving},
+	} {
+		e, err := Parse([]byte(started(tc.rules)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.rules, err)
+		}
+		if got := e.Data.(*HandStarted).Rules.Button(); got != tc.want {
+			t.Errorf("%s: Button() = %q, want %q", tc.rules, got, tc.want)
+		}
+	}
+	for _, bad := range []string{`"sideways"`, `true`, `"Moving"`} {
+		_, err := Parse([]byte(started(`{"name":"online-draw","button":` + bad + `}`)))
+		var ee *Error
+		if !errors.As(err, &ee) || ee.Field != "data.rules.button" {
+			t.Errorf("button %s: err = %v, want an error at data.rules.button", bad, err)
+		}
+	}
+}

@@ -37,6 +37,17 @@ func addVectorLines(f *testing.F) {
 	}
 }
 
+// addLimitLines adds lines at and over the input limits (MaxDepth, MaxLineSize) to the corpus:
+// an override of the rules nested to the limit and one level more, data nested 100,000 deep, and
+// lines of MaxLineSize bytes and one byte more.
+func addLimitLines(f *testing.F) {
+	f.Add(overrideLine(MaxDepth - 3))
+	f.Add(overrideLine(MaxDepth - 2))
+	f.Add(deepLine(100_000))
+	f.Add(sizedLine(f, MaxLineSize))
+	f.Add(sizedLine(f, MaxLineSize+1))
+}
+
 // FuzzParse checks the decoder on any line: it never panics; what it refuses is an *Error that
 // wraps ErrInvalid; what it accepts re-encodes to a line that decodes again to the same encoding
 // (decode, encode, decode, encode is a fixed point).
@@ -48,6 +59,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"id":1}`))
 	f.Add([]byte(`{`))
 	f.Add([]byte{})
+	addLimitLines(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		e, err := Parse(line)
 		if err != nil {
@@ -82,6 +94,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("\n\n" + good))
 	f.Add([]byte(good[:40] + "\n" + good + "\r\n"))
 	f.Add([]byte("\xef\xbb\xbf" + good + "\n\xff\n"))
+	f.Add(append([]byte(good+"\n"), append(sizedLine(f, MaxLineSize+1), "\n"+good+"\n"+string(deepLine(100_000))+"\n"...)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := NewReader(bytes.NewReader(b), "fuzz.jsonl")
 		lines := bytes.Count(b, []byte("\n")) + 1

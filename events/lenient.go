@@ -23,8 +23,9 @@ import (
 //   - a bad or missing table, at or type is left "" (a bad type leaves Data nil too);
 //   - Raw is line itself.
 //
-// A line that is not JSON, or whose id, hand or seq cannot be read, gives only the error: it has
-// no place in a hand's sequence and chain.
+// A line that is not JSON, or whose id, hand or seq cannot be read, or that is over a limit of
+// the decoder (MaxLineSize, MaxDepth), gives only the error: it has no place in a hand's
+// sequence and chain.
 func ParseLenient(line []byte) (*Event, error) {
 	e, err := Parse(line)
 	if err == nil {
@@ -45,8 +46,13 @@ func (r *Reader) NextLenient() (*Event, error) {
 	return lenientEvent(line, err), err
 }
 
-// lenientEvent returns what lenient reads of line, or nil when line is not a JSON object.
+// lenientEvent returns what lenient reads of line, or nil when line is not a JSON object, or
+// is over a limit of the decoder (MaxLineSize, MaxDepth): such a line is refused whole, not
+// taken apart field by field (each step of which would cost the line again).
 func lenientEvent(line []byte, err error) *Event {
+	if errors.Is(err, ErrLineTooLong) || errors.Is(err, ErrTooDeep) {
+		return nil
+	}
 	if !json.Valid(line) || bytes.TrimSpace(line)[0] != '{' {
 		return nil
 	}

@@ -168,6 +168,7 @@ func FuzzParseLenient(f *testing.F) {
 	f.Add([]byte(lenientLine("hand.started", lenientStarted, `"level":2`, `"level":0`)))
 	f.Add([]byte(lenientLine("hand.mucked", `{"seat":4}`, `13:05`, `25:05`)))
 	f.Add([]byte(`{"id":1}`))
+	addLimitLines(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		want, werr := Parse(line)
 		e, err := ParseLenient(line)

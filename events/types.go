@@ -5,7 +5,10 @@
 // imports neither NATS nor SQLite: the rules, replay and audit run on a file with neither.
 package events
 
-import "strconv"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // Seat is a seat number, 1..10, increasing clockwise.
 type Seat int
@@ -61,6 +64,16 @@ type Override struct {
 type Rules struct {
 	Name      string
 	Overrides []Override
+}
+
+// Button returns the button rule the hand declares (rules.button, events-v1.md §7, 2026-12-05):
+// ButtonDead when it declares none. The decoder refuses any value but the two.
+func (r Rules) Button() Button {
+	var b Button
+	if raw, ok := r.Override("button"); ok && json.Unmarshal(raw, &b) == nil && b == ButtonMoving {
+		return ButtonMoving
+	}
+	return ButtonDead
 }
 
 // Override returns the raw JSON value of key and whether it is set.

@@ -149,6 +149,16 @@ const (
 	BlindDead  BlindKind = "dead"
 )
 
+// Button (v1.1, 2026-12-05) says how a blind game's button moves when players come and go: the
+// override rules.button of hand.started (Rules.Button).
+type Button string
+
+// The button rules of rules.button.
+const (
+	ButtonDead   Button = "dead"   // the TDA dead button: the big blind moves one dealt-in seat every hand (the default)
+	ButtonMoving Button = "moving" // the button moves to the next seat dealt in, the blinds follow it (online rooms)
+)
+
 // HandStarted opens a hand.
 type HandStarted struct {
 	Rules     Rules

@@ -315,7 +315,11 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 			key += ".plain"
 		}
 	case finding.BetOutOfTurn:
-		seatArg("expected", exp)
+		// Without an expected seat nobody's turn was taken: the round was already complete
+		// (rules.Hand reports no seat then), and the sentence must not name one.
+		if !seatArg("expected", exp) {
+			key += ".closed"
+		}
 	case finding.DealCount:
 		a["n"] = count(act)
 	case finding.CardExposedRemedy:
@@ -387,8 +391,20 @@ func (h *Hand) sentence(l *lang.Lang, f finding.Finding, x *Explanation) (string
 		if f.Seat != 0 {
 			key += ".paid"
 		}
+	case finding.TournamentPlace:
+		if name, ok := exp.(string); ok && f.Seat == 0 {
+			a["player"] = name // gone without being dealt in to the hand: no seat in it
+		}
 	case finding.TableDealer:
+		// What the finding is about, from the fields its message was worded by (audit's
+		// dealerFinding): the hand's dealer and the actual seat.
 		seatArg("expected", exp)
+		if s, ok := asSeat(act); ok && h.rules != nil {
+			switch subj := h.rules.Preset.DealerSubjectOf(h.Start.Dealer, s); subj {
+			case rules.SubjectButton, rules.SubjectBigBlind:
+				key += "." + string(subj)
+			}
+		}
 		seatArg("actual", act)
 	case finding.TableSeating:
 		// Version 1.1 names the player in one of the values when he has no seat in this hand.

@@ -275,3 +275,32 @@ func TestTimelinePublicDraw(t *testing.T) {
 		t.Errorf("the public timeline tells %d draws, want %d", n, drew)
 	}
 }
+
+// An out-of-turn action after the round was complete has nobody whose turn it took: the sentence
+// says the round was over, in every language, and never names "—" as the player to act (issue 45).
+func TestOutOfTurnAfterClosedRoundNamesNobody(t *testing.T) {
+	hands, _ := simulated(t)
+	var hand []*events.Event
+	for _, h := range hands {
+		if _, ok := h[0].Data.(*events.HandStarted); ok {
+			hand = h
+			break
+		}
+	}
+	h, err := NewHand(hand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := finding.Finding{Hand: hand[0].Hand, Seq: 3, Code: finding.BetOutOfTurn, Severity: finding.BetOutOfTurn.Severity(),
+		Seat: 1, Message: "the first round was already complete when seat 1 acted", Actual: "check"}
+	for _, l := range lang.All() {
+		s := h.Explain(l, f).Sentence
+		if strings.Contains(s, "—") || s != l.T("f.bet.out-of-turn.closed", lang.Args{"player": h.Name(l, 1)}) {
+			t.Errorf("%s: %q", l.Code, s)
+		}
+	}
+	f.Expected = 2
+	if s := h.Explain(lang.English(), f).Sentence; !strings.Contains(s, "turn") {
+		t.Errorf("with a seat to act: %q", s)
+	}
+}

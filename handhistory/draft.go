@@ -26,8 +26,11 @@ type draft struct {
 	structure  string // "fixed", "pot" or "no"
 	stakes     events.Stakes
 	tournament *events.Tournament
-	button     events.Seat
-	players    []player // dealt in, ascending seat
+	// moving says the room moves its button (rules.button "moving", events-v1.md §7): the
+	// online rooms' cash games.
+	moving  bool
+	button  events.Seat
+	players []player // dealt in, ascending seat
 	// away lists the players seated with chips who are not dealt in, ascending seat; left those
 	// of the table's previous hand who are gone (events-v1.md §7).
 	away []events.AwaySeat
@@ -37,6 +40,8 @@ type draft struct {
 	// final holds final hands known from outside the steps (the PokerStars summary).
 	final map[events.Seat][]cards.Card
 	steps []*step
+	// dropped lists the checks left out because the round was already complete (see build).
+	dropped []Dropped
 	// settle says who got which pot and what the house took, in the pot numbering of
 	// events-v1 (pot layers of presets.md), once the steps have been played.
 	settle func(g *game, sd *showdown) ([]award, []rake, error)
@@ -124,6 +129,7 @@ type seatState struct {
 	p        *player
 	stack    events.Chips
 	in       events.Chips // chips put in, less chips returned
+	dead     events.Chips // of which dead blinds: in the pot, matched by nobody
 	won      events.Chips
 	folded   bool
 	mucked   bool
@@ -146,11 +152,11 @@ func (g *game) unmatched() events.Chips {
 	var top, above events.Chips
 	for _, st := range g.seats {
 		if g.live(st) {
-			top = max(top, st.in)
+			top = max(top, st.in-st.dead)
 		}
 	}
 	for _, st := range g.seats {
-		above += max(st.in-top, 0)
+		above += max(st.in-st.dead-top, 0)
 	}
 	return above
 }
@@ -205,7 +211,8 @@ func (d *draft) build() ([]*events.Event, error) {
 		return nil, atLine(d.line, errf(ErrUnsupported, "%d players dealt in: too many for one deck", len(d.players)))
 	}
 	// dealer is the button's seat even when nobody there is dealt in (a dead button): in blind
-	// games the button follows the TDA dead-button rule (events-v1.md §7).
+	// games the button follows the TDA dead-button rule, or the room's moving button where the
+	// hand declares it (events-v1.md §7).
 	g := &game{d: d, seats: map[events.Seat]*seatState{}, order: clockwise(d.players, d.button)}
 	for i := range d.players {
 		p := &d.players[i]
@@ -231,12 +238,37 @@ func (d *draft) build() ([]*events.Event, error) {
 	}
 
 	var out []*events.Event
+	// live follows the events as they are written, so that a check the room recorded after the
+	// betting round was already complete (pokerkit asks the last player with chips to act when
+	// everyone else is all-in) is left out: it changes no chips and no turn, and the auditor
+	// would refuse it as bet.out-of-turn, which the source did not do. d.dropped says so.
+	var live *rules.Hand
+	var at *step // the step being written, for the line of a dropped check
 	emit := func(data events.Data) {
-		out = append(out, &events.Event{Table: d.table, Hand: d.hand.String(), Seq: events.Seq(len(out) + 1),
-			At: d.at, Type: data.EventType(), Data: data})
+		if a, ok := data.(*events.PlayerActed); ok && live != nil && noOpCheck(live, a) {
+			line := d.line
+			if at != nil {
+				line = at.line
+			}
+			d.dropped = append(d.dropped, Dropped{Line: line, Seat: a.Seat, Round: a.Round})
+			return
+		}
+		e := &events.Event{Table: d.table, Hand: d.hand.String(), Seq: events.Seq(len(out) + 1),
+			At: d.at, Type: data.EventType(), Data: data}
+		out = append(out, e)
+		switch {
+		case len(out) == 1:
+			live, _ = rules.NewHand(e) // nil when rules cannot follow it: replay reports that
+		case live != nil:
+			live.Apply(e)
+		}
+	}
+	rules := events.Rules{Name: Preset, Overrides: []events.Override{{Key: "structure", Value: []byte(strconv.Quote(d.structure))}}}
+	if d.moving {
+		rules.Overrides = append(rules.Overrides, events.Override{Key: "button", Value: []byte(`"moving"`)})
 	}
 	started := &events.HandStarted{
-		Rules:      events.Rules{Name: Preset, Overrides: []events.Override{{Key: "structure", Value: []byte(strconv.Quote(d.structure))}}},
+		Rules:      rules,
 		Number:     d.number,
 		Dealer:     d.button,
 		Stakes:     d.stakes,
@@ -265,10 +297,12 @@ func (d *draft) build() ([]*events.Event, error) {
 	// Forced bets come before the deal.
 	i := 0
 	for ; i < len(d.steps) && (d.steps[i].kind == stepAnte || d.steps[i].kind == stepBlind); i++ {
+		at = d.steps[i]
 		if err := g.apply(d.steps[i], emit, take, held); err != nil {
 			return nil, err
 		}
 	}
+	at = nil
 
 	// The deal: one card at a time, clockwise from the seat left of the button.
 	deal := map[events.Seat][]cards.Card{}
@@ -300,6 +334,7 @@ func (d *draft) build() ([]*events.Event, error) {
 	}
 
 	for ; i < len(d.steps); i++ {
+		at = d.steps[i]
 		if err := g.apply(d.steps[i], emit, take, held); err != nil {
 			return nil, err
 		}
@@ -387,6 +422,31 @@ func (d *draft) build() ([]*events.Event, error) {
 	return out, nil
 }
 
+// noOpCheck reports whether a is a check that comes when the betting round it belongs to is
+// already complete under the preset's rules (rules.Hand): nobody owes an action in the round
+// under way, or, for the first action of a later round, fewer than two players can still bet.
+func noOpCheck(h *rules.Hand, a *events.PlayerActed) bool {
+	if a.Action != events.Check || a.Amount != 0 {
+		return false
+	}
+	if h.Stage == rules.StageBetting && h.Round == a.Round {
+		return h.RoundDone
+	}
+	if a.Round == events.RoundFirst || a.Round == events.RoundBlind {
+		return false // the blinds' round is entered with its bets standing: not judged here
+	}
+	if h.InHand() < 2 {
+		return true
+	}
+	active := 0
+	for _, p := range h.Players {
+		if !p.Folded && !p.AllIn && !p.Mucked {
+			active++
+		}
+	}
+	return active < 2
+}
+
 // deferReturns moves a bet returned before the draw (everyone else all-in or folded before it)
 // to just after the draw, so that bet.returned always comes once the betting is over, as readers
 // of the log expect. No bet can come between: once a bet goes uncalled at the end of a round,
@@ -464,6 +524,9 @@ func (g *game) apply(s *step, emit func(events.Data), take func(int, events.Seat
 		if err := put(); err != nil {
 			return err
 		}
+		if s.blind == events.BlindDead {
+			st.dead += s.amount
+		}
 		emit(&events.BlindPosted{Seat: s.seat, Amount: s.amount, Blind: s.blind})
 	case stepAct:
 		switch s.action {
@@ -501,6 +564,12 @@ func (g *game) apply(s *step, emit func(events.Data), take func(int, events.Seat
 				if s.discarded != nil && !sameCards(thrown, s.discarded) {
 					return bad("discards %s but keeps %s of %s", cards.Join(s.discarded, " "), cards.Join(s.kept, " "), cards.Join(hold, " "))
 				}
+				s.discarded = thrown
+			}
+		}
+		if s.discarded == nil && s.kept == nil && hold != nil && s.after != nil && s.count > 0 {
+			// His hand before and after the draw tell what he threw (OnGame's "New hand for").
+			if thrown := minus(hold, s.after); len(thrown) == s.count {
 				s.discarded = thrown
 			}
 		}

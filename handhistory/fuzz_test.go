@@ -110,3 +110,30 @@ func BenchmarkImportPokerStars(b *testing.B) {
 	}
 	b.ReportMetric(float64(hands)/b.Elapsed().Seconds(), "hands/s")
 }
+
+// FuzzRooms does the same for the readers of the other rooms, through --format auto's Detect:
+// Full Tilt (UTF-16), OnGame, Boss and Merge (XML).
+func FuzzRooms(f *testing.F) {
+	for _, pat := range []string{"fulltilt/*", "ongame/*", "boss/*", "merge/*"} {
+		for _, p := range testfilesGlob(f, pat) {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := handhistory.Import(handhistory.Auto, "fuzz", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range a.Hands {
+			fuzzCheck(t, h)
+		}
+		b, _ := handhistory.Import(handhistory.Auto, "fuzz", data)
+		if len(a.Hands) != len(b.Hands) || len(a.Skipped) != len(b.Skipped) {
+			t.Fatal("not deterministic")
+		}
+	})
+}

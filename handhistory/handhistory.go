@@ -1,6 +1,8 @@
-// Package handhistory owns the import of hand histories written by others — PokerStars "5 Card
-// Draw" text exports and PHH (the pokerkit hand-history format) files — into version 1 events
-// under the online-draw preset.
+// Package handhistory owns the hand histories other tools read and write: the import of
+// five-card draw histories — PokerStars text, PHH (the pokerkit hand-history format), Full Tilt
+// text, OnGame text, Boss Media and Merge XML; Detect recognises the room — into version 1 events
+// under the online-draw preset, and the export of stored hands to PokerStars text and PHH
+// (Export), for the hands those formats can express (a *Refusal names the rule of any other).
 //
 // Import is all-or-nothing per hand: a hand that cannot be read, or whose chips or cards do not add
 // up, is reported as an *Error naming the file and line and left out; the other hands of the file
@@ -39,10 +41,15 @@ type Format string
 const (
 	PokerStars Format = "pokerstars" // PokerStars text hand histories, "5 Card Draw" games
 	PHH        Format = "phh"        // PHH (TOML) files, .phh or .phhs
+	FullTilt   Format = "fulltilt"   // Full Tilt Poker text (UTF-16LE), "5 Card Draw"
+	OnGame     Format = "ongame"     // OnGame network text, FIVE_CARD_DRAW
+	Boss       Format = "boss"       // Boss Media (and its Opoker skin) XML, GAME_FCD
+	Merge      Format = "merge"      // Merge network XML, 5-Draw
+	Auto       Format = "auto"       // recognise the room from the file (Detect)
 )
 
-// Formats lists the formats Import reads.
-var Formats = []Format{PokerStars, PHH}
+// Formats lists the formats Import reads, Auto last.
+var Formats = []Format{PokerStars, PHH, FullTilt, OnGame, Boss, Merge, Auto}
 
 // Preset is the ruleset every imported hand names.
 const Preset = "online-draw"
@@ -88,6 +95,11 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// IsHand reports whether the error is about a hand (one hand was lost), rather than about text
+// that is no hand at all (a stray line, a file that is not a hand history, a file that cannot be
+// parsed), so that a summary can count hands as hands.
+func (e *Error) IsHand() bool { return e.Hand != "" }
+
 // Hand is one imported hand.
 type Hand struct {
 	File   string // the file it came from
@@ -97,6 +109,17 @@ type Hand struct {
 	ID     string // the hand's UUID
 	// Events are the hand's events, sealed (Prev and Raw set), seq 1 to the end.
 	Events []*events.Event
+	// Dropped are actions of the source left out because they did nothing under the rules (a
+	// check after the betting round was complete); the importer reports them, it does not copy
+	// into the log an action the auditor would refuse for something the source did not do.
+	Dropped []Dropped
+}
+
+// Dropped is an action of the source the importer left out.
+type Dropped struct {
+	Line  int          // the line of the source it was read from
+	Seat  events.Seat  // who made it
+	Round events.Round // the betting round it was recorded in
 }
 
 // Result is what Import made of one file.
@@ -109,13 +132,70 @@ type Result struct {
 // It returns an error only for an unknown format; problems in the data are per hand, in
 // Result.Skipped.
 func Import(f Format, name string, data []byte) (*Result, error) {
+	if f == Auto {
+		f = Detect(data)
+		if f == "" {
+			return &Result{Skipped: []*Error{{File: name, Line: 1,
+				Err: errf(ErrMalformed, "no room recognised: not a hand history of %s", roomList())}}}, nil
+		}
+	}
 	switch f {
 	case PokerStars:
 		return ImportPokerStars(name, data), nil
 	case PHH:
 		return ImportPHH(name, data), nil
+	case FullTilt:
+		return ImportFullTilt(name, data), nil
+	case OnGame:
+		return ImportOnGame(name, data), nil
+	case Boss:
+		return ImportBoss(name, data), nil
+	case Merge:
+		return ImportMerge(name, data), nil
 	}
-	return nil, fmt.Errorf("%w %q (want pokerstars or phh)", ErrFormat, string(f))
+	return nil, fmt.Errorf("%w %q (want %s)", ErrFormat, string(f), roomList())
+}
+
+// roomList names the formats Import reads.
+func roomList() string {
+	var s []string
+	for _, f := range Formats {
+		if f != Auto && importers[f] {
+			s = append(s, string(f))
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// importers are the formats Import has a reader for.
+var importers = map[Format]bool{PokerStars: true, PHH: true, FullTilt: true, OnGame: true, Boss: true, Merge: true}
+
+// Detect recognises the room that wrote data from its first hand's header, or returns "".
+func Detect(data []byte) Format {
+	lines := textLines(data[:min(len(data), 1<<16)])
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			continue
+		case reHeader.MatchString(t):
+			return PokerStars
+		case reFTHeader.MatchString(t):
+			return FullTilt
+		case reOGHeader.MatchString(t):
+			return OnGame
+		case strings.HasPrefix(t, "<?xml") || strings.HasPrefix(t, "<ROOT"):
+			continue // the hands follow
+		case strings.HasPrefix(t, "<HISTORY "):
+			return Boss
+		case strings.HasPrefix(t, "<description ") || strings.HasPrefix(t, "<game "):
+			return Merge
+		case strings.HasPrefix(t, "variant") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "#"):
+			return PHH
+		}
+		return ""
+	}
+	return ""
 }
 
 // errf returns an error wrapping kind with a message.

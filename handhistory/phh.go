@@ -121,7 +121,7 @@ func ImportPHH(name string, data []byte) *Result {
 			res.Skipped = append(res.Skipped, &Error{File: name, Line: lineOf(err, h.line), Hand: h.key, Err: cause(err)})
 			continue
 		}
-		res.Hands = append(res.Hands, Hand{File: name, Line: h.line, Source: h.key, Table: d.table, ID: d.hand.String(), Events: evs})
+		res.Hands = append(res.Hands, Hand{File: name, Line: h.line, Source: h.key, Table: d.table, ID: d.hand.String(), Events: evs, Dropped: d.dropped})
 	}
 	return res
 }
@@ -762,7 +762,22 @@ func (p *phhParser) play(d *draft, actions []phhAction, left, inRound []events.C
 		case "sd":
 			switch phase {
 			case deal:
-				return bad(ErrMalformed, "a draw before any betting")
+				// No betting when the blinds left fewer than two players with chips: the
+				// draw comes right after the deal (pokerkit records no action then).
+				able := 0
+				for k := range p.n {
+					if !folded[k] && left[k] > 0 {
+						able++
+					}
+				}
+				if able >= 2 {
+					return bad(ErrMalformed, "a draw before any betting")
+				}
+				if err := finishDeal(line); err != nil {
+					return err
+				}
+				endRound(line)
+				phase = draw
 			case first:
 				endRound(line)
 				phase = draw

@@ -208,3 +208,28 @@ actions = [
 		t.Errorf("final stacks %v", got)
 	}
 }
+
+// pokerkit records the big blind's check after the small blind called all-in heads-up, when
+// nobody is left to bet against: the importer leaves that check out and says so (Hand.Dropped),
+// rather than write an action the auditor refuses as bet.out-of-turn (issue 45).
+func TestPHHCheckAfterClosedRoundIsDropped(t *testing.T) {
+	h := onlyHand(t, importFile(t, handhistory.PHH, "testdata/phh/allin-check.phh"))
+	if len(h.Dropped) != 1 || h.Dropped[0].Seat != 1 || h.Dropped[0].Round != events.RoundFirst || h.Dropped[0].Line == 0 {
+		t.Fatalf("dropped %+v, want seat 1's check of round first", h.Dropped)
+	}
+	checks := 0
+	for _, e := range h.Events {
+		if a, ok := e.Data.(*events.PlayerActed); ok && a.Action == events.Check {
+			checks++
+		}
+	}
+	if checks != 0 {
+		t.Errorf("%d checks written", checks)
+	}
+	if got := finishing(h); !slices.Equal(got, []events.Chips{102, 0}) {
+		t.Errorf("finishing %v", got)
+	}
+	for _, f := range auditImported(t, &handhistory.Result{Hands: []handhistory.Hand{h}}) {
+		t.Errorf("%s", f.JSON())
+	}
+}

@@ -1,13 +1,11 @@
 package handhistory
 
 import (
-	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -44,17 +42,13 @@ import (
 // PokerStars took it from (it prints the main pot net of rake, side pots gross).
 func ImportPokerStars(name string, data []byte) *Result {
 	res := &Result{}
-	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
-		res.Skipped = append(res.Skipped, &Error{File: name, Line: 1,
-			Err: errf(ErrMalformed, "the file is UTF-16; PokerStars writes UTF-8 (convert it first)")})
-		return res
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	lines := strings.Split(string(data), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, "\r")
-		if !utf8.ValidString(lines[i]) {
-			lines[i] = strings.ToValidUTF8(lines[i], "\uFFFD")
+	lines := textLines(data)
+	// A file that did not end in a newline, concatenated with the next, glues the next file's
+	// first header to its own last line: a header that starts inside a line begins a new one.
+	for i := 0; i < len(lines); i++ {
+		if j := strings.Index(lines[i], "PokerStars "); j > 0 && reHeader.MatchString(lines[i][j:]) {
+			lines = slices.Insert(lines, i+1, lines[i][j:])
+			lines[i] = strings.TrimRight(lines[i][:j], " ")
 		}
 	}
 
@@ -74,11 +68,7 @@ func ImportPokerStars(name string, data []byte) *Result {
 			Err: errf(ErrMalformed, "not a PokerStars hand history: %q", clip(lines[i]))})
 	}
 
-	type block struct {
-		h   *psHand
-		err error
-	}
-	var blocks []block
+	var blocks []psBlock
 	for k, s := range starts {
 		e := len(lines)
 		if k+1 < len(starts) {
@@ -86,13 +76,29 @@ func ImportPokerStars(name string, data []byte) *Result {
 		}
 		p := &psParser{file: name, lines: lines, start: s, end: e}
 		h, stray, err := p.parse()
-		blocks = append(blocks, block{h, err})
+		blocks = append(blocks, psBlock{h, err})
 		if stray > 0 {
 			res.Skipped = append(res.Skipped, &Error{File: name, Line: stray + 1,
 				Err: errf(ErrMalformed, "stray line after the hand's summary: %q", clip(lines[stray]))})
 		}
 	}
 
+	assemble(res, name, "ps", blocks)
+	return res
+}
+
+// psBlock is a hand as a reader parsed it, and the first problem found in it.
+type psBlock struct {
+	h   *psHand
+	err error
+}
+
+// assemble turns the parsed hands of a file into events, table by table: the sessions of a table
+// name get one table id (prefix, the name, the room's number of its first hand in the file), hand
+// numbers from 1, previous links, rebuys from stacks that grew, and the comings and goings of
+// events-v1.md §7. A hand that fails is reported in res.Skipped and keeps its place in the
+// numbering.
+func assemble(res *Result, name, prefix string, blocks []psBlock) {
 	// Tables, numbers, links and rebuys, then the events.
 	type tableRun struct {
 		id     string
@@ -106,10 +112,14 @@ func ImportPokerStars(name string, data []byte) *Result {
 	tables := map[string]*tableRun{}
 	for _, b := range blocks {
 		h := b.h
+		// The online rooms (PokerStars, Full Tilt, OnGame, Boss, Merge) deal their cash games
+		// with a moving button (events-v1.md §7, 2026-12-05: "imports of online rooms' cash games
+		// declare moving"); their tournaments keep the dead button.
+		h.d.moving = h.d.tournament == nil
 		if h.seated {
 			t := tables[h.tableName]
 			if t == nil {
-				t = &tableRun{id: tableID("ps", h.tableName, h.number), finals: map[string]events.Chips{}}
+				t = &tableRun{id: tableID(prefix, h.tableName, h.number), finals: map[string]events.Chips{}}
 				tables[h.tableName] = t
 			}
 			t.count++
@@ -152,9 +162,8 @@ func ImportPokerStars(name string, data []byte) *Result {
 			t.present[a.Player] = a.Stack
 		}
 		res.Hands = append(res.Hands, Hand{File: name, Line: h.d.line, Source: h.number, Table: h.d.table,
-			ID: h.d.hand.String(), Events: evs})
+			ID: h.d.hand.String(), Events: evs, Dropped: h.d.dropped})
 	}
-	return res
 }
 
 const amt = `[$€£]?[0-9][0-9,]*(?:\.[0-9]+)?`
@@ -227,6 +236,7 @@ type psParser struct {
 	haveSum  bool
 	summary  map[events.Seat]bool
 	totalRow int
+	stacks   map[events.Seat]events.Chips // the other rooms' readers: stacks by seat
 }
 
 type psAward struct {
@@ -842,6 +852,10 @@ func (p *psParser) settle(g *game, sd *showdown) ([]award, []rake, error) {
 		return nil, nil, errf(ErrInconsistent, "the total pot is %d, but the bets less the returns add up to %d", p.total, in)
 	}
 	if len(p.awards) == 0 {
+		if p.total == 0 && p.rake == 0 {
+			// A walk with no small blind: the big blind is returned whole and the pot is empty.
+			return nil, nil, nil
+		}
 		return nil, nil, errf(ErrMalformed, "nobody collected the pot")
 	}
 	unmucked, err := replay(sd.events, func(e *events.Event) bool {

@@ -21,9 +21,14 @@ type LangName struct {
 	Name string `json:"name"`
 }
 
-// CatalogText is one message of a Catalogue: its singular form, when it has one, and its other.
+// CatalogText is one message of a Catalogue: its forms by CLDR plural category (the names
+// Intl.PluralRules gives), those it has besides other.
 type CatalogText struct {
+	Zero  string `json:"zero,omitempty"`
 	One   string `json:"one,omitempty"`
+	Two   string `json:"two,omitempty"`
+	Few   string `json:"few,omitempty"`
+	Many  string `json:"many,omitempty"`
 	Other string `json:"other"`
 }
 

@@ -4,40 +4,63 @@
 // and numbers, dates and times written in the reader's locale.
 //
 // A message is one whole sentence or label with named placeholders ({player}, {amount}), never a
-// fragment to be glued to another, so that each language can order its words as it must. Each
-// language declares its messages once, in a file of its own; a test keeps every language complete
-// and its placeholders the same as English's.
+// fragment to be glued to another, so that each language can order its words as it must.
 //
-// A language's core messages are in its own file (en.go, pt_br.go, tr.go, es.go). A part of the
-// product with many words of its own (the web pages, the table console) keeps them in files named
-// after the part and the language (web_en.go, web_pt_br.go…), each declaring
+// The messages are the translators' files, locales/en.toml, pt-BR.toml, tr.toml and es.toml,
+// embedded in the program: go-i18n v2's TOML message format, which translators' tools read. Each
+// message is a table of its id with a description (what it is for: the translator's context), its
+// forms by CLDR plural category (other, and one, few, many… where a count {n} changes the words;
+// go-i18n's CLDR rules pick the form) and, in a translation, the hash of the English description
+// and text it was made from. A test finds a message missing from a translation, one English does
+// not have, one whose placeholders differ from English's, a plural form the language does not
+// use, and a stale translation: one whose hash is not its English's any more.
 //
-//	var _ = extend("pt-BR", map[string]Text{"web.menu.tables": {Other: "Mesas"}})
+// To add a message: add its table to locales/en.toml with a description and its text, and its
+// translation to each of the other three files (description and text; leave hash out), then run
 //
-// so that parts grow their words without touching one another's files. A key is declared once:
-// a key two files declare for the same language stops the program at start.
+//	go test ./lang -run TestLocales -update
+//
+// which writes the hash of every translation that has none and puts each file in its canonical
+// form (messages sorted by id; the comment at its top is kept). To change an English message:
+// change it, and the test lists its translations as stale until each is revised; remove a
+// revised translation's hash line and run the same command. A branch that still declares
+// messages as Go maps (the form before these files) is converted by lang/internal/fromgo.
 package lang
 
 import (
+	"embed"
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
-	"golang.org/x/text/feature/plural"
+	"github.com/BurntSushi/toml"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"github.com/nicksnyder/go-i18n/v2/i18n/template"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/number"
 )
 
-// Text is one message: Other is its form for most counts; One, when set, its form for a count
-// the language calls singular (chosen by the placeholder {n}).
+// Text is one message: Other is its form for most counts (and its only form when a count does
+// not change its words); the others, when set, its forms for the counts the language's CLDR
+// plural category of that name covers (chosen by the placeholder {n}): One for "1 card", Many
+// for the Portuguese and Spanish "1.000.000 de fichas", Few and Two and Zero for the languages
+// that have them.
 type Text struct {
-	One   string
-	Other string
+	Zero, One, Two, Few, Many string
+	Other                     string
 }
+
+// forms returns every form of t, Other last.
+func (t Text) forms() []string { return []string{t.Zero, t.One, t.Two, t.Few, t.Many, t.Other} }
+
+// plural reports whether t has a form besides Other.
+func (t Text) plural() bool { return t.Zero+t.One+t.Two+t.Few+t.Many != "" }
 
 // Lang is one language fechado speaks.
 type Lang struct {
@@ -51,6 +74,9 @@ type Lang struct {
 	DateLayout, TimeLayout string
 	// Messages are the language's messages by key.
 	Messages map[string]Text
+
+	plural *i18n.Localizer     // names the CLDR plural category of a count (category)
+	small  [1024]atomic.Uint32 // the categories of counts 0..1023, once named: 1 + index in categories
 }
 
 // Args are the values of a message's named placeholders.
@@ -62,31 +88,53 @@ var (
 	matcher language.Matcher
 )
 
-// extra holds the messages parts declare with extend, by language code, until the language
-// registers: package variables are initialised before any init function runs, so every part's
-// messages are here when register runs.
-var extra = map[string][]map[string]Text{}
-
-// extend adds a part's messages to the language code; it returns nothing of use and exists to
-// be called from a package variable's initialiser.
-func extend(code string, msgs map[string]Text) struct{} {
-	extra[code] = append(extra[code], msgs)
-	return struct{}{}
+// languages are the languages fechado speaks, each with its file locales/CODE.toml, and what
+// of a locale is not a message: its name and the Go layouts of its dates and times.
+var languages = []struct{ code, name, date, time string }{
+	{"en", "English", "2 January 2006", "15:04:05"},
+	{"es", "Español", "02/01/2006", "15:04:05"},
+	{"pt-BR", "Português (Brasil)", "02/01/2006", "15:04:05"},
+	{"tr", "Türkçe", "02.01.2006", "15:04:05"},
 }
 
-// register adds a language with the messages its parts declared; each language's file calls it
-// from init.
-func register(l *Lang) {
-	for _, m := range extra[l.Code] {
-		for k, t := range m {
-			if _, dup := l.Messages[k]; dup {
-				panic("lang: " + l.Code + " declares " + k + " twice")
-			}
-			l.Messages[k] = t
+//go:embed locales/*.toml
+var locales embed.FS
+
+// categories are CLDR's plural categories, in Text's order.
+var categories = [...]string{"zero", "one", "two", "few", "many", "other"}
+
+// rules is a go-i18n bundle of one message per language, whose forms are the names of their
+// categories: localizing it for a count names the count's category by go-i18n's CLDR rules
+// (which the package keeps to itself otherwise). They are newer than golang.org/x/text's: they
+// give Portuguese and Spanish their many.
+var rules = i18n.NewBundle(language.English)
+
+func init() {
+	unmarshal := map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal}
+	for _, x := range languages {
+		path := "locales/" + x.code + ".toml"
+		data, err := locales.ReadFile(path)
+		if err != nil {
+			panic("lang: " + err.Error())
 		}
+		f, err := i18n.ParseMessageFileBytes(data, path, unmarshal)
+		if err != nil {
+			panic("lang: " + path + ": " + err.Error())
+		}
+		msgs := make(map[string]Text, len(f.Messages))
+		for _, m := range f.Messages {
+			msgs[m.ID] = Text{Zero: m.Zero, One: m.One, Two: m.Two, Few: m.Few, Many: m.Many, Other: m.Other}
+		}
+		register(&Lang{Code: x.code, Name: x.name, DateLayout: x.date, TimeLayout: x.time, Messages: msgs})
 	}
-	delete(extra, l.Code)
+}
+
+// register adds a language.
+func register(l *Lang) {
 	l.Tag = language.MustParse(l.Code)
+	rules.MustAddMessages(l.Tag, &i18n.Message{ID: "category",
+		Zero: categories[0], One: categories[1], Two: categories[2], Few: categories[3], Many: categories[4], Other: categories[5]})
+	l.plural = i18n.NewLocalizer(rules, l.Code)
 	all = append(all, l)
 	sort.Slice(all, func(i, j int) bool { return all[i].Code == "en" || (all[j].Code != "en" && all[i].Code < all[j].Code) })
 	byCode[strings.ToLower(l.Code)] = l
@@ -163,7 +211,7 @@ var placeholder = regexp.MustCompile(`\{([a-z_]+)\}`)
 // Placeholders returns the names of the placeholders of every form of t, sorted, each once.
 func (t Text) Placeholders() []string {
 	seen := map[string]bool{}
-	for _, s := range []string{t.One, t.Other} {
+	for _, s := range t.forms() {
 		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
 			seen[m[1]] = true
 		}
@@ -201,9 +249,9 @@ func (l *Lang) T(key string, args Args) string {
 		return "[" + key + "]"
 	}
 	s := t.Other
-	if n, ok := args["n"]; ok && t.One != "" {
-		if i, ok := asInt(n); ok && l.pluralOne(int(i)) {
-			s = t.One
+	if n, ok := args["n"]; ok && t.plural() {
+		if i, ok := asInt(n); ok {
+			s = t.form(l.category(i))
 		}
 	}
 	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
@@ -215,12 +263,34 @@ func (l *Lang) T(key string, args Args) string {
 	})
 }
 
-// pluralOne reports whether count i takes the language's singular form.
-func (l *Lang) pluralOne(i int) bool {
+// form returns t's form of the CLDR category c, or Other when t has none.
+func (t Text) form(c int) string {
+	if f := t.forms()[c]; f != "" {
+		return f
+	}
+	return t.Other
+}
+
+// category returns the index in categories of the CLDR plural category count i takes in l. The
+// categories of small counts, most of those asked, are named once and kept.
+func (l *Lang) category(i int64) int {
 	if i < 0 {
 		i = -i
 	}
-	return plural.Cardinal.MatchPlural(l.Tag, i, 0, 0, 0, 0) == plural.One
+	if i < int64(len(l.small)) {
+		if c := l.small[i].Load(); c != 0 {
+			return int(c - 1)
+		}
+	}
+	name, err := l.plural.Localize(&i18n.LocalizeConfig{MessageID: "category", PluralCount: i, TemplateParser: template.IdentityParser{}})
+	c := slices.Index(categories[:], name)
+	if err != nil || c < 0 {
+		c = len(categories) - 1 // other
+	}
+	if i < int64(len(l.small)) {
+		l.small[i].Store(uint32(c + 1))
+	}
+	return c
 }
 
 // Format writes one placeholder value for the reader.

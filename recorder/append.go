@@ -212,10 +212,15 @@ func (l *Log) appendHand(ctx context.Context, j *handJob) (handResult, error) {
 	var res handResult
 	first := j.evs[0].ev.Seq
 	if first == 1 {
+		// Checked first: a hand refused leaves nothing in the log, not even its index entry.
+		if err := j.chain("", l.MaxEvent()); err != nil {
+			return res, err
+		}
 		// The index names the hand's table before its first event is stored (index.go).
 		if err := l.indexHand(ctx, j.table, j.hand); err != nil {
 			return res, err
 		}
+		return l.publishFrom(ctx, j, 0, 0, false, res)
 	}
 	// What the first event must follow: nothing for seq 1, else the stored last event.
 	pred, expect := "", uint64(0)
@@ -234,15 +239,17 @@ func (l *Log) appendHand(ctx context.Context, j *handJob) (handResult, error) {
 		}
 		pred, expect = events.Hash(st.raw), st.streamSeq
 	}
-	if err := j.chain(pred); err != nil {
+	if err := j.chain(pred, l.MaxEvent()); err != nil {
 		return res, err
 	}
 	return l.publishFrom(ctx, j, 0, expect, false, res)
 }
 
 // chain fills prev where it is missing and checks it where it is present, from pred (the hash of
-// the stored event before the first one), and checks that ids do not repeat within the hand.
-func (j *handJob) chain(pred string) error {
+// the stored event before the first one), checks that ids do not repeat within the hand, and
+// that no line, its prev filled in, is longer than limit (Log.MaxEvent): the store would refuse
+// it, after the events before it were stored.
+func (j *handJob) chain(pred string, limit int) error {
 	var sum [sha256.Size]byte
 	var ids map[string]struct{} // for long hands; short ones are scanned
 	if len(j.evs) > 64 {
@@ -273,6 +280,9 @@ func (j *handJob) chain(pred string) error {
 			events.Seal(e, pred)
 		case !linked:
 			return j.fail(i, invalid(fmt.Sprintf("prev %s is not the SHA-256 of the previous line of the hand (%s)", events.ShortHash(e.Prev), events.ShortHash(pred))))
+		}
+		if len(e.Raw) > limit {
+			return j.fail(i, invalid(fmt.Sprintf("the event is %d bytes long, over the %d bytes the log takes (docs/events.md, Input limits)", len(e.Raw), limit)))
 		}
 		sum = sha256.Sum256(e.Raw)
 	}
@@ -428,7 +438,7 @@ func (l *Log) appendOverlapping(ctx context.Context, j *handJob, i int, res hand
 		if first > 1 {
 			pred = events.Hash(stored[first-2].Event.Raw)
 		}
-		if err := j.chain(pred); err != nil {
+		if err := j.chain(pred, l.MaxEvent()); err != nil {
 			return res, err
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,8 +68,8 @@ func (n *serveNode) halt() {
 // own read models (the restarted one resuming from its checkpoint), and audited the same on
 // every node (docs/deployment.md §4).
 func TestClusterServeNodesThroughNodeLoss(t *testing.T) {
-	if os.Getenv("FECHADO_LONG") == "" {
-		t.Skip("a three-node cluster with three projectors for about half a minute: set FECHADO_LONG=1")
+	if testing.Short() {
+		t.Skip("-short: a three-node cluster with three projectors for about half a minute runs without it (make test-long)")
 	}
 	c := startCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

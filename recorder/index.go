@@ -86,7 +86,7 @@ func (l *Log) openIndex(ctx context.Context) {
 	}
 	kv, err := l.js.KeyValue(ictx, IndexBucket)
 	created := false
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
+	if errors.Is(err, jetstream.ErrBucketNotFound) && !l.opts.Existing { // a reader creates nothing
 		kv, err = l.js.CreateKeyValue(ictx, IndexConfig(l.replicas()))
 		created = err == nil
 	}

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/roles"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -41,6 +42,34 @@ const (
 	// §5), so it is short (the measured choice is in docs/stream.md §5).
 	DuplicateWindow = 5 * time.Second
 )
+
+// MaxPayload is the max_payload of the embedded server, and the least an external server
+// needs (docs/deployment.md): an event of events.MaxLineSize bytes with the headers of its
+// append (appendHeaderRoom), with room to spare. nats-server's default, 1 MiB, takes events of
+// up to 1 MiB less those headers (Log.MaxEvent).
+const MaxPayload = events.MaxLineSize + 4<<10
+
+// appendHeaderRoom bounds the headers of an append's message (eventMsg), which NATS counts in
+// max_payload and JetStream in max_msg_size: the NATS/1.0 line, Nats-Msg-Id (the event's id, a
+// UUID), Nats-Expected-Last-Subject-Sequence (20 digits at most) and the blank line.
+var appendHeaderRoom = len("NATS/1.0\r\n") + len(jetstream.MsgIDHeader+": \r\n") + 36 +
+	len(jetstream.ExpectedLastSubjSeqHeader+": \r\n") + 20 + len("\r\n")
+
+// MaxEvent is the longest event line the log takes: events.MaxLineSize, or less when the
+// server's max_payload or the stream's max_msg_size, less the headers of an append, is smaller.
+// A hand with a longer line is refused whole before any of it is appended (Recorder, Append).
+func (l *Log) MaxEvent() int {
+	n := events.MaxLineSize
+	if mp := int(l.nc.MaxPayload()) - appendHeaderRoom; mp < n {
+		n = mp
+	}
+	if l.stream != nil {
+		if info := l.stream.CachedInfo(); info != nil && info.Config.MaxMsgSize > 0 {
+			n = min(n, int(info.Config.MaxMsgSize)-appendHeaderRoom)
+		}
+	}
+	return n
+}
 
 // Defaults for Options.
 const (
@@ -90,6 +119,10 @@ type Options struct {
 	// (LoadAuth, docs/security.md). With them, clients must give credentials: no client is
 	// AppUser without its password.
 	Auth []*server.User
+	// Existing says the log must exist already: Open then creates nothing (no stream, no hand
+	// index, no data folder) and fails with ErrNoStream when the stream is missing. The commands
+	// that only read or check the log open it so (a check must never create what it checks).
+	Existing bool
 }
 
 // Log is an open hand log: the connection to the server (and the server itself when embedded)
@@ -112,7 +145,12 @@ type Log struct {
 	// reads is the log that reads for an append what this log's user may not read (a table
 	// device: a stored hand's events, a message by its stream sequence); nil means this one.
 	reads *Log
+	// created is set when Open created the stream.
+	created bool
 }
+
+// Created reports whether Open created the stream (it did not exist before).
+func (l *Log) Created() bool { return l.created }
 
 // Open starts the embedded server (or connects to the external one), creates the stream when it
 // is missing and returns the log. Close releases everything.
@@ -128,6 +166,15 @@ func Open(ctx context.Context, opts Options) (*Log, error) {
 	}
 	l := &Log{opts: opts}
 	var err error
+	if opts.Existing && len(opts.URLs) == 0 {
+		dir := opts.DataDir
+		if dir == "" {
+			dir = DefaultDataDir
+		}
+		if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
+			return nil, fmt.Errorf("recorder: %w: no data folder %s", ErrNoStream, dir)
+		}
+	}
 	if len(opts.URLs) > 0 {
 		err = l.connectExternal()
 	} else {
@@ -164,6 +211,7 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 	}
 	so := &server.Options{
 		ServerName:             "fechado",
+		MaxPayload:             MaxPayload,
 		JetStream:              true,
 		StoreDir:               dir,
 		DontListen:             l.opts.Listen == "",
@@ -203,7 +251,7 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 		return err
 	}
 	// The stream is created once, as the admin user, whose password lives only in this process.
-	if err := l.ensureStream(ctx, l.js); !errors.Is(err, errNoStream) {
+	if err := l.ensureStream(ctx, l.js); !errors.Is(err, ErrNoStream) || l.opts.Existing {
 		return err
 	}
 	admin, err := nats.Connect("", nats.InProcessServer(s), nats.UserInfo(adminUser, adminPassword), nats.Name("fechado-admin"), quiet)
@@ -281,13 +329,15 @@ func (l *Log) newJetStream(nc *nats.Conn) (jetstream.JetStream, error) {
 	return js, nil
 }
 
-var errNoStream = errors.New("stream missing")
+// ErrNoStream means the log's stream does not exist (and Options.Existing kept Open from
+// creating it).
+var ErrNoStream = errors.New("the stream " + StreamName + " does not exist")
 
-// ensureStream binds the stream if it exists; errNoStream when it does not.
+// ensureStream binds the stream if it exists; ErrNoStream when it does not.
 func (l *Log) ensureStream(ctx context.Context, js jetstream.JetStream) error {
 	st, err := js.Stream(ctx, StreamName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		return errNoStream
+		return ErrNoStream
 	}
 	if err != nil {
 		return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
@@ -298,9 +348,11 @@ func (l *Log) ensureStream(ctx context.Context, js jetstream.JetStream) error {
 
 // createStream creates the stream with js (whose user may do it) and binds it for l.
 func (l *Log) createStream(ctx context.Context, js jetstream.JetStream) error {
-	if _, err := js.CreateStream(ctx, StreamConfig(l.opts.Replicas)); err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+	_, err := js.CreateStream(ctx, StreamConfig(l.opts.Replicas))
+	if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 		return fmt.Errorf("recorder: stream %s is missing and could not be created: %w", StreamName, err)
 	}
+	l.created = err == nil
 	return l.ensureStream(ctx, l.js)
 }
 
@@ -309,7 +361,7 @@ func (l *Log) openStream(ctx context.Context) error {
 		return nil
 	}
 	err := l.ensureStream(ctx, l.js)
-	if errors.Is(err, errNoStream) {
+	if errors.Is(err, ErrNoStream) && !l.opts.Existing {
 		return l.createStream(ctx, l.js)
 	}
 	return err

@@ -145,12 +145,17 @@ func (r *Recorder) reject(he *HandError) {
 }
 
 // AddLines reads JSON Lines events from rd (name is used in messages) and adds them. A line that
-// does not decode rejects its hand; reading goes on. It returns an error only when reading rd
-// failed or the Recorder stopped (the store failed, or ctx is done).
+// does not decode rejects its hand: the hand it names, or, when it names none (it is not JSON),
+// the hand of the line before it (events-v1.md §8 places it there), unless that hand was handed
+// over already (the line came after its hand.ended): then the line is reported alone. A line
+// longer than events.MaxLineSize is read past in bounded memory and rejects its hand the same way.
+// Reading goes on. It returns an error only when reading rd failed or the Recorder stopped (the
+// store failed, or ctx is done).
 func (r *Recorder) AddLines(rd io.Reader, name string) error {
 	// The Reader's events share its lines' memory instead of copying their strings: the lines
 	// are kept until their hands are stored anyway, and a Reader never writes them again.
 	er := events.NewReader(rd, name)
+	var prevHand string // the hand of the line before, where a line naming none belongs
 	for {
 		e, line, err := er.NextLine()
 		switch {
@@ -163,9 +168,15 @@ func (r *Recorder) AddLines(rd io.Reader, name string) error {
 			if errors.As(err, &ee) {
 				ee.File, ee.Line = "", 0 // the HandError names them
 			}
-			r.rejectLine(SniffHand(line), err, name, er.Line())
+			hand := SniffHand(line)
+			if hand == "" && r.open[prevHand] != nil {
+				hand = prevHand
+			}
+			r.rejectLine(hand, err, name, er.Line())
+			prevHand = hand
 			continue
 		}
+		prevHand = e.Hand
 		if err := r.Add(e, name, er.Line()); err != nil {
 			return err
 		}
@@ -284,7 +295,7 @@ func (r *Recorder) handOver(j *handJob) error {
 		go r.slow(j)
 		return r.err()
 	}
-	if err := j.chain(""); err != nil {
+	if err := j.chain("", r.log.MaxEvent()); err != nil {
 		r.finish(j, err)
 		return r.err()
 	}

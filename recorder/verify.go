@@ -56,14 +56,20 @@ func (r *Report) add(p Problem) {
 // and, reading every event once in stream order, that each decodes, sits under its own hand's
 // subject and Msg-Id, and that each hand's seq runs from 1 without gaps and its prev chain holds
 // (events.Chain). Event ids are remembered to find duplicates, so memory grows with the log.
-// The error is non-nil only when the store could not be read.
+// The error is non-nil only when the store could not be read. Verify reads only: it creates and
+// changes nothing (open the log with Options.Existing so that Open does not either).
 func (l *Log) Verify(ctx context.Context) (*Report, error) {
+	return l.VerifyReplicas(ctx, 0)
+}
+
+// VerifyReplicas is Verify that also requires the stream to have replicas replicas (0: any).
+func (l *Log) VerifyReplicas(ctx context.Context, replicas int) (*Report, error) {
 	info, err := l.stream.Info(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("recorder: stream %s: %w", StreamName, err)
 	}
 	r := &Report{Config: info.Config, State: info.State}
-	for _, msg := range configProblems(info.Config) {
+	for _, msg := range ConfigProblems(info.Config, replicas) {
 		r.add(Problem{Code: "stream.config", Message: msg})
 	}
 	st := info.State
@@ -137,8 +143,10 @@ func subjectOf(d *DamagedError) string {
 	return Subject(d.Table, d.Hand)
 }
 
-// configProblems lists how c fails to protect history.
-func configProblems(c jetstream.StreamConfig) []string {
+// ConfigProblems lists how c differs from the configuration docs/stream.md requires, each as a
+// sentence naming the setting: how it fails to protect history, and, when replicas > 0, a replica
+// count other than replicas. Nil means c is as required.
+func ConfigProblems(c jetstream.StreamConfig, replicas int) []string {
 	var ps []string
 	add := func(ok bool, msg string) {
 		if !ok {
@@ -159,5 +167,6 @@ func configProblems(c jetstream.StreamConfig) []string {
 	add(c.SubjectDeleteMarkerTTL == 0, "subject delete markers are on")
 	add(!c.AllowMsgSchedules, "message schedules are on")
 	add(slices.Contains(c.Subjects, StreamSubjects), "the stream does not capture "+StreamSubjects)
+	add(replicas <= 0 || c.Replicas == replicas, fmt.Sprintf("replicas is %d, not %d", c.Replicas, replicas))
 	return ps
 }

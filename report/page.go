@@ -122,7 +122,15 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <p>{{.ChainText}}</p>
 <code class="hash">{{.Chain}}</code>
 </section>
-</main>
+{{with .Proof}}
+<section class="proof">
+<h2>{{.Title}}</h2>
+<p>{{.Text}}</p>
+<p>{{.Check}}</p>
+<div class="scroll"><pre><code class="hash">{{.Checkpoint}}</code></pre></div>
+<pre id="fechado-proof" hidden>{{.Sealed}}</pre>
+</section>
+{{end}}</main>
 </body>
 </html>
 `))

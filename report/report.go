@@ -30,6 +30,9 @@ type Options struct {
 	// Findings are the hand's findings; when nil, the hand is audited on its own (findings of
 	// the table's continuity need the hands before it: give them here).
 	Findings []finding.Finding
+	// Proof, when set, is the hand's proof in the signed log: the page says what it proves and
+	// carries it, hidden, for 'fechado verify-report' (proof.go).
+	Proof *Proof
 }
 
 // ErrNoHand: the events given hold no hand.
@@ -51,6 +54,7 @@ type page struct {
 	Decks     []DeckCheck
 	Chain     string
 	ChainText string
+	Proof     *proofView
 }
 
 // timelineLine is a line of the timeline with the findings that arose at its events.
@@ -212,6 +216,11 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 	}
 	p.Chain = events.Hash(raw)
 	p.ChainText = l.T("report.chain.text", lang.Args{"seq": int(last.Seq), "hand": last.Hand})
+	if o.Proof != nil {
+		if p.Proof, err = newProofView(l, o.Now, o.Proof); err != nil {
+			return err
+		}
+	}
 	return tmpl.Execute(w, p)
 }
 

@@ -30,10 +30,13 @@ const (
 	// Spectator (a dashboard, a screen in the room) reads only the public subjects: what everybody
 	// at the table saw. It cannot read the log.
 	Spectator Role = "spectator"
+	// App is a table system that writes for every table (as fechado's own user does): it appends
+	// to any table's hands and reads what an append checks, and changes no stream.
+	App Role = "app"
 )
 
 // Roles lists the roles in the order of the documentation.
-var Roles = []Role{Table, Auditor, Projector, Spectator}
+var Roles = []Role{Table, Auditor, Projector, Spectator, App}
 
 // Subjects and stream names the permissions refer to (the stream design of docs/stream.md).
 const (
@@ -149,12 +152,12 @@ func (a *Auth) Check() error {
 				return bad("a table device needs its table")
 			}
 		case Spectator:
-		case Auditor, Projector:
+		case Auditor, Projector, App:
 			if u.Table != "" {
-				return bad("role %s reads every table: no table", u.Role)
+				return bad("role %s covers every table: no table", u.Role)
 			}
 		default:
-			return bad("unknown role %q (known: table, auditor, projector, spectator)", u.Role)
+			return bad("unknown role %q (known: table, auditor, projector, spectator, app)", u.Role)
 		}
 		if u.Table != "" && !ValidName(u.Table) {
 			return bad("table must be 1–64 of A-Z a-z 0-9 _ -")
@@ -224,6 +227,9 @@ var historyAPIs = []string{
 //     subject.
 //   - Auditor, Projector: publish to the JetStream read APIs of the stream (readerAPIs), receive
 //     replies and deliveries on any inbox; they append nothing (no fechado.> publish).
+//   - App: publish to every table's hands and hand index keys and to the JetStream API (what an
+//     append reads and checks), receive replies on any inbox; the history APIs and stream creation
+//     stay denied.
 //   - Spectator: subscribe to fechado.public.> (or fechado.public.<table>.> when the user names a
 //     table); publish nothing; fechado.hand.>, $JS.> and inboxes are denied outright.
 //
@@ -244,6 +250,9 @@ func (u User) Permissions() Permissions {
 		p.Subscribe.Allow = []string{InboxPrefix(u.Name) + ".>"}
 	case Auditor, Projector:
 		p.Publish.Allow = append([]string(nil), readerAPIs...)
+		p.Subscribe.Allow = []string{InboxRoot + ".>"}
+	case App:
+		p.Publish.Allow = []string{HandPrefix + ">", HandIndexPrefix + ">", "$JS.API.>", "$JS.ACK." + Stream + ".>"}
 		p.Subscribe.Allow = []string{InboxRoot + ".>"}
 	default: // Spectator; Check refuses other roles, and an unchecked one gets the least
 		sub := PublicPrefix + ">"

@@ -55,14 +55,45 @@ func (r Rotation) Deal(old, newcomers []events.Seat, dealer events.Seat) (b Blin
 }
 
 // Rotation is what a blind game's table remembers of its last hands to place the next one's
-// button and blinds (events-v1.md §7, the TDA dead button): the big blinds of the last hand and of
-// the hand before it, how many players the last hand dealt in, its button, and whether it was a
-// misdeal. The zero Rotation knows no hand.
+// button and blinds (events-v1.md §7): the big blinds of the last hand and of the hand before it,
+// the seat that posted the last hand's small blind, how many players the last hand dealt in and
+// which seats (LastIn, a bit per seat), its button, whether it was a misdeal, and whether the table
+// moves its button (rules.button "moving") rather than by the TDA dead button. Every seat is the
+// one the hand recorded, never one the rotation expected of it (events-v1.md §7, continuity): a
+// hand that broke the rule moves the next one on from where it really left the table. The zero
+// Rotation knows no hand.
 type Rotation struct {
 	LastBB, BBBefore events.Seat
+	LastSB           events.Seat
 	LastDealtIn      int
+	LastIn           SeatSet
 	LastButton       events.Seat
 	Misdeal          bool
+	Moving           bool
+}
+
+// SeatSet is a set of seats, a bit per seat number.
+type SeatSet uint16
+
+// SeatSetOf returns the set of seats.
+func SeatSetOf(seats []events.Seat) SeatSet {
+	var m SeatSet
+	for _, s := range seats {
+		m |= 1 << s
+	}
+	return m
+}
+
+// Has reports whether s is in the set.
+func (m SeatSet) Has(s events.Seat) bool { return s >= 0 && s <= events.MaxSeat && m&(1<<s) != 0 }
+
+// LastSmall is where the last hand's small blind was: the seat that posted it; with none posted
+// (a dead small blind), the seat of the big blind of the hand before, where the TDA puts it.
+func (r Rotation) LastSmall() events.Seat {
+	if r.LastSB != 0 {
+		return r.LastSB
+	}
+	return r.BBBefore
 }
 
 // After returns the rotation once hand h has been played (replayed to its end). A misdeal plays
@@ -73,12 +104,17 @@ func (r Rotation) After(h *Hand) Rotation {
 		r.Misdeal, r.LastButton = true, h.Start.Dealer
 		return r
 	}
+	seats := seatsOf(h)
 	bb := h.BigBlind
 	if bb == 0 {
-		// No big blind was posted (the hand ended before): where the rotation put it.
-		bb = r.Place(seatsOf(h), h.Start.Dealer).Big
+		bb = h.PostedBB // posted out of its place (blind.amount): the table moves on from there
 	}
-	return Rotation{LastBB: bb, BBBefore: r.LastBB, LastDealtIn: len(h.Players), LastButton: h.Start.Dealer}
+	if bb == 0 {
+		// No big blind was posted (the hand ended before): where the rotation put it.
+		bb = r.Place(seats, h.Start.Dealer).Big
+	}
+	return Rotation{LastBB: bb, BBBefore: r.LastBB, LastSB: h.SmallBlind, LastDealtIn: len(h.Players),
+		LastIn: SeatSetOf(seats), LastButton: h.Start.Dealer, Moving: h.Preset.Button == events.ButtonMoving}
 }
 
 func seatsOf(h *Hand) []events.Seat {
@@ -94,11 +130,20 @@ func seatsOf(h *Hand) []events.Seat {
 // knows no big blind. After a misdeal the history before it gives the same button and blinds. When NextBlinds does
 // not fix the button (the table's second hand, or after heads-up play), the small blind is the
 // seat dealt in before the big blind and the button the one before that.
+//
+// A table that moves its button (Moving) places it by MovingButton and the blinds on the next two
+// seats dealt in after it.
 func (r Rotation) Place(seats []events.Seat, dealer events.Seat) Blinds {
 	if r.Misdeal && r.LastBB == 0 {
 		return Blinds{Button: r.LastButton} // the misdealt first hand's button again
 	}
-	bb, button, ok := NextBlinds(seats, r.LastBB, r.BBBefore, r.LastDealtIn)
+	if r.Moving && r.LastButton != 0 && len(seats) > 0 {
+		if r.Misdeal {
+			return MovingBlinds(seats, r.LastButton)
+		}
+		return MovingBlinds(seats, MovingButton(seats, r.LastButton, r.LastIn))
+	}
+	bb, button, ok := NextBlinds(seats, r.LastBB, r.LastSmall(), r.LastDealtIn)
 	switch {
 	case bb == 0:
 		return Blinds{Button: dealer}

@@ -194,6 +194,21 @@ func TestRotationDeal(t *testing.T) {
 		{"the table's first hand: everybody dealt in, the blinds left of the button",
 			rules.Rotation{}, []events.Seat{1, 2}, []events.Seat{3},
 			rules.Blinds{Button: 2}, []events.Seat{1, 2, 3}},
+		{"§7 continuity: the button goes where the last hand posted its small blind (2), not to the big blind of two hands back (1)",
+			rules.Rotation{LastBB: 3, BBBefore: 1, LastSB: 2, LastDealtIn: 5}, []events.Seat{2, 3, 4, 5, 6}, nil,
+			rules.Blinds{Button: 2, Small: 3, Big: 4}, []events.Seat{2, 3, 4, 5, 6}},
+		{"§7 rules.button moving: the big blind's player left; the button moves one seat, the next two post",
+			rules.Rotation{LastBB: 1, BBBefore: 5, LastSB: 6, LastDealtIn: 6, LastIn: rules.SeatSetOf([]events.Seat{1, 2, 3, 4, 5, 6}), LastButton: 5, Moving: true},
+			[]events.Seat{2, 3, 4, 5, 6}, nil,
+			rules.Blinds{Button: 6, Small: 2, Big: 3}, []events.Seat{2, 3, 4, 5, 6}},
+		{"§7 rules.button moving: a newcomer does not take the button, he posts a big blind behind it",
+			rules.Rotation{LastBB: 1, BBBefore: 5, LastSB: 6, LastDealtIn: 4, LastIn: rules.SeatSetOf([]events.Seat{1, 3, 4, 6}), LastButton: 4, Moving: true},
+			[]events.Seat{1, 3, 4, 6}, []events.Seat{5},
+			rules.Blinds{Button: 6, Small: 1, Big: 3, Extra: []events.Seat{5}}, []events.Seat{1, 3, 4, 5, 6}},
+		{"§7 rules.button moving, heads-up: the button posts the small blind",
+			rules.Rotation{LastBB: 1, LastSB: 2, LastDealtIn: 3, LastIn: rules.SeatSetOf([]events.Seat{1, 2, 3}), LastButton: 3, Moving: true},
+			[]events.Seat{1, 2}, nil,
+			rules.Blinds{Button: 1, Small: 1, Big: 2}, []events.Seat{1, 2}},
 	} {
 		b, in := c.rot.Deal(c.old, c.newc, 2)
 		if fmt.Sprint(b) != fmt.Sprint(c.want) || fmt.Sprint(in) != fmt.Sprint(c.in) {

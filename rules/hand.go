@@ -58,6 +58,9 @@ type Player struct {
 	// padding after Acted (a player is allocated for every seat of every hand audited).
 	cardBuf [5]cards.Card
 	Seen    int
+
+	// Dead is the dead blinds among In: chips in the pot that match nobody's bet (Excess).
+	Dead events.Chips
 }
 
 // Held reports how many cards the player holds, known or not.
@@ -162,13 +165,19 @@ type Hand struct {
 	// BigBlind is the seat of the hand's first big blind (0 = none posted): in blind games the
 	// table's rotation follows it (events-v1.md §7, rules.NextBlinds).
 	BigBlind events.Seat
-	turn     events.Seat // whose turn it is (0 = nobody's)
-	Carry    events.Chips
-	Passed   bool
-	Misdeal  bool
-	Raked    events.Chips
-	Awards   []Award
-	ended    *events.HandEnded
+	// SmallBlind is the seat of the hand's first small blind (0 = none posted, a dead small
+	// blind): the TDA dead button goes there next hand (rules.Rotation). PostedBB is the seat of
+	// its big blind as posted: the one in its place when one is, else the first, wherever it was;
+	// the rotation moves on from it (events-v1.md §7, continuity as recorded).
+	SmallBlind events.Seat
+	PostedBB   events.Seat
+	turn       events.Seat // whose turn it is (0 = nobody's)
+	Carry      events.Chips
+	Passed     bool
+	Misdeal    bool
+	Raked      events.Chips
+	Awards     []Award
+	ended      *events.HandEnded
 
 	// cards
 	deck  cards.Set
@@ -465,6 +474,25 @@ func (h *Hand) Turn() events.Seat {
 
 // canAct reports whether p still takes part in betting.
 func canAct(p *Player) bool { return !p.Folded && !p.AllIn && !p.Mucked }
+
+// Passes reports whether the deal passes out now, at the end of round first: presets.md "nobody
+// opens", where the preset passes deals (PassedOutAllowed) and nobody opened — unless fewer
+// than two players can bet (the others all-in on their antes or dealt in with stack 0, their
+// last chips in the carry). Such a deal could not be opened, and passing it would carry the
+// all-in players' chips on without a hand to win them, deal after deal; it is drawn and shown
+// down for the pots as they stand (our reading: docs/rules.md "nobody opens").
+func (h *Hand) Passes() bool {
+	if h.Opener != 0 || h.CurrentBet != 0 || !h.Preset.PassedOutAllowed {
+		return false
+	}
+	bettors := 0
+	for _, p := range h.Players {
+		if canAct(p) {
+			bettors++
+		}
+	}
+	return bettors >= 2
+}
 
 // needsToAct reports whether p owes an action in the current round.
 func (h *Hand) needsToAct(p *Player) bool {

@@ -117,6 +117,15 @@ func (h *Hand) checkReshuffle(seq events.Seq, set cards.Set) {
 	}
 	if short > 0 && h.pendingDraw() <= short {
 		h.once(finding.DrawProcedure, seq, 0, fmt.Sprintf("a reshuffle while %d cards remain for %d replacements", short, h.pendingDraw()), nil, nil)
+		return
+	}
+	if h.Preset.DrawSource == DrawTopOthers && short <= 0 {
+		// presets.md online-draw (2026-12-05): "the discards made so far, except those of the
+		// player being served, are shuffled into a new stub".
+		if want := h.gatherDiscards(); set != want {
+			h.once(finding.DrawProcedure, seq, h.Served(), "when the stub runs out, online-draw shuffles the discards made so far, except those of the player being served, into a new stub",
+				cards.Join(want.Cards(), " "), cards.Join(set.Cards(), " "))
+		}
 	}
 }
 
@@ -345,6 +354,12 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 		if first && d.Blind == events.BlindBig && (p.Seat == bb || p.Seat == sb && noSmall && len(h.Players) > 2) {
 			h.BigBlind = p.Seat // in its place: the first round starts left of it
 		}
+		if d.Blind == events.BlindBig && (h.PostedBB == 0 || p.Seat == bb && h.PostedBB != bb) {
+			h.PostedBB = p.Seat // the first big blind, or a later one in its place
+		}
+		if first && d.Blind == events.BlindSmall {
+			h.SmallBlind = p.Seat // where it was posted, right or wrong: the next hand moves on from it
+		}
 		switch {
 		case !first && d.Blind != events.BlindDead && d.Amount > p.Stack:
 			h.violate(finding.BlindAmount, seq, p.Seat, fmt.Sprintf("a blind of %d from a stack of %d", d.Amount, p.Stack), p.Stack, d.Amount)
@@ -367,6 +382,9 @@ func (h *Hand) onBlind(seq events.Seq, d *events.BlindPosted) {
 	}
 	p.Stack -= amt
 	p.In += amt
+	if d.Blind == events.BlindDead {
+		p.Dead += amt
+	}
 	if d.Blind != events.BlindDead {
 		p.RoundIn += amt
 		if p.RoundIn > h.CurrentBet {

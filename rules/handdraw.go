@@ -68,6 +68,15 @@ func (h *Hand) startDraw(seq events.Seq) {
 	h.drawOrder, h.drawN = h.drawSeats()
 }
 
+// Served returns the seat of the player being served in the draw: the last to discard, while
+// he still waits for replacements; 0 when nobody is.
+func (h *Hand) Served() events.Seat {
+	if p := h.Player(h.drawer); p != nil && p.Pending > 0 {
+		return p.Seat
+	}
+	return 0
+}
+
 func (h *Hand) othersDone(s events.Seat) bool {
 	for _, o := range h.drawOrder[:h.drawN] {
 		if events.Seat(o) == s {

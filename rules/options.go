@@ -264,7 +264,7 @@ func (h *Hand) advise(c *counts, next events.Seq) Advice {
 		switch {
 		case h.InHand() < 2:
 			return h.settle(c)
-		case h.Opener == 0 && h.CurrentBet == 0 && h.Preset.PassedOutAllowed:
+		case h.Passes():
 			return Advice{Step: StepPass}
 		}
 	}
@@ -369,12 +369,17 @@ func (h *Hand) adviseDraw(c *counts) (Advice, bool) {
 }
 
 // gatherDiscards returns the cards a reshuffle gathers when the stub runs out in the draw: the
-// discards, with the burned cards (tr-kapali) or the bottom card (std-draw).
+// discards, with the burned cards (tr-kapali) or the bottom card (std-draw); in online-draw the
+// discards but those of the player being served (presets.md, 2026-12-05).
 func (h *Hand) gatherDiscards() cards.Set {
 	var set cards.Set
+	served := h.Served()
 	for cd := cards.Card(0); cd < cards.NumCards; cd++ {
 		switch h.loc[cd] {
 		case inDiscards:
+			if h.Preset.DrawSource == DrawTopOthers && served != 0 && h.holder(cd) == served {
+				continue // his own discards stay out of his new cards
+			}
 			set = set.Add(cd)
 		case inBurned:
 			if h.Preset.DrawSource == DrawTop {

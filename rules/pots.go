@@ -67,11 +67,14 @@ func (h *Hand) Excess() (events.Seat, events.Chips) {
 	var top, second events.Chips
 	var seat events.Seat
 	for _, p := range h.Players {
+		// A dead blind is in the pot but matches no bet: it is no one's excess, and it calls
+		// nothing of anyone else's.
+		in := p.In - p.Dead
 		switch {
-		case p.In > top:
-			second, top, seat = top, p.In, p.Seat
-		case p.In > second:
-			second = p.In
+		case in > top:
+			second, top, seat = top, in, p.Seat
+		case in > second:
+			second = in
 		}
 	}
 	if top == second {
@@ -202,7 +205,9 @@ func (h *Hand) layers(dst []xpot, in *[events.MaxSeat + 1]events.Chips, carry ev
 		if !h.contender(p) {
 			continue
 		}
-		if p.AllIn && in[p.Seat] > 0 {
+		if p.AllIn && (in[p.Seat] > 0 || carry > 0) {
+			// A player all-in with nothing in this hand (dealt in with stack 0, his last chips in
+			// the carry: events-v1.md §7, 2026-12-05) plays for the lowest layer, the carry alone.
 			levels = append(levels, in[p.Seat])
 		}
 		topLive = max(topLive, in[p.Seat])
@@ -223,13 +228,13 @@ func (h *Hand) layers(dst []xpot, in *[events.MaxSeat + 1]events.Chips, carry ev
 		last := k == len(levels)-1
 		for _, p := range h.Players {
 			c := in[p.Seat] - prev
-			if c <= 0 {
-				continue
+			if c <= 0 && !(lv == 0 && h.contender(p)) {
+				continue // the carry's own layer (level 0) is every contender's
 			}
 			if !last && c > lv-prev {
 				c = lv - prev
 			}
-			pot.amount += c
+			pot.amount += max(c, 0)
 			// A live player short of the level without being all-in (a short ante or call: an
 			// irregularity reported on its own) still plays for the layer: no cascade.
 			if h.contender(p) && (in[p.Seat] >= lv || !p.AllIn) {

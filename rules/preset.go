@@ -63,6 +63,10 @@ const (
 	// DrawNeverBottom: from the top but never the bottom card; if short, the discards and the
 	// bottom card are reshuffled (std-draw).
 	DrawNeverBottom DrawSource = "never-bottom"
+	// DrawTopOthers: from the top; if the stub runs out, the discards made so far, except
+	// those of the player being served, are shuffled into a new stub for the players still to
+	// draw (online-draw, presets.md, 2026-12-05). Burned cards stay out.
+	DrawTopOthers DrawSource = "top-others"
 )
 
 // Remedy is what the preset requires when a card is exposed.
@@ -178,6 +182,10 @@ type Preset struct {
 	PassedOutAllowed bool `json:"passed_out_allowed"`
 	// Rake: pot.raked allowed (online-draw).
 	Rake bool `json:"rake"`
+	// Button is how a blind game moves its button when players come and go (events-v1.md §7,
+	// 2026-12-05): "" or "dead", the TDA dead button; "moving", the online rooms' moving button.
+	// Ante games ignore it: their deal passes to the next seat dealt in anyway.
+	Button events.Button `json:"button"`
 }
 
 func lowTable(def cards.Rank, by map[int]cards.Rank, min, max int) [11]cards.Rank {
@@ -245,7 +253,7 @@ var presets = map[string]Preset{
 		Ante:   true,
 		Blinds: true, CheckBeforeOpen: true, Openers: OpenFree,
 		Structure: NoLimit, RaiseCap: 3, SecondStarter: StartLeft, MaxDraw: 5,
-		DrawSource: DrawTop,
+		DrawSource: DrawTopOthers, // "if the stub runs out during the draw" (2026-12-05)
 		ExposedCut: RemedyReshuffle, ExposedDeal: RemedyKeep, ExposedDraw: RemedyBurnNext,
 		Split: SplitEqual, OddChip: OddLeftOfDealer, Pots: PotsTableStakes,
 		Rebuys: true, Rake: true,
@@ -303,6 +311,9 @@ func ForHand(r events.Rules) (Preset, error) {
 		return p, fmt.Errorf("bad rules override: %v", err)
 	}
 	q.Name = p.Name
+	if q.Button != "" && q.Button != events.ButtonDead && q.Button != events.ButtonMoving {
+		return p, fmt.Errorf("bad rules override: button %q is neither dead nor moving", q.Button)
+	}
 	if p.Name == "online-draw" && q.Structure == FixedLimit && q.RaiseCap == 0 {
 		q.RaiseCap = 3
 	}
@@ -316,7 +327,7 @@ func jsonNames() []string {
 		"burn_before_fourth", "delayed_fifth", "draw_source", "declared", "min_shuffles", "exposed_cut",
 		"exposed_deal", "exposed_draw", "exposed_error", "must_show_openers", "split", "odd_chip", "pots",
 		"broke_cannot_open", "broke_dealt_in", "rebuys", "starter", "passed_out_allowed", "rake",
-		"min_players", "max_players"}
+		"min_players", "max_players", "button"}
 }
 
 // Low returns the lowest rank of the deck for n players dealt in, and false when the preset does

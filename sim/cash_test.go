@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -74,10 +73,11 @@ func playCorpus(t *testing.T, preset string, hands, perTable int) corpus {
 // The simulator's clean corpora, cash sessions included (events-v1.md §7: players sit out, come
 // back, leave with their chips, sit down with a buy-in, rebuy), audit with no error and no warning
 // but the card.exposed of the dealer's deliberate exposures: an independent check of the auditor
-// against the simulator. 400 hands a preset; FECHADO_LONG=1 plays 10,000 and logs the table.
+// against the simulator. 400 hands a preset under -short; without it (make test-long) 10,000, and
+// it logs the table.
 func TestCleanCorpora(t *testing.T) {
 	hands, perTable := 400, 100
-	if os.Getenv("FECHADO_LONG") == "1" {
+	if !testing.Short() {
 		hands, perTable = 10000, 1000
 	}
 	var b strings.Builder

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -151,10 +150,10 @@ func count(c map[string]int, h *audit.HandResult) {
 }
 
 // TestCoverageReport prints how often each rule path appears per 10,000 hands of each preset
-// (200 hands each unless FECHADO_LONG=1, scaled to 10,000), and fails on any error finding.
+// (200 hands each under -short, else 10,000), and fails on any error finding.
 func TestCoverageReport(t *testing.T) {
 	n := 200
-	if os.Getenv("FECHADO_LONG") == "1" {
+	if !testing.Short() {
 		n = 10000
 	}
 	names := rules.Names()

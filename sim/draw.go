@@ -18,8 +18,9 @@ func (g *game) available() int {
 }
 
 // refill reshuffles the cards the preset gathers when the stub has run out: the discards so far
-// (br-fechado: not the drawing player's own, unless there are no others), plus the burned cards
-// (tr-kapali and the like) or the bottom card (std-draw).
+// but the drawing player's own (presets.md online-draw, 2026-12-05; the simulator does the same
+// in br-fechado, unless there are no others), plus the burned cards (tr-kapali) or the bottom
+// card (std-draw).
 func (g *game) refill(drawer events.Seat, own []cards.Card) {
 	var set cards.Set
 	for _, c := range g.stub {

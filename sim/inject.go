@@ -276,7 +276,7 @@ type mutation struct {
 
 func (m *mutation) insert(i int, d events.Data) *events.Event {
 	at := m.evs[max(0, i-1)].At
-	e := &events.Event{ID: uuid7(m.s.injRng, m.s.clock), Table: m.evs[0].Table, Hand: m.evs[0].Hand, At: at, Type: d.EventType(), Data: d}
+	e := &events.Event{ID: uuid7(m.s.injRng, m.s.clock, m.s.idSalt), Table: m.evs[0].Table, Hand: m.evs[0].Hand, At: at, Type: d.EventType(), Data: d}
 	m.evs = slices.Insert(m.evs, i, e)
 	return e
 }

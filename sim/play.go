@@ -127,7 +127,7 @@ func (g *game) run() {
 	case g.h.InHand() < 2:
 		g.settle()
 		return
-	case g.h.Opener == 0 && g.h.CurrentBet == 0 && g.h.Preset.PassedOutAllowed:
+	case g.h.Passes():
 		g.emit(&events.HandPassed{})
 		g.reveals()
 		g.end(g.h.Pot())
@@ -224,7 +224,7 @@ func (g *game) forcedBets() {
 	}
 	if g.h.Preset.Blinds {
 		sb, bb := g.blindSeats()
-		g.s.placedBB = bb // what the rotation moves on from, whatever an injection makes of it
+		g.s.placedBB, g.s.placedSB = bb, sb // what the rotation moves on from, whatever an injection makes of it
 		if sb != 0 {
 			g.emit(&events.BlindPosted{Seat: sb, Amount: min(g.s.cfg.SmallBlind, g.h.Player(sb).Stack), Blind: events.BlindSmall})
 		}

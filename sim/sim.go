@@ -5,11 +5,13 @@
 package sim
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/fechado/fechado/cards"
@@ -119,13 +121,20 @@ type Sim struct {
 	played    int
 	injectAt  int
 	done      bool
+	ending    Ending // why the table stopped early, once done
+	// idSalt is mixed into every id the table draws (hands, events), derived from the table id:
+	// two tables played with the same seed share their play but never an id.
+	idSalt uint64
 	// left lists the players gone since the last hand, for the next hand.started; cashRng draws
 	// the comings and goings of a cash session (apart, so that the play is the same without).
 	left    []events.LeftPlayer
 	cashRng *rand.Rand
-	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games);
-	// placedBB the big blind of the hand being played, as the simulator placed it.
+	// bb and bbBefore are the seats of the big blinds of the last two hands (blind games), sb
+	// the seat that posted the last hand's small blind (0: dead); placedBB and placedSB the blinds
+	// of the hand being played, as the simulator placed them. The rotation moves on from them as
+	// the log records them (events-v1.md §7, continuity), as the auditor does.
 	bb, bbBefore, placedBB events.Seat
+	sb, placedSB           events.Seat
 	newcomers              int
 
 	// tour is set at the tables of a tournament (tournament.go): every hand carries it, a
@@ -152,6 +161,10 @@ type seat struct {
 	waitBB bool
 	// from is the table a tournament player was moved from since the table's last hand.
 	from string
+	// share says a tournament player with no chips still has chips in the pot carried to the
+	// next deal (a passed-out deal he anted all-in): he is dealt in with stack 0, not knocked out
+	// (events-v1.md §7, 2026-12-05).
+	share bool
 }
 
 // MaxRebuys is how many times a player who lost every chip buys in again, where the preset
@@ -225,7 +238,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 	var key [32]byte
 	binary.LittleEndian.PutUint64(key[:], cfg.Seed)
-	s := &Sim{cfg: cfg, preset: p, stakes: st, clock: cfg.Start}
+	s := &Sim{cfg: cfg, preset: p, stakes: st, clock: cfg.Start, idSalt: tableSalt(cfg.Table)}
 	s.src[0] = rand.NewChaCha8(key)
 	s.rng = rand.New(s.src[0])
 	key[8] = 1
@@ -246,6 +259,12 @@ func New(cfg Config) (*Sim, error) {
 	}
 	s.dealer = events.Seat(1 + s.rng.IntN(cfg.Players))
 	return s, nil
+}
+
+// tableSalt derives the salt of a table's ids from its id (SHA-256, first 8 bytes).
+func tableSalt(table string) uint64 {
+	sum := sha256.Sum256([]byte("fechado/sim/ids/" + table))
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 func validTable(t string) bool {
@@ -270,6 +289,7 @@ func (s *Sim) Next() (*Hand, error) {
 	dealt := s.dealtIn()
 	if len(dealt) < max(2, s.preset.MinPlayers) {
 		s.done = true
+		s.ending = s.endReason()
 		return nil, io.EOF
 	}
 	snap := s.snapshot()
@@ -409,7 +429,7 @@ func (s *Sim) dealtIn() []*seat {
 	var out []*seat
 	withChips := 0
 	for _, p := range s.seats {
-		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone && !p.waitBB {
+		if (p.stack+p.rebuy > 0 || p.share) && p.away == 0 && !p.gone && !p.waitBB {
 			withChips++
 		}
 	}
@@ -419,7 +439,7 @@ func (s *Sim) dealtIn() []*seat {
 	for _, p := range s.seats {
 		switch {
 		case p.away > 0 || p.gone || p.waitBB:
-		case p.stack+p.rebuy > 0:
+		case p.stack+p.rebuy > 0 || p.share:
 			out = append(out, p)
 		case s.preset.BrokeDealtIn && p.broke < 2 && len(out) < s.preset.MaxPlayers && s.number > 0:
 			out = append(out, p)
@@ -514,6 +534,7 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	if s.preset.Blinds && s.placedBB != 0 {
 		if !replayed {
 			s.bbBefore = s.bb
+			s.sb = s.placedSB
 		}
 		s.bb = s.placedBB
 	}
@@ -542,10 +563,13 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 		}
 	}
 	if s.tour != nil {
-		// A tournament: a player with no chips is knocked out and leaves the table.
+		// A tournament: a player with no chips is knocked out and leaves the table, unless his
+		// last chips are in the pot this deal carries (events-v1.md §7, 2026-12-05): then he is
+		// dealt in to the next deal with stack 0, all-in, and plays for the carry.
 		kept := s.seats[:0]
 		for _, p := range s.seats {
-			if p.stack > 0 {
+			p.share = p.stack == 0 && end.Carry > 0 && slices.Contains(seats, p.seat)
+			if p.stack > 0 || p.share {
 				kept = append(kept, p)
 			} else {
 				s.left = append(s.left, events.LeftPlayer{Player: p.name})
@@ -599,7 +623,7 @@ func (s *Sim) blinds(seats []events.Seat, dealer events.Seat) (button, sb, bb ev
 		// The misdeal's blinds play again.
 		return s.dealer, s.sbAgain(seats), s.bb
 	}
-	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
+	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastSB: s.sb, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
 	return b.Button, b.Small, b.Big
 }
 
@@ -618,14 +642,16 @@ func (s *Sim) tick() string {
 }
 
 // newID returns a UUID in the version 7 layout: the simulated time in milliseconds, then random
-// bits from the seeded generator.
-func (s *Sim) newID() string { return uuid7(s.idRng, s.clock) }
+// bits from the seeded generator, mixed with the table's salt.
+func (s *Sim) newID() string { return uuid7(s.idRng, s.clock, s.idSalt) }
 
-func uuid7(r *rand.Rand, t time.Time) string {
+// uuid7 draws a version 7 UUID at time t from r; salt (the table's) is mixed into its random
+// bits, so that the same seed at two tables gives two sets of ids.
+func uuid7(r *rand.Rand, t time.Time, salt uint64) string {
 	var b [16]byte
 	ms := uint64(t.UnixMilli())
 	b[0], b[1], b[2], b[3], b[4], b[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
-	binary.BigEndian.PutUint64(b[8:], r.Uint64())
+	binary.BigEndian.PutUint64(b[8:], r.Uint64()^salt)
 	x := r.Uint32()
 	b[6], b[7] = byte(x>>8), byte(x)
 	b[6] = b[6]&0x0f | 0x70
@@ -641,5 +667,44 @@ func (s *Sim) newSeed() cards.Seed {
 	return sd
 }
 
-// Won reports whether the table stopped because one player holds every chip.
+// Won reports whether the table stopped before its hands were played (Ending says why).
 func (s *Sim) Won() bool { return s.done }
+
+// Ending says why a table stopped before Config.Hands were played.
+type Ending struct {
+	Played int // hands played
+	// Reason: EndOneLeft or EndTooFew; "" while the table has not stopped early.
+	Reason string
+	// Player holds every chip (EndOneLeft); WithChips counts the players who still have chips
+	// and may be dealt in, Needed the fewest the preset deals in (EndTooFew).
+	Player            string
+	WithChips, Needed int
+}
+
+// The reasons a table stops early.
+const (
+	EndOneLeft = "one-left" // one player holds every chip; the others left or are out
+	EndTooFew  = "too-few"  // fewer players with chips than the preset deals in
+)
+
+// Ending returns why the table stopped before its hands were played; its Reason is "" when it
+// did not (yet).
+func (s *Sim) Ending() Ending {
+	e := s.ending
+	e.Played = s.played
+	return e
+}
+
+// endReason tells, once no hand can be dealt, why.
+func (s *Sim) endReason() Ending {
+	var with []*seat
+	for _, p := range s.seats {
+		if p.stack+p.rebuy > 0 && p.away == 0 && !p.gone && !p.waitBB {
+			with = append(with, p)
+		}
+	}
+	if len(with) == 1 {
+		return Ending{Reason: EndOneLeft, Player: with[0].name, WithChips: 1, Needed: max(2, s.preset.MinPlayers)}
+	}
+	return Ending{Reason: EndTooFew, WithChips: len(with), Needed: max(2, s.preset.MinPlayers)}
+}

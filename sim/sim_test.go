@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -68,12 +67,11 @@ func TestClean(t *testing.T) {
 	}
 }
 
-// TestLong plays at least 10,000 hands per preset (FECHADO_LONG=1): tables of every player
+// TestLong plays at least 10,000 hands per preset (without -short: make test-long): tables of every player
 // count in turn, each until 1,000 hands or one player holds every chip.
 func TestLong(t *testing.T) {
-	if os.Getenv("FECHADO_LONG") != "1" {
-		t.Log("set FECHADO_LONG=1 for 10,000 hands per preset")
-		return
+	if testing.Short() {
+		t.Skip("-short: 10,000 hands per preset run without it (make test-long)")
 	}
 	for _, name := range rules.Names() {
 		t.Run(name, func(t *testing.T) {

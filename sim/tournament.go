@@ -342,7 +342,7 @@ func (t *TournamentSim) nextToDeal(tb *tourTable) int {
 	d := tb.s.nextDealer(seats)
 	for range seats {
 		for i, p := range tb.s.seats {
-			if p.seat == d && !fresh(p) {
+			if p.seat == d && !fresh(p) && !p.share { // a share in the carry stays at its table
 				return i
 			}
 		}
@@ -391,16 +391,18 @@ func (t *TournamentSim) seatExtra(tb *tourTable) {
 // deal last.
 func (t *TournamentSim) move(p *seat, from, to *tourTable) {
 	from.s.seats = slices.DeleteFunc(from.s.seats, func(x *seat) bool { return x == p })
-	if from.open {
+	if from.open && !fresh(p) {
+		// left lists the players of from's last hand: one moved there and on before it dealt him
+		// a hand passed through without a trace in its log.
 		from.s.left = append(from.s.left, events.LeftPlayer{Player: p.name, Stack: p.stack, To: to.id})
 	}
 	t.Moves++
+	// from names the table he was last moved from (events-v1.md §7, 2026-12-05): from itself,
+	// even when it never dealt him a hand (it broke first: a chain through it).
 	np := &seat{seat: worstSeat(to, t.preset.MaxPlayers), name: p.name, stack: p.stack, style: p.style, initial: p.initial,
 		joined: true, from: from.id}
-	if p.from != "" {
-		np.from = p.from // he never played at from: he comes from the table of his last hand
-	} else if p.joined {
-		np.from = "" // he has played no hand yet: he sits down for the first time at to
+	if p.joined && p.from == "" {
+		np.from = "" // he has played no hand of the tournament yet: he sits down for the first time at to
 	}
 	if to.inj == "" && t.injects(finding.TournamentMove) {
 		np.stack += to.s.stakes.MinBet // he arrives with chips he did not have

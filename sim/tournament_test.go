@@ -14,6 +14,7 @@ import (
 	"github.com/fechado/fechado/internal/audittest"
 	"github.com/fechado/fechado/sim/simtest"
 	"github.com/fechado/fechado/tournament"
+	"pgregory.net/rapid"
 )
 
 // playTournament plays cfg to its end and returns the log and the hands.
@@ -202,4 +203,94 @@ func TestTournamentMerged(t *testing.T) {
 			t.Errorf("finding %d: merged %s, whole %s", i, merged[i].JSON(), whole[i].JSON())
 		}
 	}
+}
+
+// lastStacks returns the stacks and the carry the last hand of a tournament log ends with.
+func lastStacks(t testing.TB, hands []*Hand) (stacks []events.Chips, carry events.Chips) {
+	t.Helper()
+	if len(hands) == 0 {
+		t.Fatal("no hand played")
+	}
+	evs := hands[len(hands)-1].Events
+	end, ok := evs[len(evs)-1].Data.(*events.HandEnded)
+	if !ok {
+		t.Fatal("the last hand does not end with hand.ended")
+	}
+	for _, s := range end.Stacks {
+		stacks = append(stacks, s.Stack)
+	}
+	return stacks, end.Carry
+}
+
+// `fechado sim --rules br-fechado --tournament --entries 60 --tables 8 --seed 7` (issue 39): its
+// last two players come to a deal the short one antes all-in and nobody opens, his last chips
+// carried to the next deal. events-v1.md §7 (2026-12-05): he is not out; dealt in to the next deal
+// with stack 0, all-in, he plays for the carry, and the tournament ends only when one player
+// holds every chip. So it ends with one player on 60,000 (60 entries of 1,000), nothing carried,
+// and the audit calls it over with that winner.
+func TestTournamentEndsWithEveryChipInOneStack(t *testing.T) {
+	cfg := TournamentConfig{Rules: "br-fechado", Entries: 60, Tables: 8, Seed: 7}
+	log, hands := playTournament(t, cfg)
+	stacks, carry := lastStacks(t, hands)
+	held := 0
+	for _, s := range stacks {
+		if s > 0 {
+			held++
+			if s != 60_000 {
+				t.Errorf("the winner ends with %d chips, want 60000", s)
+			}
+		}
+	}
+	if held != 1 || carry != 0 {
+		t.Fatalf("the last hand ends with stacks %v and a carry of %d; want one stack of 60000 and no carry", stacks, carry)
+	}
+	carried := 0
+	for _, h := range hands {
+		hs := h.Events[0].Data.(*events.HandStarted)
+		for _, s := range hs.Seats {
+			if s.Stack == 0 && hs.Carry > 0 {
+				carried++ // dealt in with stack 0 and a share in the carry: the case of the issue
+			}
+		}
+	}
+	if carried == 0 {
+		t.Error("no player was dealt in with stack 0 to a carried pot: the seed no longer shows the case")
+	}
+	fs, a := auditLog(t, log)
+	if errs := errorsOf(fs); len(errs) > 0 {
+		t.Fatalf("%d errors, the first: %s", len(errs), errs[0].JSON())
+	}
+	tour := a.Tournaments().Get(DefaultTournament)
+	if tour == nil || !tour.Finished() {
+		t.Fatal("the audit does not call the tournament over")
+	}
+	if st := tour.Standings(); st[0].Place != 1 || st[0].Chips != 60_000 {
+		t.Errorf("the audit's winner: %+v, want place 1 on 60000", st[0])
+	}
+	if held, made := tour.Chips(); held != made || made != 60_000 {
+		t.Errorf("the tables hold %d chips of %d", held, made)
+	}
+}
+
+// Every simulated tournament, whatever its preset, size and seed, ends with one stack holding
+// every chip and nothing carried (events-v1.md §7, 2026-12-05: "a tournament ends only when one
+// player holds every chip, never with chips in a carried pot").
+func TestTournamentEndsWithOneStackProperty(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		preset := rapid.SampledFrom([]string{"br-fechado", "tr-kapali", "std-draw"}).Draw(rt, "preset")
+		entries := rapid.IntRange(2, 14).Draw(rt, "entries")
+		tables := rapid.IntRange(1, 3).Draw(rt, "tables")
+		seed := rapid.Uint64().Draw(rt, "seed")
+		cfg := TournamentConfig{Rules: preset, Entries: entries, Tables: tables, Seed: seed, Stack: 200}
+		_, hands := playTournament(t, cfg)
+		stacks, carry := lastStacks(t, hands)
+		var total, top events.Chips
+		for _, s := range stacks {
+			total += s
+			top = max(top, s)
+		}
+		if want := events.Chips(entries) * 200; carry != 0 || top != want || total != want {
+			rt.Fatalf("ends with stacks %v and a carry of %d; want one stack of %d", stacks, carry, want)
+		}
+	})
 }

@@ -37,6 +37,9 @@ type PlayerMemory struct {
 	MoveTo      string
 	ArrivedFrom string
 	ArrivedAt   string
+	// Via and ViaAt: a table he passed through that must never deal again, and when he left it.
+	Via   string    `json:",omitempty"`
+	ViaAt time.Time `json:",omitzero"`
 }
 
 // TableMemory is a Table with its players by name (the names stand for Table.Players in JSON).
@@ -52,7 +55,8 @@ func (t *Tournament) Memory() Memory {
 		Sum: t.sum, Adjust: t.adjust, Seen: t.seen, Out: t.out}
 	for _, p := range t.plist {
 		m.Players = append(m.Players, PlayerMemory{Player: *p, LastTable: p.lastTable, LastStart: p.lastStart,
-			LastEnd: p.lastEnd, MoveFrom: p.moveFrom, MoveTo: p.moveTo, ArrivedFrom: p.arrivedFrom, ArrivedAt: p.arrivedAt})
+			LastEnd: p.lastEnd, MoveFrom: p.moveFrom, MoveTo: p.moveTo, ArrivedFrom: p.arrivedFrom, ArrivedAt: p.arrivedAt,
+			Via: p.via, ViaAt: p.viaAt})
 	}
 	for _, tb := range t.tlist {
 		tm := TableMemory{Table: *tb, Players: make([]string, 0, len(tb.Players))}
@@ -81,6 +85,10 @@ func (b *Book) Restore(m Memory) (*Tournament, error) {
 		p := pm.Player
 		p.lastTable, p.lastStart, p.lastEnd = pm.LastTable, pm.LastStart, pm.LastEnd
 		p.moveFrom, p.moveTo, p.arrivedFrom, p.arrivedAt = pm.MoveFrom, pm.MoveTo, pm.ArrivedFrom, pm.ArrivedAt
+		p.via, p.viaAt = pm.Via, pm.ViaAt
+		if p.via != "" {
+			t.vias++
+		}
 		t.players[p.Name] = &p
 		t.plist = append(t.plist, &p)
 	}

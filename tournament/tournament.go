@@ -102,6 +102,9 @@ type Tournament struct {
 	tables  map[string]*Table
 	tlist   []*Table
 	levels  map[int]events.Stakes
+	// vias counts the players with a via still to be judged: while there is none, a hand does
+	// not look for them.
+	vias int
 	// sum is the chips of every player seen and every table's carry, as the last hands leave
 	// them; adjust is what the findings already reported (or the checks of single tables account
 	// for) have put apart, so that one irregularity is reported once.
@@ -138,6 +141,11 @@ type Player struct {
 	moveFrom, moveTo string // a left.to not yet matched by his arrival
 	arrivedFrom      string // a from not yet matched by its table's left.to …
 	arrivedAt        string // … and the table he arrived at
+	// via is a from that was neither the table of his last hand nor the to of his last left:
+	// a table he passed through without being dealt a hand, which must then never deal again (it
+	// broke, events-v1.md §7, 2026-12-05); viaAt is when he sat down coming from it.
+	via   string
+	viaAt time.Time
 }
 
 // Table is one table of a tournament.
@@ -178,8 +186,20 @@ func (t *Tournament) Chips() (held, made events.Chips) {
 	return t.sum + events.Chips(unseen)*t.Stack, events.Chips(t.Entries)*t.Stack + t.Rebuys
 }
 
-// Finished reports whether one player holds every chip: the tournament has a winner.
-func (t *Tournament) Finished() bool { return t.seen > 0 && t.seen >= t.Entries && t.InPlay() == 1 }
+// Finished reports whether one player holds every chip: the tournament has a winner. Never
+// while chips sit in a pot carried to a table's next deal (events-v1.md §7, 2026-12-05).
+func (t *Tournament) Finished() bool {
+	return t.seen > 0 && t.seen >= t.Entries && t.InPlay() == 1 && t.carried() == 0
+}
+
+// carried returns the chips the tables' last hands carried to their next deals.
+func (t *Tournament) carried() events.Chips {
+	var c events.Chips
+	for _, tb := range t.tlist {
+		c += tb.Carry
+	}
+	return c
+}
 
 // Standing is one line of the standings.
 type Standing struct {
@@ -255,6 +275,31 @@ func (t *Tournament) player(name string) (*Player, bool) {
 	return p, true
 }
 
+// setVia records that p sat down at a hand starting at at coming from table via, which must never
+// deal again unless a left.to of his last table names it.
+func (t *Tournament) setVia(p *Player, via string, at time.Time) {
+	if p.via == "" {
+		t.vias++
+	}
+	p.via, p.viaAt = strings.Clone(via), at
+}
+
+// clearVia forgets p's via.
+func (t *Tournament) clearVia(p *Player) {
+	if p.via != "" {
+		t.vias--
+	}
+	p.via, p.viaAt = "", time.Time{}
+}
+
+// arrivedAtOr names the table p sits at, or "?".
+func (p *Player) arrivedAtOr() string {
+	if p.Table != "" {
+		return p.Table
+	}
+	return "?"
+}
+
 func (t *Tournament) setChips(p *Player, v events.Chips) {
 	t.sum += v - p.Chips
 	p.Chips = v
@@ -321,17 +366,38 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		t.Level = max(t.Level, lv)
 	}
 
+	// A table a moved player passed through as one that never deals again deals again.
+	if t.vias > 0 {
+		for _, p := range t.plist {
+			if p.via == h.Table && h.StartAt.After(p.viaAt) {
+				start(finding.TournamentMove, 0, fmt.Sprintf("%s sat down at table %s coming from this table as from one that broke, but it deals again: from names the table he was last moved from, the to of his last left", p.Name, p.arrivedAtOr()), nil, p.via)
+				t.clearVia(p)
+			}
+		}
+	}
+
 	// The players gone since the table's last hand.
+	type bust struct {
+		p     *Player
+		stack events.Chips
+		seat  events.Seat // his seat in this hand; 0 when he is not dealt in to it
+	}
+	var busts []bust
 	for _, l := range hs.Left {
 		p := t.players[l.Player]
 		if p == nil {
 			continue
 		}
 		if l.To == "" {
-			// Knocked out (stack 0), or gone with chips, which leave the tournament with him.
+			// Knocked out (stack 0), or gone with chips, which leave the tournament with him. A
+			// player the last hand left with no chips but a share in its carried pot was still in
+			// (events-v1.md §7, 2026-12-05): gone without it, he goes out now.
 			t.setChips(p, 0)
 			if p.Table == h.Table {
 				p.Table = ""
+			}
+			if !p.Out {
+				busts = append(busts, bust{p, 0, 0})
 			}
 			continue
 		}
@@ -341,6 +407,9 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		switch {
 		case p.arrivedFrom == h.Table && p.arrivedAt == l.To:
 			p.arrivedFrom, p.arrivedAt = "", "" // he has already sat down there, from here
+			if p.via == l.To {
+				t.clearVia(p) // … or passed through it, to where he sat down: a chain
+			}
 		case p.arrivedFrom == h.Table:
 			start(finding.TournamentMove, 0, fmt.Sprintf("%s is moved to table %s, but he sat down at table %s", p.Name, l.To, p.arrivedAt), l.To, p.arrivedAt)
 			p.arrivedFrom, p.arrivedAt = "", ""
@@ -371,10 +440,33 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 			if from != "" {
 				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, where he has played no hand", name, from), nil, from)
 			}
+		case from != "" && from != p.lastTable:
+			// events-v1.md §7 (2026-12-05): moved on before the table he was sent to dealt him a
+			// hand, he passed through it: from names the table he was last moved from, the to of
+			// his last left (a chain, no finding), or a table that never deals again (it broke).
+			if stack != want {
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s is moved from table %s with %d chips; he ended his last hand, at table %s, with %d", p.Name, from, stack, p.lastTable, want), want, stack)
+			}
+			t.adjust += stack - want
+			switch {
+			case p.moveTo == from:
+				// The to of his last left: the chain is complete.
+			case from == h.Table:
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, the table he sits down at; his last hand was at table %s", p.Name, from, p.lastTable), p.lastTable, from)
+			case t.tables[from] == nil:
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, which has dealt no hand of the tournament; his last hand was at table %s", p.Name, from, p.lastTable), p.lastTable, from)
+			case p.moveTo == "" && t.tables[p.lastTable] != nil && t.tables[p.lastTable].Start.After(p.lastEnd):
+				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, but his last hand was at table %s, whose next hand did not list him as moved", p.Name, from, p.lastTable), p.lastTable, from)
+			default:
+				if p.moveTo == "" {
+					// His last table has not dealt again: its next hand is to list him moved to from.
+					p.arrivedFrom, p.arrivedAt = p.lastTable, strings.Clone(from)
+				}
+				t.setVia(p, from, h.StartAt)
+			}
+			p.moveFrom, p.moveTo = "", ""
 		case from != "":
-			if p.lastTable != from {
-				start(finding.TournamentMove, seat, fmt.Sprintf("%s comes from table %s, but his last hand was at table %s", p.Name, from, p.lastTable), p.lastTable, from)
-			} else if stack != want {
+			if stack != want {
 				start(finding.TournamentMove, seat, fmt.Sprintf("%s is moved from table %s with %d chips; he ended his last hand there with %d", p.Name, from, stack, want), want, stack)
 			}
 			t.adjust += stack - want
@@ -443,11 +535,6 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 	// The hand's end: stacks, carry, knock-outs.
 	end := h.End
 	var endChips events.Chips
-	type bust struct {
-		p     *Player
-		stack events.Chips
-	}
-	var busts []bust
 	for _, s := range hs.Seats {
 		p := t.players[s.Player]
 		v, ok := rules.EndStack(end, s.Seat)
@@ -459,8 +546,11 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 		p.Hands++
 		p.lastTable, p.lastStart, p.lastEnd = tb.ID, h.StartAt, h.EndAt
 		switch {
+		case v == 0 && end.Carry > 0:
+			// His last chips may sit in the pot carried to the next deal: he is dealt in to it
+			// with stack 0 and plays for it, not out (events-v1.md §7, 2026-12-05).
 		case v == 0 && !p.Out:
-			busts = append(busts, bust{p, s.Stack})
+			busts = append(busts, bust{p, s.Stack, s.Seat})
 		case v > 0 && p.Out:
 			p.Out, p.Place, p.OutHand, p.OutTable = false, 0, "", "" // back in, by a rebuy
 			t.out--
@@ -487,9 +577,23 @@ func (t *Tournament) add(dst []finding.Finding, h *Hand) []finding.Finding {
 			p := b.p
 			p.Out, p.Place, p.OutHand, p.OutTable, p.OutAt = true, place, tb.Hand, tb.ID, h.EndAt
 			p.Table = ""
-			at(h.EndSeq, finding.TournamentPlace, p.Seat, fmt.Sprintf("%s is knocked out in place %d", p.Name, place), nil, place)
+			var name any // a player not dealt in to this hand has no seat in it: his name says who
+			if b.seat == 0 {
+				name = p.Name
+			}
+			at(h.EndSeq, finding.TournamentPlace, b.seat, fmt.Sprintf("%s is knocked out in place %d", p.Name, place), name, place)
 		}
 		t.out += len(busts)
+		// events-v1.md §7: a tournament ends only when one player holds every chip, never with
+		// chips in a carried pot. One player left in with a carry somewhere: those chips have
+		// nobody to win them.
+		if t.seen >= t.Entries && t.InPlay() == 1 {
+			for _, x := range t.tlist {
+				if x.Carry > 0 {
+					at(h.EndSeq, finding.TournamentChips, 0, fmt.Sprintf("one player is left in while table %s carries %d chips to a deal nobody is left to play: a tournament ends only when one player holds every chip", x.ID, x.Carry), 0, x.Carry)
+				}
+			}
+		}
 	}
 
 	// Every chip of the tournament: its entries' stacks and the rebuys so far, once every entry

@@ -169,6 +169,68 @@ func TestTournament(t *testing.T) {
 				{table: "a", start: 3, end: 4, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}}},
 			},
 		},
+		{
+			rule: "events-v1.md §7 (2026-12-05) carried pot: bia antes her last 50 into a deal nobody opens; she is not out, dealt in to the next deal with stack 0 she wins the carry",
+			hands: []hand{
+				{table: "a", start: 0, end: 2, level: 1, entries: 2, seats: []p{{seat: 1, name: "ana", stack: 100, end: 50}, {seat: 2, name: "bia", stack: 100, end: 50}}},
+				{table: "a", start: 3, end: 4, level: 1, seats: []p{{seat: 1, name: "ana", stack: 50, end: 0}, {seat: 2, name: "bia", stack: 50, end: 0}}, out: 100},
+				{table: "a", start: 5, end: 6, level: 1, carry: 100, seats: []p{{seat: 1, name: "ana", stack: 0, end: 0}, {seat: 2, name: "bia", stack: 0, end: 100}}},
+				{table: "a", start: 7, end: 8, level: 1, seats: []p{{seat: 1, name: "ana", stack: 0, end: 0}, {seat: 2, name: "bia", stack: 100, end: 100}}},
+			},
+			place: map[string]int{"ana": 2},
+		},
+		{
+			rule: "events-v1.md §7 (2026-12-05): knocked out at the end of a hand that leaves him no chips and no share in a carried pot; a player with a share the next deal does not deal in goes out then",
+			hands: []hand{
+				{table: "a", start: 0, end: 2, level: 1, entries: 3, seats: []p{{seat: 1, name: "ana", stack: 100, end: 95}, {seat: 2, name: "bia", stack: 100, end: 0}, {seat: 3, name: "caio", stack: 100, end: 95}}, out: 110},
+				{table: "a", start: 3, end: 4, level: 1, carry: 110, seats: []p{{seat: 1, name: "ana", stack: 95, end: 205}, {seat: 3, name: "caio", stack: 95, end: 95}}, left: []events.LeftPlayer{{Player: "bia"}}},
+			},
+			place: map[string]int{"bia": 3},
+		},
+		{
+			rule: "events-v1.md §7 (2026-12-05): a tournament ends only when one player holds every chip, never with chips in a carried pot (tournament.chips otherwise)",
+			hands: []hand{
+				{table: "a", start: 0, end: 2, level: 1, entries: 2, seats: []p{{seat: 1, name: "ana", stack: 100, end: 190}, {seat: 2, name: "bia", stack: 100, end: 0}}, out: 10},
+				{table: "a", start: 3, end: 4, level: 1, carry: 10, seats: []p{{seat: 1, name: "ana", stack: 190, end: 185}}, left: []events.LeftPlayer{{Player: "bia"}}, out: 15},
+			},
+			want:  []string{"a-2 40 tournament.chips 15"},
+			place: map[string]int{"bia": 2},
+		},
+		{
+			rule: "events-v1.md §7 from (2026-12-05): dani, moved b→a, is moved on a→c before a deals him a hand: from names a, the to of his last left, and the chain is no finding",
+			hands: append(opening(),
+				hand{table: "b", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "c", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "dani", stack: 70, end: 70, from: "a"}}}),
+		},
+		{
+			rule: "events-v1.md §7 from (2026-12-05): the chain seen the other way round, dani seated at c (from a) before b's next hand lists him moved to a",
+			hands: append(opening(),
+				hand{table: "c", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "dani", stack: 70, end: 70, from: "a"}}},
+				hand{table: "b", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "a", start: 8, end: 9, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}}}),
+		},
+		{
+			rule: "findings-v1.md tournament.move (2026-12-05): a from that is neither the to of his last left nor a table that never deals again: c deals again",
+			hands: append(opening(),
+				hand{table: "c", start: 0, end: 1, level: 1, entries: 5, seats: []p{{seat: 1, name: "eve", stack: 100, end: 100}}},
+				hand{table: "b", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "a", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}, {seat: 3, name: "dani", stack: 70, end: 70, from: "c"}}},
+				hand{table: "c", start: 8, end: 9, level: 1, seats: []p{{seat: 1, name: "eve", stack: 100, end: 100}}}),
+			want: []string{"c-6 1 tournament.move c"},
+		},
+		{
+			rule: "events-v1.md §7 from (2026-12-05): the chain through a table that broke (never deals again) is no finding, nor a from naming the table of his last hand",
+			hands: append(opening(),
+				hand{table: "a", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}, {seat: 3, name: "dani", stack: 70, end: 70, from: "b"}}},
+				hand{table: "b", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}}),
+		},
+		{
+			rule: "findings-v1.md tournament.move (2026-12-05): a from that is neither the to of his last left nor a table that never deals again",
+			hands: append(opening(),
+				hand{table: "b", start: 4, end: 5, level: 1, seats: []p{{seat: 1, name: "caio", stack: 130, end: 130}}, left: []events.LeftPlayer{{Player: "dani", Stack: 70, To: "a"}}},
+				hand{table: "a", start: 6, end: 7, level: 1, seats: []p{{seat: 1, name: "ana", stack: 150, end: 150}, {seat: 2, name: "bia", stack: 50, end: 50}, {seat: 3, name: "dani", stack: 70, end: 70, from: "c"}}}),
+			want: []string{"a-4 1 tournament.move c"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
@@ -236,5 +298,22 @@ func TestFinished(t *testing.T) {
 	}
 	if want := []string{"1 bia", "2 caio", "3 ana"}; !slices.Equal(got, want) {
 		t.Errorf("standings %q, want %q", got, want)
+	}
+}
+
+// A player with a share in a carried pot whom the next deal lists in left without dealing him in
+// goes out at that hand, which has no seat of his: the tournament.place finding names him in
+// expected, with seat 0 (events-v1.md §7, 2026-12-05; docs/findings.md tournament.place).
+func TestPlaceOfAPlayerNotDealtIn(t *testing.T) {
+	b := NewBook()
+	var fs []finding.Finding
+	for i, h := range []hand{
+		{table: "a", start: 0, end: 2, level: 1, entries: 3, seats: []p{{seat: 1, name: "ana", stack: 100, end: 95}, {seat: 2, name: "bia", stack: 100, end: 0}, {seat: 3, name: "caio", stack: 100, end: 95}}, out: 110},
+		{table: "a", start: 3, end: 4, level: 1, carry: 110, seats: []p{{seat: 1, name: "ana", stack: 95, end: 205}, {seat: 3, name: "caio", stack: 95, end: 95}}, left: []events.LeftPlayer{{Player: "bia"}}},
+	} {
+		fs = b.Add(fs, h.build(i+1))
+	}
+	if len(fs) != 1 || fs[0].Code != finding.TournamentPlace || fs[0].Hand != "a-2" || fs[0].Seat != 0 || fs[0].Expected != "bia" || fs[0].Actual != 3 {
+		t.Errorf("findings %+v; want bia's place 3 at a-2, seat 0, expected \"bia\"", fs)
 	}
 }

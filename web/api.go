@@ -7,13 +7,17 @@ import (
 	"encoding/json"
 	"io/fs"
 	"net/http"
+
+	"github.com/fechado/fechado/internal/webguard"
 )
 
-// Handler returns the server's HTTP handler: the pages, /api/ and /metrics.
-func (s *Server) Handler() http.Handler { return s.mux }
+// Handler returns the server's HTTP handler: the pages, /api/ and /metrics, every answer with the
+// security headers (webguard.Secure).
+func (s *Server) Handler() http.Handler { return webguard.Secure(s.mux) }
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
+	m.HandleFunc("GET /api/openapi.json", s.getOpenAPI)
 	m.HandleFunc("GET /api/tables", s.getTables)
 	m.HandleFunc("GET /api/tables/{id}/chips", s.getChips)
 	m.HandleFunc("GET /api/tournaments", s.getTournaments)
@@ -35,6 +39,7 @@ func (s *Server) routes() {
 	})
 	m.HandleFunc("GET /hands/{id}/report", s.getReport)
 	m.Handle("GET /metrics", s.metrics.handler())
+	s.transparencyRoutes(m)
 	sub, _ := fs.Sub(assets, "assets")
 	files := http.FileServerFS(sub)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

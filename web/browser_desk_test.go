@@ -107,9 +107,8 @@ func (d *desk) appendLive(t *testing.T) string {
 	return table
 }
 
-// long reports whether the whole browser test runs: without -short, or with FECHADO_LONG=1
-// (make test-long).
-func long() bool { return !testing.Short() || os.Getenv("FECHADO_LONG") == "1" }
+// long reports whether the whole browser test runs: without -short (make test-long).
+func long() bool { return !testing.Short() }
 
 // artifacts is where the screenshots go: $FECHADO_ARTIFACTS when set, else the test's artifact
 // folder (kept by go test -artifacts -outputdir DIR).
@@ -130,7 +129,7 @@ func artifacts(t *testing.T) string {
 // the four languages; screenshots of every page at a desktop's and a phone's width, none wider than
 // the phone. Under -short four tabs share the connection (three more without Web Locks), and one
 // language is photographed, at the phone's width only, where every page's width is checked (the
-// others have their words and their finding checked); FECHADO_LONG=1 or no -short opens ten tabs
+// others have their words and their finding checked); without -short it opens ten tabs
 // and photographs all four languages at both widths.
 func TestBrowserDesk(t *testing.T) {
 	t.Parallel()

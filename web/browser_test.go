@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"fmt"
-	"github.com/fechado/fechado/internal/browsertest"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/browsertest"
 	"github.com/fechado/fechado/sim"
 )
 

@@ -10,7 +10,9 @@ import (
 	"sync"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/webguard"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/roles"
 )
 
 // rejection is a hand of a POST /api/events that was not appended.
@@ -33,11 +35,26 @@ type postResult struct {
 
 // postEvents is POST /api/events: a JSON Lines body of events, appended as `fechado record`
 // appends a file. Every line is decoded first: one that is not JSON answers 400, one that is not
-// a valid event 422, both naming the line (and the field), and nothing is appended. Then each
-// hand is validated against what the log holds (seq, prev chain, table) and appended, or
-// rejected as a whole: 422 when invalid, 409 when the store refused it (a sequence conflict);
-// other hands of the body still go in. A body over the limit answers 413.
+// a valid event 422 (a line nested deeper than events.MaxDepth too), both naming the line (and
+// the field), and nothing is appended. Then each hand is validated against what the log holds
+// (seq, prev chain, table) and appended, or rejected as a whole: 422 when invalid, 409 when the
+// store refused it (a sequence conflict); other hands of the body still go in. A body over the
+// limit, or a line over events.MaxLineSize (read past in bounded memory), answers 413.
+//
+// Before anything is read: a write another site's page could have sent (webguard.CrossSite)
+// answers 403; with an auth file, missing or wrong credentials answer 401, and a user whose role
+// writes nothing 403. Once the lines are decoded, an event the user may not append (a table
+// device's event of another table: roles.User.MayAppend, the decision the NATS server takes)
+// answers 403 naming its line, and nothing of the body is appended.
 func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
+	if err := webguard.CrossSite(r); err != nil {
+		writeError(w, http.StatusForbidden, err.Error(), nil)
+		return
+	}
+	writer, ok := s.writer(w, r)
+	if !ok {
+		return
+	}
 	body := http.MaxBytesReader(w, r.Body, s.maxBody)
 	rd := events.NewReader(body, "body")
 	type lined struct {
@@ -56,6 +73,12 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 				writeError(w, http.StatusRequestEntityTooLarge, "body larger than "+strconv.FormatInt(s.maxBody, 10)+" bytes", nil)
 				return
 			}
+			if errors.Is(err, events.ErrLineTooLong) {
+				// Read past in bounded memory; line is its head, which names its hand.
+				writeError(w, http.StatusRequestEntityTooLarge, "line "+strconv.Itoa(rd.Line())+": "+errors.Unwrap(err).Error(),
+					&apiError{Line: rd.Line(), Hand: recorder.SniffHand(line)})
+				return
+			}
 			writeError(w, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
 			return
 		}
@@ -71,7 +94,7 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			code := http.StatusUnprocessableEntity
 			msg := "line " + strconv.Itoa(rd.Line()) + ": " + err.Error()
-			if !json.Valid(line) {
+			if !errors.Is(err, events.ErrTooDeep) && !json.Valid(line) {
 				code, msg = http.StatusBadRequest, "line "+strconv.Itoa(rd.Line())+": malformed JSON: "+err.Error()
 			}
 			writeError(w, code, msg, ae)
@@ -82,6 +105,15 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 	if len(evs) == 0 {
 		writeError(w, http.StatusBadRequest, "the body holds no event (JSON Lines: one event per line)", nil)
 		return
+	}
+	if writer != nil {
+		for _, x := range evs {
+			if !writer.MayAppend(x.e.Table, x.e.Hand) {
+				writeError(w, http.StatusForbidden, "line "+strconv.Itoa(x.line)+": user "+writer.Name+" may not append to table "+x.e.Table,
+					&apiError{Line: x.line, Hand: x.e.Hand, Seq: int(x.e.Seq)})
+				return
+			}
+		}
 	}
 	var mu sync.Mutex
 	res := postResult{Rejected: []rejection{}}
@@ -124,4 +156,31 @@ func (s *Server) postEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, code, res)
+}
+
+// writer authenticates the writer of a request when the server has an auth file: the HTTP basic
+// credentials of a user who writes (roles.User.Writes). It answers 401 (no or wrong credentials)
+// or 403 (a user whose role appends nothing) and returns false. Without an auth file it returns
+// nil and true: writes are open.
+func (s *Server) writer(w http.ResponseWriter, r *http.Request) (*roles.User, bool) {
+	if s.auth == nil {
+		return nil, true
+	}
+	name, pass, ok := r.BasicAuth()
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Basic realm="fechado", charset="UTF-8"`)
+		writeError(w, http.StatusUnauthorized, "credentials required: a table device or an app user of the auth file (HTTP basic)", nil)
+		return nil, false
+	}
+	u, err := s.auth.Authenticate(name, pass)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Basic realm="fechado", charset="UTF-8"`)
+		writeError(w, http.StatusUnauthorized, err.Error(), nil)
+		return nil, false
+	}
+	if !u.Writes() {
+		writeError(w, http.StatusForbidden, "user "+u.Name+" (role "+string(u.Role)+") may not append", nil)
+		return nil, false
+	}
+	return &u, true
 }

@@ -6,6 +6,10 @@
 // metrics at /metrics, and the pages of the dashboard, embedded from assets/ (plain HTML, CSS and
 // JavaScript that work offline).
 //
+// Doors. Every answer carries the security headers (internal/webguard); a write another site's
+// page could send is refused; with Options.Auth, POST /api/events takes only a table device (its
+// own table) or an app user, decided by roles.User.MayAppend as the NATS server decides it.
+//
 // Privacy. A hand in progress (no hand.ended yet) is shown only as its public information:
 // actions, pots, the number of cards each player holds, cards exposed or shown. Face-down cards,
 // burned and discarded cards and a revealed seed are removed from every answer until the hand
@@ -22,6 +26,7 @@ import (
 
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/roles"
 )
 
 // DefaultMaxBody bounds the body of POST /api/events.
@@ -38,6 +43,14 @@ type Options struct {
 	DB *sql.DB
 	// MaxBody bounds a POST /api/events body; 0 means DefaultMaxBody.
 	MaxBody int64
+	// Auth, when set, are the users who may write: POST /api/events then needs the HTTP basic
+	// credentials of a table device (its own table only) or of an app user (every table), as
+	// the NATS server asks them (roles.User.MayAppend). Nil leaves writes open to anyone who
+	// reaches the server (the demo).
+	Auth *roles.Auth
+	// Transparency, when set, serves the transparency log (recorder/checkpoint's Keeper.Handler)
+	// at TransparencyRoutes.
+	Transparency http.Handler
 }
 
 // Server is the web interface over one log. Run projects and audits the log; Handler serves
@@ -48,6 +61,8 @@ type Server struct {
 	live    *projector.Live
 	proj    *projector.Projector
 	maxBody int64
+	auth    *roles.Authenticator // nil: writes are open
+	tlog    http.Handler
 	metrics *metrics
 	hub     *hub
 	mux     *http.ServeMux
@@ -60,10 +75,13 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		log: o.Log, db: o.DB, live: projector.NewLive(), maxBody: o.MaxBody,
-		hub: newHub(),
+		hub: newHub(), tlog: o.Transparency,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
+	}
+	if o.Auth != nil {
+		s.auth = roles.NewAuthenticator(o.Auth)
 	}
 	s.proj = projector.New(o.DB, &projector.LogSource{Log: o.Log})
 	// The checkpoint `fechado project` keeps too: both bring the same read models up to date.

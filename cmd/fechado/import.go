@@ -6,19 +6,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 )
 
 func init() {
 	register(&command{
 		name:    "import",
-		summary: "convert PokerStars or PHH hand histories to events",
-		usage:   "import --format pokerstars|phh [--out FILE | --publish [log flags]] FILE…",
+		summary: "convert hand histories of PokerStars, PHH, Full Tilt, OnGame, Boss, Merge to events",
+		usage:   "import --format pokerstars|phh|fulltilt|ongame|boss|merge|auto [--out FILE | --publish [log flags]] FILE…",
 		help:    importHelp(),
 		run:     runImport,
 	})
@@ -44,6 +46,11 @@ high: fechado reads the codes ` + handhistory.PHHFixedDraw + `, ` + handhistory.
 with blinds) and refuses every standard code:
 ` + strings.Join(refused, "\n") + `
 
+--format fulltilt reads Full Tilt Poker text (UTF-16LE with CRLF, or UTF-8), --format ongame
+OnGame text, --format boss Boss Media XML (its .txt and .xml files), --format merge Merge XML:
+five-card draw cash games, in the layouts FPDB's parsers read. --format auto recognises each
+file's room from its first hand and says which on stderr.
+
 Import is all-or-nothing per hand: a hand that cannot be read, or whose chips or cards do not
 add up, is reported on stderr with its file and line and left out; the other hands are written.
 The output is deterministic (event ids are derived from the input), so a second import of the
@@ -58,17 +65,22 @@ the others) or on bad usage; 3 when the log could not be reached or refused an a
 
 func runImport(m *Main, args []string) error {
 	fs := m.flags(commands["import"])
-	format := fs.String("format", "", "input format: pokerstars or phh (required)")
+	format := fs.String("format", "", "input format: pokerstars, phh, fulltilt, ongame, boss, merge, or auto to recognise each file's room (required)")
 	out := fs.String("out", "", "write the events to `FILE` instead of stdout")
 	publish := fs.Bool("publish", false, "append the events to the log (where --data or --nats say) instead of writing JSON Lines")
+	language := fs.String("lang", "", "language of the summary: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
 	lf := addLogFlags(fs)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
 	}
+	l, err := lang.Choose(*language, m.getenv)
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	f := handhistory.Format(*format)
-	if f != handhistory.PokerStars && f != handhistory.PHH {
-		return usageErr("--format must be pokerstars or phh (see 'fechado import --help')")
+	if !slices.Contains(handhistory.Formats, f) {
+		return usageErr("--format must be pokerstars, phh, fulltilt, ongame, boss, merge or auto (see 'fechado import --help')")
 	}
 	if len(files) == 0 {
 		return usageErr("no FILE to import (see 'fechado import --help')")
@@ -152,23 +164,35 @@ func runImport(m *Main, args []string) error {
 	}
 
 	seen := map[string]string{}
-	var hands, evs, skipped, dups int
+	var hands, evs, lost, stray, unreadable, dups int
 	var sinkErr error
 	for _, name := range files {
 		data, err := readImportFile(m, name)
 		if err != nil {
 			say("%v", err)
-			skipped++
+			unreadable++
 			continue
 		}
-		res, err := handhistory.Import(f, name, data)
+		ff := f
+		if f == handhistory.Auto {
+			if ff = handhistory.Detect(data); ff != "" {
+				say("%s", l.T("import.room", lang.Args{"file": name, "format": string(ff)}))
+			} else {
+				ff = handhistory.Auto // Import reports the file as no hand history it knows
+			}
+		}
+		res, err := handhistory.Import(ff, name, data)
 		if err != nil {
 			return usageErr("%v", err)
 		}
 		for _, e := range res.Skipped {
 			say("%v", e)
+			if e.IsHand() {
+				lost++
+			} else {
+				stray++
+			}
 		}
-		skipped += len(res.Skipped)
 		for _, h := range res.Hands {
 			if where, dup := seen[h.ID]; dup {
 				say("%s:%d: hand %s is the same hand as %s; taken once", h.File, h.Line, h.Source, where)
@@ -176,6 +200,9 @@ func runImport(m *Main, args []string) error {
 				continue
 			}
 			seen[h.ID] = fmt.Sprintf("%s:%d", h.File, h.Line)
+			for _, d := range h.Dropped {
+				say("%s", l.T("import.dropped", lang.Args{"where": fmt.Sprintf("%s:%d", h.File, d.Line), "hand": h.Source, "seat": int(d.Seat)}))
+			}
 			if sinkErr = sink(h); sinkErr != nil {
 				break
 			}
@@ -187,14 +214,22 @@ func runImport(m *Main, args []string) error {
 		}
 	}
 	finishErr := finish()
-	msg := fmt.Sprintf("imported %d hand(s), %d event(s), from %d file(s)", hands, evs, len(files))
+	// Hands are counted as hands: those found are those imported, those taken once more and
+	// those lost; stray text and unreadable files are counted apart.
+	say("%s", l.T("import.summary", lang.Args{"imported": hands, "found": hands + dups + lost, "events": evs, "files": len(files)}))
 	if dups > 0 {
-		msg += fmt.Sprintf("; %d duplicate hand(s) taken once", dups)
+		say("%s", l.T("import.duplicates", lang.Args{"n": dups}))
 	}
-	if skipped > 0 {
-		msg += fmt.Sprintf("; %d hand(s) or file(s) skipped", skipped)
+	if lost > 0 {
+		say("%s", l.T("import.skipped", lang.Args{"n": lost}))
 	}
-	say("%s", msg)
+	if stray > 0 {
+		say("%s", l.T("import.stray", lang.Args{"n": stray}))
+	}
+	if unreadable > 0 {
+		say("%s", l.T("import.unreadable", lang.Args{"n": unreadable}))
+	}
+	skipped := lost + stray + unreadable
 	switch {
 	case finishErr != nil:
 		return finishErr

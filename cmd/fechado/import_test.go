@@ -60,8 +60,8 @@ func hands(evs []*events.Event) int {
 
 func TestImportPokerStarsToFile(t *testing.T) {
 	real := testfiles.Glob(t, "hh/*.txt")
-	if len(real) != 4 {
-		t.Fatalf("want the 4 real PokerStars files in testdata/hh, found %d", len(real))
+	if len(real) != 8 {
+		t.Fatalf("want the 8 real PokerStars files in testdata/hh, found %d", len(real))
 	}
 	files := append([]string{
 		filepath.Join(importData, "pokerstars/fl-session-bom-crlf.txt"),
@@ -79,10 +79,12 @@ func TestImportPokerStarsToFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := parseLines(t, string(data))
-	if n := hands(evs); n != 10 {
-		t.Fatalf("%d hands written, want 10", n)
+	// fl-2009-single-zone-split.txt is the first hand of 5-Carddraw-USD-0.10-0.20-200911.txt:
+	// 43 hands found, one of them twice.
+	if n := hands(evs); n != 42 {
+		t.Fatalf("%d hands written, want 42: %s", n, stderr)
 	}
-	if !strings.Contains(stderr, "imported 10 hand(s)") {
+	if !strings.Contains(stderr, "Hands imported: 42 of 43.") || !strings.Contains(stderr, "taken once: 1.") {
 		t.Errorf("stderr %q", stderr)
 	}
 	// A second import writes the same bytes: the same ids, so the log takes nothing new.
@@ -132,12 +134,36 @@ func TestImportPHHAndStdin(t *testing.T) {
 func TestImportDuplicatesAndMissing(t *testing.T) {
 	f := filepath.Join(importData, "pokerstars/pl-hand-header-lf.txt")
 	code, stdout, stderr := runImportCmd(t, "", "--format", "pokerstars", f, f)
-	if code != exitOK || hands(parseLines(t, stdout)) != 2 || !strings.Contains(stderr, "2 duplicate hand(s) taken once") {
+	if code != exitOK || hands(parseLines(t, stdout)) != 2 || !strings.Contains(stderr, "Hands found twice and taken once: 2.") {
 		t.Fatalf("exit %d stderr %s", code, stderr)
 	}
 	code, stdout, stderr = runImportCmd(t, "", "--format", "pokerstars", f, "no-such-file.txt")
-	if code != exitUsage || hands(parseLines(t, stdout)) != 2 || !strings.Contains(stderr, "no-such-file.txt") {
+	if code != exitUsage || hands(parseLines(t, stdout)) != 2 || !strings.Contains(stderr, "no-such-file.txt") ||
+		!strings.Contains(stderr, "Files that could not be read: 1.") || strings.Contains(stderr, "Hands not imported") {
 		t.Fatalf("exit %d stderr %s", code, stderr)
+	}
+}
+
+// `cat *.txt | fechado import --format pokerstars -` of the eight real PokerStars files imports
+// 37 of 37 hands, and the summary counts hands (issue 45: it lost 5 and said "2 hand(s) or
+// file(s) skipped").
+func TestImportConcatenatedFromStdin(t *testing.T) {
+	var cat []byte
+	for _, f := range testfiles.Glob(t, "hh/*.txt") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat = append(cat, data...)
+	}
+	code, stdout, stderr := runImportCmd(t, string(cat), "--format", "pokerstars", "-")
+	if code != exitOK || hands(parseLines(t, stdout)) != 37 || !strings.Contains(stderr, "Hands imported: 37 of 37.") {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	// The summary is in the reader's language.
+	_, _, stderr = runImportCmd(t, string(cat), "--format", "pokerstars", "--lang", "pt-BR", "-")
+	if !strings.Contains(stderr, "Mãos importadas: 37 de 37.") {
+		t.Errorf("pt-BR: %s", stderr)
 	}
 }
 
@@ -200,5 +226,27 @@ func TestImportPublish(t *testing.T) {
 	}
 	if n != want {
 		t.Fatalf("%d events stored, want %d", n, want)
+	}
+}
+
+// --format auto recognises the room of every example file of testdata/hh and imports all 71 of
+// their hands (37 PokerStars, 3 Full Tilt, 15 OnGame, 15 Boss, 1 Merge).
+func TestImportAutoEveryRoom(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"hh/*.txt", "hh/fulltilt/*", "hh/ongame/*", "hh/boss/*", "hh/merge/*"} {
+		files = append(files, testfiles.Glob(t, pat)...)
+	}
+	code, stdout, stderr := runImportCmd(t, "", append([]string{"--format", "auto"}, files...)...)
+	if code != exitOK || hands(parseLines(t, stdout)) != 71 || !strings.Contains(stderr, "Hands imported: 71 of 71.") {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, room := range []string{"pokerstars", "fulltilt", "ongame", "boss", "merge"} {
+		if !strings.Contains(stderr, ": read as "+room+".") {
+			t.Errorf("no file read as %s: %s", room, stderr)
+		}
+	}
+	code, _, stderr = runImportCmd(t, "hello\n", "--format", "auto", "-")
+	if code != exitUsage || !strings.Contains(stderr, "no room recognised") {
+		t.Errorf("plain text: exit %d %s", code, stderr)
 	}
 }

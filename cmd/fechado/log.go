@@ -24,6 +24,9 @@ type logFlags struct {
 	nats                  []string
 	creds, user, password string
 	replicas              int
+	// existing is set by the commands that only read or check the log: they open it with
+	// recorder.Options.Existing, so that a missing stream is an error and nothing is created.
+	existing bool
 }
 
 // addLogFlags adds --data, --nats, --creds, --user, --password and --replicas to fs.
@@ -56,7 +59,8 @@ func (f *logFlags) options() (recorder.Options, error) {
 	if f.replicas < 1 {
 		return recorder.Options{}, usageErr("--replicas must be at least 1")
 	}
-	return recorder.Options{DataDir: f.data, URLs: f.nats, Creds: f.creds, User: f.user, Password: f.password, Replicas: f.replicas}, nil
+	return recorder.Options{DataDir: f.data, URLs: f.nats, Creds: f.creds, User: f.user, Password: f.password, Replicas: f.replicas,
+		Existing: f.existing}, nil
 }
 
 // open opens the log: the embedded server, started here and stopped by Close, or the external

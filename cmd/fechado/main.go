@@ -104,7 +104,7 @@ func (m *Main) Run(args []string) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	if msg := err.Error(); msg != "" {
+	if msg := m.explain(err); msg != "" {
 		fmt.Fprintf(m.Stderr, "fechado %s: %s\n", c.name, msg)
 	}
 	return code
@@ -118,8 +118,12 @@ func (m *Main) printUsage(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := 0
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'fechado COMMAND --help' for a command's flags.")
 	fmt.Fprintln(w, "Exit codes: 0 success; 1 audit found an error (or verify a problem); 2 bad usage or")

@@ -74,6 +74,7 @@ func runProject(m *Main, args []string) (err error) {
 	if path == "" {
 		path = filepath.Join(wf.log.data, "fechado.db")
 	}
+	wf.log.existing = true // project reads the log (and writes only the read models)
 	ctx, l, done, err := wf.log.openInterruptible()
 	if err != nil {
 		return err

@@ -24,9 +24,12 @@ func init() {
 Validates JSON Lines events (events-v1.md) and appends them to the hand log, many hands at once.
 Each hand's events are checked before anything of the hand is appended: they must decode, run
 from seq 1 (or on from what is stored of the hand) without gaps, and chain by prev; a missing prev
-is filled in. A hand with an invalid event is rejected as a whole, with a message naming the file
-and line; the other hands still go in. Events already stored with the same bytes are skipped, so
-recording a file again stores nothing twice.
+is filled in. A hand with an invalid event is rejected as a whole, with a message naming the file,
+line and hand; the other hands still go in. A line over the input limits (1 MiB, 64 levels of
+nesting: docs/events.md 1.1), an event the store cannot take for its size once its prev is filled
+in, and a line that is not JSON (it belongs to the hand of the line before it) each reject their
+hand. Events already stored with the same bytes are skipped, so recording a file again stores
+nothing twice.
 
 Prints one summary line on stderr: events appended, skipped, hands, and hands rejected. Exits 2
 after appending the good hands if any hand was rejected, 3 if the log could not be reached or

@@ -62,6 +62,7 @@ func runReplay(m *Main, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text view")
 	list := fs.Bool("list", false, "list every hand with its stacks before and after")
 	store := addLogFlags(fs)
+	store.existing = true // replay reads the log: it never creates it
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err

@@ -25,10 +25,16 @@ event by event in words, the deck checked against its commitment (the revealed s
 order it gives and the cards dealt from it), every finding as a sentence with the rule it
 enforces, and the SHA-256 of the hand's last stored line, to check the report against the log.
 
+A hand read from the stored log, when a signed checkpoint stored beside the log covers it
+('fechado checkpoint', or serve --sign-key), carries its proof: the checkpoint, and each
+event's bytes with its inclusion proof, hidden in the page; the page says in words what was
+proven and with which key. 'fechado verify-report FILE --key VERIFIER' checks it offline.
+
 Without FILE the hand is read from the stored log, and its findings are those 'fechado audit'
 gives it: its table audited from the log (its whole tournament, when it belongs to one), the
-table's hands in the order of their chain; with FILE (a JSON Lines log, "-" for standard
-input) from the file, audited as a whole in the same way. --lang picks the language (en, pt-BR, tr, es; default LC_ALL, then LANG, then en).
+table's hands in the order of their chain; with FILE (a JSON Lines log, "-" for standard input)
+from the file, audited as a whole in the same way. --lang picks the language (en, pt-BR, tr,
+es; default LC_ALL, then LANG, then en).
 The page goes to standard output, or to --out.
 
 Exit status: 0 success; 2 bad usage, an unreadable file, a line that is not an event or an
@@ -43,6 +49,7 @@ func runReport(m *Main, args []string) error {
 	language := fs.String("lang", "", "the report's language: en, pt-BR, tr, es")
 	outName := fs.String("out", "", "write the page to this `FILE` instead of standard output")
 	store := addLogFlags(fs)
+	store.existing = true // report reads the log: it never creates it
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -59,6 +66,7 @@ func runReport(m *Main, args []string) error {
 	}
 	var evs []*events.Event
 	var found []finding.Finding
+	var proof *report.Proof
 	if len(files) == 1 {
 		all, err := readEvents(m, files[0], "")
 		if err != nil {
@@ -93,6 +101,14 @@ func runReport(m *Main, args []string) error {
 		if found, err = storedFindings(store, evs); err != nil {
 			return err
 		}
+		// The proof in the signed log, and the events as proven (report_proof.go).
+		p, proven, err := reportProof(store, m, evs[0].Table, *hand)
+		if err != nil {
+			return err
+		}
+		if p != nil {
+			proof, evs = p, proven
+		}
 	}
 	var w io.Writer = m.Stdout
 	var f *os.File
@@ -103,7 +119,7 @@ func runReport(m *Main, args []string) error {
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	err = report.Write(bw, evs, report.Options{Lang: l, Findings: found})
+	err = report.Write(bw, evs, report.Options{Lang: l, Findings: found, Proof: proof})
 	if err == nil {
 		err = bw.Flush()
 	}

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/console"
+	"github.com/fechado/fechado/internal/webguard"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/roles"
@@ -33,6 +35,16 @@ arrive, audits every hand when it ends, and serves the web interface and its JSO
 --http (default 127.0.0.1:8080): live tables, hands with audit badges, the hand replayer,
 player statistics, tournament chip counts, Server-Sent Events at /api/events and Prometheus
 metrics at /metrics.
+
+Writes. With --auth FILE, POST /api/events needs the HTTP basic credentials of a table
+device of the file (its own table only) or of an app user (every table): 401 without or
+with wrong ones, 403 for any other user or an event of another table, as the NATS server
+decides it. Without --auth (the demo) writes are open to anyone who reaches --http, which
+is why it listens on loopback by default and says so when it starts; --http 0.0.0.0:8080
+opens it to the network. A write must be Content-Type application/json or
+application/x-ndjson and must not come from another site's page (Origin, Sec-Fetch-Site):
+403 otherwise. Every answer carries a strict Content-Security-Policy and the other security
+headers (docs/security.md).
 
 Table systems append events with POST /api/events (a JSON Lines body, validated as
 'fechado record' validates a file: a hand with an invalid event is not appended at all), or
@@ -69,6 +81,7 @@ type serveFlags struct {
 	db         string
 	natsListen string
 	auth       string
+	tlog       tlogFlags // serve_tlog.go
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -78,6 +91,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.http, "http", "127.0.0.1:8080", "`ADDR`ess of the web interface")
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
+	f.tlog.register(fs)
 	fs.StringVar(&f.auth, "auth", "", "the users and roles `FILE` (docs/security.md): the embedded NATS server enforces them, and the table console logs its devices in as them (with --nats, the cluster must know the same users); without it the embedded server listens on loopback only")
 }
 
@@ -162,13 +176,31 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 		return withCode(exitStore, fmt.Errorf("read models %s: %w", f.dbPath(), err))
 	}
 	defer db.Close()
-	srv, err := web.New(web.Options{Log: l, DB: db})
+	auth, err := f.authFile()
+	if err != nil {
+		return err
+	}
+	tl, err := f.transparency(ctx, m, l)
+	if err != nil {
+		return err
+	}
+	defer tl.close()
+	srv, err := web.New(web.Options{Log: l, DB: db, Auth: auth, Transparency: tl.handler()})
 	if err != nil {
 		return withCode(exitStore, err)
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(m.Stdout, "fechado: web interface on %s\n", url)
 	log.Info("fechado: serving the web interface", "url", url, "db", f.dbPath())
+	reader := m.reader()
+	if auth == nil {
+		// The demo's default: say it where the operator looks, as a warning of the log too.
+		msg := reader.T("serve.writes-open", lang.Args{"url": url})
+		fmt.Fprintln(m.Stdout, "fechado: "+msg)
+		log.Warn("fechado: "+msg, "url", url, "auth", false)
+	} else {
+		log.Info("fechado: "+reader.T("serve.writes-auth", lang.Args{"file": f.auth}), "auth", f.auth)
+	}
 	if u := l.ClientURL(); u != "" && len(lo.URLs) == 0 {
 		fmt.Fprintf(m.Stdout, "fechado: NATS clients may connect to %s\n", u)
 		if f.auth == "" {
@@ -178,7 +210,7 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
-	handler, closeConsole, err := withConsole(srv.Handler(), l, f.auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"))
+	handler, closeConsole, err := withConsole(srv.Handler(), l, auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"))
 	if err != nil {
 		return err
 	}
@@ -186,7 +218,8 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return runCtx }}
 	var wg sync.WaitGroup
-	errs := make(chan error, 3)
+	errs := make(chan error, 4)
+	tl.run(runCtx, log, &wg, errs)
 	wg.Add(3)
 	go func() {
 		// Spectators' public subjects (docs/security.md): the public view of every event from now on.
@@ -237,19 +270,24 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	return runErr
 }
 
-// withConsole mounts the table console (package console) at /console/ beside the web interface;
-// its devices are the table users of the --auth file (none without it); it keeps the seeds of its
-// machine shuffles in seedFile, beside the read models, until their hands end. The function it
-// returns closes the console's connections as its devices.
-func withConsole(web http.Handler, l *recorder.Log, authFile, seedFile string) (http.Handler, func(), error) {
-	var auth *roles.Auth
-	if authFile != "" {
-		a, err := roles.Load(authFile)
-		if err != nil {
-			return nil, nil, usageErr("--auth %s: %v", authFile, err)
-		}
-		auth = a
+// authFile reads the --auth file; nil without one.
+func (f *serveFlags) authFile() (*roles.Auth, error) {
+	if f.auth == "" {
+		return nil, nil
 	}
+	a, err := roles.Load(f.auth)
+	if err != nil {
+		return nil, usageErr("--auth %s: %v", f.auth, err)
+	}
+	return a, nil
+}
+
+// withConsole mounts the table console (package console) at /console/ beside the web interface;
+// its devices are the table users of auth (none without it); it keeps the seeds of its machine
+// shuffles in seedFile, beside the read models, until their hands end. Every answer of the two,
+// and of the mux between them, carries the security headers (webguard.Secure). The function it
+// returns closes the console's connections as its devices.
+func withConsole(web http.Handler, l *recorder.Log, auth *roles.Auth, seedFile string) (http.Handler, func(), error) {
 	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile})
 	if err != nil {
 		return nil, nil, withCode(exitStore, err)
@@ -257,5 +295,5 @@ func withConsole(web http.Handler, l *recorder.Log, authFile, seedFile string) (
 	m := http.NewServeMux()
 	m.Handle("/console/", c)
 	m.Handle("/", web)
-	return m, c.Close, nil
+	return webguard.Secure(m), c.Close, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/sim"
 )
@@ -117,6 +118,7 @@ func runSim(m *Main, args []string) error {
 		}
 		return nil
 	})
+	language := fs.String("lang", "", "language of the messages on standard error: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
 	tf := addTournamentSimFlags(fs)
 	operands, err := m.parse(fs, args)
 	if err != nil {
@@ -180,9 +182,30 @@ func runSim(m *Main, args []string) error {
 		if *out != "" {
 			return usageErr("--publish and --out exclude each other")
 		}
-		return publishSim(m, s, store)
+		err = publishSim(m, s, store)
+	} else {
+		err = writeSim(m, *out, s.Next)
 	}
-	return writeSim(m, *out, s.Next)
+	if err == nil {
+		sayEnding(m, cfg, s.Ending(), *language)
+	}
+	return err
+}
+
+// sayEnding tells on standard error, in the reader's language, that the table stopped before
+// its hands were played, and why: without it a run asked for 2000 hands that wrote 43 looks
+// like a fault.
+func sayEnding(m *Main, cfg sim.Config, e sim.Ending, language string) {
+	if e.Reason == "" {
+		return
+	}
+	l, err := lang.Choose(language, m.getenv)
+	if err != nil {
+		l = lang.English()
+	}
+	a := lang.Args{"table": cfg.Table, "played": e.Played, "wanted": cfg.Hands, "player": e.Player,
+		"n": e.WithChips, "min": e.Needed, "preset": cfg.Rules}
+	fmt.Fprintf(m.Stderr, "fechado sim: %s\n", l.T("sim.ended."+e.Reason, a))
 }
 
 // writeSim writes the hands next gives as JSON Lines to the file out, or to stdout when out is "".

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +144,59 @@ func TestSimPublish(t *testing.T) {
 	// The stored events are the bytes the simulator writes.
 	if !strings.Contains(want, `"type":"hand.ended"`) {
 		t.Fatal("no hand simulated")
+	}
+}
+
+// A table that stops before its hands are played says so on standard error, and why (issue 45:
+// br-fechado with 6 players and 2000 hands wrote 43 and said nothing).
+func TestSimSaysWhyATableStoppedEarly(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "t.jsonl")
+	code, _, errOut := fechado("", "sim", "--rules", "br-fechado", "--players", "6", "--hands", "2000", "--out", file)
+	b, err := os.ReadFile(file)
+	if err != nil || code != exitOK {
+		t.Fatalf("exit %d: %v %s", code, err, errOut)
+	}
+	n := strings.Count(string(b), `"type":"hand.started"`)
+	if n >= 2000 {
+		t.Fatalf("%d hands: the table did not stop early, the test proves nothing", n)
+	}
+	want := fmt.Sprintf("stopped after %d of 2,000 hands: ", n)
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "holds every chip") {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	_, _, errOut = fechado("", "sim", "--rules", "br-fechado", "--players", "6", "--hands", "2000", "--out", file, "--lang", "tr")
+	if !strings.Contains(errOut, fmt.Sprintf("2.000 elden %d el sonra durdu", n)) {
+		t.Errorf("tr: %q", errOut)
+	}
+	// A table that plays every hand says nothing.
+	if _, _, errOut := fechado("", "sim", "--rules", "br-fechado", "--players", "6", "--hands", "10", "--out", file); errOut != "" {
+		t.Errorf("10 hands: stderr %q", errOut)
+	}
+}
+
+// The same seed at two tables plays the same game but shares no hand or event id: recorded
+// together, the two logs are two tables (issue 45: they made the projector quarantine them).
+func TestSimTablesOfOneSeedShareNoID(t *testing.T) {
+	ids := map[string]string{}
+	for _, table := range []string{"X", "Y"} {
+		code, out, errOut := fechado("", "sim", "--rules", "std-draw", "--players", "4", "--hands", "15", "--seed", "5", "--table", table)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var e struct{ ID, Hand string }
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range []string{e.ID, e.Hand} {
+				if other, ok := ids[id]; ok && other != table {
+					t.Fatalf("id %s is at tables %s and %s", id, other, table)
+				}
+				ids[id] = table
+			}
+		}
+	}
+	if len(ids) < 100 {
+		t.Fatalf("%d ids", len(ids))
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/fechado/fechado/recorder"
@@ -12,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "verify",
 		summary: "check that the log still protects history and every hand's chain holds",
-		usage:   "verify [flags]",
+		usage:   "verify [flags] | verify --since FILE --key VERIFIER [--witness KEY…] [--witnesses-required K]",
 		help: `
 Checks the stored log: that the stream's configuration still protects history (file storage, no
 limits that would drop events, new writes refused rather than old events dropped, deletes and
@@ -23,8 +24,23 @@ sequence and hand, and the check reads on after it), and, reading every
 event once, that each decodes and sits under its hand's subject and that each hand's seq runs from
 1 without gaps and its prev chain holds.
 
-Prints a report. Exits 0 when everything holds, 1 when anything is off, 3 when the log could not
-be reached.`,
+With --replicas N the stream must also have N replicas (without it, any number passes).
+
+Verify creates and changes nothing: a missing stream (or, embedded, a missing --data folder) is
+a failure, exit 1, and is left missing; 'fechado init' sets a log up.
+
+Prints a report. Exits 0 when everything holds, 1 when anything is off (the stream missing
+included), 3 when the log could not be reached.
+
+With --since FILE --key VERIFIER it checks instead that today's log extends a signed checkpoint
+(as 'fechado checkpoint' or GET /checkpoint gave it): the checkpoint's signature by the log's
+verifier key, then, reading every stored event into the log's Merkle tree, the RFC 6962
+consistency proof from the checkpoint's tree size to today's. When the log does not extend it
+(an event removed, changed or re-recorded), it names the first tree size where they differ:
+exactly, by binary search, when this node's tree of the old log is at hand (DIR/tlog), or
+between two stored checkpoints. --witness KEY (repeatable) and --witnesses-required K require K
+of those witnesses' co-signatures on the checkpoint (default: all of them). Exits 0 when the log
+extends the checkpoint, 1 when it does not or a signature is missing.`,
 		run: runVerify,
 	})
 }
@@ -33,6 +49,8 @@ func runVerify(m *Main, args []string) error {
 	c := commands["verify"]
 	fs := m.flags(c)
 	lf := addLogFlags(fs)
+	lf.existing = true // a check never creates what it checks
+	since := addSinceFlags(fs)
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -40,12 +58,24 @@ func runVerify(m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado verify --help')", rest[0])
 	}
+	replicas := 0 // any, unless --replicas says how many the stream must have
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "replicas" {
+			replicas = lf.replicas
+		}
+	})
+	if since.set() {
+		return runVerifySince(m, lf, since) // verify_since.go
+	}
 	ctx, l, done, err := lf.openInterruptible()
+	if errors.Is(err, recorder.ErrNoStream) {
+		return withCode(exitFindings, err) // history is gone, or was never set up: the log does not hold
+	}
 	if err != nil {
 		return err
 	}
 	defer done()
-	rep, err := l.Verify(ctx)
+	rep, err := l.VerifyReplicas(ctx, replicas)
 	if err != nil {
 		return withCode(exitStore, err)
 	}
@@ -53,6 +83,17 @@ func runVerify(m *Main, args []string) error {
 	writeVerifyReport(w, rep)
 	if err := w.Flush(); err != nil {
 		return usageErr("%v", err)
+	}
+	var config []string
+	for _, p := range rep.Problems {
+		if p.Code == "stream.config" {
+			config = append(config, p.Message)
+		}
+	}
+	if len(config) > 0 {
+		// The stream no longer protects history as configured (or has other replicas): said in
+		// the reader's language, naming each setting (Main.explain).
+		return withCode(exitFindings, &configDiffers{problems: config})
 	}
 	if !rep.OK() {
 		return withCode(exitFindings, errors.New("the log does not hold (see the report)"))

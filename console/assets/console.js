@@ -4,7 +4,7 @@
 "use strict";
 
 const S = {
-  auth: null, device: null, table: null, presets: [],
+  device: null, table: null, presets: [],
   hand: null,      // {id, events: [], advice, warnings}
   queue: JSON.parse(localStorage.getItem("console.queue") || "[]"),
   offline: false, error: "", sending: false, machine: true,
@@ -47,7 +47,7 @@ function t(key, params) {
   const args = params || {};
   const m = words.messages["console." + key];
   if (!m) return "[" + key + "]";
-  const s = m.one && args.n != null && words.plural.select(Number(args.n)) === "one" ? m.one : m.other;
+  const s = (args.n != null && m[words.plural.select(Number(args.n))]) || m.other; // the CLDR form the count takes (one, many…), else other
   return s.replace(/\{([a-z_]+)\}/g, (all, k) => (k in args ? (typeof args[k] === "number" ? num(args[k]) : String(args[k])) : all));
 }
 
@@ -81,11 +81,12 @@ function btn(label, act, onclick, cls) {
   return el("button", { type: "button", "data-act": act, class: cls || null, onclick }, label);
 }
 
-// api calls the console's API as the device; a network failure throws.
+// api calls the console's API as the device: the session cookie of the login goes with it (the
+// browser sends it, the page cannot read it); a network failure throws.
 async function api(method, path, body) {
-  const headers = { "Authorization": "Basic " + btoa(S.auth.user + ":" + S.auth.pass) };
+  const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch("/console/api/" + path, { method, headers, body });
+  const res = await fetch("/console/api/" + path, { method, headers, body, credentials: "same-origin" });
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   return { status: res.status, data };
@@ -142,7 +143,14 @@ async function send() {
         S.queue.shift();
         saveQueue();
         if (S.hand && S.hand.id === q.hand) applyState(r.data);
-      } else if (r.status === 401 || r.status >= 500) {
+      } else if (r.status === 401) {
+        // The session ended (its time ran out, or the server restarted): log in again; the queue
+        // waits and goes after the login.
+        S.device = null;
+        S.error = t("err.login");
+        render();
+        return;
+      } else if (r.status >= 500) {
         S.error = t((r.data && r.data.error) || "err.store", { detail: (r.data && r.data.detail) || r.status });
         render();
         setTimeout(send, 3000);
@@ -242,20 +250,27 @@ function loginView(m) {
     el("div", { class: "row" }, el("button", { type: "submit", class: "main", "data-act": "login" }, t("login.submit"))));
   f.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    S.auth = { user: f.user.value, pass: f.pass.value };
+    // The password goes to the server once; the server keeps the session, the page keeps nothing.
+    const res = await fetch("/console/login", { method: "POST", headers: { "Content-Type": "application/json" },
+      credentials: "same-origin", body: JSON.stringify({ user: f.user.value, password: f.pass.value }) });
+    if (res.status !== 200) {
+      S.error = t("err.login");
+      return render();
+    }
     await login();
   });
   m.append(f);
 }
 
-async function login() {
+// login starts the console for the device of the session, if there is one; quiet says not to
+// show an error when there is none (the page just opened).
+async function login(quiet) {
   const r = await api("GET", "device");
   if (r.status !== 200) {
-    S.error = t("err.login");
+    S.error = quiet ? "" : t("err.login");
     S.device = null;
     return render();
   }
-  sessionStorage.setItem("console.auth", JSON.stringify(S.auth));
   S.device = r.data.device;
   S.table = r.data.table;
   S.error = "";
@@ -304,7 +319,10 @@ async function setupView(m) {
     const seats = [...rows.children].map((tr) => ({
       seat: +tr.querySelector("[name=seat]").value, player: tr.querySelector("[name=player]").value.trim(),
       stack: +tr.querySelector("[name=stack]").value })).filter((s) => s.player).sort((a, b) => a.seat - b.seat);
-    const data = { rules: { name: f.preset.value }, number: d.number, dealer: +f.dealer.value, seats,
+    // The table's button rule (rules.button "moving") goes on with the preset it was declared for.
+    const rules = { name: f.preset.value };
+    if (d.rules.button && d.rules.name === f.preset.value) rules.button = d.rules.button;
+    const data = { rules, number: d.number, dealer: +f.dealer.value, seats,
       stakes: { ante: +f.ante.value, min_bet: +f.min_bet.value, max_bet: +f.max_bet.value },
       carry: +f.carry.value, passed_out: +f.passed_out.value };
     if (d.previous) data.previous = d.previous;
@@ -755,11 +773,8 @@ function withDeclared(d) {
 
 async function init() {
   try { await loadWords(localStorage.getItem("lang")); } catch (e) { words.messages = {}; }
-  const saved = sessionStorage.getItem("console.auth");
-  if (saved) {
-    S.auth = JSON.parse(saved);
-    try { await login(); return; } catch (e) { S.offline = true; }
-  }
+  // A session cookie from an earlier login (a reload of the page) logs the device in again.
+  try { await login(true); return; } catch (e) { S.offline = true; }
   render();
 }
 

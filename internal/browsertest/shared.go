@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -21,10 +20,10 @@ var shared struct {
 	err     error
 }
 
-// allocatorOptions are the options New starts chromium with, in the profile folder dir.
-func allocatorOptions(dir string, width, height int) []chromedp.ExecAllocatorOption {
+// allocatorOptions are the options New starts the browser exe with, in the profile folder dir.
+func allocatorOptions(exe, dir string, width, height int) []chromedp.ExecAllocatorOption {
 	return []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(Chromium),
+		chromedp.ExecPath(exe),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-background-networking", true),
@@ -39,10 +38,12 @@ func allocatorOptions(dir string, width, height int) []chromedp.ExecAllocatorOpt
 // binary's shared chromium, which the first call starts. The tab has a browser context of its own
 // (the incognito kind: its own cookies and storage, nothing kept from or for other tests), so
 // tests that use Tab may run in parallel. The tab closes after timeout or with the test. A test
-// binary that calls Tab stops the chromium with StopShared in its TestMain.
+// binary that calls Tab stops the chromium with StopShared in its TestMain. It skips the test when
+// there is no browser (Find).
 func Tab(t testing.TB, width, height int, timeout time.Duration) context.Context {
 	t.Helper()
-	shared.once.Do(startShared)
+	exe := need(t)
+	shared.once.Do(func() { startShared(exe) })
 	if shared.err != nil {
 		t.Fatalf("the browser test needs chromium: %v", shared.err)
 	}
@@ -55,20 +56,18 @@ func Tab(t testing.TB, width, height int, timeout time.Duration) context.Context
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
 		t.Fatalf("a tab of the shared chromium: %v", err)
 	}
+	failOnCSPViolation(t, ctx)
 	return ctx
 }
 
-// startShared starts the shared chromium and runs its first tab, from which Tab makes the others.
-func startShared() {
-	if _, err := os.Stat(Chromium); err != nil {
-		shared.err = fmt.Errorf("no chromium at %s (%v): `make chromium` installs it", Chromium, err)
-		return
-	}
+// startShared starts the shared browser exe and runs its first tab, from which Tab makes the
+// others.
+func startShared(exe string) {
 	shared.profile, shared.err = os.MkdirTemp("", "browsertest")
 	if shared.err != nil {
 		return
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), allocatorOptions(shared.profile, 1024, 900)...)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), allocatorOptions(exe, shared.profile, 1024, 900)...)
 	ctx, cancel := chromedp.NewContext(actx)
 	shared.ctx = ctx
 	shared.cancel = func() {

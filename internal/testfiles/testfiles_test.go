@@ -19,8 +19,8 @@ func TestDirHoldsTheCopies(t *testing.T) {
 	if n := len(Glob(t, "vectors/*.jsonl")); n != 9 {
 		t.Errorf("%d vectors, want 9", n)
 	}
-	if n := len(Glob(t, "hh/*.txt")); n != 4 {
-		t.Errorf("%d hand histories, want 4", n)
+	if n := len(Glob(t, "hh/*.txt")); n != 8 {
+		t.Errorf("%d hand histories, want 8", n)
 	}
 	for _, f := range []string{"events-v1.md", "findings-v1.md", "cli-v1.md"} {
 		File(t, "contract", f)

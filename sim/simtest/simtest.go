@@ -11,7 +11,9 @@ import (
 
 // IndependentPlaces computes the finishing places from the JSON Lines alone, as events-v1.md §7
 // words it, without the tournament package: hands are taken as they end in the log; a player
-// whose stack a hand ends at 0 goes out in the place given by the players still in; those going
+// whose stack a hand ends at 0 goes out in the place given by the players still in, unless
+// the hand carries chips to the next deal (his last chips may be in it: he is dealt in to it with
+// stack 0, events-v1.md §7, 2026-12-05); those going
 // out in one hand are ordered by their stacks at its start (more chips, better place), equal
 // stacks sharing the place; the last player in is first. The tests of
 // the tournament model and of its read models compare their places with these.
@@ -52,12 +54,16 @@ func IndependentPlaces(log []byte, entries int) (map[string]int, error) {
 					Seat  int
 					Stack int64
 				}
+				Carry int64
 			}
 			if err := json.Unmarshal(e.Data, &d); err != nil {
 				return nil, err
 			}
 			var out []seat
 			for _, s := range starts[e.Hand] {
+				if d.Carry > 0 {
+					break // nobody goes out of a hand that carries chips to the next deal
+				}
 				for _, st := range d.Stacks {
 					if st.Seat == s.Seat && st.Stack == 0 {
 						out = append(out, s)

@@ -58,7 +58,7 @@ async function loadWords(l) {
 function t(key, args = {}) {
   const m = words.messages[key];
   if (!m) return `[${key}]`;
-  const s = m.one && args.n != null && words.plural.select(Number(args.n)) === "one" ? m.one : m.other;
+  const s = (args.n != null && m[words.plural.select(Number(args.n))]) || m.other; // the CLDR form the count takes (one, many…), else other
   return s.replace(/\{([a-z_]+)\}/g, (all, k) => (k in args ? (typeof args[k] === "number" ? words.number.format(args[k]) : String(args[k])) : all));
 }
 async function setLang(l) {

@@ -74,6 +74,9 @@ type Field struct {
 	JSON, Go, Kind, Opt, Enum, Nested, Noun, Legacy string
 	Values                                          []string
 	Obj                                             *Record
+	// Overrides are the keys of a rules field whose values the contract fixes (rules.button):
+	// each an optional enum field, checked by the decoder and described by the schema.
+	Overrides []*Field
 }
 
 // load reads the catalogue at path.
@@ -123,6 +126,15 @@ func load(path string) (*catalogue, error) {
 				f.Nested, f.Legacy = args[0], strings.TrimPrefix(strings.Join(args[1:], " "), "legacy=")
 			}
 			rec.Fields = append(rec.Fields, f)
+			docs = &f.Docs
+		case word == "override" && rec != nil && len(rec.Fields) > 0 && len(args) >= 4 && args[1] == "enum":
+			// override key enum Type value...: a key of the rules field above with fixed values.
+			rf := rec.Fields[len(rec.Fields)-1]
+			if rf.Kind != "rules" {
+				return nil, fmt.Errorf("%s:%d: an override follows a rules field", path, n+1)
+			}
+			f := &Field{JSON: args[0], Go: camel(args[0]), Kind: "enum", Opt: "zero", Enum: args[2], Values: args[3:]}
+			rf.Overrides = append(rf.Overrides, f)
 			docs = &f.Docs
 		case docs != nil && (word == "doc" || word == "const" || word == "schema"):
 			p := map[string]*string{"doc": &docs.Doc, "const": &docs.Const, "schema": &docs.Schema}[word]

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -715,13 +714,14 @@ var idStreamKinds = []string{"v4", "ordered", "tables", "jitter", "random"}
 func TestSetMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for _, kind := range idStreamKinds {
-		for _, w := range idWindows {
+		for _, w := range idWindows() {
 			if dups := checkIDStream(t, new(Set), idStream(r, kind, 6*w+200, w, nil), fixed(w)); dups == 0 {
 				t.Fatalf("%s, window %d: no duplicate in the stream", kind, w)
 			}
 		}
 		windows := []int{100, 5000, 10, 1, 3, 40000}
-		checkIDStream(t, new(Set), idStream(r, kind, idStreamLen, 5000, nil), func(i int) int { return windows[i*len(windows)/idStreamLen] })
+		n := idStreamLen()
+		checkIDStream(t, new(Set), idStream(r, kind, n, 5000, nil), func(i int) int { return windows[i*len(windows)/n] })
 	}
 	if testing.Short() {
 		return
@@ -856,11 +856,12 @@ func refIDKey(id string) uint64 {
 // defaultWindow is the window events.Chain uses (events.DefaultIDWindow).
 const defaultWindow = 1 << 17
 
-// The sizes of the heavy loops: FECHADO_LONG=1 (make test-long) checks more.
-var (
-	long = os.Getenv("FECHADO_LONG") == "1"
-	// idStreamLen is the length of TestSetMatchesReference's stream whose window changes.
-	idStreamLen = map[bool]int{false: 30000, true: 120000}[long]
-	// idWindows are the windows TestSetMatchesReference checks streams of.
-	idWindows = map[bool][]int{false: {1, 3, 31, 1000, 5000}, true: {1, 2, 3, 10, 31, 100, 1000, 4096, 5000}}[long]
-)
+// The sizes of the heavy loops: without -short (make test-long) the tests check more.
+
+// idStreamLen is the length of TestSetMatchesReference's stream whose window changes.
+func idStreamLen() int { return map[bool]int{true: 30000, false: 120000}[testing.Short()] }
+
+// idWindows are the windows TestSetMatchesReference checks streams of.
+func idWindows() []int {
+	return map[bool][]int{true: {1, 3, 31, 1000, 5000}, false: {1, 2, 3, 10, 31, 100, 1000, 4096, 5000}}[testing.Short()]
+}

@@ -16,15 +16,33 @@ import (
 	"unicode/utf8"
 )
 
+// MaxDepth is how many arrays and objects may be open at once in a line (the outermost
+// counted): Open and OpenArray refuse to open one more, with an error wrapping ErrTooDeep. The
+// contract's own nesting is 4 (the envelope, data, a list, its objects); what is deeper can only
+// be an override of the rules (any JSON), and 64 leaves it room while bounding what a line costs.
+const MaxDepth = 64
+
+// ErrTooDeep is wrapped by the error of a value nested deeper than MaxDepth.
+var ErrTooDeep = errors.New("nested too deep")
+
 // Lexer reads the JSON of one line, B, from I on. It allocates only for strings that hold
 // escapes; its caller walks objects with plain loops (see Open).
 type Lexer struct {
 	B []byte
 	I int
+	// Depth is how many arrays and objects are open at I: Open and OpenArray count one more (one
+	// not empty), Next and NextElem one less at its end. A caller that steps into a value by other
+	// means (a fast path that read the start of the line itself) sets it.
+	Depth int
 	// Wide is set when a string held a byte of 0x80 or more. Everything outside strings is checked
 	// to be ASCII JSON syntax, so a line that decodes without setting Wide is valid UTF-8; only a
 	// line that sets it needs utf8.Valid.
 	Wide bool
+}
+
+// tooDeep is the error of an array or object opened at I beyond MaxDepth.
+func (l *Lexer) tooDeep() error {
+	return fmt.Errorf("%w: more than %d arrays and objects open at column %d", ErrTooDeep, MaxDepth, l.I+1)
 }
 
 func (l *Lexer) ws() {
@@ -279,16 +297,21 @@ func (l *Lexer) Int() (int64, error) {
 // Each caller refuses a repeated field: by the bits of the known fields already seen (a field
 // the caller does not know is an error the first time), or with a KeySet.
 
-// Open consumes the '{' of an object and reports whether the object is empty.
+// Open consumes the '{' of an object and reports whether the object is empty. An object that
+// would be the MaxDepth+1st open one is refused (ErrTooDeep).
 func (l *Lexer) Open() (empty bool, err error) {
 	if l.Peek() != '{' {
 		return false, &TypeError{"object", l.Kind()}
+	}
+	if l.Depth >= MaxDepth {
+		return false, l.tooDeep()
 	}
 	l.I++
 	if l.Peek() == '}' {
 		l.I++
 		return true, nil
 	}
+	l.Depth++
 	return false, nil
 }
 
@@ -312,6 +335,7 @@ func (l *Lexer) Next() (more bool, err error) {
 		return true, nil
 	case '}':
 		l.I++
+		l.Depth--
 		return false, nil
 	case 0:
 		return false, errEnd
@@ -437,16 +461,21 @@ func (s *KeySet) Add(k []byte) error {
 	return nil
 }
 
-// OpenArray consumes the '[' of an array and reports whether the array is empty.
+// OpenArray consumes the '[' of an array and reports whether the array is empty. An array that
+// would be the MaxDepth+1st open array or object is refused (ErrTooDeep).
 func (l *Lexer) OpenArray() (empty bool, err error) {
 	if l.Peek() != '[' {
 		return false, &TypeError{"array", l.Kind()}
+	}
+	if l.Depth >= MaxDepth {
+		return false, l.tooDeep()
 	}
 	l.I++
 	if l.Peek() == ']' {
 		l.I++
 		return true, nil
 	}
+	l.Depth++
 	return false, nil
 }
 
@@ -458,6 +487,7 @@ func (l *Lexer) NextElem() (more bool, err error) {
 		return true, nil
 	case ']':
 		l.I++
+		l.Depth--
 		return false, nil
 	case 0:
 		return false, errEnd
@@ -477,42 +507,100 @@ func (l *Lexer) Bool() (bool, error) {
 	return false, &TypeError{"boolean", l.Kind()}
 }
 
-// Skip consumes any value, checking that it is well formed, and returns its bytes.
+// Skip consumes any value, checking that it is well formed (no field named twice in an object,
+// no more than MaxDepth arrays and objects open), and returns its bytes. It walks arrays and
+// objects with a loop, not by recursion, so that no line can make it run out of stack.
 func (l *Lexer) Skip() ([]byte, error) {
-	c := l.Peek()
+	l.Peek()
 	start := l.I
-	var err error
-	switch {
-	case c == '"':
-		_, err = l.Str()
-	case c == '{':
-		err = l.skipObject()
-	case c == '[':
-		err = l.skipArray()
-	case c == 't':
-		err = l.lit("true")
-	case c == 'f':
-		err = l.lit("false")
-	case c == 'n':
-		err = l.lit("null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		err = l.number()
-	case c == 0:
-		err = errEnd
-	default:
-		err = fmt.Errorf("unexpected %q at column %d", c, l.I+1)
-	}
-	if err != nil {
+	if err := l.skip(); err != nil {
 		return nil, err
 	}
 	return l.B[start:l.I], nil
 }
 
-func (l *Lexer) skipObject() error {
-	return l.Object(func([]byte) error {
-		_, err := l.Skip()
-		return err
-	})
+// skip is Skip. The arrays and objects it has opened are a stack of at most MaxDepth (64): one
+// bit each in objs (set for an object), the innermost the lowest, and, for the objects, the
+// names seen so far, to refuse one named twice.
+func (l *Lexer) skip() error {
+	var objs uint64
+	var local [4]KeySet // enough for the values of the contract; deeper ones grow it
+	keys := local[:0]
+	base := l.Depth
+	for {
+		// A value.
+		var err error
+		var empty bool
+		switch c := l.Peek(); {
+		case c == '{':
+			if empty, err = l.Open(); err == nil && !empty {
+				objs = objs<<1 | 1
+				keys = append(keys, KeySet{})
+				if err = l.member(&keys[len(keys)-1]); err == nil {
+					continue // the first field's value
+				}
+			}
+		case c == '[':
+			if empty, err = l.OpenArray(); err == nil && !empty {
+				objs <<= 1
+				continue // the first element
+			}
+		case c == '"':
+			_, err = l.Str()
+		case c == 't':
+			err = l.lit("true")
+		case c == 'f':
+			err = l.lit("false")
+		case c == 'n':
+			err = l.lit("null")
+		case c == '-' || (c >= '0' && c <= '9'):
+			err = l.number()
+		case c == 0:
+			err = errEnd
+		default:
+			err = fmt.Errorf("unexpected %q at column %d", c, l.I+1)
+		}
+		if err != nil {
+			return err
+		}
+		// The value is done: what follows it in the arrays and objects it is in, closing those
+		// that end, until one goes on with another value.
+		for {
+			if l.Depth == base {
+				return nil
+			}
+			var more bool
+			if objs&1 != 0 {
+				if more, err = l.Next(); err == nil && more {
+					err = l.member(&keys[len(keys)-1])
+				}
+			} else {
+				more, err = l.NextElem()
+			}
+			if err != nil {
+				return err
+			}
+			if more {
+				break
+			}
+			if objs&1 != 0 {
+				keys = keys[:len(keys)-1]
+			}
+			objs >>= 1
+		}
+	}
+}
+
+// member reads the name of an object's next field and the ':' after it, refusing a name seen
+// before in keys.
+func (l *Lexer) member(keys *KeySet) error {
+	k, err := l.Name()
+	if err == nil {
+		if err = keys.Add(k); err == nil {
+			err = l.Expect(':')
+		}
+	}
+	return err
 }
 
 // Object walks an object whose field names are free: for each field it reads the name, refuses
@@ -531,16 +619,6 @@ func (l *Lexer) Object(value func(k []byte) error) error {
 			}
 		}
 		if err != nil {
-			break
-		}
-	}
-	return err
-}
-
-func (l *Lexer) skipArray() error {
-	empty, err := l.OpenArray()
-	for more := !empty; err == nil && more; more, err = l.NextElem() {
-		if _, err = l.Skip(); err != nil {
 			break
 		}
 	}

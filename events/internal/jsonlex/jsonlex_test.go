@@ -3,6 +3,8 @@ package jsonlex
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -14,6 +16,22 @@ var valueSamples = []string{
 	`0`, `-0`, `12`, `-12.5e+3`, `1E9`, `0.5`, `"é"`, `"\ud83d\ude00"`, `[{"a":{}}]`,
 	`01`, `1.`, `.5`, `-`, `1e`, `+1`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{a:1}`, `tru`, `nul`,
 	`"abc`, `"\x"`, `"\u12"`, "\"a\tb\"", `{"a":1}}`, `[`, `{`, ``, `  `, `1 2`, `{"a":1 "b":2}`, `"\u00zz"`, "0\x00", "{}\x00 ",
+	`[[],{},[{}],{"a":[]}]`, `{"a":{"b":{"c":[1,{"d":[]}]}},"e":2}`, `[[1],[2,[3]],4]`, `{"a":[1,2],"b":{}}`,
+	`[[]`, `[{]`, `{"a":[}`, `[1]]`, `{"a":{"b":1}`, `[{"a":1,}]`,
+	nested(MaxDepth, "", ""), nested(MaxDepth, `{"a":`, `}`), nested(MaxDepth-1, "", "") + "1",
+}
+
+// nested returns n arrays (or, with open and close, n of those pieces) nested around nothing,
+// or around 0 when the pieces end with a field name.
+func nested(n int, open, close string) string {
+	if open == "" {
+		open, close = "[", "]"
+	}
+	inner := ""
+	if strings.HasSuffix(open, ":") {
+		inner = "0"
+	}
+	return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
 }
 
 // skipValid reports whether Skip reads all of b as one value, as json.Valid judges a document.
@@ -185,17 +203,121 @@ func FuzzSkip(f *testing.F) {
 	for _, s := range valueSamples {
 		f.Add([]byte(s))
 	}
+	for _, s := range deepSamples {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		l := Lexer{B: b}
 		_, err := l.Skip()
 		if l.I > len(b) {
 			t.Fatalf("Skip read to %d of %d", l.I, len(b))
 		}
-		if !utf8.Valid(b) || err != nil && strings.Contains(err.Error(), "appears twice") {
-			return
+		if !utf8.Valid(b) || err != nil && strings.Contains(err.Error(), "appears twice") || errors.Is(err, ErrTooDeep) {
+			return // refusals of the Lexer's own, which encoding/json lets through
 		}
 		if got, want := err == nil && l.End(), json.Valid(b); got != want {
 			t.Errorf("Skip(%q) accepts %v, json.Valid %v", b, got, want)
 		}
 	})
+}
+
+// deepSamples nest arrays and objects beyond MaxDepth, up to the 4,000,000 of a line of 8 MB.
+var deepSamples = []string{
+	nested(MaxDepth+1, "", ""), nested(MaxDepth+1, `{"a":`, `}`), nested(MaxDepth+1, `[{"a":`, `}]`),
+	strings.Repeat("[", 100_000), nested(4_000_000, "", ""),
+}
+
+// Skip reads values nested up to MaxDepth and refuses deeper ones (ErrTooDeep), counting the
+// arrays and objects its caller opened before (Lexer.Depth); it walks them with a loop, so
+// that the 4,000,000 arrays of a line of 8 MB neither overflow the stack (a fatal error in Go,
+// which no recover catches) nor cost more than the refusal at the 65th.
+func TestSkipDepthLimit(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		depth int // Lexer.Depth before Skip: arrays and objects the caller opened
+		deep  bool
+	}{
+		{nested(MaxDepth, "", ""), 0, false},
+		{nested(MaxDepth, `{"a":`, `}`), 0, false},
+		{nested(MaxDepth/2, `[{"a":`, `}]`), 0, false},
+		{nested(MaxDepth+1, "", ""), 0, true},
+		{nested(MaxDepth+1, `{"a":`, `}`), 0, true},
+		{nested(MaxDepth-3, "", ""), 3, false},
+		{nested(MaxDepth-2, "", ""), 3, true},
+		{strings.Repeat("[", 100_000), 0, true},
+		{nested(4_000_000, "", ""), 0, true},
+		{nested(4_000_000, `{"a":`, `}`), 0, true},
+	} {
+		l := Lexer{B: []byte(tc.text), Depth: tc.depth}
+		_, err := l.Skip()
+		if got := errors.Is(err, ErrTooDeep); got != tc.deep {
+			t.Errorf("Skip(%.40q…, %d bytes) at depth %d: %v, want too deep %v", tc.text, len(tc.text), tc.depth, err, tc.deep)
+		}
+		if !tc.deep && (err != nil || !l.End() || l.Depth != tc.depth) {
+			t.Errorf("Skip(%.40q…) at depth %d: %v, at %d of %d, depth after %d", tc.text, tc.depth, err, l.I, len(tc.text), l.Depth)
+		}
+		if tc.deep && (l.I > MaxDepth*len(`[{"a":`)+1) {
+			t.Errorf("Skip(%.40q…) read %d bytes before refusing it", tc.text, l.I)
+		}
+	}
+}
+
+// The typed walk (Open, OpenArray) counts its depth too, and refuses the 65th open level.
+func TestOpenDepthLimit(t *testing.T) {
+	l := Lexer{B: []byte(nested(MaxDepth+1, `{"a":`, `}`))}
+	var err error
+	for range MaxDepth + 1 {
+		if _, err = l.Open(); err != nil {
+			break
+		}
+		if _, err = l.Name(); err == nil {
+			err = l.Expect(':')
+		}
+	}
+	if !errors.Is(err, ErrTooDeep) || l.Depth != MaxDepth {
+		t.Errorf("Open at depth %d: %v", l.Depth, err)
+	}
+	l = Lexer{B: []byte(`[[1],[]]`)}
+	if _, err := l.OpenArray(); err != nil || l.Depth != 1 {
+		t.Fatalf("OpenArray: %v, depth %d", err, l.Depth)
+	}
+	if _, err := l.Skip(); err != nil || l.Depth != 1 {
+		t.Fatalf("Skip: %v, depth %d", err, l.Depth)
+	}
+	for {
+		more, err := l.NextElem()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			break
+		}
+		if _, err := l.Skip(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.Depth != 0 || !l.End() {
+		t.Errorf("depth %d after the array, at %d", l.Depth, l.I)
+	}
+}
+
+// Skipping a deep value costs no stack and little memory: the goroutine's stack does not grow
+// (runtime.MemStats.StackInuse) and the heap grows by less than 1 MiB.
+func TestSkipDeepBoundedMemory(t *testing.T) {
+	b := []byte(nested(4_000_000, "", ""))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l := Lexer{B: b}
+	_, err := l.Skip()
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooDeep) {
+		t.Fatalf("Skip of 4,000,000 arrays: %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("Skip allocated %d bytes", grew)
+	}
+	if after.StackInuse > before.StackInuse+1<<20 {
+		t.Errorf("stacks grew from %d to %d bytes", before.StackInuse, after.StackInuse)
+	}
 }

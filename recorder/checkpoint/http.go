@@ -1,0 +1,253 @@
+package checkpoint
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/recorder"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// TileHeight is the height of the tiles served at /tile/ (the Go checksum database's).
+const TileHeight = 8
+
+// Consistency is the JSON answer of GET /tlog/proof/consistency.
+type Consistency struct {
+	Old   int64       `json:"old"`
+	New   int64       `json:"new"`
+	Proof []tlog.Hash `json:"proof"`
+}
+
+// Handler serves the transparency log's routes (web.Options.Transparency mounts it):
+//
+//	GET  /checkpoint                                   the latest signed checkpoint and its co-signatures (text)
+//	GET  /tlog/proof/inclusion?hand=ID[&table=T][&size=N]  a finished hand's HandProof (JSON)
+//	GET  /tlog/proof/consistency?old=M&new=N           the consistency proof between two sizes (JSON)
+//	GET  /tlog/receipt/{hand}                          a finished hand's Receipt (JSON): the short link a player keeps
+//	GET  /tile/8/L/NNN[.p/W]                           a tile of tree hashes (tlog tiles, as the Go sumdb)
+//	POST /tlog/cosignature                             a witness's co-signed checkpoint
+func (k *Keeper) Handler() http.Handler {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /checkpoint", k.getCheckpoint)
+	m.HandleFunc("GET /tlog/proof/inclusion", k.getInclusion)
+	m.HandleFunc("GET /tlog/proof/consistency", k.getConsistency)
+	m.HandleFunc("GET /tlog/receipt/{hand}", k.getReceipt)
+	m.HandleFunc("GET /tile/", k.getTile)
+	m.HandleFunc("POST /tlog/cosignature", k.postCosignature)
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusNotFound, "no such transparency log route: "+r.Method+" "+r.URL.Path)
+	})
+	return m
+}
+
+func httpError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	fmt.Fprintln(w, msg)
+}
+
+func (k *Keeper) getCheckpoint(w http.ResponseWriter, r *http.Request) {
+	if k.store == nil {
+		httpError(w, http.StatusNotFound, ErrNoCheckpoint.Error())
+		return
+	}
+	signed, err := k.store.Latest(r.Context())
+	if err == nil {
+		signed, err = k.store.WithCosignatures(r.Context(), signed)
+	}
+	switch {
+	case errors.Is(err, ErrNoCheckpoint):
+		httpError(w, http.StatusNotFound, err.Error())
+		return
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(signed)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(v)
+}
+
+func (k *Keeper) getInclusion(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	hand := q.Get("hand")
+	if hand == "" {
+		httpError(w, http.StatusBadRequest, "hand=ID is required")
+		return
+	}
+	evs, err := k.ReadHand(r.Context(), q.Get("table"), hand)
+	switch {
+	case errors.Is(err, recorder.ErrHandNotFound), errors.Is(err, recorder.ErrAmbiguousHand):
+		httpError(w, http.StatusNotFound, err.Error())
+		return
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	case evs[len(evs)-1].Event.Type != events.HandEndedType:
+		// The proof carries every byte of the events: face-down cards and the seed of a hand in
+		// progress stay private until it ends, as everywhere else.
+		httpError(w, http.StatusConflict, "hand "+hand+" has not ended: its proof is given once it ends")
+		return
+	}
+	var signed []byte
+	if s := q.Get("size"); s != "" {
+		size, perr := strconv.ParseInt(s, 10, 64)
+		if perr != nil || k.store == nil {
+			httpError(w, http.StatusBadRequest, "size must be the tree size of a stored checkpoint")
+			return
+		}
+		signed, err = k.store.At(r.Context(), size)
+	} else {
+		signed, err = k.Covering(r.Context(), evs[len(evs)-1].Seq)
+	}
+	switch {
+	case errors.Is(err, ErrNotCovered), errors.Is(err, ErrNoCheckpoint), errors.Is(err, ErrNoStore):
+		httpError(w, http.StatusConflict, err.Error()) // the next checkpoint will cover it
+		return
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	p, err := k.ProveHand(signed, evs)
+	if err != nil {
+		httpError(w, http.StatusConflict, err.Error())
+		return
+	}
+	writeJSON(w, p)
+}
+
+func (k *Keeper) getReceipt(w http.ResponseWriter, r *http.Request) {
+	rc, err := k.Receipt(r.Context(), r.URL.Query().Get("table"), r.PathValue("hand"))
+	switch {
+	case errors.Is(err, recorder.ErrHandNotFound), errors.Is(err, recorder.ErrAmbiguousHand):
+		httpError(w, http.StatusNotFound, err.Error())
+	case errors.Is(err, ErrNotEnded):
+		httpError(w, http.StatusConflict, err.Error()+": its receipt is given once it ends")
+	case errors.Is(err, ErrNotCovered), errors.Is(err, ErrNoCheckpoint), errors.Is(err, ErrNoStore):
+		// The next checkpoint will cover it: ask again then.
+		if k.o.Interval > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(k.o.Interval.Seconds())+1))
+		}
+		httpError(w, http.StatusConflict, err.Error())
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+	default:
+		writeJSON(w, rc)
+	}
+}
+
+func (k *Keeper) getConsistency(w http.ResponseWriter, r *http.Request) {
+	old, err1 := strconv.ParseInt(r.URL.Query().Get("old"), 10, 64)
+	n, err2 := strconv.ParseInt(r.URL.Query().Get("new"), 10, 64)
+	if err1 != nil || err2 != nil || old < 0 || old > n {
+		httpError(w, http.StatusBadRequest, "old=M&new=N are required, 0 ≤ M ≤ N")
+		return
+	}
+	p, err := k.ProveConsistency(old, n)
+	if err != nil {
+		httpError(w, http.StatusNotFound, err.Error())
+		return
+	}
+	writeJSON(w, Consistency{Old: old, New: n, Proof: p})
+}
+
+func (k *Keeper) getTile(w http.ResponseWriter, r *http.Request) {
+	t, err := tlog.ParseTilePath(strings.TrimPrefix(r.URL.Path, "/"))
+	if err != nil || t.H != TileHeight || t.L < 0 {
+		// Data tiles (level -1) would be the events themselves: they are not served.
+		httpError(w, http.StatusNotFound, "no such tile")
+		return
+	}
+	data, err := tlog.ReadTileData(t, k.tree)
+	if err != nil {
+		httpError(w, http.StatusNotFound, "no such tile: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	if t.W == 1<<t.H {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable") // a full tile never changes
+	}
+	w.Write(data)
+}
+
+// maxCosignature bounds a POST /tlog/cosignature body.
+const maxCosignature = 64 << 10
+
+func (k *Keeper) postCosignature(w http.ResponseWriter, r *http.Request) {
+	if k.store == nil {
+		httpError(w, http.StatusNotFound, ErrNoCheckpoint.Error())
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxCosignature+1))
+	if err != nil || len(body) > maxCosignature {
+		httpError(w, http.StatusBadRequest, "the body must be a co-signed checkpoint of at most 64 KiB")
+		return
+	}
+	size, lines, err := k.AcceptCosignature(r, body)
+	if err != nil {
+		httpError(w, http.StatusForbidden, err.Error())
+		return
+	}
+	for _, l := range lines {
+		if err := k.store.AddCosignature(r.Context(), size, l); err != nil {
+			httpError(w, http.StatusServiceUnavailable, err.Error())
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "%d co-signatures of tree size %d stored\n", len(lines), size)
+}
+
+// AcceptCosignature checks a co-signed checkpoint a witness posts: the log's own signature, a
+// checkpoint this log stored at that size, and at least one co-signature by a witness of the
+// allow-list (Options.Witnesses). It returns the tree size and the verified witnesses' signature
+// lines. The co-signature is its own authentication: only the holder of an allowed witness key
+// can make one.
+func (k *Keeper) AcceptCosignature(r *http.Request, body []byte) (int64, []string, error) {
+	if k.o.Signer == nil {
+		return 0, nil, ErrNoSigner
+	}
+	if len(k.o.Witnesses) == 0 {
+		return 0, nil, errors.New("checkpoint: this log accepts no witness (serve --witness-key)")
+	}
+	s, err := OpenSigned(body, k.o.Signer.VerifierKey(), k.o.Witnesses...)
+	if err != nil {
+		return 0, nil, err
+	}
+	stored, err := k.store.At(r.Context(), s.Size)
+	if err != nil || noteText(stored) != noteText(body) {
+		return 0, nil, fmt.Errorf("checkpoint: tree size %d: not the checkpoint this log stored", s.Size)
+	}
+	if len(s.Witnesses) == 0 {
+		return 0, nil, errors.New("checkpoint: no co-signature by an allowed witness key")
+	}
+	var lines []string
+	for _, l := range strings.SplitAfter(string(body[len(noteText(body))+1:]), "\n") {
+		name, b64, ok := strings.Cut(strings.TrimPrefix(l, "— "), " ")
+		raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
+		if !ok || err != nil || len(raw) < 4 || !strings.HasPrefix(l, "— ") {
+			continue
+		}
+		for _, wv := range s.Witnesses {
+			if wv.Name == name && wv.Hash == binary.BigEndian.Uint32(raw) {
+				lines = append(lines, l)
+			}
+		}
+	}
+	return s.Size, lines, nil
+}

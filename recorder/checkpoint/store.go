@@ -1,0 +1,220 @@
+package checkpoint
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fechado/fechado/recorder"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The stream the signed checkpoints and the witnesses' co-signatures are stored on, beside the
+// log (docs/security.md): one subject per tree size, nothing ever deleted.
+const (
+	// StreamName is the stream of checkpoints and co-signatures.
+	StreamName = "FECHADO_TLOG"
+	// CheckpointPrefix + "<size>" holds the signed checkpoint of that tree size.
+	CheckpointPrefix = "fechado.tlog.checkpoint."
+	// CosignaturePrefix + "<size>" holds witnesses' co-signature lines of that checkpoint.
+	CosignaturePrefix = "fechado.tlog.cosignature."
+)
+
+// StreamConfig is the configuration of the checkpoint stream: file storage, no limits, deletes,
+// purges and roll-ups denied, so that a stored checkpoint stays as it was signed. The application
+// user may append (publish) but, as on the log's stream, not update, delete or purge; a second
+// message on a checkpoint's subject does not replace the first, which is the one read.
+func StreamConfig(replicas int) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:        StreamName,
+		Description: "fechado transparency log: signed checkpoints and co-signatures",
+		Subjects:    []string{"fechado.tlog.>"},
+		Retention:   jetstream.LimitsPolicy,
+		MaxMsgs:     -1, MaxBytes: -1, MaxMsgsPerSubject: -1, MaxMsgSize: -1,
+		Discard:     jetstream.DiscardNew,
+		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
+		DenyDelete:  true,
+		DenyPurge:   true,
+		AllowRollup: false,
+		AllowDirect: true,
+	}
+}
+
+// Store is the stream of signed checkpoints.
+type Store struct {
+	js     jetstream.JetStream
+	stream jetstream.Stream
+}
+
+// ErrNoStore is returned by OpenStore without create when the stream does not exist.
+var ErrNoStore = errors.New("checkpoint: no checkpoint has ever been stored (stream " + StreamName + " missing)")
+
+// ErrNoCheckpoint is returned when no stored checkpoint answers the question.
+var ErrNoCheckpoint = errors.New("checkpoint: no stored checkpoint")
+
+// OpenStore binds the checkpoint stream of log l; with create it creates it when missing (the
+// replica count of the log's own stream). Readers (verify, prove, report) never create it.
+func OpenStore(ctx context.Context, l *recorder.Log, create bool) (*Store, error) {
+	js := l.JetStream()
+	st, err := js.Stream(ctx, StreamName)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		if !create {
+			return nil, ErrNoStore
+		}
+		replicas := 1
+		if info := l.Stream().CachedInfo(); info != nil && info.Config.Replicas > 0 {
+			replicas = info.Config.Replicas
+		}
+		st, err = js.CreateStream(ctx, StreamConfig(replicas))
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			st, err = js.Stream(ctx, StreamName)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: stream %s: %w", StreamName, err)
+	}
+	return &Store{js: js, stream: st}, nil
+}
+
+// Put stores a signed checkpoint of tree size size. It is refused (ErrExists) when that size has
+// a checkpoint already: the first one stays.
+func (s *Store) Put(ctx context.Context, size int64, signed []byte) error {
+	_, err := s.js.PublishMsg(ctx, &nats.Msg{Subject: CheckpointPrefix + strconv.FormatInt(size, 10), Data: signed},
+		jetstream.WithExpectLastSequencePerSubject(0))
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence {
+		return fmt.Errorf("%w: tree size %d", ErrExists, size)
+	}
+	if err != nil {
+		return fmt.Errorf("checkpoint: storing the checkpoint of size %d: %w", size, err)
+	}
+	return nil
+}
+
+// ErrExists: a checkpoint of that size is stored already.
+var ErrExists = errors.New("checkpoint: a checkpoint of this size is stored already")
+
+// Latest returns the most recently stored signed checkpoint.
+func (s *Store) Latest(ctx context.Context) ([]byte, error) {
+	m, err := s.stream.GetLastMsgForSubject(ctx, CheckpointPrefix+"*")
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, ErrNoCheckpoint
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: reading the latest checkpoint: %w", err)
+	}
+	return m.Data, nil
+}
+
+// At returns the stored checkpoint of tree size size (the first stored on its subject).
+func (s *Store) At(ctx context.Context, size int64) ([]byte, error) {
+	m, err := s.stream.GetMsg(ctx, 1, jetstream.WithGetMsgSubject(CheckpointPrefix+strconv.FormatInt(size, 10)))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, fmt.Errorf("%w of size %d", ErrNoCheckpoint, size)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: reading the checkpoint of size %d: %w", size, err)
+	}
+	return m.Data, nil
+}
+
+// Each calls fn with every stored message on subjects matching filter, in stream order.
+func (s *Store) each(ctx context.Context, filter string, fn func(subject string, data []byte) error) error {
+	for seq := uint64(1); ; seq++ {
+		m, err := s.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(filter))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("checkpoint: reading %s: %w", StreamName, err)
+		}
+		if err := fn(m.Subject, m.Data); err != nil {
+			return err
+		}
+		seq = m.Sequence
+	}
+}
+
+// All calls fn with every stored checkpoint, in the order they were stored: its tree size and
+// the signed note.
+func (s *Store) All(ctx context.Context, fn func(size int64, signed []byte) error) error {
+	return s.each(ctx, CheckpointPrefix+"*", func(subject string, data []byte) error {
+		size, err := strconv.ParseInt(strings.TrimPrefix(subject, CheckpointPrefix), 10, 64)
+		if err != nil {
+			return nil // not a subject fechado writes
+		}
+		return fn(size, data)
+	})
+}
+
+// AddCosignature stores a witness's co-signature line ("— name base64\n") of the checkpoint of
+// tree size size.
+func (s *Store) AddCosignature(ctx context.Context, size int64, line string) error {
+	if _, err := s.js.Publish(ctx, CosignaturePrefix+strconv.FormatInt(size, 10), []byte(line)); err != nil {
+		return fmt.Errorf("checkpoint: storing a co-signature: %w", err)
+	}
+	return nil
+}
+
+// Cosignatures returns the co-signature lines stored for the checkpoint of tree size size, each
+// once.
+func (s *Store) Cosignatures(ctx context.Context, size int64) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	err := s.each(ctx, CosignaturePrefix+strconv.FormatInt(size, 10), func(_ string, data []byte) error {
+		if l := string(data); !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// WithCosignatures returns the signed checkpoint with its stored co-signature lines appended.
+func (s *Store) WithCosignatures(ctx context.Context, signed []byte) ([]byte, error) {
+	c, err := ParseCheckpoint(noteText(signed))
+	if err != nil {
+		return nil, err
+	}
+	lines, err := s.Cosignatures(ctx, c.Size)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), signed...)
+	for _, l := range lines {
+		// Anyone who may publish to the stream could store a line: only well-formed signature
+		// lines are served, so that a stray one cannot make the checkpoint unreadable (a reader
+		// checks the co-signatures it trusts; others it ignores).
+		if signatureLine(l) && !strings.Contains(string(out), l) {
+			out = append(out, l...)
+		}
+	}
+	return out, nil
+}
+
+// signatureLine says whether l is a signed note's signature line: "— name base64\n", the
+// base64 holding a key hash and a signature.
+func signatureLine(l string) bool {
+	rest, ok := strings.CutPrefix(l, "— ")
+	if !ok || !strings.HasSuffix(rest, "\n") || strings.Count(rest, "\n") != 1 {
+		return false
+	}
+	name, b64, ok := strings.Cut(strings.TrimSuffix(rest, "\n"), " ")
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	return ok && validName(name) && err == nil && len(raw) > 4
+}
+
+// noteText returns the text of a signed note: everything before the blank line.
+func noteText(signed []byte) string {
+	s := string(signed)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}

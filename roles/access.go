@@ -1,0 +1,154 @@
+package roles
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"strings"
+	"sync"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Permits reports whether the rule lets subject through, as the NATS server decides it: the
+// subject must match the allow list (or the list be empty) and no entry of the deny list. A
+// pattern matches token by token ('.'-separated), "*" standing for one token and a final ">" for
+// one or more.
+func (r SubjectRule) Permits(subject string) bool {
+	if !validSubject(subject) {
+		return false
+	}
+	allowed := len(r.Allow) == 0
+	for _, p := range r.Allow {
+		if subjectMatch(p, subject) {
+			allowed = true
+			break
+		}
+	}
+	if !allowed {
+		return false
+	}
+	for _, p := range r.Deny {
+		if subjectMatch(p, subject) {
+			return false
+		}
+	}
+	return true
+}
+
+// validSubject reports whether s is a literal subject: non-empty tokens, no wildcard, no space.
+func validSubject(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t\r\n") {
+		return false
+	}
+	for _, t := range strings.Split(s, ".") {
+		if t == "" || t == "*" || t == ">" {
+			return false
+		}
+	}
+	return true
+}
+
+// subjectMatch reports whether the literal subject matches pattern (NATS wildcards).
+func subjectMatch(pattern, subject string) bool {
+	pt, st := strings.Split(pattern, "."), strings.Split(subject, ".")
+	for i, p := range pt {
+		if p == ">" {
+			return i == len(pt)-1 && len(st) > i
+		}
+		if i >= len(st) || (p != "*" && p != st[i]) {
+			return false
+		}
+	}
+	return len(pt) == len(st)
+}
+
+// MayPublish reports whether u may publish to subject: the decision the NATS server takes with
+// u.Permissions(), taken here for a transport the server does not see (HTTP).
+func (u User) MayPublish(subject string) bool { return u.Permissions().Publish.Permits(subject) }
+
+// MayAppend reports whether u may append an event of table and hand to the log: whether it may
+// publish to the hand's subject (MayPublish). It is the one answer to "may this principal write
+// to this table": the NATS server takes it from the same permissions (recorder.ServerUsers), and
+// the HTTP API and the table console ask it here. Ids that are not one subject token each are
+// refused: they could not name a subject of this table.
+func (u User) MayAppend(table, hand string) bool {
+	if !ValidName(table) || hand == "" || strings.ContainsAny(hand, ".*> \t\r\n") {
+		return false
+	}
+	return u.MayPublish(HandSubject(table, hand))
+}
+
+// Writes reports whether u's role appends to the log at all (to some table).
+func (u User) Writes() bool { return u.Role == Table || u.Role == App }
+
+// ErrBadCredentials means no user of the auth file has that name and password.
+var ErrBadCredentials = errors.New("unknown user or wrong password")
+
+// Authenticator checks a name and password against an auth file's users, as the NATS server
+// checks them: a password in clear compares in constant time, a bcrypt hash ("$2…") with bcrypt.
+// A bcrypt comparison costs tens of milliseconds by design; a password it accepted is remembered
+// (its SHA-256, in memory) so that the next requests of the same user cost one hash. Safe for
+// concurrent use.
+type Authenticator struct {
+	users map[string]User
+	mu    sync.Mutex
+	known map[string][sha256.Size]byte // user name → SHA-256 of the password bcrypt accepted
+}
+
+// NewAuthenticator returns the authenticator of a's users; a nil a knows nobody.
+func NewAuthenticator(a *Auth) *Authenticator {
+	v := &Authenticator{users: map[string]User{}, known: map[string][sha256.Size]byte{}}
+	if a != nil {
+		for _, u := range a.Users {
+			v.users[u.Name] = u
+		}
+	}
+	return v
+}
+
+// dummyHash is compared when the name is unknown, so that an unknown name costs what a wrong
+// bcrypt password of cost 11 (fechado passwd's default) costs and the timing does not tell which
+// names exist. It is made at the first unknown name, not at start: every command imports roles.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("fechado: no such user"), 11)
+	return h
+})
+
+// Authenticate returns the user called name when password is theirs; ErrBadCredentials
+// otherwise.
+func (v *Authenticator) Authenticate(name, password string) (User, error) {
+	u, ok := v.users[name]
+	if !ok {
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		return User{}, ErrBadCredentials
+	}
+	if !strings.HasPrefix(u.Password, "$2") {
+		if subtle.ConstantTimeCompare([]byte(u.Password), []byte(password)) != 1 {
+			return User{}, ErrBadCredentials
+		}
+		return u, nil
+	}
+	sum := sha256.Sum256([]byte(password))
+	v.mu.Lock()
+	prev, seen := v.known[name]
+	v.mu.Unlock()
+	if seen && subtle.ConstantTimeCompare(prev[:], sum[:]) == 1 {
+		return u, nil
+	}
+	if bcrypt.CompareHashAndPassword([]byte(u.Password), []byte(password)) != nil {
+		return User{}, ErrBadCredentials
+	}
+	v.mu.Lock()
+	v.known[name] = sum
+	v.mu.Unlock()
+	return u, nil
+}
+
+// PasswordOK reports whether password matches want, an auth file's password in clear or bcrypt.
+func PasswordOK(want, password string) bool {
+	if strings.HasPrefix(want, "$2") {
+		return bcrypt.CompareHashAndPassword([]byte(want), []byte(password)) == nil
+	}
+	return subtle.ConstantTimeCompare([]byte(want), []byte(password)) == 1
+}
