@@ -107,8 +107,8 @@ func TestOneVerdictByEveryPath(t *testing.T) {
 				fileTour := auditJSON(t, "audit", "--json", "--tournament", lg.tournament, file)
 				same(t, "audit --tournament FILE", fileTour, "audit FILE", want)
 				wantStandings, wantState = fileStandings(t, ref, lg.tournament)
-				if !wantState.Finished || wantState.InPlay != 1 {
-					t.Errorf("the audit of the file leaves the tournament %+v, want it over", wantState)
+				if !wantState.Finished || wantState.InPlay != 1 || wantState.Chips != 14000 {
+					t.Errorf("the audit of the file leaves the tournament %+v, want it over, one player holding the 14,000 chips", wantState)
 				}
 				for _, l := range want {
 					if strings.Contains(l, `"code":"tournament.`) {
@@ -307,7 +307,7 @@ type state struct {
 	Finished bool
 	InPlay   int
 	Hands    int
-	Chips    int64 // the standings' sum (a carried pot holds the rest)
+	Chips    int64 // the standings' sum
 }
 
 func stateOf(finished bool, inPlay, hands int, st []standing) state {
