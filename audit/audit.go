@@ -17,6 +17,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/tournament"
 )
@@ -32,6 +33,10 @@ type Auditor struct {
 	// Hand, when set, receives each hand's events and its findings once audited. It may keep
 	// them.
 	Hand func(h *HandResult)
+	// Tournament, when set, receives at Close each hand with tournament.* findings: those
+	// findings, and the hand's hand.started and hand.ended as Events (the tournaments are
+	// followed once every hand has been judged, tournament.Follow). It may keep them.
+	Tournament func(h *HandResult)
 
 	chain  *events.Chain
 	open   map[string]*pending
@@ -62,8 +67,13 @@ type Auditor struct {
 	// Alone audits each hand without the tournament it belongs to: no tournament.* code, which
 	// needs the hands of every table before it (Hand, and checks of single hands).
 	Alone bool
-	// book follows the tournaments of the hands audited (tournament.go).
-	book *tournament.Book
+	// book follows the tournaments of the hands audited (tournament.go), once every hand has been
+	// judged (Close); tours are those hands, in the order judged.
+	book  *tournament.Book
+	tours []tourHand
+	// seq puts each table's hands in the order of their chain (handorder) before they are judged
+	// against the hand before them: a hand that arrives before its previous hand waits for it.
+	seq handorder.Sequencer[*pending]
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -77,6 +87,14 @@ type pending struct {
 	// lost is the seq of the first line of the hand that could not be read as an event (0: none):
 	// the rules do not judge the hand from there on (events-v1.md §8).
 	lost events.Seq
+	// res is the hand's result once audited on its own; first its hand.started, and judge is set
+	// when the hand ended and was followed, so that it is judged against the hand before it at
+	// its table (continuity) and followed through its tournament.
+	res   *HandResult
+	first *events.Event
+	judge bool
+	// keep is set on a hand that waited for the hand before it: its pending is not reused.
+	keep bool
 }
 
 // HandResult is one audited hand. Its Table, Hand and Findings are the Auditor's own copies; its
@@ -166,7 +184,9 @@ func (a *Auditor) Invalid(err error, hand, table string, seq events.Seq) {
 	a.emit(Unreadable(err, hand, table, seq))
 }
 
-// Close audits the hands that never ended (log.incomplete) and returns.
+// Close audits the hands that never ended (log.incomplete), judges the hands still waiting for
+// the hand before them at their table (each against the last hand judged there, handorder.Sequencer),
+// then follows the tournaments (tournament.Follow) and reports their findings.
 func (a *Auditor) Close() {
 	for _, h := range a.order {
 		if p, ok := a.open[h]; ok {
@@ -174,6 +194,8 @@ func (a *Auditor) Close() {
 		}
 	}
 	a.order = nil
+	a.seq.Close()
+	a.closeTournaments()
 }
 
 // emit reports f, made the Auditor's own (see detach), and returns it.
@@ -247,8 +269,47 @@ func (a *Auditor) finish(p *pending) {
 		res = &a.res
 		res.Table, res.Hand = p.table, p.hand
 	}
+	p.res = res
 	a.auditHand(p, res)
 	a.Hands++
+	link, linked := handorder.Link{}, false
+	if p.first != nil && !a.Alone {
+		link, linked = handorder.LinkOf(p.first)
+	}
+	if !linked {
+		a.judgeHand(p)
+		return
+	}
+	if a.seq.Release == nil {
+		a.seq.Release = func(_ handorder.Link, p *pending) { a.judgeHand(p) }
+	}
+	if !a.seq.Ready(link) {
+		// It waits for the hand before it: it keeps its result, events and state, which the
+		// next hands must not reuse.
+		if res == &a.res {
+			own := a.res
+			own.Table, own.Hand = strings.Clone(p.table), strings.Clone(p.hand)
+			own.Findings = slices.Clone(a.res.Findings)
+			clear(a.res.Findings)
+			a.res = HandResult{Findings: a.res.Findings[:0]}
+			p.res = &own
+		}
+		if a.Hand == nil {
+			a.hand, a.seeds = nil, nil
+		}
+		p.keep = true
+	}
+	a.seq.Add(link, p)
+}
+
+// judgeHand judges the audited hand p against the hand before it at its table (continuity) when
+// it ended, takes it into its tournament, and reports its findings.
+func (a *Auditor) judgeHand(p *pending) {
+	res := p.res
+	if p.judge {
+		res.Findings = a.continuity(res.Findings, p.table, p.first, res.State)
+		a.tournament(res.Events, p.first)
+	}
 	if !slices.IsSortedFunc(res.Findings, bySeq) {
 		slices.SortStableFunc(res.Findings, bySeq)
 	}
@@ -268,6 +329,9 @@ func (a *Auditor) finish(p *pending) {
 	}
 	clear(res.Findings)
 	*res = HandResult{Findings: res.Findings[:0]}
+	if p.keep {
+		return // its own result and pending, made when it waited: left to the collector
+	}
 	clear(p.events)
 	clear(p.faults)
 	*p = pending{events: p.events[:0], faults: p.faults[:0]}
@@ -314,6 +378,9 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 		slices.SortStableFunc(evs, eventBySeq)
 	}
 	first := evs[0]
+	if first.Type == events.HandStartedType {
+		p.first = first // its link in the table's chain, ended or not
+	}
 	if first.Type != events.HandStartedType && p.lost != 0 {
 		return // the line that began it could not be read: already a log.schema finding
 	}
@@ -393,8 +460,8 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 		add(mk(p.hand, p.table, last.Seq, finding.LogIncomplete, 0, "the hand has no hand.ended: still running, or cut short", nil, nil))
 		return
 	}
-	res.Findings = a.continuity(res.Findings, p.table, first, h)
-	res.Findings = a.tournament(res.Findings, evs)
+	// Judged against the hand before it once that one has been (finish).
+	p.judge = true
 }
 
 // ErrFindings is returned by AuditReader when the log holds at least one finding of severity error.

@@ -15,6 +15,7 @@ import (
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/replay"
 	"github.com/fechado/fechado/rules"
@@ -31,8 +32,21 @@ type refAuditor struct {
 	open     map[string]*pending
 	order    []string
 	tables   map[string]*refTableState
-	book     *tournament.Book
 	findings int
+	// seq and tours are the Auditor's own order of a table's hands (handorder) and of the
+	// tournaments' (tournament.Follow at Close): order is not bookkeeping, so the reference
+	// follows it too.
+	seq   handorder.Sequencer[refHeld]
+	tours []tournament.Hand
+}
+
+// refHeld is an audited hand waiting to be judged against the hand before it.
+type refHeld struct {
+	p     *pending
+	fs    []finding.Finding
+	h     *rules.Hand
+	first *events.Event
+	evs   []*events.Event
 }
 
 // refTableState keeps the players of a table's last hand in maps; the rest of what the hand left
@@ -44,8 +58,21 @@ type refTableState struct {
 }
 
 func newRef(fn func(finding.Finding)) *refAuditor {
-	return &refAuditor{report: fn, chain: events.NewChain(), open: map[string]*pending{}, tables: map[string]*refTableState{},
-		book: tournament.NewBook()}
+	a := &refAuditor{report: fn, chain: events.NewChain(), open: map[string]*pending{}, tables: map[string]*refTableState{}}
+	a.seq.Release = func(_ handorder.Link, r refHeld) {
+		fs := r.fs
+		if r.h != nil {
+			fs = append(fs, a.continuity(r.p.table, r.first, r.h)...)
+			if th, ok := tournament.HandOf(r.evs); ok {
+				a.tours = append(a.tours, th)
+			}
+		}
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Seq < fs[j].Seq })
+		for _, f := range fs {
+			a.emit(f)
+		}
+	}
+	return a
 }
 
 func (a *refAuditor) emit(f finding.Finding) {
@@ -78,6 +105,11 @@ func (a *refAuditor) Close() {
 		}
 	}
 	a.order = nil
+	a.seq.Close()
+	_, fs := tournament.Follow(a.tours)
+	for _, f := range fs {
+		a.emit(f)
+	}
 }
 
 func (a *refAuditor) finish(p *pending) {
@@ -93,14 +125,20 @@ func (a *refAuditor) finish(p *pending) {
 		}
 	}
 	a.chain.Forget(p.hand)
-	fs := a.auditHand(p)
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Seq < fs[j].Seq })
-	for _, f := range fs {
-		a.emit(f)
+	r := refHeld{p: p}
+	r.fs = a.auditHand(p, &r)
+	l, ok := handorder.Link{}, false
+	if r.first != nil {
+		l, ok = handorder.LinkOf(r.first)
 	}
+	if !ok {
+		a.seq.Release(l, r)
+		return
+	}
+	a.seq.Add(l, r)
 }
 
-func (a *refAuditor) auditHand(p *pending) []finding.Finding {
+func (a *refAuditor) auditHand(p *pending, r *refHeld) []finding.Finding {
 	var out []finding.Finding
 	add := func(f finding.Finding) { out = append(out, f) }
 	out = append(out, p.faults...)
@@ -117,6 +155,7 @@ func (a *refAuditor) auditHand(p *pending) []finding.Finding {
 		add(mk(p.hand, p.table, first.Seq, finding.LogSchema, 0, "the hand does not begin with hand.started", events.HandStartedType, first.Type))
 		return out
 	}
+	r.first = first
 	seeds := map[events.Seq]cards.Seed{}
 	shuffles := map[events.Seq]*events.DeckShuffled{}
 	for _, e := range evs {
@@ -168,11 +207,7 @@ func (a *refAuditor) auditHand(p *pending) []finding.Finding {
 		add(mk(p.hand, p.table, last.Seq, finding.LogIncomplete, 0, "the hand has no hand.ended: still running, or cut short", nil, nil))
 		return out
 	}
-	out = append(out, a.continuity(p.table, first, h)...)
-	// The tournament model is the Auditor's, not bookkeeping: the reference follows it too.
-	if th, ok := tournament.HandOf(evs); ok {
-		out = a.book.Add(out, &th)
-	}
+	r.h, r.evs = h, evs // judged against the hand before it once that one is (seq)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/rules"
 )
 
@@ -74,38 +75,42 @@ func (m *TableMemory) state() *tableState {
 }
 
 // HandAfter audits the events of one hand, as they arrived, on their own and against prev, what
-// the table's previous hand left (nil: none known), and returns its findings and what the table
-// leaves for its next hand: this hand's memory, or prev again when this hand could not be
-// followed to its end or is older than prev's.
+// the hand before it in its table's chain left (nil: none known), and returns its findings and
+// what the table leaves for its next hand: this hand's memory, or prev again when this hand
+// could not be followed to its end.
 //
-// Hands of one table appended concurrently end out of order in the stream. So the table.*
-// checks are made only when the hand follows prev's: its hand.started names prev's hand as its
-// previous one, or, naming none, has the next number; and an older hand (a smaller number) does
-// not take the place of a newer one's memory. Nothing else is kept from hand to hand, so the
-// result is a function of the hand and prev alone: a projector that stores the findings and the
-// memory with the hand's rows finds the same after a restart.
+// Which hand is the one before is the caller's to know (package handorder): hands of one table
+// appended concurrently end out of order in the stream, and a projector holds a hand until the
+// hand before it has been audited, as the Auditor does. Nothing else is kept from hand to hand,
+// so the result is a function of the hand and prev alone: a projector that stores the findings
+// and the memory with the hand's rows finds the same after a restart.
 func HandAfter(evs []*events.Event, prev *TableMemory) ([]finding.Finding, *TableMemory) {
 	if len(evs) == 0 {
 		return nil, prev
 	}
 	var out []finding.Finding
 	a := New(func(f finding.Finding) { out = append(out, f) })
-	a.Alone = true // the tournament's other tables are not known here
+	a.Alone = true // the tournament's other tables are not known here, nor the chain
 	table, hand := evs[0].Table, evs[0].Hand
 	hs := started(evs)
-	if prev != nil && hs != nil && follows(hs, prev) {
+	if prev != nil && hs != nil {
 		a.tables[table] = prev.state()
 	}
 	for _, e := range evs {
 		a.Add(e)
 	}
 	a.Close()
-	if a.continued == 0 || (prev != nil && !follows(hs, prev) && hs.Number < prev.Number) {
+	if a.continued == 0 {
 		return out, prev
 	}
 	m := a.tables[table].memory(hand)
 	m.Number = hs.Number
 	return out, m
+}
+
+// Link returns the link of the hand that left m in its table's chain (handorder.Follows).
+func (m *TableMemory) Link(table string) handorder.Link {
+	return handorder.Link{Table: table, Hand: m.Hand, Number: m.Number}
 }
 
 // started returns the hand.started of a hand's events, or nil.
@@ -116,16 +121,6 @@ func started(evs []*events.Event) *events.HandStarted {
 		}
 	}
 	return nil
-}
-
-// follows reports whether the hand hs starts comes right after the hand that left prev: it names
-// prev's hand as its previous one, or, naming none, has the next number (a greater one could
-// follow a hand still to come).
-func follows(hs *events.HandStarted, prev *TableMemory) bool {
-	if hs.Previous != nil {
-		return *hs.Previous == prev.Hand
-	}
-	return hs.Number == prev.Number+1
 }
 
 // Stray returns the finding of an event no hand's audit takes: one that comes after its hand's

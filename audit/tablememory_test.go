@@ -9,6 +9,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/sim"
 )
@@ -39,34 +40,10 @@ func TestHandAfterChainsLikeOneAuditor(t *testing.T) {
 	}
 }
 
-// A hand whose hand.started names another previous hand than the memory's is not compared with
-// it (hands of one table appended concurrently end out of order): no table.* finding.
-func TestHandAfterSkipsAnotherPreviousHand(t *testing.T) {
-	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 9, Table: "t", ExposeRate: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hands [][]*events.Event
-	for _, h := range hs {
-		hands = append(hands, h.Events)
-	}
-	_, m1 := audit.HandAfter(hands[0], nil)
-	// Hand 3 after hand 1's memory: it names hand 2 as its previous one.
-	if hands[2][0].Data.(*events.HandStarted).Previous == nil {
-		t.Fatal("the simulator writes no previous hand: the test proves nothing")
-	}
-	fs, m3 := audit.HandAfter(hands[2], m1)
-	for _, f := range fs {
-		t.Errorf("hand 3 checked against hand 1: %s %s", f.Code, f.Message)
-	}
-	if m3 == nil || m3.Hand != hands[2][0].Hand {
-		t.Errorf("the memory after hand 3: %+v", m3)
-	}
-}
-
-// Hands of a clean table audited out of order (appended concurrently, they end out of order in
-// the stream), with and without previous: no table.* finding, and the memory left is the newest
-// hand's, so that the next hand in order is checked against it.
+// Hands of a clean table arriving out of order (appended concurrently, they end out of order in
+// the stream), with and without previous, put back in their chain's order by a
+// handorder.Sequencer as the projector does and audited with HandAfter: no table.* finding, and
+// the memory left is the last hand's.
 func TestHandAfterOutOfOrder(t *testing.T) {
 	hs, err := sim.All(sim.Config{Rules: "br-fechado", Players: 4, Hands: 5, Seed: 9, Table: "t", ExposeRate: -1})
 	if err != nil {
@@ -74,7 +51,10 @@ func TestHandAfterOutOfOrder(t *testing.T) {
 	}
 	for _, withPrevious := range []bool{true, false} {
 		var mem *audit.TableMemory
-		for _, i := range []int{1, 0, 3, 2, 4} {
+		var order []int
+		seq := handorder.Sequencer[int]{}
+		seq.Release = func(_ handorder.Link, i int) {
+			order = append(order, i)
 			evs := hs[i].Events
 			if !withPrevious {
 				c := *evs[0]
@@ -86,10 +66,21 @@ func TestHandAfterOutOfOrder(t *testing.T) {
 			fs, next := audit.HandAfter(evs, mem)
 			for _, f := range fs {
 				if strings.HasPrefix(string(f.Code), "table.") {
-					t.Errorf("previous %v: hand %d after hand %s: %s %s", withPrevious, i+1, mem.Hand, f.Code, f.Message)
+					t.Errorf("previous %v: hand %d: %s %s", withPrevious, i+1, f.Code, f.Message)
 				}
 			}
 			mem = next
+		}
+		for _, i := range []int{1, 0, 3, 2, 4} {
+			l, _ := handorder.LinkOf(hs[i].Events[0])
+			if !withPrevious {
+				l.Previous = ""
+			}
+			seq.Add(l, i)
+		}
+		seq.Close()
+		if fmt.Sprint(order) != "[0 1 2 3 4]" {
+			t.Errorf("previous %v: judged in the order %v", withPrevious, order)
 		}
 		if mem.Hand != hs[4].Events[0].Hand || mem.Number != 5 {
 			t.Errorf("previous %v: the memory left is hand %d's, want the last hand's", withPrevious, mem.Number)

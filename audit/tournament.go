@@ -2,26 +2,92 @@ package audit
 
 import (
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/tournament"
 )
 
-// tournament follows an ended hand of a tournament across the tournament's tables (tournament.*
-// codes), appending the findings to out.
-func (a *Auditor) tournament(out []finding.Finding, evs []*events.Event) []finding.Finding {
-	if a.Alone {
-		return out
-	}
-	th, ok := tournament.HandOf(evs)
-	if !ok {
-		return out
-	}
-	if a.book == nil {
-		a.book = tournament.NewBook()
-	}
-	return a.book.Add(out, &th)
+// tourHand is an ended hand of a tournament, kept until the tournaments are followed (Close):
+// what the model reads of it, and, for a Tournament callback, copies of its first and last events.
+type tourHand struct {
+	h   tournament.Hand
+	evs []*events.Event
 }
 
-// Tournaments returns the tournaments of the hands audited so far, as their hands leave them
-// (standings, tables, levels); nil when no hand belonged to one.
+// tournament keeps an ended hand of a tournament, judged at its table, for closeTournaments.
+// Its tournament.* codes depend on the hands of every table of the tournament in their order
+// (tournament.Follow), which only the whole log gives.
+func (a *Auditor) tournament(evs []*events.Event, first *events.Event) {
+	if a.Alone || len(evs) == 0 {
+		return
+	}
+	end := lastEnded(evs)
+	if _, ok := tournament.HandOf([]*events.Event{first, end}); !ok {
+		return
+	}
+	// Kept until Close: copies of the two events, so that the hand holds no piece of the
+	// Reader's slabs (events.Reader) alive, only what the model reads.
+	s, err1 := events.Parse(first.Raw)
+	e, err2 := events.Parse(end.Raw)
+	if err1 != nil || err2 != nil {
+		s, e = first, end // an event made in memory (Raw empty or not its line): kept as it is
+	}
+	s.Raw, e.Raw = nil, nil
+	th, ok := tournament.HandOf([]*events.Event{s, e})
+	if !ok {
+		return
+	}
+	t := tourHand{h: th}
+	if a.Tournament != nil {
+		t.evs = []*events.Event{s, e}
+	}
+	a.tours = append(a.tours, t)
+}
+
+// lastEnded returns the hand.ended among evs (an ended hand has one that counts: the first),
+// or the last event.
+func lastEnded(evs []*events.Event) *events.Event {
+	for _, e := range evs {
+		if e.Type == events.HandEndedType {
+			return e
+		}
+	}
+	return evs[len(evs)-1]
+}
+
+// closeTournaments follows every tournament's hands (tournament.Follow) and reports the
+// tournament.* findings, hand by hand in the order followed, each hand with such findings to the
+// Tournament callback.
+func (a *Auditor) closeTournaments() {
+	if len(a.tours) == 0 {
+		return
+	}
+	hs := make([]tournament.Hand, len(a.tours))
+	byID := make(map[string]*tourHand, len(a.tours))
+	for i := range a.tours {
+		hs[i] = a.tours[i].h
+		byID[a.tours[i].h.ID] = &a.tours[i]
+	}
+	a.tours = nil
+	book, fs := tournament.Follow(hs)
+	a.book = book
+	for i := 0; i < len(fs); {
+		j := i
+		for j < len(fs) && fs[j].Hand == fs[i].Hand && fs[j].Table == fs[i].Table {
+			j++
+		}
+		res := &HandResult{Table: fs[i].Table, Hand: fs[i].Hand}
+		for _, f := range fs[i:j] {
+			res.Findings = append(res.Findings, a.emit(f))
+		}
+		if t := byID[fs[i].Hand]; t != nil {
+			res.Events = t.evs
+		}
+		if a.Tournament != nil {
+			a.Tournament(res)
+		}
+		i = j
+	}
+}
+
+// Tournaments returns the tournaments of the hands audited, as their hands leave them
+// (standings, tables, levels), once Close has followed them; nil when no hand belonged to one.
 func (a *Auditor) Tournaments() *tournament.Book { return a.book }

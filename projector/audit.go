@@ -73,8 +73,9 @@ func (p *Projector) memory(ctx context.Context, table string) (*audit.TableMemor
 }
 
 // auditHand audits a hand that ended (its hand.ended is stream message endSeq), stores what it
-// leaves for its table and its tournament, and returns its findings: those of its stray lines
-// first (h.faults), then the auditor's, then its tournament's.
+// leaves for its table, and returns its findings: those of its stray lines first (h.faults),
+// then the auditor's. It is the hand that comes next at its table (order.go); its tournament.*
+// findings are stored at the commit (refreshTournaments).
 func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand) ([]finding.Finding, error) {
 	prev, err := p.memory(ctx, h.table)
 	if err != nil {
@@ -82,9 +83,6 @@ func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand) ([]fi
 	}
 	start := time.Now()
 	fs, next := p.auditFunc()(h.all, prev)
-	if fs, err = p.tournamentHand(ctx, endSeq, h, fs); err != nil {
-		return nil, err
-	}
 	took := time.Since(start)
 	if next != prev && next != nil {
 		b, err := json.Marshal(next)
@@ -151,7 +149,7 @@ func (p *Projector) stray(ctx context.Context, m Message, f finding.Finding) err
 	if err != nil {
 		return err
 	}
-	if status.Valid {
+	if status.Valid && status.String != AuditWaiting { // a waiting hand counts it when judged (order.go)
 		all := []finding.Finding{f}
 		if status.String != AuditOK {
 			all = append(all, finding.Finding{Severity: finding.Severity(status.String)})

@@ -90,14 +90,17 @@ func TestAuditHookStoresFindings(t *testing.T) {
 				t.Errorf("audit: event %d has seq %d", i, e.Seq)
 			}
 		}
-		switch hand[0].Data.(*events.HandStarted).Number {
+		// What the hand leaves: the next hand of its table follows it (handorder).
+		number := hand[0].Data.(*events.HandStarted).Number
+		next := &audit.TableMemory{Hand: hand[0].Hand, Number: number}
+		switch number {
 		case 2:
 			return []finding.Finding{{Seq: 3, Code: "deck.unrevealed", Severity: finding.Warning, Message: "w"},
-				{Seq: 9, Code: "pot.split", Severity: finding.Error, Seat: 2, Message: "e", Expected: 40, Actual: []int{20, 21}}}, prev
+				{Seq: 9, Code: "pot.split", Severity: finding.Error, Seat: 2, Message: "e", Expected: 40, Actual: []int{20, 21}}}, next
 		case 3:
-			return []finding.Finding{{Seq: 1, Code: "log.incomplete", Severity: finding.Info, Message: "i"}}, prev
+			return []finding.Finding{{Seq: 1, Code: "log.incomplete", Severity: finding.Info, Message: "i"}}, next
 		}
-		return nil, prev
+		return nil, next
 	}
 	if _, err := p.CatchUp(ctx); err != nil {
 		t.Fatal(err)

@@ -35,7 +35,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/tournament"
+	"github.com/fechado/fechado/finding"
 )
 
 // DefaultBatchSize is how many stream messages a projector writes per transaction. Each commit
@@ -87,8 +87,11 @@ type Projector struct {
 	replaying  bool
 	// mem caches table_memory by table (nil: the table has none); dropped with the memory.
 	mem map[string]*audit.TableMemory
-	// book follows the tournaments of the hands ended (tournament.go); rebuilt at load.
-	book *tournament.Book
+	// waiting holds, by table, the ended hands waiting for the hand before them (order.go).
+	waiting map[string][]*waitingHand
+	// tourHands holds the ended hands of each tournament followed since the load, as
+	// tournament_hands holds them (tournament.go).
+	tourHands map[string][]storedHand
 	// copyBuf and zbuf are reused to encode each hand's copy (handcopy.go).
 	copyBuf, zbuf []byte
 	// sourceSaved is set once a commit of this projector has written source_log.
@@ -180,14 +183,27 @@ func (p *Projector) CatchUp(ctx context.Context) (Progress, error) {
 }
 
 // Run catches up, then follows the stream, projecting new messages as they come, until ctx is
-// done; it returns nil then, or the first error.
+// done; it returns nil then, or the first error. Once caught up with the log as it was when Run
+// began, it settles the hands still waiting for the hand before them (Settle), as `fechado
+// project` and the audit do at the end of the log; later hands wait for the hand before them
+// as long as it takes.
 func (p *Projector) Run(ctx context.Context) error {
+	settled := false
 	for {
 		if _, err := p.CatchUp(ctx); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return err
+		}
+		if !settled {
+			if err := p.Settle(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			settled = true
 		}
 		if err := p.Source.Wait(ctx, p.checkpoint); err != nil {
 			if ctx.Err() != nil {
@@ -204,7 +220,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.book = false, nil, nil, false, 0, nil, nil
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.waiting, p.tourHands = false, nil, nil, false, 0, nil, nil, nil
 	p.sourceSaved, p.bulk = false, nil
 }
 
@@ -241,9 +257,6 @@ func (p *Projector) load(ctx context.Context) error {
 		if err := p.startBulk(ctx); err != nil {
 			return err
 		}
-	}
-	if err := p.loadTournaments(ctx); err != nil {
-		return err
 	}
 	rows, err := p.DB.QueryContext(ctx, `SELECT hand_id, stream_seq FROM hands WHERE end_seq IS NULL`)
 	if err != nil {
@@ -286,6 +299,9 @@ func (p *Projector) load(ctx context.Context) error {
 		}
 	}
 	p.replay = nil
+	if err := p.loadWaiting(ctx); err != nil {
+		return err
+	}
 	p.loaded = true
 	return nil
 }
@@ -532,14 +548,33 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	s := summarize(h)
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
-	findings, err := p.auditHand(ctx, m.Seq, h)
-	if err != nil {
+	if err := p.tournamentHand(ctx, m.Seq, h); err != nil {
 		return err
+	}
+	var findings []finding.Finding
+	l, linked := linkOf(h)
+	ready := true
+	if linked {
+		var err error
+		if ready, err = p.ready(ctx, l); err != nil {
+			return err
+		}
+	}
+	if ready {
+		var err error
+		if findings, err = p.auditHand(ctx, m.Seq, h); err != nil {
+			return err
+		}
+	} else {
+		p.wait(h, m.Seq, l) // judged once the hand before it is (order.go)
 	}
 	if err := p.putCopy(ctx, m, h); err != nil {
 		return err
 	}
 	status, nFindings := auditStatus(findings), len(findings)
+	if !ready {
+		status = AuditWaiting
+	}
 	if _, err := p.b.stmt(stEndHand).ExecContext(ctx, m.Seq, s.endedAt, endMs, len(h.evs),
 		int64(s.potTotal), int64(s.awarded), int64(s.raked), int64(s.carryOut),
 		b2i(s.passed), b2i(s.misdeal), b2i(s.showdown), s.winners, status, nFindings, h.quarantined, h.startSeq); err != nil {
@@ -572,8 +607,13 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 			return err
 		}
 	}
-	_, err = p.b.stmt(stEndTable).ExecContext(ctx, h.table)
-	return err
+	if _, err := p.b.stmt(stEndTable).ExecContext(ctx, h.table); err != nil {
+		return err
+	}
+	if ready && linked {
+		return p.releaseWaiting(ctx, h.table)
+	}
+	return nil
 }
 
 func b2i(b bool) int {
@@ -626,7 +666,7 @@ func (p *Projector) begin(ctx context.Context) error {
 // events to Live, what the auditor found to OnAudit and pr to OnCommit.
 func (p *Projector) commit(ctx context.Context, pr *Progress) error {
 	b := p.b
-	if err := p.saveTournaments(ctx); err != nil {
+	if err := p.refreshTournaments(ctx); err != nil {
 		return err
 	}
 	if !p.sourceSaved {

@@ -101,7 +101,8 @@ type HandRow struct {
 	Winners   string `json:"winners"`
 	Passed    bool   `json:"passed"`
 	Misdeal   bool   `json:"misdeal"`
-	// Audit is "ok", "info", "warning" or "error" ("" while the hand is in progress).
+	// Audit is "ok", "info", "warning" or "error" ("" while the hand is in progress; "waiting" while
+	// the hand before it at its table has not been audited, projector.AuditWaiting).
 	Audit    string   `json:"audit"`
 	Findings int      `json:"findings"`
 	Codes    []string `json:"codes"` // the distinct codes found, sorted

@@ -193,25 +193,6 @@ func TestTournamentInjectedStored(t *testing.T) {
 	}
 }
 
-// BenchmarkTournamentRestart measures what a restart costs a database holding a whole simulated
-// 60-entry tournament: restoring the tournament model from tournament_memory at load.
-func BenchmarkTournamentRestart(b *testing.B) {
-	var log bytes.Buffer
-	if err := sim.RunTournament(sim.TournamentConfig{Rules: "br-fechado", Entries: 60, Tables: 8, Seed: 11}, &log); err != nil {
-		b.Fatal(err)
-	}
-	db := openDB(b)
-	pr := project(b, db, writeLines(b, b.TempDir(), bytes.Split(bytes.TrimSuffix(log.Bytes(), []byte("\n")), []byte("\n"))), 0)
-	p := New(db, nil)
-	b.ResetTimer()
-	for b.Loop() {
-		if err := p.loadTournaments(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(pr.Hands), "hands")
-}
-
 // Issue 19's done-when for the other two presets it names (br-fechado is
 // TestTournamentProjected's): a 60-entry tournament on 8 tables (tournamentSize; smaller under
 // -short) plays to the end, the projector stores no error for it, and its standings in SQLite

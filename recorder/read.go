@@ -69,13 +69,50 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 		return fmt.Errorf("recorder: reading the log: %w", err)
 	}
 	defer it.Stop()
-	if info := cons.CachedInfo(); !follow && info != nil && info.NumPending == 0 {
+	// Damage is reported, never skipped nor waited on. The stream denies deletes, so an
+	// unfiltered read must see every sequence from from to last: a sequence skipped, or one
+	// never delivered, is a message the store cannot read. A filtered read counts what it got
+	// of each subject against what the stream says it holds.
+	next := from
+	var pending uint64
+	var got map[string]uint64
+	if info := cons.CachedInfo(); info != nil {
+		pending = info.NumPending
+	}
+	if filter != "" && !follow {
+		got = map[string]uint64{}
+	}
+	short := func() error {
+		if filter == "" {
+			if next <= last {
+				return l.gap(ctx, next, last+1)
+			}
+			return nil
+		}
+		var n uint64
+		for _, c := range got {
+			n += c
+		}
+		if n < pending {
+			return l.damagedSubject(ctx, filter, got)
+		}
 		return nil
 	}
+	if !follow && pending == 0 {
+		return short()
+	}
 	for {
-		m, err := it.Next(jetstream.NextContext(ctx))
+		m, err := l.nextMsg(ctx, it, &next, follow, filter == "")
+		if errors.Is(err, errIdle) {
+			// A filtered read waits on: unless what it got falls short of what the stream
+			// holds for its filter by a message the store cannot give.
+			if err := short(); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
-			return fmt.Errorf("recorder: reading the log: %w", err)
+			return err
 		}
 		md, err := m.Metadata()
 		if err != nil {
@@ -83,13 +120,66 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 		}
 		seq := md.Sequence.Stream
 		if !follow && seq > last {
-			return nil
+			return short()
+		}
+		if filter == "" {
+			if seq > next {
+				if err := l.gap(ctx, next, seq); err != nil {
+					return err
+				}
+			}
+			next = seq + 1
+		} else if got != nil {
+			got[m.Subject()]++
 		}
 		if err := fn(m, seq); err != nil {
 			return err
 		}
 		if !follow && (seq >= last || md.NumPending == 0) {
-			return nil
+			return short()
+		}
+	}
+}
+
+// errIdle is nextMsg's answer to a filtered read that got nothing for Options.Timeout.
+var errIdle = errors.New("no message")
+
+// nextMsg waits for the next message of a read, each wait bounded by Options.Timeout: when none
+// comes in that time and the stream holds the sequence an unfiltered read waits for (next), the
+// store is asked for it, and one it cannot give is reported as damaged instead of waited on.
+func (l *Log) nextMsg(ctx context.Context, it jetstream.MessagesContext, next *uint64, follow, unfiltered bool) (jetstream.Msg, error) {
+	for {
+		wctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		m, err := it.Next(jetstream.NextContext(wctx))
+		cancel()
+		if err == nil {
+			return m, nil
+		}
+		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("recorder: reading the log: %w", err)
+		}
+		if !unfiltered {
+			if follow {
+				continue
+			}
+			return nil, errIdle
+		}
+		last, err := l.LastSeq(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if *next > last {
+			continue // following: nothing new yet
+		}
+		ok, err := l.readable(ctx, *next)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if err := l.gap(ctx, *next, *next+1); err != nil {
+				return nil, err
+			}
+			*next++ // deleted: the read goes on past it
 		}
 	}
 }

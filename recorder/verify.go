@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -12,7 +13,8 @@ import (
 // Problem is one thing Verify found wrong.
 type Problem struct {
 	// Code classifies it: "stream.config" (the configuration no longer protects history),
-	// "stream.deleted" (events are missing), or the log.* codes of findings-v1.md for stored
+	// "stream.deleted" (events are missing), "stream.damaged" (a stored message the store cannot
+	// read, Seq its stream sequence), or the log.* codes of findings-v1.md for stored
 	// events (log.schema, log.sequence, log.duplicate-id, log.chain), plus "log.subject" for an
 	// event stored under another hand's subject or Msg-Id.
 	Code string
@@ -81,7 +83,7 @@ func (l *Log) VerifyReplicas(ctx context.Context, replicas int) (*Report, error)
 		r.add(Problem{Code: "stream.deleted", Message: fmt.Sprintf("the stream holds %d messages but its last sequence is %d", st.Msgs, st.LastSeq)})
 	}
 	chain := events.NewChain()
-	err = l.scan(ctx, "", 1, st.LastSeq, false, func(m jetstream.Msg, seq uint64) error {
+	check := func(m jetstream.Msg, seq uint64) error {
 		r.Events++
 		subj := m.Subject()
 		e, err := events.Parse(m.Data())
@@ -106,14 +108,39 @@ func (l *Log) VerifyReplicas(ctx context.Context, replicas int) (*Report, error)
 			chain.Forget(e.Hand)
 		}
 		return nil
-	})
+	}
+	// A message the store cannot give is damage, not a deletion: each is reported with its
+	// sequence (and hand, when the messages after it show it), and the read goes on after it.
+	damaged := 0
+	for from := uint64(1); from <= st.LastSeq; {
+		err = l.scan(ctx, "", from, st.LastSeq, false, check)
+		var d *DamagedError
+		if !errors.As(err, &d) {
+			break
+		}
+		damaged++
+		msg := "cannot be read: the store is damaged"
+		if d.Hand != "" {
+			msg += fmt.Sprintf(" (hand %s, table %s)", d.Hand, d.Table)
+		}
+		r.add(Problem{Code: "stream.damaged", Seq: d.Seq, Subject: subjectOf(d), Message: msg})
+		from, err = d.Seq+1, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	if uint64(r.Events) != st.Msgs {
+	if uint64(r.Events)+uint64(damaged) != st.Msgs {
 		r.add(Problem{Code: "stream.deleted", Message: fmt.Sprintf("read %d events, the stream says it holds %d", r.Events, st.Msgs)})
 	}
 	return r, nil
+}
+
+// subjectOf is the subject of a damaged message's hand, "" when not known.
+func subjectOf(d *DamagedError) string {
+	if d.Hand == "" {
+		return ""
+	}
+	return Subject(d.Table, d.Hand)
 }
 
 // ConfigProblems lists how c differs from the configuration docs/stream.md requires, each as a

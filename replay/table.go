@@ -2,6 +2,7 @@ package replay
 
 import (
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/handorder"
 )
 
 // Group splits a log into its hands, in the order each hand first appears, each hand's events in
@@ -66,13 +67,36 @@ type Break struct {
 	Got    events.Chips `json:"got"`
 }
 
-// Table replays every hand of a log to its end, in the order the hands appear, and follows each
-// table's stacks from hand to hand. A log may hold several tables; continuity is per table.
-// Final stacks are hand.ended's where the hand ended, else what the events leave.
+// InChainOrder returns hands (each a hand's events in seq order, as Group gives them) table by
+// table in the order each table first appears, each table's hands in the order of their chain
+// (handorder.Sort: previous, number, start time), whatever order the log holds them in; hands
+// that do not begin with hand.started come last, in the order given.
+func InChainOrder(hands [][]*events.Event) [][]*events.Event {
+	var links []handorder.Link
+	var linked, rest [][]*events.Event
+	for _, h := range hands {
+		if l, ok := handorder.LinkOf(h[0]); ok {
+			links = append(links, l)
+			linked = append(linked, h)
+		} else {
+			rest = append(rest, h)
+		}
+	}
+	out := make([][]*events.Event, 0, len(hands))
+	for _, i := range handorder.SortTables(links) {
+		out = append(out, linked[i])
+	}
+	return append(out, rest...)
+}
+
+// Table replays every hand of a log to its end, each table's hands in the order of their chain
+// (InChainOrder), and follows each table's stacks from hand to hand. A log may hold several
+// tables; continuity is per table. Final stacks are hand.ended's where the hand ended, else what
+// the events leave.
 func Table(evs []*events.Event) []HandSummary {
 	last := map[string]map[string]events.Chips{} // table → player → stack after its last hand
 	var out []HandSummary
-	for _, hand := range Group(evs) {
+	for _, hand := range InChainOrder(Group(evs)) {
 		first := hand[0]
 		sum := HandSummary{Table: first.Table, Hand: first.Hand, Stacks: []StackChange{}, Breaks: []Break{}}
 		hs, ok := first.Data.(*events.HandStarted)

@@ -30,9 +30,12 @@ LC_MESSAGES or LANG, else English; en, pt-BR, tr, es), with the ruleset named in
 each finding as a sentence that names the players and cards, says what the rule requires and
 what happened instead, and cites the rule (docs/rules.md) with its source.
 
-FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are read as one log,
-in the order given, by one auditor: a table's hands carry on from one file to the next. The
-files are streamed: memory holds only the hands still open, however long the log. With --hand,
+FILEs are JSON Lines logs ("-" is standard input); no NATS is needed. They are read as one log
+by one auditor: a table's hands carry on from one file to the next. Each table's hands are
+judged in the order of their own chain (hand.started's previous, then number, then time),
+wherever they stand in the files or the stored log, and a tournament's hands in the order they
+ended (docs/stream.md, "The order of a table's hands"). The files are streamed: memory holds
+only the hands still open, and those that came before the hand before them. With --hand,
 --table or --all the stored log is audited instead of files. A file must not change while it is
 audited; one cut short meanwhile ends the audit with exit status 2.
 
@@ -89,7 +92,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.BoolVar(&f.json, "json", false, "one finding per line as JSON (events-v1.md §6), nothing else on stdout")
 	fs.BoolVar(&f.verbose, "v", false, "list the hands without findings too (text report)")
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
-	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table")
+	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table, in its chain's order (a tournament's hands judged across its tables)")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
@@ -133,7 +136,7 @@ func runAudit(m *Main, args []string) (err error) {
 		if f.tournament != "" {
 			err = auditTournament(m, store, f, files, a)
 		} else if stored == 1 {
-			err = auditStored(store, f, a)
+			err = auditStored(store, f, a, rep)
 		} else {
 			err = auditFiles(m, files, a)
 		}
@@ -153,7 +156,7 @@ func runAudit(m *Main, args []string) (err error) {
 	switch {
 	case err != nil:
 		return err
-	case a.Errors > 0:
+	case rep.by[finding.Error] > 0:
 		return withCode(exitFindings, errQuiet)
 	}
 	return nil
@@ -184,6 +187,28 @@ type auditReport struct {
 	l     *lang.Lang
 	hands int // hands with findings
 	by    map[finding.Severity]int
+	// flagged names the hands counted in hands: a hand of a tournament comes again at the end
+	// with its tournament.* findings (audit.Auditor.Tournament).
+	flagged map[string]bool
+	// ofTable counts the hands of --table's table (-1: not counted, every hand is the report's).
+	ofTable  int
+	lastHand string
+}
+
+// tableHands counts the hands of --table's table as their events come.
+func (r *auditReport) tableHands(e *events.Event) {
+	if e.Hand != r.lastHand {
+		r.lastHand = e.Hand
+		r.ofTable++
+	}
+}
+
+// handsOf is how many hands of the report a audited.
+func (r *auditReport) handsOf(a *audit.Auditor) int {
+	if r.f.table != "" && r.f.hand == "" && r.ofTable < a.Hands {
+		return r.ofTable
+	}
+	return a.Hands
 }
 
 func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
@@ -191,20 +216,39 @@ func newAuditReport(w *bufio.Writer, f auditFlags) *auditReport {
 	if l == nil {
 		l = lang.English()
 	}
-	return &auditReport{w: w, f: f, l: l, by: map[finding.Severity]int{}}
+	return &auditReport{w: w, f: f, l: l, by: map[finding.Severity]int{}, flagged: map[string]bool{}}
 }
 
 func (r *auditReport) attach(a *audit.Auditor) {
 	if r.f.json {
 		a.Report = func(f finding.Finding) {
+			if !r.mine(f.Table) {
+				return
+			}
 			r.by[f.Severity]++
 			r.w.Write(f.JSON())
 			r.w.WriteByte('\n')
 		}
 		return
 	}
-	a.Report = func(f finding.Finding) { r.by[f.Severity]++ }
-	a.Hand = func(h *audit.HandResult) { r.hand(h) }
+	a.Report = func(f finding.Finding) {
+		if r.mine(f.Table) {
+			r.by[f.Severity]++
+		}
+	}
+	a.Hand = func(h *audit.HandResult) {
+		if r.mine(h.Table) {
+			r.hand(h)
+		}
+	}
+	a.Tournament = a.Hand
+}
+
+// mine reports whether a finding or hand of table belongs to the report: with --table, the
+// table's only (the hands of its tournaments at other tables are audited for their tournament.*
+// codes, not reported).
+func (r *auditReport) mine(table string) bool {
+	return r.f.hand != "" || r.f.table == "" || table == r.f.table || table == ""
 }
 
 // hand prints one audited hand of the text report: a heading, then each finding as a sentence
@@ -213,7 +257,8 @@ func (r *auditReport) hand(h *audit.HandResult) {
 	if len(h.Findings) == 0 && !r.f.verbose {
 		return
 	}
-	if len(h.Findings) > 0 {
+	if len(h.Findings) > 0 && !r.flagged[h.Table+"/"+h.Hand] {
+		r.flagged[h.Table+"/"+h.Hand] = true
 		r.hands++
 	}
 	number, preset := "?", "?"
@@ -250,10 +295,10 @@ func (r *auditReport) summary(m *Main, a *audit.Auditor) {
 			plural(r.by[finding.Warning], "warning"),
 			fmt.Sprintf("%d info", r.by[finding.Info]),
 		}
-		fmt.Fprintf(m.Stderr, "fechado audit: %s audited: %s\n", plural(a.Hands, "hand"), strings.Join(sev, ", "))
+		fmt.Fprintf(m.Stderr, "fechado audit: %s audited: %s\n", plural(r.handsOf(a), "hand"), strings.Join(sev, ", "))
 		return
 	}
-	fmt.Fprintln(r.w, r.l.T("audit.summary", lang.Args{"hands": a.Hands, "errors": r.by[finding.Error],
+	fmt.Fprintln(r.w, r.l.T("audit.summary", lang.Args{"hands": r.handsOf(a), "errors": r.by[finding.Error],
 		"warnings": r.by[finding.Warning], "infos": r.by[finding.Info], "flagged": r.hands}))
 }
 
@@ -280,9 +325,37 @@ func readStored(ctx context.Context, s *logFlags, hand, table string, fn func(*e
 	return logReadErr(err)
 }
 
-// auditStored audits the stored hand, table or whole log.
-func auditStored(s *logFlags, f auditFlags, a *audit.Auditor) error {
+// auditStored audits the stored hand, table or whole log. A table's hands that belong to a
+// tournament are judged across the tournament's tables, as the audit of the whole log judges
+// them: the hands of those tournaments at the other tables are audited too (their findings
+// are not reported, auditReport.mine).
+func auditStored(s *logFlags, f auditFlags, a *audit.Auditor, rep *auditReport) error {
 	ctx, stop := interruptible()
 	defer stop()
-	return readStored(ctx, s, f.hand, f.table, a.Add)
+	if f.table == "" || f.hand != "" {
+		return readStored(ctx, s, f.hand, f.table, a.Add)
+	}
+	tours := map[string]bool{}
+	err := readStored(ctx, s, "", f.table, func(e *events.Event) {
+		if hs, ok := e.Data.(*events.HandStarted); ok && hs.Tournament != nil {
+			tours[hs.Tournament.ID] = true
+		}
+		rep.tableHands(e)
+		a.Add(e)
+	})
+	if err != nil || len(tours) == 0 {
+		return err
+	}
+	others := map[string]bool{} // hands of the tournaments at other tables
+	return readStored(ctx, s, "", "", func(e *events.Event) {
+		if e.Table == f.table {
+			return
+		}
+		if hs, ok := e.Data.(*events.HandStarted); ok && e.Seq == 1 && hs.Tournament != nil && tours[hs.Tournament.ID] {
+			others[e.Hand] = true
+		}
+		if others[e.Hand] {
+			a.Add(e)
+		}
+	})
 }

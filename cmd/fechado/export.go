@@ -14,6 +14,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
@@ -25,11 +26,14 @@ func init() {
 		summary: "write stored hands as JSON Lines, PokerStars text, PHH or CSV",
 		usage:   "export (--hand ID | --table ID | --tournament ID | --all) [--format jsonl|pokerstars|phh|csv] [--out FILE] [flags]",
 		help: `
-Writes stored hands: hand after hand, in the order the hands first appear in the log, each
-hand's events in seq order. --hand writes one hand (with --table too, the hand is found by its
-exact subject; without, its table is looked up), --table the hands of one table, --tournament
-the hands of one tournament (every table), --all every hand. The output is complete or absent:
-with --out the file appears only when everything was written.
+Writes stored hands: hand after hand, each hand's events in seq order. --hand writes one hand
+(with --table too, the hand is found by its exact subject; without, its table is looked up),
+--table the hands of one table in the order of their own chain (hand.started's previous, then
+number, then time; docs/stream.md), --tournament the hands of one tournament (every table), --all
+every hand in the order the hands first appear in the log, which is the order they were
+appended: a table's hands appended by several writers at once, or out of order, come in that
+order, and 'fechado audit' of the file puts them back in their chain's order. The output is
+complete or absent: with --out the file appears only when everything was written.
 
 --format says what is written:
   jsonl       (the default) the events, byte for byte as the log holds them
@@ -158,7 +162,12 @@ func runExport(m *Main, args []string) error {
 	case *hand != "":
 		err = lf.readHand(ctx, lg, *table, *hand, each)
 	case *table != "":
-		err = lg.ReadTable(ctx, *table, each)
+		// The table's hands in the order of their chain (handorder), not of the stream.
+		c := newChainOrder(each)
+		err = lg.ReadTable(ctx, *table, c.add)
+		if err == nil {
+			err = c.close()
+		}
 		if err == nil && n == 0 {
 			return usageErr("no hand of table %s is stored", *table)
 		}
@@ -315,4 +324,56 @@ func exportOutput(m *Main, out string) (w io.Writer, commit func() error, abort 
 		}
 	}
 	return f, commit, abort, nil
+}
+
+// chainOrder passes on the hands of one table, whole, in the order of their chain: a hand is
+// held until the hand before it has been passed on (handorder.Sequencer), and close passes on
+// what is still held. A hand that does not begin with hand.started is passed on as it comes.
+type chainOrder struct {
+	fn   func(recorder.Stored) error
+	seq  handorder.Sequencer[[]recorder.Stored]
+	cur  []recorder.Stored
+	werr error
+}
+
+func newChainOrder(fn func(recorder.Stored) error) *chainOrder {
+	c := &chainOrder{fn: fn}
+	c.seq.Release = func(_ handorder.Link, evs []recorder.Stored) { c.pass(evs) }
+	return c
+}
+
+func (c *chainOrder) pass(evs []recorder.Stored) {
+	for _, s := range evs {
+		if c.werr != nil {
+			return
+		}
+		c.werr = c.fn(s)
+	}
+}
+
+// add takes the next event of a read that gives hands whole, one after another.
+func (c *chainOrder) add(s recorder.Stored) error {
+	if len(c.cur) > 0 && c.cur[0].Event.Hand != s.Event.Hand {
+		c.flush()
+	}
+	c.cur = append(c.cur, s)
+	return c.werr
+}
+
+func (c *chainOrder) flush() {
+	evs := c.cur
+	c.cur = nil
+	if l, ok := handorder.LinkOf(evs[0].Event); ok {
+		c.seq.Add(l, evs)
+	} else {
+		c.pass(evs)
+	}
+}
+
+func (c *chainOrder) close() error {
+	if len(c.cur) > 0 {
+		c.flush()
+	}
+	c.seq.Close()
+	return c.werr
 }

@@ -104,6 +104,11 @@ func runProject(m *Main, args []string) (err error) {
 		p.OnCommit = projectProgress(ctx, l, log, start, every)
 	}
 	pr, err := p.CatchUp(ctx)
+	if err == nil {
+		// The log as it is now is the whole log: a hand still waiting for the hand before it
+		// is judged as the audit of the whole log judges it (docs/stream.md).
+		err = p.Settle(ctx)
+	}
 	took := time.Since(start).Seconds()
 	log.Info(fmt.Sprintf("fechado project: %d events projected, %d hands, %d quarantined in %.2f s (stream sequence %d) into %s",
 		pr.Events, pr.Hands, pr.Quarantined, took, pr.Checkpoint, path),

@@ -10,6 +10,7 @@ import (
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/report"
+	"github.com/fechado/fechado/tournament"
 )
 
 func init() {
@@ -29,9 +30,11 @@ A hand read from the stored log, when a signed checkpoint stored beside the log 
 event's bytes with its inclusion proof, hidden in the page; the page says in words what was
 proven and with which key. 'fechado verify-report FILE --key VERIFIER' checks it offline.
 
-Without FILE the hand is read from the stored log; with FILE (a JSON Lines log, "-" for
-standard input) from the file, audited with the hands before it so the table's continuity
-counts. --lang picks the language (en, pt-BR, tr, es; default LC_ALL, then LANG, then en).
+Without FILE the hand is read from the stored log, and its findings are those 'fechado audit'
+gives it: its table audited from the log (its whole tournament, when it belongs to one), the
+table's hands in the order of their chain; with FILE (a JSON Lines log, "-" for standard input)
+from the file, audited as a whole in the same way. --lang picks the language (en, pt-BR, tr,
+es; default LC_ALL, then LANG, then en).
 The page goes to standard output, or to --out.
 
 Exit status: 0 success; 2 bad usage, an unreadable file, a line that is not an event or an
@@ -95,6 +98,9 @@ func runReport(m *Main, args []string) error {
 		if len(evs) == 0 {
 			return usageErr("hand %s is not stored", *hand)
 		}
+		if found, err = storedFindings(store, evs); err != nil {
+			return err
+		}
 		// The proof in the signed log, and the events as proven (report_proof.go).
 		p, proven, err := reportProof(store, m, evs[0].Table, *hand)
 		if err != nil {
@@ -126,4 +132,42 @@ func runReport(m *Main, args []string) error {
 		return usageErr("%v", err)
 	}
 	return nil
+}
+
+// storedFindings returns the findings the audit of the stored log gives the hand whose events
+// are evs: its table's hands audited in their chain's order (audit --table), or, for a hand of a
+// tournament, every hand of the tournament (audit --tournament), so that its table.* and
+// tournament.* findings are those of the audit, not of the hand alone.
+func storedFindings(store *logFlags, evs []*events.Event) ([]finding.Finding, error) {
+	hand, table := evs[0].Hand, evs[0].Table
+	var tour string
+	for _, e := range evs {
+		if hs, ok := e.Data.(*events.HandStarted); ok && hs.Tournament != nil {
+			tour = hs.Tournament.ID
+		}
+	}
+	found := []finding.Finding{}
+	a := audit.New(func(f finding.Finding) {
+		if f.Hand == hand && f.Table == table {
+			found = append(found, f)
+		}
+	})
+	ctx, stop := interruptible()
+	defer stop()
+	var err error
+	if tour != "" {
+		only := &tournament.Only{ID: tour}
+		err = readStored(ctx, store, "", "", func(e *events.Event) {
+			if only.Keep(e) {
+				a.Add(e)
+			}
+		})
+	} else {
+		err = readStored(ctx, store, "", table, a.Add)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.Close()
+	return found, nil
 }

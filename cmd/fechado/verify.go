@@ -18,7 +18,9 @@ func init() {
 Checks the stored log: that the stream's configuration still protects history (file storage, no
 limits that would drop events, new writes refused rather than old events dropped, deletes and
 purges denied, no roll-ups, no message TTLs or delete markers), that nothing was ever removed
-(first sequence 1, nothing deleted, as many messages as the last sequence), and, reading every
+(first sequence 1, nothing deleted, as many messages as the last sequence), that every message
+can be read (one the store cannot give, a damaged block, is stream.damaged with its stream
+sequence and hand, and the check reads on after it), and, reading every
 event once, that each decodes and sits under its hand's subject and that each hand's seq runs from
 1 without gaps and its prev chain holds.
 
@@ -120,12 +122,16 @@ func writeVerifyReport(w *bufio.Writer, r *recorder.Report) {
 	}
 	check("configuration", "file storage, no limits, discard new, deny delete and purge, no roll-ups, no TTLs", "stream.config")
 	check("deletions", "nothing removed", "stream.deleted")
+	check("damage", "every message can be read", "stream.damaged")
 	check("events", "every event decodes and sits under its hand's subject and Msg-Id", "log.schema", "log.subject")
 	check("hands", "seq contiguous from 1, prev chains, ids unique", "log.sequence", "log.chain", "log.duplicate-id")
 	for _, p := range r.Problems {
-		if p.Seq > 0 {
+		switch {
+		case p.Seq > 0 && p.Subject != "":
 			fmt.Fprintf(w, "%s: stream message %d (%s): %s\n", p.Code, p.Seq, p.Subject, p.Message)
-		} else {
+		case p.Seq > 0:
+			fmt.Fprintf(w, "%s: stream message %d: %s\n", p.Code, p.Seq, p.Message)
+		default:
 			fmt.Fprintf(w, "%s: %s\n", p.Code, p.Message)
 		}
 	}

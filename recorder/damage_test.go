@@ -1,0 +1,124 @@
+package recorder_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/recordertest"
+)
+
+// damagedLog records hands of one table into a log of its own, one after another, stops it,
+// flips one byte of the stored line of event evIdx of hand handIdx in the stream's block file, and
+// opens the log again. It returns the log, the damaged message's stream sequence and its hand.
+func damagedLog(t *testing.T, hands, handIdx, evIdx int) (*recorder.Log, uint64, string) {
+	t.Helper()
+	dir := t.TempDir()
+	l, err := recorder.Open(ctx(t), recorder.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target []byte
+	var seq uint64
+	var hand string
+	n := uint64(0)
+	for h := range hands {
+		evs := recordertest.Hand(t, "t1", h+1, 4)
+		for i, e := range evs {
+			if _, err := l.Append(ctx(t), e); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if h == handIdx && i == evIdx {
+				target, seq, hand = e.Raw, n, e.Hand
+			}
+		}
+	}
+	l.Close()
+	blocks, _ := filepath.Glob(filepath.Join(dir, "jetstream", "*", "streams", recorder.StreamName, "msgs", "*.blk"))
+	flipped := false
+	for _, b := range blocks {
+		data, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := bytes.Index(data, target); i >= 0 {
+			data[i+len(target)/2] ^= 0x20
+			if err := os.WriteFile(b, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			flipped = true
+		}
+	}
+	if !flipped {
+		t.Fatal("the event's line is in no block file")
+	}
+	return recordertest.OpenOptions(t, recorder.Options{DataDir: dir, Timeout: time.Second}), seq, hand
+}
+
+// A byte flipped in a stored message, in the middle of the log or in its very last message:
+// every read of the log stops with a DamagedError naming the message's stream sequence and its
+// hand, within a bounded wait (the last message used to be waited on for ever, and one in the
+// middle skipped), and Verify reports it as stream.damaged, not as a deletion.
+func TestDamagedMessageIsReported(t *testing.T) {
+	const hands = 6
+	for _, tc := range []struct {
+		name           string
+		handIdx, evIdx int
+	}{
+		{"middle", 2, 3},
+		{"last", hands - 1, 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, seq, hand := damagedLog(t, hands, tc.handIdx, tc.evIdx)
+			reads := map[string]func() error{
+				"ReadAll":   func() error { return l.ReadAll(ctx(t), 0, func(recorder.Stored) error { return nil }) },
+				"ReadHands": func() error { return l.ReadHands(ctx(t), func(recorder.Stored) error { return nil }) },
+				"ReadTable": func() error { return l.ReadTable(ctx(t), "t1", func(recorder.Stored) error { return nil }) },
+				"ReadRaw":   func() error { return l.ReadRaw(ctx(t), 0, func(uint64, []byte) error { return nil }) },
+			}
+			for name, read := range reads {
+				start := time.Now()
+				err := read()
+				var d *recorder.DamagedError
+				if !errors.As(err, &d) || !errors.Is(err, recorder.ErrDamaged) {
+					t.Errorf("%s: %v, want a DamagedError", name, err)
+					continue
+				}
+				if d.Seq != seq || d.Hand != hand || d.Table != "t1" {
+					t.Errorf("%s: damaged message %d of hand %s at %s, want %d of %s at t1", name, d.Seq, d.Hand, d.Table, seq, hand)
+				}
+				if !strings.Contains(err.Error(), "stream message") || !strings.Contains(err.Error(), hand) {
+					t.Errorf("%s: the error does not name the sequence and the hand: %v", name, err)
+				}
+				if took := time.Since(start); took > 20*time.Second {
+					t.Errorf("%s: took %s", name, took)
+				}
+			}
+			r, err := l.Verify(ctx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var damaged, deleted int
+			for _, p := range r.Problems {
+				switch p.Code {
+				case "stream.damaged":
+					damaged++
+					if p.Seq != seq {
+						t.Errorf("verify: stream.damaged at %d, want %d", p.Seq, seq)
+					}
+				case "stream.deleted":
+					deleted++
+				}
+			}
+			if damaged != 1 || deleted != 0 {
+				t.Errorf("verify: %d stream.damaged and %d stream.deleted problems, want 1 and 0: %+v", damaged, deleted, r.Problems)
+			}
+		})
+	}
+}
