@@ -14,8 +14,8 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
-	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/replay"
 	"github.com/fechado/fechado/rules"

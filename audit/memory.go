@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
-	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/rules"
 )
 

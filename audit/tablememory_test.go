@@ -8,8 +8,8 @@ import (
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
-	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/sim"
 )

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
-	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/recorder"
 )
 

@@ -2,7 +2,7 @@ package replay
 
 import (
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/handorder"
+	"github.com/fechado/fechado/events/handorder"
 )
 
 // Group splits a log into its hands, in the order each hand first appears, each hand's events in

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
-	"github.com/fechado/fechado/handorder"
 )
 
 // Only keeps the events of the hands of one tournament: a hand is kept when its hand.started

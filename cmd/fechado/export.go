@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/handhistory"
-	"github.com/fechado/fechado/handorder"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"

@@ -23,7 +23,7 @@ const module = "github.com/fechado/fechado"
 // The domain is the vocabulary and the judgement of the game: it runs on a file, with neither the
 // log's store nor the read models' database (style.md §2), so an audit needs nothing but Go.
 var domain = []string{
-	"cards", "events", "finding", "rules", "handorder", "audit", "replay", "tournament", "explain", "lang",
+	"cards", "events", "finding", "rules", "audit", "replay", "tournament", "explain", "lang",
 	"report", "roles", "schema", "docs",
 }
 
@@ -272,7 +272,7 @@ func TestViolationsCatchEachRule(t *testing.T) {
 // nocgo lists the domain packages that must build without a C compiler (CGO_ENABLED=0), so that an
 // audit runs from a plain go build on any platform; multisha, under cards and events, has a
 // pure-Go fallback for that.
-var nocgo = []string{"./cards", "./events", "./rules", "./finding", "./handorder", "./audit", "./replay", "./tournament", "./explain", "./report"}
+var nocgo = []string{"./cards", "./events", "./rules", "./finding", "./events/handorder", "./audit", "./replay", "./tournament", "./explain", "./report"}
 
 // The domain packages and everything they import build with cgo off, and none of them then
 // compiles a cgo file.
