@@ -87,8 +87,21 @@ func (l *Log) openIndex(ctx context.Context) {
 	kv, err := l.js.KeyValue(ictx, IndexBucket)
 	created := false
 	if errors.Is(err, jetstream.ErrBucketNotFound) && !l.opts.Existing { // a reader creates nothing
-		kv, err = l.js.CreateKeyValue(ictx, IndexConfig(l.replicas()))
-		created = err == nil
+		// Created by the set-up user (embedded: this process's admin; SetupJetStream), then
+		// bound through l's own connection.
+		var sjs jetstream.JetStream
+		var done func()
+		if sjs, done, err = l.SetupJetStream(); err == nil {
+			_, err = sjs.CreateKeyValue(ictx, IndexConfig(l.replicas()))
+			done()
+			created = err == nil
+			if errors.Is(err, jetstream.ErrBucketExists) {
+				err = nil // another process was first
+			}
+			if err == nil {
+				kv, err = l.js.KeyValue(ictx, IndexBucket)
+			}
+		}
 	}
 	if err != nil {
 		return

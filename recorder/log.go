@@ -83,12 +83,17 @@ const (
 )
 
 // AppUser is the user fechado's own processes are on the embedded server: it may append and
-// read, but publishing to the stream update, delete, purge and message-delete APIs is denied.
+// read, but publishing to the stream create, update, delete, purge and message-delete APIs is
+// denied.
 const AppUser = "fechado"
 
 // deniedAPIs are the JetStream API subjects the application user may not publish to: each one
 // could remove history (research/eventsourcing.md §1.2).
 var deniedAPIs = []string{
+	// Creating a stream is the set-up's: a stream created by anyone else could fill the disk,
+	// and a check could create what it checks. Embedded, the set-up is this process's own admin
+	// connection (SetupJetStream).
+	"$JS.API.STREAM.CREATE.>",
 	"$JS.API.STREAM.UPDATE.>",
 	"$JS.API.STREAM.DELETE.>",
 	"$JS.API.STREAM.PURGE.>",
@@ -148,6 +153,8 @@ type Log struct {
 	reads *Log
 	// created is set when Open created the stream.
 	created bool
+	// adminPassword is the embedded server's set-up user's, random per process; "" when external.
+	adminPassword string
 }
 
 // Created reports whether Open created the stream (it did not exist before).
@@ -206,6 +213,7 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 	}
 	l.lock = lock
 	adminPassword := randomPassword()
+	l.adminPassword = adminPassword
 	appPassword := l.opts.Password
 	if appPassword == "" {
 		appPassword = randomPassword()
@@ -255,16 +263,34 @@ func (l *Log) startEmbedded(ctx context.Context) error {
 	if err := l.ensureStream(ctx, l.js); !errors.Is(err, ErrNoStream) || l.opts.Existing {
 		return err
 	}
-	admin, err := nats.Connect("", nats.InProcessServer(s), nats.UserInfo(adminUser, adminPassword), nats.Name("fechado-admin"), quiet)
-	if err != nil {
-		return fmt.Errorf("recorder: connecting as admin: %w", err)
-	}
-	defer admin.Close()
-	ajs, err := l.newJetStream(admin)
+	ajs, done, err := l.SetupJetStream()
 	if err != nil {
 		return err
 	}
+	defer done()
 	return l.createStream(ctx, ajs)
+}
+
+// SetupJetStream returns a JetStream context of the user who may create the log's streams, and
+// a function that closes it. Embedded, that is the set-up (admin) user, whose password lives only
+// in this process, over an in-process connection: the application user may create no stream
+// (deniedAPIs). External, it is l's own connection, whose user may or may not create streams: on
+// a cluster configured as docs/deployment.md says it may not, and the set-up ('fechado init')
+// created them.
+func (l *Log) SetupJetStream() (jetstream.JetStream, func(), error) {
+	if l.srv == nil {
+		return l.js, func() {}, nil
+	}
+	admin, err := nats.Connect("", nats.InProcessServer(l.srv), nats.UserInfo(adminUser, l.adminPassword), nats.Name("fechado-admin"), quiet)
+	if err != nil {
+		return nil, nil, fmt.Errorf("recorder: connecting as admin: %w", err)
+	}
+	js, err := l.newJetStream(admin)
+	if err != nil {
+		admin.Close()
+		return nil, nil, err
+	}
+	return js, admin.Close, nil
 }
 
 // quiet keeps the client library from printing asynchronous errors (its default): a library

@@ -15,6 +15,7 @@ import (
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // vectors returns the example logs of testdata/vectors.
@@ -111,7 +112,8 @@ func firstDiff(got, want []byte) string {
 }
 
 // Deleting or purging history through the NATS API as fechado's user is refused, and so is a
-// stream update that would let limits evict events.
+// stream update that would let limits evict events, and creating a stream (a disk filled, or a
+// log re-created empty under its name: only the set-up creates streams).
 func TestHistoryCannotBeRemoved(t *testing.T) {
 	l := recordertest.Open(t)
 	in := readFile(t, vectors(t)[0])
@@ -130,10 +132,12 @@ func TestHistoryCannotBeRemoved(t *testing.T) {
 	lower.MaxMsgsPerSubject = 1
 	expire := recorder.StreamConfig(1)
 	expire.MaxAge = time.Hour
+	evil := jetstream.StreamConfig{Name: "EVIL2", Subjects: []string{"evil.>"}}
 	for _, tc := range []struct {
 		name, api string
 		do        func(context.Context) error
 	}{
+		{"stream create", "$JS.API.STREAM.CREATE.EVIL2", func(c context.Context) error { _, err := js.CreateStream(c, evil); return err }},
 		{"stream delete", "$JS.API.STREAM.DELETE.", func(c context.Context) error { return js.DeleteStream(c, recorder.StreamName) }},
 		{"purge", "$JS.API.STREAM.PURGE.", func(c context.Context) error { return st.Purge(c) }},
 		{"message delete", "$JS.API.STREAM.MSG.DELETE.", func(c context.Context) error { return st.DeleteMsg(c, 1) }},
@@ -150,7 +154,7 @@ func TestHistoryCannotBeRemoved(t *testing.T) {
 		}
 		select {
 		case v := <-violations:
-			if !strings.Contains(v, "Permissions Violation for Publish to \""+tc.api+recorder.StreamName) {
+			if !strings.Contains(v, "Permissions Violation for Publish to \""+tc.api) || !strings.Contains(tc.api, "EVIL") && !strings.Contains(v, tc.api+recorder.StreamName) {
 				t.Errorf("%s: %s", tc.name, v)
 			}
 		case <-time.After(5 * time.Second):

@@ -70,8 +70,14 @@ func OpenStore(ctx context.Context, l *recorder.Log, create bool) (*Store, error
 		if info := l.Stream().CachedInfo(); info != nil && info.Config.Replicas > 0 {
 			replicas = info.Config.Replicas
 		}
-		st, err = js.CreateStream(ctx, StreamConfig(replicas))
-		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		// Created by the user who may (embedded: this process's set-up user), bound through l's.
+		sjs, done, serr := l.SetupJetStream()
+		if serr != nil {
+			return nil, fmt.Errorf("checkpoint: stream %s: %w", StreamName, serr)
+		}
+		_, err = sjs.CreateStream(ctx, StreamConfig(replicas))
+		done()
+		if err == nil || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			st, err = js.Stream(ctx, StreamName)
 		}
 	}
