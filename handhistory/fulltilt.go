@@ -185,43 +185,8 @@ func parseFT(p *psParser) (*psHand, int, error) {
 			return bad(ErrMalformed, "want the seats, got %q", clip(l))
 		}
 		if dm := reFTDealt.FindStringSubmatch(l); dm != nil {
-			s, ok := p.byName[dm[1]]
-			if !ok {
-				return bad(ErrMalformed, "cards dealt to %q, who has no seat", dm[1])
-			}
-			first, err := cards.ParseList(dm[2])
-			if err != nil {
-				return bad(ErrMalformed, "bad cards in %q: %v", clip(l), err)
-			}
-			var second []cards.Card
-			if dm[3] != "" {
-				if second, err = cards.ParseList(dm[3]); err != nil {
-					return bad(ErrMalformed, "bad cards in %q: %v", clip(l), err)
-				}
-			}
-			switch p.phase {
-			case phasePreDeal, phaseFirst:
-				if second != nil || len(first) != 5 {
-					return bad(ErrMalformed, "a deal of %q: want five cards", clip(l))
-				}
-				d.dealt[s] = first
-			case phaseDraw:
-				ds := p.lastDraw(d, s)
-				if ds == nil {
-					return bad(ErrMalformed, "cards dealt to %s in the draw before he discards", dm[1])
-				}
-				switch {
-				case second != nil:
-					ds.kept, ds.drawn = first, second
-				case len(first) == 5:
-					ds.after = first
-				case len(first) == ds.count:
-					ds.drawn = first
-				default:
-					return bad(ErrInconsistent, "%d cards dealt to %s for %d thrown", len(first), dm[1], ds.count)
-				}
-			default:
-				return bad(ErrMalformed, "cards dealt after the draw: %q", clip(l))
+			if err := p.dealtTo(d, l, dm[1], dm[2], dm[3]); err != nil {
+				return h, 0, atLine(i+1, err)
 			}
 			continue
 		}

@@ -481,54 +481,7 @@ func (p *psParser) line(d *draft, i int, l string, bigBlind events.Chips) error 
 		return nil
 	}
 	if m := reDealt.FindStringSubmatch(l); m != nil {
-		s, ok := p.byName[m[1]]
-		if !ok {
-			return bad(ErrMalformed, "cards dealt to %q, who has no seat", m[1])
-		}
-		if m[2] == "" && m[3] == "" {
-			return nil
-		}
-		first, err := cards.ParseList(m[2])
-		if err != nil {
-			return bad(ErrMalformed, "bad cards in %q: %v", clip(l), err)
-		}
-		var second []cards.Card
-		if m[3] != "" {
-			if second, err = cards.ParseList(m[3]); err != nil {
-				return bad(ErrMalformed, "bad cards in %q: %v", clip(l), err)
-			}
-		}
-		switch p.phase {
-		case phasePreDeal, phaseFirst:
-			if second != nil || len(first) != 5 {
-				return bad(ErrMalformed, "a deal of %q: want five cards", clip(l))
-			}
-			if d.dealt[s] != nil {
-				return bad(ErrMalformed, "seat %d is dealt twice", s)
-			}
-			d.dealt[s] = first
-			p.phase = phaseFirst
-		case phaseDraw:
-			ds := p.lastDraw(d, s)
-			if ds == nil {
-				return bad(ErrMalformed, "cards dealt to %s in the draw before he discards", m[1])
-			}
-			switch {
-			case second != nil:
-				ds.kept, ds.drawn = first, second
-			case ds.count == 0:
-				ds.after = first
-			case len(first) == ds.count:
-				ds.drawn = first
-			case len(first) == 5:
-				ds.after = first
-			default:
-				return bad(ErrInconsistent, "%d cards dealt to %s for %d thrown", len(first), m[1], ds.count)
-			}
-		default:
-			return bad(ErrMalformed, "cards dealt after the draw: %q", clip(l))
-		}
-		return nil
+		return atLine(i+1, p.dealtTo(d, l, m[1], m[2], m[3]))
 	}
 	if m := reReturn.FindStringSubmatch(l); m != nil {
 		s, ok := p.byName[m[2]]
@@ -593,6 +546,61 @@ func (p *psParser) lastDraw(d *draft, s events.Seat) *step {
 		if st := d.steps[k]; st.kind == stepDraw && st.seat == s {
 			return st
 		}
+	}
+	return nil
+}
+
+// dealtTo takes a "Dealt to NAME [FIRST] [SECOND]" line of the PokerStars and Full Tilt texts:
+// the five cards of the deal, or in the draw the cards kept and drawn (FIRST, SECOND), the hand
+// after it, or the cards drawn alone. A line that shows no card (another player's, in the hero's
+// history) says nothing.
+func (p *psParser) dealtTo(d *draft, l, name, firstCards, secondCards string) error {
+	s, ok := p.byName[name]
+	if !ok {
+		return errf(ErrMalformed, "cards dealt to %q, who has no seat", name)
+	}
+	if firstCards == "" && secondCards == "" {
+		return nil
+	}
+	first, err := cards.ParseList(firstCards)
+	if err != nil {
+		return errf(ErrMalformed, "bad cards in %q: %v", clip(l), err)
+	}
+	var second []cards.Card
+	if secondCards != "" {
+		if second, err = cards.ParseList(secondCards); err != nil {
+			return errf(ErrMalformed, "bad cards in %q: %v", clip(l), err)
+		}
+	}
+	switch p.phase {
+	case phasePreDeal, phaseFirst:
+		if second != nil || len(first) != 5 {
+			return errf(ErrMalformed, "a deal of %q: want five cards", clip(l))
+		}
+		if d.dealt[s] != nil {
+			return errf(ErrMalformed, "seat %d is dealt twice", s)
+		}
+		d.dealt[s] = first
+		p.phase = phaseFirst
+	case phaseDraw:
+		ds := p.lastDraw(d, s)
+		if ds == nil {
+			return errf(ErrMalformed, "cards dealt to %s in the draw before he discards", name)
+		}
+		switch {
+		case second != nil:
+			ds.kept, ds.drawn = first, second
+		case ds.count == 0:
+			ds.after = first
+		case len(first) == ds.count:
+			ds.drawn = first
+		case len(first) == 5:
+			ds.after = first
+		default:
+			return errf(ErrInconsistent, "%d cards dealt to %s for %d thrown", len(first), name, ds.count)
+		}
+	default:
+		return errf(ErrMalformed, "cards dealt after the draw: %q", clip(l))
 	}
 	return nil
 }
