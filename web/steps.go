@@ -75,13 +75,18 @@ type shownFinding struct {
 	FindingView
 	// Sentence names the players and cards and says what the rule requires and what happened.
 	Sentence string `json:"sentence"`
-	// SeverityText is the severity in words; Citation cites the rule; Rule is the rule's own
-	// text in docs/rules.md (its source quoted) and Anchor its anchor there, when it has one.
-	SeverityText string `json:"severity_text"`
-	Citation     string `json:"citation"`
-	RuleTitle    string `json:"rule_title,omitempty"`
-	Anchor       string `json:"anchor,omitempty"`
-	Rule         string `json:"rule,omitempty"`
+	// SeverityText is the severity in words; Citation cites the rule by its name and the house
+	// rulebook; Rule states it in the reader's language, Original quotes the seed's own words
+	// beside it (Source naming the seed text), and Anchor is its anchor in docs/rules.md.
+	// Remedy says what the floor does now.
+	SeverityText string   `json:"severity_text"`
+	Citation     string   `json:"citation"`
+	RuleTitle    string   `json:"rule_title,omitempty"`
+	Anchor       string   `json:"anchor,omitempty"`
+	Rule         string   `json:"rule,omitempty"`
+	Original     []string `json:"original,omitempty"`
+	Source       string   `json:"source,omitempty"`
+	Remedy       string   `json:"remedy,omitempty"`
 	// Seats and Cards are those the finding concerns, marked on the table; Players names the seats.
 	Seats   []events.Seat `json:"seats"`
 	Players []string      `json:"players"`
@@ -134,9 +139,7 @@ func (t *teller) explain(f finding.Finding) shownFinding {
 	if x.Rule.Title != "" {
 		out.RuleTitle = t.l.T(x.Rule.Title, nil)
 	}
-	if text, ok := explain.RuleText(x.Rule.Anchor); ok {
-		out.Anchor, out.Rule = x.Rule.Anchor, text
-	}
+	out.Anchor, out.Rule, out.Original, out.Source, out.Remedy = x.Rule.Anchor, x.RuleWords, x.Quotes, x.Source, x.Remedy
 	return out
 }
 

@@ -19,9 +19,12 @@ function findingHTML(f, id) {
       <span class="hf-code">${esc(f.code)}</span></p>
     <p class="hf-sentence">${esc(f.sentence)}</p>
     ${f.who ? `<p class="hf-who">${esc(f.who)}</p>` : ""}
+    ${f.remedy ? `<div class="hf-remedy"><h3>${esc(t("web.hand.remedy"))}</h3><p>${esc(f.remedy)}</p></div>` : ""}
     <p class="hf-cite">${esc(f.citation)}</p>
     ${f.rule ? `<details class="hf-rule"><summary>${esc(t("web.hand.ruletext", { title: f.rule_title }))}</summary>
-      <blockquote cite="docs/rules.md#${esc(f.anchor)}">${esc(f.rule)}</blockquote></details>` : ""}
+      <p class="hf-rule-text">${esc(f.rule)}</p>
+      ${f.original && f.original.length ? `<p class="hf-orig-head">${esc(t("web.hand.original", { source: f.source }))}</p>
+      <blockquote class="hf-orig">${f.original.map((q) => `<p>“${esc(q)}”</p>`).join("")}</blockquote>` : ""}</details>` : ""}
   </article>`;
 }
 
