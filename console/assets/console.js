@@ -81,6 +81,25 @@ function btn(label, act, onclick, cls) {
   return el("button", { type: "button", "data-act": act, class: cls || null, onclick }, label);
 }
 
+// confirmBtn is the button of a step that cannot be undone once sent (a misdeal, a fold): the
+// first tap arms it and asks for a second, which does it; left alone it disarms after five
+// seconds, so a stray tap never voids a hand.
+function confirmBtn(label, act, onclick, cls) {
+  let timer = null;
+  const b = btn(label, act, () => {
+    if (b.dataset.armed === "1") {
+      clearTimeout(timer);
+      delete b.dataset.armed;
+      onclick();
+      return;
+    }
+    b.dataset.armed = "1";
+    b.textContent = t("hand.confirm", { action: label });
+    timer = setTimeout(() => { delete b.dataset.armed; b.textContent = label; }, 5000);
+  }, cls);
+  return b;
+}
+
 // api calls the console's API as the device: the session cookie of the login goes with it (the
 // browser sends it, the page cannot read it); a network failure throws.
 async function api(method, path, body) {
@@ -578,7 +597,7 @@ function stepView(box, a) {
       break;
     case "misdeal":
       prompt(box, t("remedy.misdeal"));
-      box.append(el("div", { class: "row" }, btn(t("hand.misdeal"), "misdeal-now", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
+      box.append(el("div", { class: "row" }, confirmBtn(t("hand.misdeal"), "misdeal-now", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
       break;
     case "pass":
       prompt(box, t("step.pass"));
@@ -668,7 +687,7 @@ function actionView(box, a) {
   if ((o.Bet || o.Raise) && S.amount === null) S.amount = lo;
   if ((o.Bet || o.Raise) && hi > lo) box.append(amountInput(lo, hi, 1));
   const grid = el("div", { class: "acts" });
-  grid.append(btn(t("act.fold"), "fold", () => act("fold", 0), "danger"));
+  grid.append(confirmBtn(t("act.fold"), "fold", () => act("fold", 0), "danger"));
   if (o.Check) grid.append(btn(t("act.check"), "check", () => act("check", 0)));
   if (o.Call > 0) grid.append(btn(t("act.call", { amount: o.Call }), "call", () => act("call", o.Call)));
   if (o.Bet) {
@@ -725,7 +744,7 @@ function toolsView(m, a) {
       if (phase === "draw" && (remedy === "burn-next" || remedy === "replace-last")) emit("card.burned", { card: c });
       emit("card.exposed", d);
     })),
-    btn(t("hand.misdeal"), "misdeal", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
+    confirmBtn(t("hand.misdeal"), "misdeal", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
   m.append(tools);
 }
 
