@@ -101,6 +101,11 @@ func (d *desk) controlsStay(t *testing.T, tab context.Context, l *lang.Lang) {
 	if step := mustText(tab, t, `#step-seq`); step == step0 {
 		t.Errorf("five taps left the step at %q", step)
 	}
+	// The table's next hand is a link away (this is its first hand), and its hands' list too.
+	poll(tab, t, `!!document.querySelector("#next-hand")`)
+	if href := js[string](tab, t, `document.querySelector(".hand-head a").getAttribute("href")`); href != "#/hands?table=desk-std" {
+		t.Errorf("the table's hands are linked as %q", href)
+	}
 	// The history followed: its line of the step is within the list's box.
 	inside := js[bool](tab, t, `(() => { const ol = document.querySelector("#history"), li = ol.querySelector("li.now");
 		if (!li) return false; const a = ol.getBoundingClientRect(), b = li.getBoundingClientRect(); return b.top >= a.top - 1 && b.bottom <= a.bottom + 1; })()`)

@@ -62,11 +62,10 @@ async function pageHand(id, at) {
   const parts = [];
   steps.forEach((s, k) => { const r = roundOf(s); if (!parts.length || parts[parts.length - 1][1] !== r) parts.push([k, r]); });
   const pct = (k) => (steps.length > 1 ? (100 * k) / (steps.length - 1) : 0);
-  const first = steps[0];
   view().innerHTML = `<div class="hand-page">
     <div class="hand-head"><h1>${esc(w.title)}</h1>
       <p>${esc(w.intro)} · ${esc(t(data.ended ? "web.hand.ended" : "web.hand.live"))}
-        · <a href="#/hands?table=${encodeURIComponent(first.table)}">${esc(t("web.hand.tablehands"))}</a>
+        · <a href="#/hands?table=${encodeURIComponent(data.table)}">${esc(t("web.hand.tablehands"))}</a>
         <span id="other-hands"></span>
         ${data.ended ? ` · <a class="report button" data-hand="${esc(id)}" href="${esc(reportHref(id))}" target="_blank" rel="noopener">${esc(t("web.hand.report"))}</a>` : ""}</p></div>
     <div class="hand-controls" role="toolbar" aria-label="${esc(t("web.hand.controls"))}">
@@ -152,7 +151,7 @@ async function pageHand(id, at) {
   };
   $("#cards").onclick = () => { localStorage.setItem("handCards", asHappened ? "all" : "shown"); route(); };
   // The table's hands before and after this one (the list is newest first).
-  api(`/api/hands?table=${encodeURIComponent(first.table)}&limit=1000`).then((list) => {
+  api(`/api/hands?table=${encodeURIComponent(data.table)}&limit=1000`).then((list) => {
     const k = list.hands.findIndex((h) => h.hand === id);
     if (k < 0 || !$("#other-hands")) return;
     const older = list.hands[k + 1], newer = list.hands[k - 1];
