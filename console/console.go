@@ -27,6 +27,8 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/explain"
+	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/webguard"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
@@ -247,9 +249,12 @@ func (c *Console) readHand(ctx context.Context, table, hand string) ([]*events.E
 
 // state is the console's view of a hand: its stored events and the advice for the next one.
 type state struct {
-	Events  []json.RawMessage `json:"events"`
-	Advice  *advice           `json:"advice,omitempty"`
-	Warning []string          `json:"warnings,omitempty"`
+	Events []json.RawMessage `json:"events"`
+	Advice *advice           `json:"advice,omitempty"`
+	// Warnings tell what the engine found so far, each a sentence in the reader's language
+	// (package explain, as the desk tells findings); WarningCodes are their finding codes.
+	Warning      []string `json:"warnings,omitempty"`
+	WarningCodes []string `json:"warning_codes,omitempty"`
 }
 
 // advice is rules.Advice with what the console's machine shuffle adds: the card on top of the
@@ -266,7 +271,7 @@ type advice struct {
 	Commitments []string `json:"Commitments,omitempty"`
 }
 
-func (c *Console) stateOf(ctx context.Context, table, hand string, evs []*events.Event) (state, error) {
+func (c *Console) stateOf(ctx context.Context, l *lang.Lang, table, hand string, evs []*events.Event) (state, error) {
 	st := state{Events: make([]json.RawMessage, 0, len(evs))}
 	for _, e := range evs {
 		st.Events = append(st.Events, json.RawMessage(e.Raw))
@@ -286,6 +291,10 @@ func (c *Console) stateOf(ctx context.Context, table, hand string, evs []*events
 		return st, err
 	}
 	ad := &advice{Advice: a, StubLen: h.StubSet().Len()}
+	if a.MinOpen != "" {
+		// What opens the pot, in the reader's words (the engine says it in English).
+		ad.MinOpen = explain.MinOpen(l, h.Preset, h.Start.PassedOut)
+	}
 	if stub := h.Stub(); len(stub) > 0 {
 		switch a.Step {
 		case rules.StepDeal, rules.StepDraw, rules.StepBurn:
@@ -313,8 +322,20 @@ func (c *Console) stateOf(ctx context.Context, table, hand string, evs []*events
 			return st, err
 		}
 	}
+	told, _ := explain.NewHand(evs)
 	for _, v := range h.Violations {
-		st.Warning = append(st.Warning, string(v.Code)+": "+v.Message)
+		sev := v.Severity
+		if sev == "" {
+			sev = v.Code.Severity()
+		}
+		f := finding.Finding{Hand: hand, Table: table, Seq: v.Seq, Code: v.Code, Severity: sev, Seat: v.Seat,
+			Message: v.Message, Expected: v.Expected, Actual: v.Actual}
+		text := v.Message
+		if told != nil {
+			text = told.Explain(l, f).Sentence
+		}
+		st.Warning = append(st.Warning, text)
+		st.WarningCodes = append(st.WarningCodes, string(v.Code))
 	}
 	st.Advice = ad
 	return st, nil
@@ -327,7 +348,7 @@ func (c *Console) load(w http.ResponseWriter, r *http.Request, table, hand strin
 		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
 		return state{}, false
 	}
-	st, err := c.stateOf(r.Context(), table, hand, evs)
+	st, err := c.stateOf(r.Context(), lang.FromRequest(r), table, hand, evs)
 	if err != nil {
 		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
 		return state{}, false

@@ -125,9 +125,10 @@ type answer struct {
 		Top   *cards.Card
 		Seed  string
 	} `json:"advice"`
-	Error    string   `json:"error"`
-	Detail   string   `json:"detail"`
-	Warnings []string `json:"warnings"`
+	Error        string   `json:"error"`
+	Detail       string   `json:"detail"`
+	Warnings     []string `json:"warnings"`
+	WarningCodes []string `json:"warning_codes"`
 }
 
 // stored returns the answer's events, parsed.

@@ -446,16 +446,21 @@ func (h *Hand) openerArgs(l *lang.Lang, f finding.Finding, a lang.Args, x *Expla
 		}
 	}
 	if h.rules != nil {
-		pair, two := h.rules.Preset.MinOpen(h.Start.PassedOut)
-		switch {
-		case two:
-			a["minimum"] = l.T("open.min.twopair", nil)
-		case pair == 0:
-			a["minimum"] = l.T("open.min.any", nil)
-		default:
-			a["minimum"] = l.T("open.min.pair", lang.Args{"ranks": rankWord(l, "ranks.", pair)})
-		}
+		a["minimum"] = MinOpen(l, h.rules.Preset, h.Start.PassedOut)
 	}
+}
+
+// MinOpen says in l what opens the pot under preset after passed deals nobody opened ("a pair
+// of jacks or better", "two pair or better", "any hand").
+func MinOpen(l *lang.Lang, preset rules.Preset, passed int) string {
+	pair, two := preset.MinOpen(passed)
+	switch {
+	case two:
+		return l.T("open.min.twopair", nil)
+	case pair == 0:
+		return l.T("open.min.any", nil)
+	}
+	return l.T("open.min.pair", lang.Args{"ranks": rankWord(l, "ranks.", pair)})
 }
 
 // potWinner says whose hand beat whose: the best eligible hand against the one paid.

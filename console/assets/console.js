@@ -9,6 +9,10 @@ const S = {
   queue: JSON.parse(localStorage.getItem("console.queue") || "[]"),
   offline: false, error: "", sending: false, machine: true,
   amount: null, chosen: [],
+  // auto is the phase ("deal" or "draw") the dealer asked to deal in one tap: each answer of the
+  // server deals the next card until the round is dealt. hidden keeps card faces off the screen
+  // (a machine shuffle's cards in large type near the dealer): counts and positions instead.
+  auto: null, hidden: localStorage.getItem("console.hidden") === "1",
 };
 
 const $ = (sel) => document.querySelector(sel);
@@ -103,7 +107,8 @@ function confirmBtn(label, act, onclick, cls) {
 // api calls the console's API as the device: the session cookie of the login goes with it (the
 // browser sends it, the page cannot read it); a network failure throws.
 async function api(method, path, body) {
-  const headers = {};
+  // The reader's language, for the words the server says (warnings, what opens the pot).
+  const headers = { "Accept-Language": words.lang || "en" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch("/console/api/" + path, { method, headers, body, credentials: "same-origin" });
   let data = null;
@@ -161,7 +166,7 @@ async function send() {
       if (r.status === 200) {
         S.queue.shift();
         saveQueue();
-        if (S.hand && S.hand.id === q.hand) applyState(r.data);
+        if (S.hand && S.hand.id === q.hand) { applyState(r.data); autoDeal(); }
       } else if (r.status === 401) {
         // The session ended (its time ran out, or the server restarted): log in again; the queue
         // waits and goes after the login.
@@ -186,6 +191,20 @@ async function send() {
   } finally {
     S.sending = false;
   }
+}
+
+// autoDeal deals the next card of the round the dealer asked for in one tap, once the server has
+// answered the previous one: the machine's top card, or a face-down card nobody records.
+function autoDeal() {
+  const a = S.hand && S.hand.advice;
+  if (!S.auto || !a || a.Step !== S.auto) { S.auto = null; return; }
+  if (S.queue.length) return;
+  emit("card.dealt", a.Top ? { seat: a.Seat, card: a.Top, phase: S.auto } : { seat: a.Seat, phase: S.auto });
+}
+
+// unrecorded reports whether the hand's deal gave cards nobody recorded (dealt face down).
+function unrecorded() {
+  return S.hand.events.some((e) => e.type === "card.dealt" && !e.data.card);
 }
 
 function applyState(st) {
@@ -224,7 +243,10 @@ function cardLabel(c) {
   return c[0].replace("T", "10") + (s ? s[1] : c[1]);
 }
 
-function cardButton(c, act, onclick, selected) {
+function cardButton(c, act, onclick, selected, position) {
+  if (position) { // cards hidden: the card's place in the player's hand, not its face
+    return el("button", { type: "button", class: "card back" + (selected ? " sel" : ""), "data-act": act, "data-card": c, "aria-label": t("card.position", { k: position }), onclick }, "🂠 " + position);
+  }
   const red = c[1] === "h" || c[1] === "d";
   return el("button", { type: "button", class: "card" + (red ? " red" : "") + (selected ? " sel" : ""), "data-act": act, "data-card": c, onclick }, cardLabel(c));
 }
@@ -312,15 +334,15 @@ async function setupView(m) {
   }
   const rows = el("tbody", {});
   const addRow = (s) => rows.append(el("tr", {},
-    el("td", {}, el("input", { name: "seat", type: "number", min: 1, max: 10, value: s.seat, inputmode: "numeric" })),
-    el("td", {}, el("input", { name: "player", value: s.player, placeholder: t("setup.player") })),
-    el("td", {}, el("input", { name: "stack", type: "number", min: 0, value: s.stack, inputmode: "numeric" })),
+    el("td", {}, el("input", { name: "seat", type: "number", min: 1, max: 10, value: s.seat, inputmode: "numeric", "aria-label": t("setup.seat") })),
+    el("td", {}, el("input", { name: "player", value: s.player, placeholder: t("setup.player"), "aria-label": t("setup.player") })),
+    el("td", {}, el("input", { name: "stack", type: "number", min: 0, value: s.stack, inputmode: "numeric", "aria-label": t("setup.stack") })),
     el("td", {}, el("button", { type: "button", class: "danger", "data-act": "remove-seat", "aria-label": t("setup.remove"), onclick: (e) => e.target.closest("tr").remove() }, "×"))));
   d.seats.forEach(addRow);
   const num = (name, v) => el("input", { name, type: "number", min: 0, value: v, inputmode: "numeric" });
   const f = el("form", { id: "setup" },
     el("h1", {}, t("setup.title", { table: S.table })),
-    el("label", {}, t("setup.preset"), el("select", { name: "preset" }, S.presets.map((p) => el("option", { value: p.name, selected: p.name === d.rules.name }, p.name)))),
+    el("label", {}, t("setup.preset"), el("select", { name: "preset" }, S.presets.map((p) => el("option", { value: p.name, selected: p.name === d.rules.name }, presetName(p.name))))),
     el("div", { class: "grid2" },
       el("label", {}, t("setup.ante"), num("ante", d.stakes.ante)),
       el("label", {}, t("setup.min_bet"), num("min_bet", d.stakes.min_bet)),
@@ -513,6 +535,11 @@ function handView(m) {
   m.append(box);
   stepView(box, a);
   for (const w of S.hand.warnings) m.append(el("p", { class: "warn" }, t("hand.warnings", { text: w })));
+  m.append(el("div", { class: "row" }, btn(S.hidden ? t("hand.cards.show") : t("hand.cards.hide"), "hidden", () => {
+    S.hidden = !S.hidden;
+    localStorage.setItem("console.hidden", S.hidden ? "1" : "0");
+    render();
+  })));
   if (a.Commitments && a.Commitments.length) m.append(el("p", { class: "note mono", id: "commitment" }, t("hand.commitment", { commitment: a.Commitments[a.Commitments.length - 1] })));
   // Exposed cards and misdeals belong to the cut, the deal, the first round and the draw.
   if (a.Step !== "misdeal" && (["setup", "deal", "draw"].includes(a.Stage) || (a.Stage === "betting" && a.Round === "first"))) toolsView(m, a);
@@ -531,7 +558,13 @@ function prompt(box, text) { box.append(el("p", { class: "prompt" }, text)); }
 
 function dealButtons(box, a, phase) {
   const row = el("div", { class: "row" });
-  if (a.Top) row.append(btn(t("step.deal.machine", { card: cardLabel(a.Top) }), "deal", () => emit("card.dealt", { seat: a.Seat, card: a.Top, phase }), "main"));
+  // The whole round in one tap: from the machine's shuffle, or face down where nobody records
+  // the cards (the deal itself, or a draw after a face-down deal).
+  if (a.Top || phase === "deal" || unrecorded()) {
+    row.append(btn(a.Top ? t("step.deal.round") : t("step.deal.round.down"), "deal-round", () => { S.auto = phase; autoDeal(); }, "main"));
+  }
+  if (a.Top) row.append(btn(S.hidden ? t("step.deal.hidden", who(a)) : t("step.deal.machine", { card: cardLabel(a.Top) }), "deal",
+    () => emit("card.dealt", { seat: a.Seat, card: a.Top, phase })));
   else {
     row.append(btn("🂠 …", "pick", () => pick(t(phase === "deal" ? "step.deal" : "step.draw", who(a)), (c) => emit("card.dealt", { seat: a.Seat, card: c, phase }))));
     row.append(btn(t("step.unknown"), "unknown", () => emit("card.dealt", { seat: a.Seat, phase })));
@@ -587,7 +620,7 @@ function stepView(box, a) {
     case "burn": {
       prompt(box, t("step.burn"));
       const row = el("div", { class: "row" });
-      if (a.Top) row.append(btn(t("step.burn.machine", { card: cardLabel(a.Top) }), "burn", () => emit("card.burned", { card: a.Top }), "main"));
+      if (a.Top) row.append(btn(S.hidden ? t("step.burn.hidden") : t("step.burn.machine", { card: cardLabel(a.Top) }), "burn", () => emit("card.burned", { card: a.Top }), "main"));
       else row.append(btn("🂠 …", "pick", () => pick(t("step.burn"), (c) => emit("card.burned", { card: c }))));
       box.append(row);
       break;
@@ -626,7 +659,7 @@ function stepView(box, a) {
       box.append(el("div", { class: "row" }, btn(t("step.return.record"), "return", () => emit("bet.returned", { seat: a.Seat, amount: a.Amount }), "main")));
       break;
     case "award":
-      prompt(box, t("step.award", { ...who(a), amount: a.Amount, pot: a.Pot }));
+      prompt(box, t("step.award", { ...who(a), amount: a.Amount, pot: potName(a.Pot) }));
       potsView(box, a);
       box.append(el("div", { class: "row" }, btn(t("step.award.record"), "award", () => emit("pot.awarded", { seat: a.Seat, amount: a.Amount, pot: a.Pot }), "main")));
       break;
@@ -655,19 +688,26 @@ function stepView(box, a) {
   }
 }
 
+// potName names pot k in words: the main pot, side pot 1, 2…
+function potName(k) { return k ? t("pot.side", { k }) : t("pot.main"); }
+
+// presetName names a preset in the reader's language (the catalogue's preset.NAME), its code
+// only where the catalogue has none.
+function presetName(name) { const m = words.messages["preset." + name]; return m ? m.other : name; }
+
 // potsView lists the pots the engine computed: each one's chips, who may win it and the shares.
 function potsView(box, a) {
   const list = el("ul", { id: "pots", class: "note" });
   for (const p of a.Pots || []) {
     const shares = Object.entries(p.Shares || {}).map(([seat, amount]) => t("pot.share", { player: playerName(+seat), seat, amount }));
-    list.append(el("li", {}, t("pot.line", { pot: p.Index, amount: p.Amount, seats: (p.Eligible || []).join(", ") }), shares.length ? " " + shares.join(" ") : ""));
+    list.append(el("li", {}, t("pot.line", { pot: potName(p.Index), amount: p.Amount, seats: (p.Eligible || []).join(", ") }), shares.length ? " " + shares.join(" ") : ""));
   }
   box.append(list);
 }
 
 // amountInput is a number between lo and hi with big minus and plus buttons; S.amount holds it.
 function amountInput(lo, hi, step) {
-  const input = el("input", { id: "amount", type: "number", min: lo, max: hi, value: S.amount, inputmode: "numeric",
+  const input = el("input", { id: "amount", type: "number", min: lo, max: hi, value: S.amount, inputmode: "numeric", "aria-label": t("amount"),
     oninput: (e) => { S.amount = Math.min(hi, Math.max(lo, +e.target.value || lo)); relabel(); } });
   const set = (v) => { S.amount = Math.min(hi, Math.max(lo, v)); input.value = S.amount; relabel(); };
   return el("div", { class: "amount" },
@@ -707,12 +747,12 @@ function discardView(box, a) {
   prompt(box, t("step.discard", { ...who(a), max: a.MaxDraw }));
   const cs = a.Cards || [];
   if (cs.length) {
-    box.append(el("div", { class: "cards" }, cs.map((c) => cardButton(c, "discard-card", () => {
+    box.append(el("div", { class: "cards" }, cs.map((c, k) => cardButton(c, "discard-card", () => {
       const i = S.chosen.indexOf(c);
       if (i >= 0) S.chosen.splice(i, 1);
       else if (S.chosen.length < a.MaxDraw) S.chosen.push(c);
       render();
-    }, S.chosen.includes(c)))));
+    }, S.chosen.includes(c), S.hidden ? k + 1 : 0))));
     box.append(el("div", { class: "row" },
       btn(t("step.discard.pat"), "pat", () => emit("cards.discarded", withDeclared({ seat: a.Seat, cards: [] }))),
       btn(t("step.discard.record", { n: S.chosen.length }), "discard", () => emit("cards.discarded", withDeclared({ seat: a.Seat, cards: S.chosen.slice() })), "main")));
