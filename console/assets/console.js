@@ -39,6 +39,8 @@ async function loadWords(l) {
 async function setLang(l) {
   localStorage.setItem("lang", l);
   await loadWords(l);
+  // The server's own words (warnings, what opens the pot) follow the reader's language too.
+  if (S.hand && S.hand.id && !S.queue.length) await loadHand(S.hand.id).catch(() => {});
   render();
 }
 
