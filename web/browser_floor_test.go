@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -199,5 +198,4 @@ func (d *desk) floorShots(t *testing.T, tab context.Context, l *lang.Lang, size 
 			t.Fatal(err)
 		}
 	}
-	_ = strings.TrimSpace
 }
