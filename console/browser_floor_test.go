@@ -19,9 +19,9 @@ import (
 // TestBrowserConsoleFloor plays a hand on the console as a dealer would tonight (issue 41), in
 // Portuguese, Turkish and Spanish: every screen in the reader's words only (no English sentence
 // of the console's, no preset code, no "pot 0"); a machine shuffle with the cards hidden (no face
-// on screen near the dealer); the whole deal in one tap (DealRoundInOneTap: fifteen cards from
-// one tap); a fold confirmed with a second tap, the first sending nothing (Confirm); axe-core on
-// every screen (Axe); screenshots at a tablet's and a phone's size for pt-BR and tr.
+// on screen near the dealer); the whole deal in one tap (DealRoundInOneTap: eight players' forty
+// cards from one tap); a fold confirmed with a second tap, the first sending nothing (Confirm);
+// axe-core on every screen (Axe); screenshots at a tablet's and a phone's size for pt-BR and tr.
 func TestBrowserConsoleFloor(t *testing.T) {
 	for _, code := range []string{"pt-BR", "tr", "es"} {
 		t.Run(code, func(t *testing.T) {
@@ -39,11 +39,16 @@ func TestBrowserConsoleFloor(t *testing.T) {
 					p.floorShot(l, name)
 				}
 			}
+			// Eight players: forty cards to deal.
+			for range 5 {
+				p.click("add a seat", `[data-act="add-seat"]`)
+			}
 			screen("setup")
-			p.setup("br-fechado", 1, 2, 10, 1, []string{"Ana", "Beto", "Caio"}, []int{100, 100, 100})
+			names := []string{"Ana", "Beto", "Caio", "Dora", "Enzo", "Fábio", "Gil", "Hugo"}
+			p.setup("br-fechado", 1, 2, 10, 1, names, []int{100, 100, 100, 100, 100, 100, 100, 100})
 			p.tap("machine-shuffle")
 			p.tap("cut")
-			for range 3 {
+			for range names {
 				p.tap("ante")
 			}
 			// Cards hidden: the deal names no card, by symbol or by name.
@@ -55,7 +60,7 @@ func TestBrowserConsoleFloor(t *testing.T) {
 			screen("deal-hidden")
 			t.Run("DealRoundInOneTap", func(t *testing.T) {
 				p.click("deal the round", `[data-act="deal-round"]`)
-				p.stored(15)
+				p.stored(5 * len(names))
 				if s := p.step(); s != "action" {
 					t.Errorf("after the round dealt in one tap the console asks for %q, want the first action", s)
 				}
