@@ -28,7 +28,7 @@ var floorSizes = []floorSize{{"desktop", 1400, 1000, false}, {"tablet", 1024, 76
 // stay put while the hand is stepped (Phone), the result shows at its step only, findings are
 // listed by their short title with the code in a tooltip and no clipped cell, no page asks for a
 // missing favicon, and axe-core finds no serious or critical violation on any page (Axe). The
-// screenshots of the phone and the tablet go to the test's artifact folder.
+// screenshots of every size go to the test's artifact folder.
 func TestBrowserFloor(t *testing.T) {
 	t.Parallel()
 	d := newDesk(t)
@@ -59,9 +59,7 @@ func TestBrowserFloor(t *testing.T) {
 				t.Run("ListsTitleFindings", func(t *testing.T) { d.listTitles(t, tab, l, size) })
 				t.Run("Favicon", func(t *testing.T) { d.favicon(t, tab) })
 				t.Run("Axe", func(t *testing.T) { d.axe(t, tab, l) })
-				if size.mobile {
-					d.floorShots(t, tab, l, size, dir)
-				}
+				d.floorShots(t, tab, l, size, dir)
 			})
 		}
 	}
