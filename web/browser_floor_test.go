@@ -56,6 +56,7 @@ func TestBrowserFloor(t *testing.T) {
 				}
 				t.Run("PhoneControlsStayAfterFiveTaps", func(t *testing.T) { d.controlsStay(t, tab, l) })
 				t.Run("ResultAtItsStep", func(t *testing.T) { d.resultAtItsStep(t, tab) })
+				t.Run("SpeedAndCards", func(t *testing.T) { d.speedAndCards(t, tab, l) })
 				t.Run("ListsTitleFindings", func(t *testing.T) { d.listTitles(t, tab, l, size) })
 				t.Run("Favicon", func(t *testing.T) { d.favicon(t, tab) })
 				t.Run("Axe", func(t *testing.T) { d.axe(t, tab, l) })
@@ -121,6 +122,28 @@ func (d *desk) resultAtItsStep(t *testing.T, tab context.Context) {
 	}
 	js[bool](tab, t, `document.querySelector("#last").click(), true`)
 	poll(tab, t, `!document.querySelector("#result").hidden && document.querySelector("#result").offsetHeight > 0`)
+}
+
+// speedAndCards: the play speed is chosen and kept; "all cards" turns the face-down cards of the
+// hand as it happened face up, and the choice is kept until it is turned back.
+func (d *desk) speedAndCards(t *testing.T, tab context.Context, l *lang.Lang) {
+	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, d.seq), `#speed`)
+	js[bool](tab, t, `(() => { const s = document.querySelector("#speed"); s.value = "2"; s.dispatchEvent(new Event("change")); return true; })()`)
+	if v := js[string](tab, t, `localStorage.getItem("handSpeed")`); v != "2" {
+		t.Errorf("the speed chosen is kept as %q", v)
+	}
+	backs := func() int { return js[int](tab, t, `document.querySelectorAll("#table .back").length`) }
+	happened := backs()
+	if got, want := mustText(tab, t, `#cards`), l.T("web.hand.cards.all", nil); got != want {
+		t.Errorf("the cards button reads %q, want %q", got, want)
+	}
+	js[bool](tab, t, `document.querySelector("#cards").click(), true`)
+	poll(tab, t, fmt.Sprintf(`document.querySelector("#cards") && document.querySelector("#cards").textContent === %q`, l.T("web.hand.cards.happened", nil)))
+	if all := backs(); all >= happened {
+		t.Errorf("all cards shows %d face-down cards, as it happened %d", all, happened)
+	}
+	js[bool](tab, t, `document.querySelector("#cards").click(), localStorage.removeItem("handSpeed"), true`)
+	poll(tab, t, fmt.Sprintf(`document.querySelector("#cards") && document.querySelector("#cards").textContent === %q`, l.T("web.hand.cards.all", nil)))
 }
 
 // listTitles: the hands with findings list each finding by its short title in l, the code in the

@@ -223,3 +223,55 @@ func TestReplayTold(t *testing.T) {
 		}
 	}
 }
+
+// The hand as it happened (?cards=shown): at each step a player's cards are face down, counted
+// and not named, until he shows them or one is exposed; with every card (the default answer)
+// his five cards are named from the deal on. The last step of a hand that went to a showdown
+// names the shown hands either way.
+func TestReplayAsItHappened(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 0)
+	h := simulated(t, sim.Config{Rules: "br-fechado", Players: 3, Hands: 1, Seed: 5, Table: "t-happened", ExposeRate: -1})[0]
+	e.post(handsBody([]*sim.Hand{h}), http.StatusOK, nil)
+	e.waitProjected()
+	type seat struct {
+		Seat   int      `json:"seat"`
+		Cards  []string `json:"cards"`
+		Hidden int      `json:"hidden"`
+		Shown  bool     `json:"shown"`
+		Seen   []string `json:"seen"`
+	}
+	type answer struct {
+		Steps []struct {
+			Seq   int    `json:"seq"`
+			Stage string `json:"stage"`
+			Seats []seat `json:"seats"`
+		} `json:"steps"`
+	}
+	var all, happened answer
+	id := h.Events[0].Hand
+	e.get("/api/hands/"+id+"/replay?lang=en", http.StatusOK, &all)
+	e.get("/api/hands/"+id+"/replay?lang=en&cards=shown", http.StatusOK, &happened)
+	if len(all.Steps) != len(happened.Steps) || len(all.Steps) == 0 {
+		t.Fatalf("%d steps with every card, %d as it happened", len(all.Steps), len(happened.Steps))
+	}
+	faceDown := 0
+	for k, st := range happened.Steps {
+		for i, s := range st.Seats {
+			full := all.Steps[k].Seats[i]
+			switch {
+			case s.Shown:
+				if len(s.Cards) != len(full.Cards) {
+					t.Errorf("seq %d seat %d: shown, yet %d cards named of %d", st.Seq, s.Seat, len(s.Cards), len(full.Cards))
+				}
+			case len(s.Cards) > len(s.Seen) || len(s.Cards)+s.Hidden != len(full.Cards)+full.Hidden:
+				t.Errorf("seq %d seat %d: as it happened names %v (seen %v), %d face down; every card: %v", st.Seq, s.Seat, s.Cards, s.Seen, s.Hidden, full.Cards)
+			default:
+				faceDown += s.Hidden
+			}
+		}
+	}
+	if faceDown == 0 {
+		t.Error("no card was ever face down as it happened")
+	}
+}
