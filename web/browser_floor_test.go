@@ -164,6 +164,9 @@ func (d *desk) listTitles(t *testing.T, tab context.Context, l *lang.Lang, size 
 		if len(clipped) > 0 {
 			t.Errorf("clipped cells at %d pixels: %q", size.width, clipped)
 		}
+		if wide := js[float64](tab, t, `(() => { const s = document.querySelector("#hands").closest(".scroll"); return s.scrollWidth - s.clientWidth; })()`); wide > 1 {
+			t.Errorf("at %d pixels the hands list is %.0f pixels wider than its box: the findings are off screen", size.width, wide)
+		}
 	}
 	// The lobby names them the same way.
 	d.open(t, tab, "/#/tables", `#tables .tbl`)
