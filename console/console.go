@@ -23,6 +23,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/fechado/fechado/cards"
@@ -51,7 +52,16 @@ type Options struct {
 	// SeedFile is where the console keeps the seeds of its machine shuffles until their hand
 	// has ended, so that a restart of serve loses no hand's shuffle; "" keeps them in memory.
 	SeedFile string
+	// Offline is where the offline mode's files are served from (advise.wasm, the rules engine
+	// compiled to WebAssembly, and Go's wasm_exec.js): nil serves those go generate put in
+	// assets/offline, if any. Without them the console works online only.
+	Offline fs.FS
 }
+
+// PageCSP is the console page's Content-Security-Policy: webguard's, and WebAssembly compiled
+// from the server's own file ('wasm-unsafe-eval' allows WebAssembly only, never a string run as
+// script), for the rules engine the offline mode runs in the browser.
+var PageCSP = strings.Replace(webguard.CSP, "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", 1)
 
 // Console is the table console's HTTP handler, to be mounted at /console/.
 type Console struct {
@@ -104,9 +114,15 @@ func New(o Options) (*Console, error) {
 	sub, _ := fs.Sub(assets, "assets")
 	files := http.StripPrefix("/console/", http.FileServerFS(sub))
 	m.HandleFunc("GET /console/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", PageCSP)
 		http.ServeFileFS(w, r, sub, "console.html")
 	})
 	m.Handle("GET /console/assets/", http.StripPrefix("/console/assets/", http.FileServerFS(sub)))
+	offline := o.Offline
+	if offline == nil {
+		offline, _ = fs.Sub(assets, "assets/offline")
+	}
+	m.Handle("GET /console/offline/", http.StripPrefix("/console/offline/", http.FileServerFS(offline)))
 	// The console's words are the catalogue's console.* messages, served as the dashboard's.
 	m.HandleFunc("GET /console/api/messages", lang.ServeMessages)
 	m.HandleFunc("POST /console/login", c.login)
@@ -255,6 +271,9 @@ type state struct {
 	// (package explain, as the desk tells findings); WarningCodes are their finding codes.
 	Warning      []string `json:"warnings,omitempty"`
 	WarningCodes []string `json:"warning_codes,omitempty"`
+	// Head is the SHA-256 of the hand's last stored line: the prev of the next event, which the
+	// page chains its events from when it records offline.
+	Head string `json:"head,omitempty"`
 }
 
 // advice is rules.Advice with what the console's machine shuffle adds: the card on top of the
@@ -275,6 +294,9 @@ func (c *Console) stateOf(ctx context.Context, l *lang.Lang, table, hand string,
 	st := state{Events: make([]json.RawMessage, 0, len(evs))}
 	for _, e := range evs {
 		st.Events = append(st.Events, json.RawMessage(e.Raw))
+	}
+	if len(evs) > 0 {
+		st.Head = events.Hash(evs[len(evs)-1].Raw)
 	}
 	if len(evs) == 0 {
 		return st, nil

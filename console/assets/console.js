@@ -134,17 +134,71 @@ function playerName(seat) {
 }
 
 function nextSeq() {
-  return S.hand.events.length + S.queue.filter((q) => q.hand === S.hand.id).length + 1;
+  return (S.hand.stored || S.hand.events).length + S.queue.filter((q) => q.hand === S.hand.id).length + 1;
 }
 
-// emit queues the next event of the hand and sends the queue.
+// emit queues the next event of the hand and sends the queue. Once the offline mode is loaded,
+// each event is chained: its prev is the SHA-256 of the line before it, the last stored line
+// (the server's head) or the event queued before it, so that a hand recorded offline is appended
+// as one chain when the server is back, or refused whole if another device wrote to it meanwhile
+// (its first event's prev is then not the stored head any more).
 function emit(type, data) {
   const ev = { id: uuid(), table: S.table, hand: S.hand.id, seq: nextSeq(), at: new Date().toISOString(), type, data };
+  if (S.wasm) {
+    const mine = S.queue.filter((q) => q.hand === S.hand.id);
+    const prev = mine.length ? fechadoHash(mine[mine.length - 1].body) : S.hand.head;
+    if (prev) ev.prev = prev;
+  }
   S.queue.push({ hand: S.hand.id, seq: ev.seq, body: JSON.stringify(ev) });
   saveQueue();
   S.error = "";
+  if (S.offline) localState();
   render();
   send();
+  if (S.local) setTimeout(autoDeal, 0);
+}
+
+// localState follows the hand offline: the stored events and those queued, given to the rules
+// engine compiled to WebAssembly (the server's own, internal/advise), which says the next step
+// as the server would. False when the offline mode is not loaded or the events cannot be followed.
+function localState() {
+  if (!S.wasm || !S.hand) return false;
+  const stored = S.hand.stored || S.hand.events;
+  const all = stored.concat(S.queue.filter((q) => q.hand === S.hand.id).map((q) => JSON.parse(q.body)));
+  const r = JSON.parse(fechadoAdvise(all.map((e) => JSON.stringify(e)).join("\n")));
+  if (r.error || !r.advice) return false;
+  S.hand.events = all;
+  S.hand.advice = Object.assign({ StubLen: r.stub_len }, r.advice);
+  S.local = true;
+  S.amount = null;
+  S.chosen = [];
+  S.declared = null;
+  return true;
+}
+
+// loadOffline loads the offline mode, when the server has it: Go's loader, then the rules engine
+// compiled to WebAssembly, whose functions fechadoAdvise and fechadoHash the page then calls.
+async function loadOffline() {
+  if (S.wasm || typeof WebAssembly !== "object") return;
+  try {
+    const res = await fetch("/console/offline/advise.wasm", { credentials: "same-origin" });
+    if (!res.ok) return;
+    const bytes = await res.arrayBuffer();
+    await new Promise((ok, fail) => {
+      const sc = document.createElement("script");
+      sc.src = "/console/offline/wasm_exec.js";
+      sc.onload = ok;
+      sc.onerror = fail;
+      document.head.append(sc);
+    });
+    const go = new Go();
+    const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
+    go.run(instance);
+    S.wasm = typeof fechadoAdvise === "function" && typeof fechadoHash === "function";
+    document.documentElement.dataset.offline = S.wasm ? "ready" : "";
+  } catch (e) {
+    S.wasm = false;
+  }
 }
 
 // send posts the queued events in order; a refused event is dropped with its reason shown, a lost
@@ -160,6 +214,7 @@ async function send() {
         r = await api("POST", "hands/" + q.hand + "/events", q.body);
       } catch (e) {
         S.offline = true;
+        localState();
         render();
         setTimeout(send, 2000);
         return;
@@ -200,7 +255,7 @@ async function send() {
 function autoDeal() {
   const a = S.hand && S.hand.advice;
   if (!S.auto || !a || a.Step !== S.auto) { S.auto = null; return; }
-  if (S.queue.length) return;
+  if (S.queue.length && !S.local) return;
   emit("card.dealt", a.Top ? { seat: a.Seat, card: a.Top, phase: S.auto } : { seat: a.Seat, phase: S.auto });
 }
 
@@ -211,6 +266,9 @@ function unrecorded() {
 
 function applyState(st) {
   S.hand.events = (st.events || []);
+  S.hand.stored = S.hand.events;
+  S.hand.head = st.head || "";
+  S.local = false;
   S.hand.advice = st.advice || null;
   S.hand.warnings = st.warnings || [];
   S.amount = null;
@@ -232,6 +290,7 @@ function undo() {
   if (!mine.length) return;
   S.queue.splice(S.queue.lastIndexOf(mine[mine.length - 1]), 1);
   saveQueue();
+  if (S.local) localState(); // offline: the step before the undone event again
   render();
 }
 
@@ -318,6 +377,7 @@ async function login(quiet) {
   S.table = r.data.table;
   S.error = "";
   S.presets = (await api("GET", "presets")).data || [];
+  loadOffline();
   const last = localStorage.getItem("console.hand");
   if (last) await loadHand(last);
   send();
@@ -524,11 +584,16 @@ function handView(m) {
   $("#bar-title").textContent = hs ? t("hand.title", { number: hs.number, table: S.table }) : t("title");
   $("#bar-pot").textContent = a ? t("hand.pot", { amount: a.PotTotal }) : "";
   if (S.error) m.append(el("p", { class: "error", id: "error" }, S.error));
-  if (!hs || !a || pending) {
+  if (!hs || !a || (pending && !S.local)) {
     // Waiting for the server: nothing new may be recorded before the advice comes back.
     m.append(el("p", { class: "note" }, queued(pending)));
     if (pending) m.append(el("div", { class: "row" }, btn(t("hand.undo"), "undo", undo, "danger")));
     return;
+  }
+  // Offline: the hand goes on, its events kept in order on this device until the server is back.
+  if (S.local) {
+    m.append(el("p", { class: "note", id: "offline-note" }, queued(pending)));
+    if (pending) m.append(el("div", { class: "row" }, btn(t("hand.undo"), "undo", undo, "danger")));
   }
   m.append(el("div", { class: "players" }, stateOfPlayers().map((p) =>
     el("div", { class: "player" + (p.seat === a.Seat ? " turn" : "") + (p.folded ? " out" : "") },
