@@ -153,3 +153,18 @@ func (p *tapper) floorShot(l *lang.Lang, screen string) {
 		}
 	}
 }
+
+// TestBrowserConsoleAxeLogin: the login screen, the first a dealer sees, has no serious or
+// critical accessibility violation in Portuguese and Turkish.
+func TestBrowserConsoleAxeLogin(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := browsertest.Tab(t, 390, 844, time.Minute)
+	p := &tapper{t: t, ctx: ctx}
+	for _, code := range []string{"pt-BR", "tr"} {
+		p.do("login screen "+code, chromedp.Navigate(e.ts.URL+"/console/"), chromedp.WaitVisible(chromedp.CSS(`#login`)),
+			chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.querySelector("#bar-lang"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, code)),
+			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`html[lang=%q] #login`, code))))
+		p.axe("login " + code)
+	}
+}
