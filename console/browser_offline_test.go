@@ -21,6 +21,7 @@ import (
 	"github.com/fechado/fechado/console"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/browsertest"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder/recordertest"
 )
 
@@ -90,6 +91,8 @@ func (e *env) storedEvents(hand string) []json.RawMessage {
 // page appends the hand, which the log stores in order and the auditor finds clean.
 func TestBrowserConsoleOffline(t *testing.T) {
 	e, p := newBrowserOffline(t)
+	p.do("pt-BR", chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector("#bar-lang"); s.value = "pt-BR"; s.dispatchEvent(new Event("change")); })()`),
+		chromedp.WaitVisible(chromedp.CSS(`html[lang="pt-BR"] #setup`)))
 	p.setup("br-fechado", 1, 2, 10, 1, []string{"Ana", "Beto", "Caio"}, []int{100, 100, 100})
 	p.tap("physical-shuffle")
 	p.tap("no-cut")
@@ -99,6 +102,9 @@ func TestBrowserConsoleOffline(t *testing.T) {
 		p.tap("ante")
 	}
 	p.do("offline", chromedp.WaitVisible(chromedp.CSS(`#offline-note`)))
+	if l, ok := lang.Get("pt-BR"); ok {
+		p.floorShot(l, "offline")
+	}
 	p.click("deal the round", `[data-act="deal-round"]`)
 	p.stored(15)
 	for range 3 {
