@@ -21,7 +21,10 @@ help: ## list the targets (the default)
 	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z_-]+:.*## / { printf "  %-10s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 	@echo "Variables: FUZZTIME=$(FUZZTIME) (per fuzz target), BENCHPKGS=$(BENCHPKGS)"
 
-build: ## build bin/fechado
+# The table console's offline mode runs the rules package in the browser: go generate ./console
+# compiles it to WebAssembly (console/assets/offline/, not committed) before the binary embeds it.
+build: ## build bin/fechado (with the console's offline rules, compiled to WebAssembly)
+	$(GO) generate ./console
 	$(GO) build -o $(BIN) ./cmd/fechado
 
 # nats-server is a dependency in go.mod: the module builds it at the pinned version, offline from

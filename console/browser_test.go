@@ -74,6 +74,17 @@ func (p *tapper) tap(act string) {
 	p.stored(1)
 }
 
+// confirmTap taps the button of an irreversible step twice, as the console asks: the first tap
+// only arms it (it asks for a second, and nothing is sent), the second does it.
+func (p *tapper) confirmTap(act string) {
+	p.t.Helper()
+	p.click("first tap "+act, fmt.Sprintf(`[data-act=%q]`, act))
+	p.do("the button asks for a second tap", chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-act=%q][data-armed="1"]`, act))),
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#step[data-seq="%d"]`, p.n))))
+	p.click("second tap "+act, fmt.Sprintf(`[data-act=%q]`, act))
+	p.stored(1)
+}
+
 // stored waits until k more events of the hand are stored.
 func (p *tapper) stored(k int) {
 	p.t.Helper()
@@ -329,7 +340,7 @@ func TestBrowserBrFechado(t *testing.T) {
 	p.do("viewport", chromedp.EmulateViewport(1024, 900))
 	p.tap("bet") // seat 3 opens with kings for the least, 2
 	p.tap("call")
-	p.tap("fold")
+	p.confirmTap("fold")
 	second = append(second,
 		want{"player.acted", `{"seat":3,"round":"first","action":"bet","amount":2}`},
 		want{"player.acted", `{"seat":1,"round":"first","action":"call","amount":2}`},
@@ -618,7 +629,7 @@ func TestBrowserExposedMisdeal(t *testing.T) {
 	}
 	p.shot("misdeal-390.png", 390, 844)
 	p.do("viewport", chromedp.EmulateViewport(1024, 900))
-	p.tap("misdeal-now")
+	p.confirmTap("misdeal-now")
 	for range 3 {
 		p.tap("return")
 	}
@@ -794,7 +805,7 @@ func TestBrowserBlindGames(t *testing.T) {
 	first = append(first, p.deal([]int{2, 3, 1}, map[int][]string{
 		2: {"Ah", "Ad", "Kc", "7d", "3s"}, 3: {"Qs", "Qh", "9c", "8d", "4s"}, 1: {"Js", "Jh", "Tc", "6d", "2s"}})...)
 	p.tap("bet")
-	p.tap("fold")
+	p.confirmTap("fold")
 	p.tap("call")
 	first = append(first,
 		want{"player.acted", `{"seat":2,"round":"first","action":"bet","amount":10}`},

@@ -23,10 +23,13 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/explain"
+	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/webguard"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
@@ -49,7 +52,16 @@ type Options struct {
 	// SeedFile is where the console keeps the seeds of its machine shuffles until their hand
 	// has ended, so that a restart of serve loses no hand's shuffle; "" keeps them in memory.
 	SeedFile string
+	// Offline is where the offline mode's files are served from (advise.wasm, the rules engine
+	// compiled to WebAssembly, and Go's wasm_exec.js): nil serves those go generate put in
+	// assets/offline, if any. Without them the console works online only.
+	Offline fs.FS
 }
+
+// PageCSP is the console page's Content-Security-Policy: webguard's, and WebAssembly compiled
+// from the server's own file ('wasm-unsafe-eval' allows WebAssembly only, never a string run as
+// script), for the rules engine the offline mode runs in the browser.
+var PageCSP = strings.Replace(webguard.CSP, "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", 1)
 
 // Console is the table console's HTTP handler, to be mounted at /console/.
 type Console struct {
@@ -102,9 +114,15 @@ func New(o Options) (*Console, error) {
 	sub, _ := fs.Sub(assets, "assets")
 	files := http.StripPrefix("/console/", http.FileServerFS(sub))
 	m.HandleFunc("GET /console/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", PageCSP)
 		http.ServeFileFS(w, r, sub, "console.html")
 	})
 	m.Handle("GET /console/assets/", http.StripPrefix("/console/assets/", http.FileServerFS(sub)))
+	offline := o.Offline
+	if offline == nil {
+		offline, _ = fs.Sub(assets, "assets/offline")
+	}
+	m.Handle("GET /console/offline/", http.StripPrefix("/console/offline/", http.FileServerFS(offline)))
 	// The console's words are the catalogue's console.* messages, served as the dashboard's.
 	m.HandleFunc("GET /console/api/messages", lang.ServeMessages)
 	m.HandleFunc("POST /console/login", c.login)
@@ -247,9 +265,15 @@ func (c *Console) readHand(ctx context.Context, table, hand string) ([]*events.E
 
 // state is the console's view of a hand: its stored events and the advice for the next one.
 type state struct {
-	Events  []json.RawMessage `json:"events"`
-	Advice  *advice           `json:"advice,omitempty"`
-	Warning []string          `json:"warnings,omitempty"`
+	Events []json.RawMessage `json:"events"`
+	Advice *advice           `json:"advice,omitempty"`
+	// Warnings tell what the engine found so far, each a sentence in the reader's language
+	// (package explain, as the desk tells findings); WarningCodes are their finding codes.
+	Warning      []string `json:"warnings,omitempty"`
+	WarningCodes []string `json:"warning_codes,omitempty"`
+	// Head is the SHA-256 of the hand's last stored line: the prev of the next event, which the
+	// page chains its events from when it records offline.
+	Head string `json:"head,omitempty"`
 }
 
 // advice is rules.Advice with what the console's machine shuffle adds: the card on top of the
@@ -266,10 +290,13 @@ type advice struct {
 	Commitments []string `json:"Commitments,omitempty"`
 }
 
-func (c *Console) stateOf(ctx context.Context, table, hand string, evs []*events.Event) (state, error) {
+func (c *Console) stateOf(ctx context.Context, l *lang.Lang, table, hand string, evs []*events.Event) (state, error) {
 	st := state{Events: make([]json.RawMessage, 0, len(evs))}
 	for _, e := range evs {
 		st.Events = append(st.Events, json.RawMessage(e.Raw))
+	}
+	if len(evs) > 0 {
+		st.Head = events.Hash(evs[len(evs)-1].Raw)
 	}
 	if len(evs) == 0 {
 		return st, nil
@@ -286,6 +313,10 @@ func (c *Console) stateOf(ctx context.Context, table, hand string, evs []*events
 		return st, err
 	}
 	ad := &advice{Advice: a, StubLen: h.StubSet().Len()}
+	if a.MinOpen != "" {
+		// What opens the pot, in the reader's words (the engine says it in English).
+		ad.MinOpen = explain.MinOpen(l, h.Preset, h.Start.PassedOut)
+	}
 	if stub := h.Stub(); len(stub) > 0 {
 		switch a.Step {
 		case rules.StepDeal, rules.StepDraw, rules.StepBurn:
@@ -313,8 +344,20 @@ func (c *Console) stateOf(ctx context.Context, table, hand string, evs []*events
 			return st, err
 		}
 	}
+	told, _ := explain.NewHand(evs)
 	for _, v := range h.Violations {
-		st.Warning = append(st.Warning, string(v.Code)+": "+v.Message)
+		sev := v.Severity
+		if sev == "" {
+			sev = v.Code.Severity()
+		}
+		f := finding.Finding{Hand: hand, Table: table, Seq: v.Seq, Code: v.Code, Severity: sev, Seat: v.Seat,
+			Message: v.Message, Expected: v.Expected, Actual: v.Actual}
+		text := v.Message
+		if told != nil {
+			text = told.Explain(l, f).Sentence
+		}
+		st.Warning = append(st.Warning, text)
+		st.WarningCodes = append(st.WarningCodes, string(v.Code))
 	}
 	st.Advice = ad
 	return st, nil
@@ -327,7 +370,7 @@ func (c *Console) load(w http.ResponseWriter, r *http.Request, table, hand strin
 		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
 		return state{}, false
 	}
-	st, err := c.stateOf(r.Context(), table, hand, evs)
+	st, err := c.stateOf(r.Context(), lang.FromRequest(r), table, hand, evs)
 	if err != nil {
 		fail(w, http.StatusUnprocessableEntity, "err.hand", err.Error())
 		return state{}, false

@@ -38,12 +38,15 @@ type env struct {
 	// lose makes the connection fail on posted events: loseAnswer stores the next one and
 	// loses the answer, loseAll loses every one unstored.
 	lose atomic.Int32
+	// c is the console itself, for a request the cut network must not stop (another device).
+	c http.Handler
 }
 
 const (
 	loseNothing = iota
 	loseAnswer
 	loseAll
+	loseNetwork // every request, as when the tablet's Wi-Fi is gone
 )
 
 func newEnv(t *testing.T) *env {
@@ -58,13 +61,23 @@ func newEnvSeeds(t *testing.T, l *recorder.Log, seedFile string) *env {
 // newEnvAuth is newEnvSeeds with the console's devices taken from auth, which may differ from the
 // users the log's server knows.
 func newEnvAuth(t *testing.T, l *recorder.Log, auth *roles.Auth, seedFile string) *env {
+	return newEnvWith(t, console.Options{Log: l, Auth: auth, SeedFile: seedFile})
+}
+
+// newEnvWith is the console of options o behind a test server whose connection the test can cut.
+func newEnvWith(t *testing.T, o console.Options) *env {
 	e := &env{t: t}
-	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile})
+	c, err := console.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
+	e.c = c
 	e.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e.lose.Load() == loseNetwork {
+			hangUp(w)
+			return
+		}
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/events") {
 			switch e.lose.Load() {
 			case loseAnswer:
@@ -125,9 +138,10 @@ type answer struct {
 		Top   *cards.Card
 		Seed  string
 	} `json:"advice"`
-	Error    string   `json:"error"`
-	Detail   string   `json:"detail"`
-	Warnings []string `json:"warnings"`
+	Error        string   `json:"error"`
+	Detail       string   `json:"detail"`
+	Warnings     []string `json:"warnings"`
+	WarningCodes []string `json:"warning_codes"`
 }
 
 // stored returns the answer's events, parsed.

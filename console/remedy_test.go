@@ -2,7 +2,7 @@ package console_test
 
 import (
 	"net/http"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/fechado/fechado/audit"
@@ -97,7 +97,7 @@ func TestDeclaredCount(t *testing.T) {
 			// Beto (seat 2) announces three cards and throws two.
 			throw := []string{c.deal[6], c.deal[9]}
 			at, evs := e.physical(c.preset, c.deal, throw, []string{"Jc", "Jd"}, 3)
-			warned := strings.Contains(strings.Join(at.Warnings, " "), string(finding.DrawDeclared))
+			warned := slices.Contains(at.WarningCodes, string(finding.DrawDeclared))
 			flagged := false
 			for _, f := range audit.Hand(evs) {
 				switch {

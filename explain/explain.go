@@ -182,9 +182,18 @@ type Explanation struct {
 	Sentence string
 	// Severity is the finding's severity in words.
 	Severity string
-	// Rule is the rule the finding enforces; Citation cites it in words.
+	// Rule is the rule the finding enforces; Citation cites it in words, by its name, the preset
+	// and the house rulebook with the source it comes from (never by a file).
 	Rule     Rule
 	Citation string
+	// RuleWords states the rule in the reader's language; Quotes are the original words of the
+	// preset's seed text it follows, verbatim, and Source names that text.
+	RuleWords string
+	Quotes    []string
+	Source    string
+	// Remedy says what the floor does now: what becomes of the pot, of a player's chips, of the
+	// hand, by the preset's rules ("" for a finding that is only a note).
+	Remedy string
 	// Seats and Cards are the seats and cards concerned, to highlight on the table.
 	Seats []events.Seat
 	Cards []cards.Card
@@ -200,8 +209,14 @@ func (h *Hand) Explain(l *lang.Lang, f finding.Finding) Explanation {
 	x.Sentence = l.T(key, args)
 	if r, ok := RuleFor(f.Code, h.Preset); ok {
 		x.Rule = r
+		x.Source = SourceName(l, f.Code, h.Preset)
 		x.Citation = l.T("rule.cite", lang.Args{"title": l.T(r.Title, nil), "preset": PresetName(l, h.Preset),
-			"where": r.Where(), "source": r.Source})
+			"source": x.Source})
+		x.RuleWords = RuleWords(l, f.Code, h.Preset)
+		x.Quotes = Quotes(r.Anchor)
+	}
+	if f.Severity != finding.Info {
+		x.Remedy = Remedy(l, f.Code, h.Preset)
 	}
 	return x
 }
@@ -447,16 +462,21 @@ func (h *Hand) openerArgs(l *lang.Lang, f finding.Finding, a lang.Args, x *Expla
 		}
 	}
 	if h.rules != nil {
-		pair, two := h.rules.Preset.MinOpen(h.Start.PassedOut)
-		switch {
-		case two:
-			a["minimum"] = l.T("open.min.twopair", nil)
-		case pair == 0:
-			a["minimum"] = l.T("open.min.any", nil)
-		default:
-			a["minimum"] = l.T("open.min.pair", lang.Args{"ranks": rankWord(l, "ranks.", pair)})
-		}
+		a["minimum"] = MinOpen(l, h.rules.Preset, h.Start.PassedOut)
 	}
+}
+
+// MinOpen says in l what opens the pot under preset after passed deals nobody opened ("a pair
+// of jacks or better", "two pair or better", "any hand").
+func MinOpen(l *lang.Lang, preset rules.Preset, passed int) string {
+	pair, two := preset.MinOpen(passed)
+	switch {
+	case two:
+		return l.T("open.min.twopair", nil)
+	case pair == 0:
+		return l.T("open.min.any", nil)
+	}
+	return l.T("open.min.pair", lang.Args{"ranks": rankWord(l, "ranks.", pair)})
 }
 
 // potWinner says whose hand beat whose: the best eligible hand against the one paid.

@@ -70,9 +70,9 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 
 <section>
 <h2>{{index .Labels "report.final"}}</h2>
-<div class="scroll"><div class="drawing">{{.Final}}</div></div>
+<div class="scroll" tabindex="0"><div class="drawing">{{.Final}}</div></div>
 <p class="legend">{{index .Labels "report.legend"}}</p>
-<div class="scroll">
+<div class="scroll" tabindex="0">
 <table class="players">
 <thead><tr><th>{{index .Labels "col.seat"}}</th><th>{{index .Labels "col.player"}}</th><th>{{index .Labels "col.start"}}</th><th>{{index .Labels "col.final"}}</th><th>{{index .Labels "col.cards"}}</th><th>{{index .Labels "col.hand"}}</th><th>{{index .Labels "col.result"}}</th></tr></thead>
 <tbody>
@@ -89,7 +89,7 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <p class="sentence">{{.Sentence}}</p>
 <p class="cite">{{.Citation}}</p>
 {{if .Who}}<p>{{.Who}}</p>{{end}}{{if .Cards}}<p class="cards">{{.Cards}}</p>{{end}}
-{{if .Table}}<h3>{{.Caption}}</h3><div class="scroll"><div class="drawing">{{.Table}}</div></div>
+{{if .Table}}<h3>{{.Caption}}</h3><div class="scroll" tabindex="0"><div class="drawing">{{.Table}}</div></div>
 <p class="legend">{{index $.Labels "report.legend"}}</p>{{end}}
 </article>
 {{else}}<p class="ok">{{index .Labels "report.nofindings"}}</p>

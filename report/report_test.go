@@ -101,7 +101,7 @@ func TestFindingsAreTold(t *testing.T) {
 			continue
 		}
 		told += n
-		if strings.Count(page, "Rule: ") < n {
+		if strings.Count(page, "Rule “") < n {
 			t.Errorf("hand %s: %d findings but fewer rules cited", hand[0].Hand, n)
 		}
 	}

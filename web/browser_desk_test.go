@@ -322,12 +322,16 @@ func (d *desk) language(t *testing.T, tab context.Context, l *lang.Lang) {
 	if err != nil {
 		t.Fatalf("hand %s at seq %d: %v", d.hand, d.seq, err)
 	}
+	// It says what the floor does now, and states the rule in l's words, cited by its name,
+	// never by a file.
+	remedy, words := explain.Remedy(l, finding.Code(d.code), d.preset), explain.RuleWords(l, finding.Code(d.code), d.preset)
 	told := false
 	for _, s := range texts {
-		told = told || strings.Contains(s, player) && strings.Contains(s, title) && strings.Contains(s, rule.Anchor)
+		told = told || strings.Contains(s, player) && strings.Contains(s, title) && strings.Contains(s, remedy) &&
+			strings.Contains(s, words) && !strings.Contains(s, "rules.md")
 	}
 	if !told {
-		t.Errorf("%s: no element of %s names %s and cites %q (#%s): %q", l.Code, d.code, player, title, rule.Anchor, texts)
+		t.Errorf("%s: no element of %s names %s, cites %q, says %q and states %q: %q", l.Code, d.code, player, title, remedy, words, texts)
 	}
 }
 

@@ -189,6 +189,8 @@ type shownFindingJSON struct {
 	Citation  string   `json:"citation"`
 	RuleTitle string   `json:"rule_title"`
 	Rule      string   `json:"rule"`
+	Anchor    string   `json:"anchor"`
+	Remedy    string   `json:"remedy"`
 	Players   []string `json:"players"`
 	Cards     []string `json:"cards"`
 	Seats     []int    `json:"seats"`

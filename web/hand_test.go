@@ -133,10 +133,10 @@ func TestReplayTold(t *testing.T) {
 		names[int(s.Seat)] = s.Player
 	}
 	for _, c := range []struct {
-		lang, opens, rule, wins, muck string
+		lang, opens, rule, wins, muck, jacks, remedy string
 	}{
-		{"en", " opens with ", "The minimum to open", " wins ", "to the muck"},
-		{"pt-BR", " abre com ", "O mínimo para abrir", " ganha ", "para o morto"},
+		{"en", " opens with ", "The minimum to open", " wins ", "to the muck", "jacks", "dead"},
+		{"pt-BR", " abre com ", "O mínimo para abrir", " ganha ", "para o morto", "Valetes", "morta"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			var a replayAnswer
@@ -155,9 +155,11 @@ func TestReplayTold(t *testing.T) {
 			if len(f.Cards) != 5 || !strings.Contains(f.Sentence, f.Cards[0]) {
 				t.Errorf("the sentence %q shows cards %v: want his five cards as symbols", f.Sentence, f.Cards)
 			}
-			if !strings.Contains(f.Citation, c.rule) || !strings.Contains(f.Citation, "docs/rules.md#std-draw-opening") ||
-				f.RuleTitle != c.rule || !strings.Contains(f.Rule, "jacks") {
-				t.Errorf("the rule is cited as %q (%q): %q", f.Citation, f.RuleTitle, f.Rule)
+			// The rule is cited by its name and the house rulebook, never by a file; stated in the
+			// reader's language; what the floor does now is said (a false opener's hand is dead).
+			if !strings.Contains(f.Citation, c.rule) || strings.Contains(f.Citation, ".md") || f.Anchor != "std-draw-opening" ||
+				f.RuleTitle != c.rule || !strings.Contains(f.Rule, c.jacks) || !strings.Contains(f.Remedy, c.remedy) {
+				t.Errorf("the rule is cited as %q (%q): %q; remedy %q", f.Citation, f.RuleTitle, f.Rule, f.Remedy)
 			}
 			if !strings.Contains(st.Line, names[f.Seats[0]]+c.opens) {
 				t.Errorf("the open reads %q", st.Line)
@@ -219,5 +221,57 @@ func TestReplayTold(t *testing.T) {
 		if got := resp.Header.Get("Content-Encoding"); got != want || err != nil || len(a.Steps) != len(h.Events) {
 			t.Errorf("Accept-Encoding %q: Content-Encoding %q (want %q), %d steps, %v", enc, got, want, len(a.Steps), err)
 		}
+	}
+}
+
+// The hand as it happened (?cards=shown): at each step a player's cards are face down, counted
+// and not named, until he shows them or one is exposed; with every card (the default answer)
+// his five cards are named from the deal on. The last step of a hand that went to a showdown
+// names the shown hands either way.
+func TestReplayAsItHappened(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 0)
+	h := simulated(t, sim.Config{Rules: "br-fechado", Players: 3, Hands: 1, Seed: 5, Table: "t-happened", ExposeRate: -1})[0]
+	e.post(handsBody([]*sim.Hand{h}), http.StatusOK, nil)
+	e.waitProjected()
+	type seat struct {
+		Seat   int      `json:"seat"`
+		Cards  []string `json:"cards"`
+		Hidden int      `json:"hidden"`
+		Shown  bool     `json:"shown"`
+		Seen   []string `json:"seen"`
+	}
+	type answer struct {
+		Steps []struct {
+			Seq   int    `json:"seq"`
+			Stage string `json:"stage"`
+			Seats []seat `json:"seats"`
+		} `json:"steps"`
+	}
+	var all, happened answer
+	id := h.Events[0].Hand
+	e.get("/api/hands/"+id+"/replay?lang=en", http.StatusOK, &all)
+	e.get("/api/hands/"+id+"/replay?lang=en&cards=shown", http.StatusOK, &happened)
+	if len(all.Steps) != len(happened.Steps) || len(all.Steps) == 0 {
+		t.Fatalf("%d steps with every card, %d as it happened", len(all.Steps), len(happened.Steps))
+	}
+	faceDown := 0
+	for k, st := range happened.Steps {
+		for i, s := range st.Seats {
+			full := all.Steps[k].Seats[i]
+			switch {
+			case s.Shown:
+				if len(s.Cards) != len(full.Cards) {
+					t.Errorf("seq %d seat %d: shown, yet %d cards named of %d", st.Seq, s.Seat, len(s.Cards), len(full.Cards))
+				}
+			case len(s.Cards) > len(s.Seen) || len(s.Cards)+s.Hidden != len(full.Cards)+full.Hidden:
+				t.Errorf("seq %d seat %d: as it happened names %v (seen %v), %d face down; every card: %v", st.Seq, s.Seat, s.Cards, s.Seen, s.Hidden, full.Cards)
+			default:
+				faceDown += s.Hidden
+			}
+		}
+	}
+	if faceDown == 0 {
+		t.Error("no card was ever face down as it happened")
 	}
 }

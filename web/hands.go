@@ -207,7 +207,8 @@ func (s *Server) getHand(w http.ResponseWriter, r *http.Request) {
 // sentences with their rules, and the table drawn (tableview's SVG, as in the printed report).
 // The whole hand's answer adds its title, its history in words, its result and its deck checked
 // against the commitment. Words are in the language of ?lang= (else the browser's), times in the
-// zone of ?tz= (an IANA name; else UTC).
+// zone of ?tz= (an IANA name; else UTC). ?cards=shown tells the hand as it happened: at each step
+// the cards nobody had seen yet are face down (counted, not named) until they are shown.
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	at := 0
 	if v := r.URL.Query().Get("at"); v != "" {
@@ -233,7 +234,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	done := view == viewStored
 	first := evs[0]
-	tl, err := newTeller(readerLang(r), evs, !done, fs)
+	tl, err := newTeller(readerLang(r), evs, !done, r.URL.Query().Get("cards") == "shown", fs)
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, err.Error(), &apiError{Hand: first.Hand})
 		return

@@ -32,6 +32,10 @@ type Step struct {
 type stepper struct {
 	evs    []*events.Event
 	public bool
+	// asHappened hides, at each step, the cards nobody had seen yet: a player's cards count as
+	// face down until he shows them (or one is exposed), and discards stay face down. The
+	// replayer's "as it happened" mode, against "all cards".
+	asHappened bool
 }
 
 // at returns the step after event seq.
@@ -46,6 +50,11 @@ func (r *stepper) at(seq events.Seq) (Step, error) {
 			s.Draws[seat.Seat] = seat.Drawn
 		}
 	}
+	if r.asHappened {
+		for i := range st.Seats {
+			faceDown(&st.Seats[i])
+		}
+	}
 	if r.public {
 		// Who may win a pot depends on cards nobody has seen yet (a false opener's hand is
 		// dead): the public views cannot tell, so the replayer does not guess.
@@ -54,6 +63,27 @@ func (r *stepper) at(seq events.Seq) (Step, error) {
 		}
 	}
 	return s, nil
+}
+
+// faceDown turns a seat's cards not yet seen face down: only the cards he showed, or that were
+// exposed, keep their faces; the others, and his discards, are counted, not named.
+func faceDown(s *replay.Seat) {
+	if s.Shown {
+		return
+	}
+	seen := map[cards.Card]bool{}
+	for _, c := range s.Seen {
+		seen[c] = true
+	}
+	var up []cards.Card
+	for _, c := range s.Cards {
+		if seen[c] {
+			up = append(up, c)
+		} else {
+			s.Hidden++
+		}
+	}
+	s.Cards, s.Discarded = up, nil
 }
 
 // shownStep is one step of the replayer as the API answers it: the state, the event as stored
@@ -75,13 +105,18 @@ type shownFinding struct {
 	FindingView
 	// Sentence names the players and cards and says what the rule requires and what happened.
 	Sentence string `json:"sentence"`
-	// SeverityText is the severity in words; Citation cites the rule; Rule is the rule's own
-	// text in docs/rules.md (its source quoted) and Anchor its anchor there, when it has one.
-	SeverityText string `json:"severity_text"`
-	Citation     string `json:"citation"`
-	RuleTitle    string `json:"rule_title,omitempty"`
-	Anchor       string `json:"anchor,omitempty"`
-	Rule         string `json:"rule,omitempty"`
+	// SeverityText is the severity in words; Citation cites the rule by its name and the house
+	// rulebook; Rule states it in the reader's language, Original quotes the seed's own words
+	// beside it (Source naming the seed text), and Anchor is its anchor in docs/rules.md.
+	// Remedy says what the floor does now.
+	SeverityText string   `json:"severity_text"`
+	Citation     string   `json:"citation"`
+	RuleTitle    string   `json:"rule_title,omitempty"`
+	Anchor       string   `json:"anchor,omitempty"`
+	Rule         string   `json:"rule,omitempty"`
+	Original     []string `json:"original,omitempty"`
+	Source       string   `json:"source,omitempty"`
+	Remedy       string   `json:"remedy,omitempty"`
 	// Seats and Cards are those the finding concerns, marked on the table; Players names the seats.
 	Seats   []events.Seat `json:"seats"`
 	Players []string      `json:"players"`
@@ -101,12 +136,12 @@ type teller struct {
 }
 
 // newTeller reads the hand (events as shown) and explains its findings in l.
-func newTeller(l *lang.Lang, evs []*events.Event, public bool, fs []FindingView) (*teller, error) {
+func newTeller(l *lang.Lang, evs []*events.Event, public, asHappened bool, fs []FindingView) (*teller, error) {
 	h, err := explain.NewHand(evs)
 	if err != nil {
 		return nil, err
 	}
-	t := &teller{l: l, hand: h, lines: h.Timeline(l), findings: fs, stepper: stepper{evs: evs, public: public}}
+	t := &teller{l: l, hand: h, lines: h.Timeline(l), findings: fs, stepper: stepper{evs: evs, public: public, asHappened: asHappened}}
 	for _, f := range asFindings(evs[0], fs) {
 		t.shown = append(t.shown, t.explain(f))
 	}
@@ -134,9 +169,7 @@ func (t *teller) explain(f finding.Finding) shownFinding {
 	if x.Rule.Title != "" {
 		out.RuleTitle = t.l.T(x.Rule.Title, nil)
 	}
-	if text, ok := explain.RuleText(x.Rule.Anchor); ok {
-		out.Anchor, out.Rule = x.Rule.Anchor, text
-	}
+	out.Anchor, out.Rule, out.Original, out.Source, out.Remedy = x.Rule.Anchor, x.RuleWords, x.Quotes, x.Source, x.Remedy
 	return out
 }
 

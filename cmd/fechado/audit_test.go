@@ -86,7 +86,7 @@ func TestAuditTextReport(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{"Table X777, hand 1", "Closed Poker (Brazil)", "Error at event 36 (pot.split)",
-		"Rule: Tied hands", "docs/rules.md#br-fechado-ties", "Hands audited: 1. Errors: 1. Warnings: 0. Notes: 0."} {
+		"Rule “Tied hands”, Closed Poker (Brazil): fechado's house rulebook", "Hands audited: 1. Errors: 1. Warnings: 0. Notes: 0."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
@@ -303,9 +303,9 @@ func TestAuditTextReportLanguages(t *testing.T) {
 		env  string
 		want []string
 	}{
-		{[]string{"--lang", "pt-BR"}, "", []string{"Mesa ex-false-open, mão 1", "Erro no evento 22", "par de noves", "9♥ 9♦", "Regra: O mínimo para abrir", "Mãos auditadas: 1."}},
-		{nil, "tr_TR.UTF-8", []string{"Hata, 22. olay", "dokuzlu per", "Kural:"}},
-		{[]string{"--lang", "es"}, "tr_TR.UTF-8", []string{"Error en el evento 22", "pareja de nueves", "Regla:"}},
+		{[]string{"--lang", "pt-BR"}, "", []string{"Mesa ex-false-open, mão 1", "Erro no evento 22", "par de noves", "9♥ 9♦", "Regra «O mínimo para abrir»", "Mãos auditadas: 1."}},
+		{nil, "tr_TR.UTF-8", []string{"Hata, 22. olay", "dokuzlu per", "Kural «"}},
+		{[]string{"--lang", "es"}, "tr_TR.UTF-8", []string{"Error en el evento 22", "pareja de nueves", "Regla «"}},
 	} {
 		var out, errb bytes.Buffer
 		m := &Main{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {

@@ -9,6 +9,10 @@ const S = {
   queue: JSON.parse(localStorage.getItem("console.queue") || "[]"),
   offline: false, error: "", sending: false, machine: true,
   amount: null, chosen: [],
+  // auto is the phase ("deal" or "draw") the dealer asked to deal in one tap: each answer of the
+  // server deals the next card until the round is dealt. hidden keeps card faces off the screen
+  // (a machine shuffle's cards in large type near the dealer): counts and positions instead.
+  auto: null, hidden: localStorage.getItem("console.hidden") === "1",
 };
 
 const $ = (sel) => document.querySelector(sel);
@@ -35,6 +39,8 @@ async function loadWords(l) {
 async function setLang(l) {
   localStorage.setItem("lang", l);
   await loadWords(l);
+  // The server's own words (warnings, what opens the pot) follow the reader's language too.
+  if (S.hand && S.hand.id && !S.queue.length) await loadHand(S.hand.id).catch(() => {});
   render();
 }
 
@@ -81,10 +87,30 @@ function btn(label, act, onclick, cls) {
   return el("button", { type: "button", "data-act": act, class: cls || null, onclick }, label);
 }
 
+// confirmBtn is the button of a step that cannot be undone once sent (a misdeal, a fold): the
+// first tap arms it and asks for a second, which does it; left alone it disarms after five
+// seconds, so a stray tap never voids a hand.
+function confirmBtn(label, act, onclick, cls) {
+  let timer = null;
+  const b = btn(label, act, () => {
+    if (b.dataset.armed === "1") {
+      clearTimeout(timer);
+      delete b.dataset.armed;
+      onclick();
+      return;
+    }
+    b.dataset.armed = "1";
+    b.textContent = t("hand.confirm", { action: label });
+    timer = setTimeout(() => { delete b.dataset.armed; b.textContent = label; }, 5000);
+  }, cls);
+  return b;
+}
+
 // api calls the console's API as the device: the session cookie of the login goes with it (the
 // browser sends it, the page cannot read it); a network failure throws.
 async function api(method, path, body) {
-  const headers = {};
+  // The reader's language, for the words the server says (warnings, what opens the pot).
+  const headers = { "Accept-Language": words.lang || "en" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch("/console/api/" + path, { method, headers, body, credentials: "same-origin" });
   let data = null;
@@ -108,17 +134,71 @@ function playerName(seat) {
 }
 
 function nextSeq() {
-  return S.hand.events.length + S.queue.filter((q) => q.hand === S.hand.id).length + 1;
+  return (S.hand.stored || S.hand.events).length + S.queue.filter((q) => q.hand === S.hand.id).length + 1;
 }
 
-// emit queues the next event of the hand and sends the queue.
+// emit queues the next event of the hand and sends the queue. Once the offline mode is loaded,
+// each event is chained: its prev is the SHA-256 of the line before it, the last stored line
+// (the server's head) or the event queued before it, so that a hand recorded offline is appended
+// as one chain when the server is back, or refused whole if another device wrote to it meanwhile
+// (its first event's prev is then not the stored head any more).
 function emit(type, data) {
   const ev = { id: uuid(), table: S.table, hand: S.hand.id, seq: nextSeq(), at: new Date().toISOString(), type, data };
+  if (S.wasm) {
+    const mine = S.queue.filter((q) => q.hand === S.hand.id);
+    const prev = mine.length ? fechadoHash(mine[mine.length - 1].body) : S.hand.head;
+    if (prev) ev.prev = prev;
+  }
   S.queue.push({ hand: S.hand.id, seq: ev.seq, body: JSON.stringify(ev) });
   saveQueue();
   S.error = "";
+  if (S.offline) localState();
   render();
   send();
+  if (S.local) setTimeout(autoDeal, 0);
+}
+
+// localState follows the hand offline: the stored events and those queued, given to the rules
+// engine compiled to WebAssembly (the server's own, internal/advise), which says the next step
+// as the server would. False when the offline mode is not loaded or the events cannot be followed.
+function localState() {
+  if (!S.wasm || !S.hand) return false;
+  const stored = S.hand.stored || S.hand.events;
+  const all = stored.concat(S.queue.filter((q) => q.hand === S.hand.id).map((q) => JSON.parse(q.body)));
+  const r = JSON.parse(fechadoAdvise(all.map((e) => JSON.stringify(e)).join("\n")));
+  if (r.error || !r.advice) return false;
+  S.hand.events = all;
+  S.hand.advice = Object.assign({ StubLen: r.stub_len }, r.advice);
+  S.local = true;
+  S.amount = null;
+  S.chosen = [];
+  S.declared = null;
+  return true;
+}
+
+// loadOffline loads the offline mode, when the server has it: Go's loader, then the rules engine
+// compiled to WebAssembly, whose functions fechadoAdvise and fechadoHash the page then calls.
+async function loadOffline() {
+  if (S.wasm || typeof WebAssembly !== "object") return;
+  try {
+    const res = await fetch("/console/offline/advise.wasm", { credentials: "same-origin" });
+    if (!res.ok) return;
+    const bytes = await res.arrayBuffer();
+    await new Promise((ok, fail) => {
+      const sc = document.createElement("script");
+      sc.src = "/console/offline/wasm_exec.js";
+      sc.onload = ok;
+      sc.onerror = fail;
+      document.head.append(sc);
+    });
+    const go = new Go();
+    const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
+    go.run(instance);
+    S.wasm = typeof fechadoAdvise === "function" && typeof fechadoHash === "function";
+    document.documentElement.dataset.offline = S.wasm ? "ready" : "";
+  } catch (e) {
+    S.wasm = false;
+  }
 }
 
 // send posts the queued events in order; a refused event is dropped with its reason shown, a lost
@@ -134,6 +214,7 @@ async function send() {
         r = await api("POST", "hands/" + q.hand + "/events", q.body);
       } catch (e) {
         S.offline = true;
+        localState();
         render();
         setTimeout(send, 2000);
         return;
@@ -142,7 +223,7 @@ async function send() {
       if (r.status === 200) {
         S.queue.shift();
         saveQueue();
-        if (S.hand && S.hand.id === q.hand) applyState(r.data);
+        if (S.hand && S.hand.id === q.hand) { applyState(r.data); autoDeal(); }
       } else if (r.status === 401) {
         // The session ended (its time ran out, or the server restarted): log in again; the queue
         // waits and goes after the login.
@@ -169,8 +250,25 @@ async function send() {
   }
 }
 
+// autoDeal deals the next card of the round the dealer asked for in one tap, once the server has
+// answered the previous one: the machine's top card, or a face-down card nobody records.
+function autoDeal() {
+  const a = S.hand && S.hand.advice;
+  if (!S.auto || !a || a.Step !== S.auto) { S.auto = null; return; }
+  if (S.queue.length && !S.local) return;
+  emit("card.dealt", a.Top ? { seat: a.Seat, card: a.Top, phase: S.auto } : { seat: a.Seat, phase: S.auto });
+}
+
+// unrecorded reports whether the hand's deal gave cards nobody recorded (dealt face down).
+function unrecorded() {
+  return S.hand.events.some((e) => e.type === "card.dealt" && !e.data.card);
+}
+
 function applyState(st) {
   S.hand.events = (st.events || []);
+  S.hand.stored = S.hand.events;
+  S.hand.head = st.head || "";
+  S.local = false;
   S.hand.advice = st.advice || null;
   S.hand.warnings = st.warnings || [];
   S.amount = null;
@@ -192,6 +290,7 @@ function undo() {
   if (!mine.length) return;
   S.queue.splice(S.queue.lastIndexOf(mine[mine.length - 1]), 1);
   saveQueue();
+  if (S.local) localState(); // offline: the step before the undone event again
   render();
 }
 
@@ -205,7 +304,10 @@ function cardLabel(c) {
   return c[0].replace("T", "10") + (s ? s[1] : c[1]);
 }
 
-function cardButton(c, act, onclick, selected) {
+function cardButton(c, act, onclick, selected, position) {
+  if (position) { // cards hidden: the card's place in the player's hand, not its face
+    return el("button", { type: "button", class: "card back" + (selected ? " sel" : ""), "data-act": act, "data-card": c, "aria-label": t("card.position", { k: position }), onclick }, "🂠 " + position);
+  }
   const red = c[1] === "h" || c[1] === "d";
   return el("button", { type: "button", class: "card" + (red ? " red" : "") + (selected ? " sel" : ""), "data-act": act, "data-card": c, onclick }, cardLabel(c));
 }
@@ -275,6 +377,7 @@ async function login(quiet) {
   S.table = r.data.table;
   S.error = "";
   S.presets = (await api("GET", "presets")).data || [];
+  loadOffline();
   const last = localStorage.getItem("console.hand");
   if (last) await loadHand(last);
   send();
@@ -293,15 +396,15 @@ async function setupView(m) {
   }
   const rows = el("tbody", {});
   const addRow = (s) => rows.append(el("tr", {},
-    el("td", {}, el("input", { name: "seat", type: "number", min: 1, max: 10, value: s.seat, inputmode: "numeric" })),
-    el("td", {}, el("input", { name: "player", value: s.player, placeholder: t("setup.player") })),
-    el("td", {}, el("input", { name: "stack", type: "number", min: 0, value: s.stack, inputmode: "numeric" })),
+    el("td", {}, el("input", { name: "seat", type: "number", min: 1, max: 10, value: s.seat, inputmode: "numeric", "aria-label": t("setup.seat") })),
+    el("td", {}, el("input", { name: "player", value: s.player, placeholder: t("setup.player"), "aria-label": t("setup.player") })),
+    el("td", {}, el("input", { name: "stack", type: "number", min: 0, value: s.stack, inputmode: "numeric", "aria-label": t("setup.stack") })),
     el("td", {}, el("button", { type: "button", class: "danger", "data-act": "remove-seat", "aria-label": t("setup.remove"), onclick: (e) => e.target.closest("tr").remove() }, "×"))));
   d.seats.forEach(addRow);
   const num = (name, v) => el("input", { name, type: "number", min: 0, value: v, inputmode: "numeric" });
   const f = el("form", { id: "setup" },
     el("h1", {}, t("setup.title", { table: S.table })),
-    el("label", {}, t("setup.preset"), el("select", { name: "preset" }, S.presets.map((p) => el("option", { value: p.name, selected: p.name === d.rules.name }, p.name)))),
+    el("label", {}, t("setup.preset"), el("select", { name: "preset" }, S.presets.map((p) => el("option", { value: p.name, selected: p.name === d.rules.name }, presetName(p.name))))),
     el("div", { class: "grid2" },
       el("label", {}, t("setup.ante"), num("ante", d.stakes.ante)),
       el("label", {}, t("setup.min_bet"), num("min_bet", d.stakes.min_bet)),
@@ -484,11 +587,16 @@ function handView(m) {
   $("#bar-title").textContent = hs ? t("hand.title", { number: hs.number, table: S.table }) : t("title");
   $("#bar-pot").textContent = a ? t("hand.pot", { amount: a.PotTotal }) : "";
   if (S.error) m.append(el("p", { class: "error", id: "error" }, S.error));
-  if (!hs || !a || pending) {
+  if (!hs || !a || (pending && !S.local)) {
     // Waiting for the server: nothing new may be recorded before the advice comes back.
     m.append(el("p", { class: "note" }, queued(pending)));
     if (pending) m.append(el("div", { class: "row" }, btn(t("hand.undo"), "undo", undo, "danger")));
     return;
+  }
+  // Offline: the hand goes on, its events kept in order on this device until the server is back.
+  if (S.local) {
+    m.append(el("p", { class: "note", id: "offline-note" }, queued(pending)));
+    if (pending) m.append(el("div", { class: "row" }, btn(t("hand.undo"), "undo", undo, "danger")));
   }
   m.append(el("div", { class: "players" }, stateOfPlayers().map((p) =>
     el("div", { class: "player" + (p.seat === a.Seat ? " turn" : "") + (p.folded ? " out" : "") },
@@ -497,6 +605,11 @@ function handView(m) {
   m.append(box);
   stepView(box, a);
   for (const w of S.hand.warnings) m.append(el("p", { class: "warn" }, t("hand.warnings", { text: w })));
+  m.append(el("div", { class: "row" }, btn(S.hidden ? t("hand.cards.show") : t("hand.cards.hide"), "hidden", () => {
+    S.hidden = !S.hidden;
+    localStorage.setItem("console.hidden", S.hidden ? "1" : "0");
+    render();
+  })));
   if (a.Commitments && a.Commitments.length) m.append(el("p", { class: "note mono", id: "commitment" }, t("hand.commitment", { commitment: a.Commitments[a.Commitments.length - 1] })));
   // Exposed cards and misdeals belong to the cut, the deal, the first round and the draw.
   if (a.Step !== "misdeal" && (["setup", "deal", "draw"].includes(a.Stage) || (a.Stage === "betting" && a.Round === "first"))) toolsView(m, a);
@@ -515,7 +628,13 @@ function prompt(box, text) { box.append(el("p", { class: "prompt" }, text)); }
 
 function dealButtons(box, a, phase) {
   const row = el("div", { class: "row" });
-  if (a.Top) row.append(btn(t("step.deal.machine", { card: cardLabel(a.Top) }), "deal", () => emit("card.dealt", { seat: a.Seat, card: a.Top, phase }), "main"));
+  // The whole round in one tap: from the machine's shuffle, or face down where nobody records
+  // the cards (the deal itself, or a draw after a face-down deal).
+  if (a.Top || phase === "deal" || unrecorded()) {
+    row.append(btn(a.Top ? t("step.deal.round") : t("step.deal.round.down"), "deal-round", () => { S.auto = phase; autoDeal(); }, "main"));
+  }
+  if (a.Top) row.append(btn(S.hidden ? t("step.deal.hidden", who(a)) : t("step.deal.machine", { card: cardLabel(a.Top) }), "deal",
+    () => emit("card.dealt", { seat: a.Seat, card: a.Top, phase })));
   else {
     row.append(btn("🂠 …", "pick", () => pick(t(phase === "deal" ? "step.deal" : "step.draw", who(a)), (c) => emit("card.dealt", { seat: a.Seat, card: c, phase }))));
     row.append(btn(t("step.unknown"), "unknown", () => emit("card.dealt", { seat: a.Seat, phase })));
@@ -571,7 +690,7 @@ function stepView(box, a) {
     case "burn": {
       prompt(box, t("step.burn"));
       const row = el("div", { class: "row" });
-      if (a.Top) row.append(btn(t("step.burn.machine", { card: cardLabel(a.Top) }), "burn", () => emit("card.burned", { card: a.Top }), "main"));
+      if (a.Top) row.append(btn(S.hidden ? t("step.burn.hidden") : t("step.burn.machine", { card: cardLabel(a.Top) }), "burn", () => emit("card.burned", { card: a.Top }), "main"));
       else row.append(btn("🂠 …", "pick", () => pick(t("step.burn"), (c) => emit("card.burned", { card: c }))));
       box.append(row);
       break;
@@ -581,7 +700,7 @@ function stepView(box, a) {
       break;
     case "misdeal":
       prompt(box, t("remedy.misdeal"));
-      box.append(el("div", { class: "row" }, btn(t("hand.misdeal"), "misdeal-now", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
+      box.append(el("div", { class: "row" }, confirmBtn(t("hand.misdeal"), "misdeal-now", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
       break;
     case "pass":
       prompt(box, t("step.pass"));
@@ -610,7 +729,7 @@ function stepView(box, a) {
       box.append(el("div", { class: "row" }, btn(t("step.return.record"), "return", () => emit("bet.returned", { seat: a.Seat, amount: a.Amount }), "main")));
       break;
     case "award":
-      prompt(box, t("step.award", { ...who(a), amount: a.Amount, pot: a.Pot }));
+      prompt(box, t("step.award", { ...who(a), amount: a.Amount, pot: potName(a.Pot) }));
       potsView(box, a);
       box.append(el("div", { class: "row" }, btn(t("step.award.record"), "award", () => emit("pot.awarded", { seat: a.Seat, amount: a.Amount, pot: a.Pot }), "main")));
       break;
@@ -639,19 +758,26 @@ function stepView(box, a) {
   }
 }
 
+// potName names pot k in words: the main pot, side pot 1, 2…
+function potName(k) { return k ? t("pot.side", { k }) : t("pot.main"); }
+
+// presetName names a preset in the reader's language (the catalogue's preset.NAME), its code
+// only where the catalogue has none.
+function presetName(name) { const m = words.messages["preset." + name]; return m ? m.other : name; }
+
 // potsView lists the pots the engine computed: each one's chips, who may win it and the shares.
 function potsView(box, a) {
   const list = el("ul", { id: "pots", class: "note" });
   for (const p of a.Pots || []) {
     const shares = Object.entries(p.Shares || {}).map(([seat, amount]) => t("pot.share", { player: playerName(+seat), seat, amount }));
-    list.append(el("li", {}, t("pot.line", { pot: p.Index, amount: p.Amount, seats: (p.Eligible || []).join(", ") }), shares.length ? " " + shares.join(" ") : ""));
+    list.append(el("li", {}, t("pot.line", { pot: potName(p.Index), amount: p.Amount, seats: (p.Eligible || []).join(", ") }), shares.length ? " " + shares.join(" ") : ""));
   }
   box.append(list);
 }
 
 // amountInput is a number between lo and hi with big minus and plus buttons; S.amount holds it.
 function amountInput(lo, hi, step) {
-  const input = el("input", { id: "amount", type: "number", min: lo, max: hi, value: S.amount, inputmode: "numeric",
+  const input = el("input", { id: "amount", type: "number", min: lo, max: hi, value: S.amount, inputmode: "numeric", "aria-label": t("amount"),
     oninput: (e) => { S.amount = Math.min(hi, Math.max(lo, +e.target.value || lo)); relabel(); } });
   const set = (v) => { S.amount = Math.min(hi, Math.max(lo, v)); input.value = S.amount; relabel(); };
   return el("div", { class: "amount" },
@@ -671,7 +797,7 @@ function actionView(box, a) {
   if ((o.Bet || o.Raise) && S.amount === null) S.amount = lo;
   if ((o.Bet || o.Raise) && hi > lo) box.append(amountInput(lo, hi, 1));
   const grid = el("div", { class: "acts" });
-  grid.append(btn(t("act.fold"), "fold", () => act("fold", 0), "danger"));
+  grid.append(confirmBtn(t("act.fold"), "fold", () => act("fold", 0), "danger"));
   if (o.Check) grid.append(btn(t("act.check"), "check", () => act("check", 0)));
   if (o.Call > 0) grid.append(btn(t("act.call", { amount: o.Call }), "call", () => act("call", o.Call)));
   if (o.Bet) {
@@ -691,12 +817,12 @@ function discardView(box, a) {
   prompt(box, t("step.discard", { ...who(a), max: a.MaxDraw }));
   const cs = a.Cards || [];
   if (cs.length) {
-    box.append(el("div", { class: "cards" }, cs.map((c) => cardButton(c, "discard-card", () => {
+    box.append(el("div", { class: "cards" }, cs.map((c, k) => cardButton(c, "discard-card", () => {
       const i = S.chosen.indexOf(c);
       if (i >= 0) S.chosen.splice(i, 1);
       else if (S.chosen.length < a.MaxDraw) S.chosen.push(c);
       render();
-    }, S.chosen.includes(c)))));
+    }, S.chosen.includes(c), S.hidden ? k + 1 : 0))));
     box.append(el("div", { class: "row" },
       btn(t("step.discard.pat"), "pat", () => emit("cards.discarded", withDeclared({ seat: a.Seat, cards: [] }))),
       btn(t("step.discard.record", { n: S.chosen.length }), "discard", () => emit("cards.discarded", withDeclared({ seat: a.Seat, cards: S.chosen.slice() })), "main")));
@@ -728,7 +854,7 @@ function toolsView(m, a) {
       if (phase === "draw" && (remedy === "burn-next" || remedy === "replace-last")) emit("card.burned", { card: c });
       emit("card.exposed", d);
     })),
-    btn(t("hand.misdeal"), "misdeal", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
+    confirmBtn(t("hand.misdeal"), "misdeal", () => emit("misdeal.declared", { reason: t("hand.misdeal.reason") }), "danger")));
   m.append(tools);
 }
 

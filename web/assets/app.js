@@ -67,6 +67,9 @@ async function setLang(l) {
   const sel = $("#lang");
   if (sel) sel.value = l;
 }
+// findingTag names a finding code by its short title in the reader's language, the code itself in
+// the tooltip (a code the catalogue does not title keeps its code).
+const findingTag = (c) => `<span class="ftag" title="${esc(c)}">${esc(words.messages["ftitle." + c] ? t("ftitle." + c) : c)}</span>`;
 const reportHref = (hand) => `/hands/${encodeURIComponent(hand)}/report?lang=${encodeURIComponent(readerLang())}`;
 const handLink = (hand, text) => `<a href="#/hand/${esc(hand)}">${esc(text)}</a>`;
 const when = (at) => esc(String(at || "").replace("T", " ").slice(0, 19));

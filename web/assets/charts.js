@@ -128,7 +128,7 @@ function lineChart(series, { xLabel = "", yLabel = "", height = 280, maxWidth = 
     seg.map((p) => `<a class="pt" href="#/hand/${esc(p.hand)}" data-kind="${esc(p.kind)}"><title>${esc(s.name)}: ${esc(p.title)}</title>${marker(p, color(k))}<circle cx="${X(p.x)}" cy="${Y(p.y)}" r="9" fill="transparent"/></a>`).join("")).join("")).join("");
   const legend = series.length > 1 || series[0].name ? `<div class="legend">${series.map((s, k) => `<span><i style="background:${color(k)}"></i>${s.href ? `<a href="${esc(s.href)}">${esc(s.name)}</a>` : esc(s.name)}</span>`).join("")}</div>` : "";
   const keys = pts.some((p) => p.kind) ? `<p class="chartkeys muted">${esc(t("web.list.chart.keys"))}</p>` : "";
-  return `<figure class="chart"><svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(yLabel)}">${grid}${xt}
+  return `<figure class="chart"><svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="group" aria-label="${esc(yLabel)}">${grid}${xt}
     <line x1="${pad.l}" x2="${width - pad.r}" y1="${Y(0)}" y2="${Y(0)}" stroke="#999"/>${lines}
     <text x="${(pad.l + width - pad.r) / 2}" y="${height - 6}" text-anchor="middle">${esc(xLabel)}</text>
     <text transform="translate(14 ${(height - pad.b) / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text></svg>${legend}${keys}</figure>`;

@@ -47,7 +47,7 @@ async function pageHands(qs) {
       <td class="num" data-label="${esc(t("web.list.col.pot"))}">${num(h.pot)}</td>
       <td data-label="${esc(t("web.list.col.result"))}">${handResult(h)}</td>
       <td data-label="${esc(t("web.list.col.audit"))}">${h.ended ? badge(h.audit || "ok", t("web.hands.audit." + (h.audit || "ok"))) : badge("", t("web.hands.inprogress"))}</td>
-      <td data-label="${esc(t("web.list.col.findings"))}">${h.codes.map((c) => `<span class="code">${esc(c)}</span>`).join(" ")}</td></tr>`).join("");
+      <td data-label="${esc(t("web.list.col.findings"))}">${h.codes.map(findingTag).join(" ")}</td></tr>`).join("");
   view().innerHTML = `<h1>${esc(t("web.hands.title"))}</h1>
     <form class="filters" id="filters">
       <label>${esc(t("web.list.filter.table"))}<input type="text" name="table" value="${f("table")}" autocapitalize="off"></label>

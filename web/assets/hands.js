@@ -19,9 +19,12 @@ function findingHTML(f, id) {
       <span class="hf-code">${esc(f.code)}</span></p>
     <p class="hf-sentence">${esc(f.sentence)}</p>
     ${f.who ? `<p class="hf-who">${esc(f.who)}</p>` : ""}
+    ${f.remedy ? `<div class="hf-remedy"><h3>${esc(t("web.hand.remedy"))}</h3><p>${esc(f.remedy)}</p></div>` : ""}
     <p class="hf-cite">${esc(f.citation)}</p>
     ${f.rule ? `<details class="hf-rule"><summary>${esc(t("web.hand.ruletext", { title: f.rule_title }))}</summary>
-      <blockquote cite="docs/rules.md#${esc(f.anchor)}">${esc(f.rule)}</blockquote></details>` : ""}
+      <p class="hf-rule-text">${esc(f.rule)}</p>
+      ${f.original && f.original.length ? `<p class="hf-orig-head">${esc(t("web.hand.original", { source: f.source }))}</p>
+      <blockquote class="hf-orig">${f.original.map((q) => `<p>“${esc(q)}”</p>`).join("")}</blockquote>` : ""}</details>` : ""}
   </article>`;
 }
 
@@ -36,7 +39,10 @@ function deckHTML(d) {
 
 async function pageHand(id, at) {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-  const q = `lang=${encodeURIComponent(words.lang)}&tz=${encodeURIComponent(tz)}`;
+  // "As it happened" (the default) shows a card only once it was seen face up; "all cards" shows
+  // every card from the deal on. The reader's choice is kept.
+  const asHappened = localStorage.getItem("handCards") !== "all";
+  const q = `lang=${encodeURIComponent(words.lang)}&tz=${encodeURIComponent(tz)}${asHappened ? "&cards=shown" : ""}`;
   const data = await api(`/api/hands/${encodeURIComponent(id)}/replay?${q}`).catch(() =>
     api(`/api/hands/${encodeURIComponent(id)}/replay?lang=${encodeURIComponent(words.lang)}`));
   const steps = data.steps;
@@ -51,15 +57,16 @@ async function pageHand(id, at) {
   let i = steps.length - 1;
   if (at) { const k = steps.findIndex((s) => s.seq === Number(at)); if (k >= 0) i = k; }
   let timer = null;
+  let speed = Number(localStorage.getItem("handSpeed")) || 1;
   // The first step of each part of the hand, for the jumps.
   const parts = [];
   steps.forEach((s, k) => { const r = roundOf(s); if (!parts.length || parts[parts.length - 1][1] !== r) parts.push([k, r]); });
   const pct = (k) => (steps.length > 1 ? (100 * k) / (steps.length - 1) : 0);
-  const first = steps[0];
   view().innerHTML = `<div class="hand-page">
     <div class="hand-head"><h1>${esc(w.title)}</h1>
       <p>${esc(w.intro)} · ${esc(t(data.ended ? "web.hand.ended" : "web.hand.live"))}
-        · <a href="#/hands?table=${encodeURIComponent(first.table)}">${esc(t("web.hand.tablehands"))}</a>
+        · <a href="#/hands?table=${encodeURIComponent(data.table)}">${esc(t("web.hand.tablehands"))}</a>
+        <span id="other-hands"></span>
         ${data.ended ? ` · <a class="report button" data-hand="${esc(id)}" href="${esc(reportHref(id))}" target="_blank" rel="noopener">${esc(t("web.hand.report"))}</a>` : ""}</p></div>
     <div class="hand-controls" role="toolbar" aria-label="${esc(t("web.hand.controls"))}">
       <button id="first" title="${esc(t("web.hand.first"))}" aria-label="${esc(t("web.hand.first"))}">|◀</button>
@@ -68,6 +75,9 @@ async function pageHand(id, at) {
       <button id="next" title="${esc(t("web.hand.next"))}" aria-label="${esc(t("web.hand.next"))}">▶</button>
       <button id="last" title="${esc(t("web.hand.last"))}" aria-label="${esc(t("web.hand.last"))}">▶|</button>
       <span class="hand-rounds">${parts.map(([k, r]) => `<button class="jump-round" data-k="${k}" data-round="${r}">${esc(t("web.hand.round." + r))}</button>`).join("")}</span>
+      <label class="hand-speed">${esc(t("web.hand.speed"))} <select id="speed">${[0.5, 1, 2].map((v) =>
+        `<option value="${v}" ${v === speed ? "selected" : ""}>${esc(t("web.hand.speed.x", { x: words.number.format(v) }))}</option>`).join("")}</select></label>
+      <button id="cards">${esc(t(asHappened ? "web.hand.cards.all" : "web.hand.cards.happened"))}</button>
       <span id="step-seq" class="hand-stepno"></span>
     </div>
     <div class="hand-slider"><input type="range" id="slider" min="0" max="${steps.length - 1}" value="${i}" aria-label="${esc(t("web.hand.slider"))}">
@@ -95,11 +105,18 @@ async function pageHand(id, at) {
     $("#event").textContent = st.line;
     $("#table").innerHTML = st.table;
     $("#step-findings").innerHTML = st.findings.map((f) => findingHTML(f, id)).join("");
+    // The result is told at the hand's last step, not before.
+    if ($("#result")) $("#result").hidden = i < steps.length - 1;
+    // The history list follows the step by scrolling itself, never the page: the controls stay
+    // where the reader's finger is.
+    const ol = $("#history");
     view().querySelectorAll("#history li").forEach((li) => {
       const on = st.seq >= Number(li.dataset.seq) && st.seq <= Number(li.dataset.last);
       li.classList.toggle("now", on);
       li.classList.toggle("later", Number(li.dataset.seq) > st.seq);
-      if (on) li.scrollIntoView({ block: "nearest" });
+      if (on && (li.offsetTop < ol.scrollTop || li.offsetTop + li.offsetHeight > ol.scrollTop + ol.clientHeight)) {
+        ol.scrollTop = Math.max(0, li.offsetTop - ol.clientHeight / 2);
+      }
     });
     const cur = parts.filter(([k]) => k <= i).length - 1;
     view().querySelectorAll(".jump-round").forEach((b, n) => b.classList.toggle("now", n === cur));
@@ -110,7 +127,7 @@ async function pageHand(id, at) {
     if (timer) { stop(); return; }
     if (i >= steps.length - 1) go(0);
     $("#play").textContent = "❚❚";
-    timer = setInterval(() => { if (i >= steps.length - 1) stop(); else go(i + 1); }, 900);
+    timer = setInterval(() => { if (i >= steps.length - 1) stop(); else go(i + 1); }, 900 / speed);
   };
   // The part of the hand before (-1) or after (+1) the one step i is in.
   const jump = (dir) => {
@@ -127,6 +144,20 @@ async function pageHand(id, at) {
   $("#prev").onclick = () => { stop(); go(i - 1); };
   $("#next").onclick = () => { stop(); go(i + 1); };
   $("#play").onclick = play;
+  $("#speed").onchange = (ev) => {
+    speed = Number(ev.target.value) || 1;
+    localStorage.setItem("handSpeed", String(speed));
+    if (timer) { stop(); play(); }
+  };
+  $("#cards").onclick = () => { localStorage.setItem("handCards", asHappened ? "all" : "shown"); route(); };
+  // The table's hands before and after this one (the list is newest first).
+  api(`/api/hands?table=${encodeURIComponent(data.table)}&limit=1000`).then((list) => {
+    const k = list.hands.findIndex((h) => h.hand === id);
+    if (k < 0 || !$("#other-hands")) return;
+    const older = list.hands[k + 1], newer = list.hands[k - 1];
+    $("#other-hands").innerHTML = (older ? ` · <a id="prev-hand" href="#/hand/${esc(older.hand)}">${esc(t("web.hand.prevhand", { number: older.number }))}</a>` : "") +
+      (newer ? ` · <a id="next-hand" href="#/hand/${esc(newer.hand)}">${esc(t("web.hand.nexthand", { number: newer.number }))}</a>` : "");
+  }).catch(() => {});
   $("#slider").oninput = (ev) => { stop(); go(Number(ev.target.value)); };
   view().querySelectorAll(".jump-round").forEach((b) => { b.onclick = () => { stop(); go(Number(b.dataset.k)); }; });
   $(".hand-page").addEventListener("click", (ev) => {

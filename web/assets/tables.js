@@ -37,7 +37,7 @@ function tableCard(tb) {
 function recentHTML() {
   if (!live.recent.length) return `<p class="muted">${esc(t("web.tables.recent.none"))}</p>`;
   return live.recent.map(({ hand: h }) => `<div class="recent"><a href="#/hand/${esc(h.hand)}">${esc(t("web.hands.title.one", { table: h.table, number: h.number }))}</a>
-    ${badge(h.audit || "ok", t("web.hands.audit." + (h.audit || "ok")))}${h.codes.map((c) => `<span class="code">${esc(c)}</span>`).join(" ")}
+    ${badge(h.audit || "ok", t("web.hands.audit." + (h.audit || "ok")))}${h.codes.map(findingTag).join(" ")}
     <span class="muted">${playerList(h.winners)}</span></div>`).join("");
 }
 

@@ -90,7 +90,7 @@ async function pageTournament(id) {
       ${td("web.list.col.hand", replay(k.hand))}</tr>`).join("")}</tbody></table></div>` : `<p class="muted">${esc(t("web.tournament.noouts"))}</p>`;
   const findings = x.findings.length ? `<div class="scroll"><table class="list cards-on-phone" id="tfindings"><thead><tr><th></th>${th("web.list.col.code")}
       ${th("web.list.col.what")}${th("web.list.col.hand")}</tr></thead><tbody>
-    ${x.findings.map((f) => `<tr><td>${badge(f.severity, t("sev." + f.severity))}</td>${td("web.list.col.code", `<span class="code">${esc(f.code)}</span>`)}
+    ${x.findings.map((f) => `<tr><td>${badge(f.severity, t("sev." + f.severity))}</td>${td("web.list.col.code", findingTag(f.code))}
       ${td("web.list.col.what", esc(f.message))}<td class="main"><a href="#/hand/${esc(f.hand)}/${f.seq}">${esc(t("web.tournament.finding.at", { table: f.table, seq: f.seq }))}</a></td></tr>`).join("")}</tbody></table></div>`
     : `<p class="muted">${esc(t("web.tournament.nofindings"))}</p>`;
   view().innerHTML = `<h1>${esc(t("web.tournament.title", { id: x.id }))}</h1>

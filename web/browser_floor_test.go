@@ -1,0 +1,225 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fechado/fechado/internal/browsertest"
+	"github.com/fechado/fechado/lang"
+)
+
+// floorSize is a screen the floor uses: a desktop, a tablet, a phone.
+type floorSize struct {
+	name          string
+	width, height int64
+	mobile        bool
+}
+
+var floorSizes = []floorSize{{"desktop", 1400, 1000, false}, {"tablet", 1024, 768, true}, {"phone", 390, 844, true}}
+
+// TestBrowserFloor drives the dispute desk as a floor manager would tonight (issue 41), in
+// Portuguese and Turkish at a desktop's, a tablet's and a phone's size: the replayer's controls
+// stay put while the hand is stepped (Phone), the result shows at its step only, findings are
+// listed by their short title with the code in a tooltip and no clipped cell, no page asks for a
+// missing favicon, and axe-core finds no serious or critical violation on any page (Axe). The
+// screenshots of every size go to the test's artifact folder.
+func TestBrowserFloor(t *testing.T) {
+	t.Parallel()
+	d := newDesk(t)
+	ctx := browsertest.New(t, 1400, 1000, 8*time.Minute)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	dir := artifacts(t)
+	for _, code := range []string{"pt-BR", "tr"} {
+		l, _ := lang.Get(code)
+		for _, size := range floorSizes {
+			t.Run(code+"/"+size.name, func(t *testing.T) {
+				tab, cancel := chromedp.NewContext(ctx)
+				defer cancel()
+				emulate := chromedp.EmulateViewport(size.width, size.height)
+				if size.mobile {
+					emulate = chromedp.EmulateViewport(size.width, size.height, chromedp.EmulateMobile, chromedp.EmulateTouch)
+				}
+				if err := chromedp.Do(tab, emulate, chromedp.Navigate(d.e.ts.URL+"/#/tables"), chromedp.WaitReady(chromedp.CSS(`#tables .tbl`))); err != nil {
+					t.Fatal(err)
+				}
+				js[bool](tab, t, fmt.Sprintf(`localStorage.setItem("lang", %q), localStorage.removeItem("handSpeed"), true`, l.Code))
+				if err := chromedp.Do(tab, chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(fmt.Sprintf(`html[lang=%q] #tables .tbl`, l.Code)))); err != nil {
+					t.Fatal(err)
+				}
+				t.Run("PhoneControlsStayAfterFiveTaps", func(t *testing.T) { d.controlsStay(t, tab, l) })
+				t.Run("ResultAtItsStep", func(t *testing.T) { d.resultAtItsStep(t, tab) })
+				t.Run("SpeedAndCards", func(t *testing.T) { d.speedAndCards(t, tab, l) })
+				t.Run("ListsTitleFindings", func(t *testing.T) { d.listTitles(t, tab, l, size) })
+				t.Run("Favicon", func(t *testing.T) { d.favicon(t, tab) })
+				t.Run("Axe", func(t *testing.T) { d.axe(t, tab, l) })
+				d.floorShots(t, tab, l, size, dir)
+			})
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+}
+
+// open loads path of the dashboard in the reader's language and waits for ready.
+func (d *desk) open(t *testing.T, tab context.Context, path, ready string) {
+	t.Helper()
+	if err := within(tab, 30*time.Second, chromedp.Navigate(d.e.ts.URL+path), chromedp.WaitVisible(chromedp.CSS(ready))); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// controlsStay opens the flagged hand at its first event, scrolled to the replayer's controls,
+// and taps ▶ five times: the page must not move (the history list scrolls itself) and the
+// button must stay on screen, while the step advances.
+func (d *desk) controlsStay(t *testing.T, tab context.Context, l *lang.Lang) {
+	d.open(t, tab, fmt.Sprintf("/#/hand/%s/1", d.hand), `#next`)
+	poll(tab, t, fmt.Sprintf(`document.documentElement.lang === %q`, l.Code))
+	js[bool](tab, t, `window.scrollTo(0, document.querySelector(".hand-controls").getBoundingClientRect().top + window.scrollY - 8), true`)
+	before := js[float64](tab, t, `window.scrollY`)
+	step0 := mustText(tab, t, `#step-seq`)
+	for range 5 {
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#next`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll(tab, t, `location.hash.endsWith("/6")`)
+	after := js[float64](tab, t, `window.scrollY`)
+	top := js[float64](tab, t, `document.querySelector("#next").getBoundingClientRect().top`)
+	height := js[float64](tab, t, `window.innerHeight`)
+	if after != before || top < 0 || top > height-40 {
+		t.Errorf("after five taps on ▶ the page scrolled from %.0f to %.0f and the button is at %.0f of %.0f pixels", before, after, top, height)
+	}
+	if step := mustText(tab, t, `#step-seq`); step == step0 {
+		t.Errorf("five taps left the step at %q", step)
+	}
+	// The table's next hand is a link away (this is its first hand), and its hands' list too.
+	poll(tab, t, `!!document.querySelector("#next-hand")`)
+	if href := js[string](tab, t, `document.querySelector(".hand-head a").getAttribute("href")`); href != "#/hands?table=desk-std" {
+		t.Errorf("the table's hands are linked as %q", href)
+	}
+	// The history followed: its line of the step is within the list's box.
+	inside := js[bool](tab, t, `(() => { const ol = document.querySelector("#history"), li = ol.querySelector("li.now");
+		if (!li) return false; const a = ol.getBoundingClientRect(), b = li.getBoundingClientRect(); return b.top >= a.top - 1 && b.bottom <= a.bottom + 1; })()`)
+	if !inside {
+		t.Error("the history's line of the step is not in view inside the list")
+	}
+}
+
+// resultAtItsStep: the hand's result is hidden until its last step, then shown.
+func (d *desk) resultAtItsStep(t *testing.T, tab context.Context) {
+	d.open(t, tab, fmt.Sprintf("/#/hand/%s/1", d.hand), `#next`)
+	// The page is drawn again when the address changes: wait for the first step's.
+	poll(tab, t, `/^#\/hand\/[^/]+\/1$/.test(location.hash) && document.querySelector("#slider") && document.querySelector("#slider").value === "0"`)
+	if js[bool](tab, t, `!document.querySelector("#result").hidden`) {
+		t.Error("the result shows at the hand's first event")
+	}
+	js[bool](tab, t, `document.querySelector("#last").click(), true`)
+	poll(tab, t, `!document.querySelector("#result").hidden && document.querySelector("#result").offsetHeight > 0`)
+}
+
+// speedAndCards: the play speed is chosen and kept; "all cards" turns the face-down cards of the
+// hand as it happened face up, and the choice is kept until it is turned back.
+func (d *desk) speedAndCards(t *testing.T, tab context.Context, l *lang.Lang) {
+	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, d.seq), `#speed`)
+	js[bool](tab, t, `(() => { const s = document.querySelector("#speed"); s.value = "2"; s.dispatchEvent(new Event("change")); return true; })()`)
+	if v := js[string](tab, t, `localStorage.getItem("handSpeed")`); v != "2" {
+		t.Errorf("the speed chosen is kept as %q", v)
+	}
+	backs := func() int { return js[int](tab, t, `document.querySelectorAll("#table .back").length`) }
+	happened := backs()
+	if got, want := mustText(tab, t, `#cards`), l.T("web.hand.cards.all", nil); got != want {
+		t.Errorf("the cards button reads %q, want %q", got, want)
+	}
+	js[bool](tab, t, `document.querySelector("#cards").click(), true`)
+	poll(tab, t, fmt.Sprintf(`document.querySelector("#cards") && document.querySelector("#cards").textContent === %q`, l.T("web.hand.cards.happened", nil)))
+	if all := backs(); all >= happened {
+		t.Errorf("all cards shows %d face-down cards, as it happened %d", all, happened)
+	}
+	js[bool](tab, t, `document.querySelector("#cards").click(), localStorage.removeItem("handSpeed"), true`)
+	poll(tab, t, fmt.Sprintf(`document.querySelector("#cards") && document.querySelector("#cards").textContent === %q`, l.T("web.hand.cards.all", nil)))
+}
+
+// listTitles: the hands with findings list each finding by its short title in l, the code in the
+// title attribute, and no cell of the list is clipped.
+func (d *desk) listTitles(t *testing.T, tab context.Context, l *lang.Lang, size floorSize) {
+	d.open(t, tab, "/#/hands?findings=1", `#hands .ftag`)
+	tags := js[[][2]string](tab, t, `[...document.querySelectorAll("#hands .ftag")].map((e) => [e.title, e.textContent])`)
+	if len(tags) == 0 {
+		t.Fatal("no finding in the list")
+	}
+	for _, tg := range tags {
+		if want := l.T("ftitle."+tg[0], nil); tg[1] != want || !l.Has("ftitle."+tg[0]) {
+			t.Errorf("the finding %s is listed as %q, want %q", tg[0], tg[1], want)
+		}
+	}
+	if size.width >= 1024 {
+		clipped := js[[]string](tab, t, `[...document.querySelectorAll("#hands td, #hands th")].filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent)`)
+		if len(clipped) > 0 {
+			t.Errorf("clipped cells at %d pixels: %q", size.width, clipped)
+		}
+		if wide := js[float64](tab, t, `(() => { const s = document.querySelector("#hands").closest(".scroll"); return s.scrollWidth - s.clientWidth; })()`); wide > 1 {
+			t.Errorf("at %d pixels the hands list is %.0f pixels wider than its box: the findings are off screen", size.width, wide)
+		}
+	}
+	// The lobby names them the same way.
+	d.open(t, tab, "/#/tables", `#tables .tbl`)
+	if codes := js[[]string](tab, t, `[...document.querySelectorAll("#tables .code")].map((e) => e.textContent)`); len(codes) > 0 {
+		t.Errorf("the lobby lists finding codes: %q", codes)
+	}
+}
+
+// favicon: the pages name an icon the server has, and /favicon.ico answers too.
+func (d *desk) favicon(t *testing.T, tab context.Context) {
+	d.open(t, tab, "/#/tables", `#tables .tbl`)
+	got, err := chromedp.Run(tab, chromedp.Evaluate[[]int](`Promise.all([document.querySelector("link[rel=icon]").href, "/favicon.ico"].map((u) => fetch(u).then((r) => r.status)))`, chromedp.EvalAwaitPromise))
+	if err != nil || len(got) != 2 || got[0] != 200 || got[1] != 200 {
+		t.Errorf("the icon and /favicon.ico answer %v (%v)", got, err)
+	}
+}
+
+// axe runs axe-core on every page of the dashboard, the hand at its finding and the printed
+// report included: no serious or critical violation of WCAG 2.1 A or AA.
+func (d *desk) axe(t *testing.T, tab context.Context, l *lang.Lang) {
+	for _, p := range d.pages(l) {
+		d.open(t, tab, p.path, p.ready)
+		vs, err := browsertest.Axe(tab)
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		for _, v := range vs {
+			t.Errorf("%s page: %s", p.name, v)
+		}
+	}
+}
+
+// floorShots photographs the hand at its finding (after five steps from the start, and at its
+// finding), the hands list and the lobby, into dir.
+func (d *desk) floorShots(t *testing.T, tab context.Context, l *lang.Lang, size floorSize, dir string) {
+	shots := []deskPage{
+		{"hand-step6", fmt.Sprintf("/#/hand/%s/6", d.hand), `#next`},
+		{"hand-finding", fmt.Sprintf("/#/hand/%s/%d", d.hand, d.seq), fmt.Sprintf(`#step-findings [data-code=%q]`, d.code)},
+		{"hands", "/#/hands?findings=1", `#hands .ftag`},
+		{"tables", "/#/tables", `#tables .tbl`},
+	}
+	for _, p := range shots {
+		d.open(t, tab, p.path, p.ready)
+		if p.name == "hand-finding" { // the rule opened, as a floor manager reads it
+			js[bool](tab, t, `document.querySelectorAll("#step-findings details").forEach((e) => e.open = true), true`)
+		}
+		shot, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("floor-%s-%s-%s.png", l.Code, size.name, p.name))
+		if err := os.WriteFile(path, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
