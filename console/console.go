@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -56,6 +57,10 @@ type Options struct {
 	// compiled to WebAssembly, and Go's wasm_exec.js): nil serves those go generate put in
 	// assets/offline, if any. Without them the console works online only.
 	Offline fs.FS
+	// Receipts says the log signs checkpoints (serve --sign-key): the console then links each
+	// ended hand's receipt (GET /tlog/receipt/{hand}, docs/security.md §8), which the player
+	// keeps and checks later.
+	Receipts bool
 }
 
 // PageCSP is the console page's Content-Security-Policy: webguard's, and WebAssembly compiled
@@ -73,6 +78,7 @@ type Console struct {
 	mu       sync.Mutex
 	seeds    map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
 	seedFile string
+	receipts bool // Options.Receipts
 
 	devMu   sync.Mutex
 	devices map[string]*deviceLog // the log as each device, by the device's name
@@ -87,7 +93,7 @@ type deviceLog struct {
 // New returns the console over o.Log. An unreadable o.SeedFile is an error: the seeds of the
 // hands in progress would be lost.
 func New(o Options) (*Console, error) {
-	c := &Console{log: o.Log, sessions: newSessions(), seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile,
+	c := &Console{log: o.Log, sessions: newSessions(), seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile, receipts: o.Receipts,
 		devices: map[string]*deviceLog{}}
 	if o.SeedFile != "" {
 		b, err := os.ReadFile(o.SeedFile)
@@ -274,6 +280,8 @@ type state struct {
 	// Head is the SHA-256 of the hand's last stored line: the prev of the next event, which the
 	// page chains its events from when it records offline.
 	Head string `json:"head,omitempty"`
+	// Receipt is the path of an ended hand's receipt, when the log signs checkpoints.
+	Receipt string `json:"receipt,omitempty"`
 }
 
 // advice is rules.Advice with what the console's machine shuffle adds: the card on top of the
@@ -296,7 +304,11 @@ func (c *Console) stateOf(ctx context.Context, l *lang.Lang, table, hand string,
 		st.Events = append(st.Events, json.RawMessage(e.Raw))
 	}
 	if len(evs) > 0 {
-		st.Head = events.Hash(evs[len(evs)-1].Raw)
+		last := evs[len(evs)-1]
+		st.Head = events.Hash(last.Raw)
+		if c.receipts && last.Type == events.HandEndedType {
+			st.Receipt = "/tlog/receipt/" + url.PathEscape(hand)
+		}
 	}
 	if len(evs) == 0 {
 		return st, nil

@@ -142,6 +142,7 @@ type answer struct {
 	Detail       string   `json:"detail"`
 	Warnings     []string `json:"warnings"`
 	WarningCodes []string `json:"warning_codes"`
+	Receipt      string   `json:"receipt"`
 }
 
 // stored returns the answer's events, parsed.
@@ -437,5 +438,28 @@ func TestSeedsSurviveRestart(t *testing.T) {
 	e2.play(h, again)
 	if b, err := os.ReadFile(file); err != nil || string(b) != "{}" {
 		t.Errorf("after the hand ended the seed file holds %q (%v), want no seed", b, err)
+	}
+}
+
+// With Receipts (serve --sign-key), the console links an ended hand's receipt, the path the
+// transparency log serves it at, and only once the hand has ended; without, never.
+func TestReceiptLinkOfAnEndedHand(t *testing.T) {
+	for _, receipts := range []bool{true, false} {
+		e := newEnvWith(t, console.Options{Log: recordertest.OpenAuth(t, devices), Auth: devices, Receipts: receipts})
+		h, first := start("mesa-1")
+		path := "/console/api/hands/" + h.id
+		var a answer
+		e.call("mesa1", "senha1", "POST", path+"/events", first, &a)
+		if a.Receipt != "" {
+			t.Errorf("receipts %v: a hand in progress links %q", receipts, a.Receipt)
+		}
+		a = e.play(h, a)
+		want := ""
+		if receipts {
+			want = "/tlog/receipt/" + h.id
+		}
+		if a.Receipt != want {
+			t.Errorf("receipts %v: the ended hand links %q, want %q", receipts, a.Receipt, want)
+		}
 	}
 }

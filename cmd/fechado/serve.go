@@ -210,7 +210,7 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
-	handler, closeConsole, err := withConsole(srv.Handler(), l, auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"))
+	handler, closeConsole, err := withConsole(srv.Handler(), l, auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"), tl != nil)
 	if err != nil {
 		return err
 	}
@@ -286,9 +286,10 @@ func (f *serveFlags) authFile() (*roles.Auth, error) {
 // its devices are the table users of auth (none without it); it keeps the seeds of its machine
 // shuffles in seedFile, beside the read models, until their hands end. Every answer of the two,
 // and of the mux between them, carries the security headers (webguard.Secure). The function it
-// returns closes the console's connections as its devices.
-func withConsole(web http.Handler, l *recorder.Log, auth *roles.Auth, seedFile string) (http.Handler, func(), error) {
-	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile})
+// returns closes the console's connections as its devices. With receipts (serve --sign-key) the
+// console links each ended hand's receipt.
+func withConsole(web http.Handler, l *recorder.Log, auth *roles.Auth, seedFile string, receipts bool) (http.Handler, func(), error) {
+	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile, Receipts: receipts})
 	if err != nil {
 		return nil, nil, withCode(exitStore, err)
 	}

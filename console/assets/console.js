@@ -268,6 +268,7 @@ function applyState(st) {
   S.hand.events = (st.events || []);
   S.hand.stored = S.hand.events;
   S.hand.head = st.head || "";
+  S.hand.receipt = st.receipt || "";
   S.local = false;
   S.hand.advice = st.advice || null;
   S.hand.warnings = st.warnings || [];
@@ -747,6 +748,10 @@ function stepView(box, a) {
       break;
     case "done":
       prompt(box, t("step.done"));
+      if (S.hand.receipt) {
+        // The players' receipt of the hand (serve --sign-key): a link they keep and check later.
+        box.append(el("p", { class: "note" }, el("a", { href: S.hand.receipt, "data-key": "hand.receipt", target: "_blank", rel: "noopener" }, t("hand.receipt"))));
+      }
       box.append(el("div", { class: "row" }, btn(t("hand.next"), "next-hand", async () => {
         const r = await api("GET", "hands/" + S.hand.id + "/next");
         if (r.status === 200) S.next = r.data;
