@@ -67,6 +67,10 @@ type Auditor struct {
 	// Alone audits each hand without the tournament it belongs to: no tournament.* code, which
 	// needs the hands of every table before it (Hand, and checks of single hands).
 	Alone bool
+	// hold, set by Judge, keeps the first hand audited in held instead of judging it against
+	// the hand before it: Judgement.After judges it once that hand is known.
+	hold bool
+	held *pending
 	// book follows the tournaments of the hands audited (tournament.go), once every hand has been
 	// judged (Close); tours are those hands, in the order judged.
 	book  *tournament.Book
@@ -277,6 +281,10 @@ func (a *Auditor) finish(p *pending) {
 		link, linked = handorder.LinkOf(p.first)
 	}
 	if !linked {
+		if a.hold && a.held == nil {
+			a.held = p
+			return
+		}
 		a.judgeHand(p)
 		return
 	}

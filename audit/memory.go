@@ -77,7 +77,7 @@ func (m *TableMemory) state() *tableState {
 // HandAfter audits the events of one hand, as they arrived, on their own and against prev, what
 // the hand before it in its table's chain left (nil: none known), and returns its findings and
 // what the table leaves for its next hand: this hand's memory, or prev again when this hand
-// could not be followed to its end.
+// could not be followed to its end. It is Judge(evs).After(prev).
 //
 // Which hand is the one before is the caller's to know (package handorder): hands of one table
 // appended concurrently end out of order in the stream, and a projector holds a hand until the
@@ -85,27 +85,92 @@ func (m *TableMemory) state() *tableState {
 // so the result is a function of the hand and prev alone: a projector that stores the findings
 // and the memory with the hand's rows finds the same after a restart.
 func HandAfter(evs []*events.Event, prev *TableMemory) ([]finding.Finding, *TableMemory) {
+	return Judge(evs).After(prev)
+}
+
+// Judgement is a hand audited on its own, HandAfter's first step: the hand replayed through
+// its rules (State), waiting to be judged against the hand before it at its table (After).
+// The read models take what the hand did (chips, returns, the opener, the showdown) from its
+// State, the auditor's reading of the hand, whether or not the hand before it is known yet.
+type Judgement struct {
+	a           *Auditor
+	out         []finding.Finding
+	rest        []*events.Event // the events after the hand ended
+	table, hand string
+	hs          *events.HandStarted
+	state       *rules.Hand
+	done        bool
+}
+
+// Judge replays the events of one hand, as they arrived, through its rules, as HandAfter does
+// before it looks at the hand before it.
+func Judge(evs []*events.Event) *Judgement {
+	j := &Judgement{}
 	if len(evs) == 0 {
+		return j
+	}
+	a := New(func(f finding.Finding) { j.out = append(j.out, f) })
+	a.Alone = true // the tournament's other tables are not known here, nor the chain
+	a.hold = true
+	j.a, j.table, j.hand, j.hs = a, evs[0].Table, evs[0].Hand, started(evs)
+	for i, e := range evs {
+		a.Add(e)
+		if a.held != nil {
+			j.rest = evs[i+1:]
+			break
+		}
+	}
+	if a.held == nil {
+		// It never ended: Close audits it (log.incomplete) and holds it likewise.
+		for _, h := range a.order {
+			if p, ok := a.open[h]; ok {
+				a.finish(p)
+				break
+			}
+		}
+	}
+	if a.held != nil && a.held.res != nil {
+		j.state = a.held.res.State
+		a.hand, a.seeds = nil, nil // another hand among evs gets its own, not this one's
+	}
+	return j
+}
+
+// State returns the rules.Hand the hand was replayed through, as its last event left it; nil
+// when it could not be (no hand.started first, or rules.NewHand refused it: the findings say
+// why). It stays as it is after After.
+func (j *Judgement) State() *rules.Hand { return j.state }
+
+// After judges the hand against prev, what the hand before it in its table's chain left (nil:
+// none known), and returns every finding of the hand, in the order HandAfter gives them, and
+// what the table leaves for its next hand (see HandAfter). It is called once.
+func (j *Judgement) After(prev *TableMemory) ([]finding.Finding, *TableMemory) {
+	if j.done {
+		panic("audit: Judgement.After called twice")
+	}
+	j.done = true
+	a := j.a
+	if a == nil {
 		return nil, prev
 	}
-	var out []finding.Finding
-	a := New(func(f finding.Finding) { out = append(out, f) })
-	a.Alone = true // the tournament's other tables are not known here, nor the chain
-	table, hand := evs[0].Table, evs[0].Hand
-	hs := started(evs)
-	if prev != nil && hs != nil {
-		a.tables[table] = prev.state()
+	if prev != nil && j.hs != nil {
+		a.tables[j.table] = prev.state()
 	}
-	for _, e := range evs {
+	a.hold = false
+	if p := a.held; p != nil {
+		a.held = nil
+		a.judgeHand(p)
+	}
+	for _, e := range j.rest {
 		a.Add(e)
 	}
 	a.Close()
 	if a.continued == 0 {
-		return out, prev
+		return j.out, prev
 	}
-	m := a.tables[table].memory(hand)
-	m.Number = hs.Number
-	return out, m
+	m := a.tables[j.table].memory(j.hand)
+	m.Number = j.hs.Number
+	return j.out, m
 }
 
 // Link returns the link of the hand that left m in its table's chain (handorder.Follows).

@@ -75,15 +75,26 @@ func (p *Projector) memory(ctx context.Context, table string) (*audit.TableMemor
 // auditHand audits a hand that ended (its hand.ended is stream message endSeq), stores what it
 // leaves for its table, and returns its findings: those of its stray lines first (h.faults),
 // then the auditor's. It is the hand that comes next at its table (order.go); its tournament.*
-// findings are stored at the commit (refreshTournaments).
-func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand) ([]finding.Finding, error) {
+// findings are stored at the commit (refreshTournaments). j, when not nil, is the hand already
+// replayed on its own (audit.Judge, for its rows): the auditor judges it without replaying it
+// again, unless an Audit hook replaces the auditor.
+func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand, j *audit.Judgement) ([]finding.Finding, error) {
 	prev, err := p.memory(ctx, h.table)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	fs, next := p.auditFunc()(h.all, prev)
+	var fs []finding.Finding
+	var next *audit.TableMemory
+	if j != nil && p.Audit == nil {
+		fs, next = j.After(prev)
+	} else {
+		fs, next = p.auditFunc()(h.all, prev)
+	}
 	took := time.Since(start)
+	if j != nil {
+		took += h.judgeTook
+	}
 	if next != prev && next != nil {
 		b, err := json.Marshal(next)
 		if err != nil {

@@ -1,13 +1,17 @@
 package projector
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
 )
 
 // hand is the projector's memory of a hand in progress: its accepted events, from hand.started
@@ -28,6 +32,8 @@ type hand struct {
 	all []*events.Event
 	// faults holds the findings of lines naming the hand that did not decode.
 	faults []finding.Finding
+	// judgeTook is the time the auditor took to replay the hand on its own (audit.Judge).
+	judgeTook time.Duration
 }
 
 // player returns the name of the player at seat s and whether s was dealt in.
@@ -154,146 +160,88 @@ type summary struct {
 	endedAt                            string
 }
 
-// summarize computes the per-hand and per-player aggregates from the hand's events.
-func summarize(h *hand) *summary {
+// summarize returns the hand as the read models store it, taken from st, the auditor's
+// rules.Hand of it (audit.Judgement.State): the chips each player put in, had returned and won,
+// the opener, who showed what and whether the hand went to a showdown are the auditor's
+// reading of the hand, not a second one. The positions, the name of each player and when the
+// hand ended are the log's (hand.started, hand.ended); so are the final stacks, which the
+// auditor checks (stack.final). st is nil when the rules cannot follow the hand (an unknown
+// preset, a player count it does not allow: a log.schema finding): each player's row then
+// keeps his stacks and counts nothing else.
+func summarize(h *hand, st *rules.Hand) *summary {
 	hs := h.start
 	pos := positions(hs)
-	sum := &summary{seats: make([]seatSum, len(hs.Seats))}
-	idx := make(map[events.Seat]*seatSum, len(hs.Seats))
-	order := make([]int, len(hs.Seats))
-	for i := range order {
-		order[i] = i
+	sum := &summary{}
+	var end *events.HandEnded
+	if last := h.evs[len(h.evs)-1]; last.Type == events.HandEndedType {
+		end, _ = last.Data.(*events.HandEnded)
+		sum.endedAt = last.At
 	}
-	sort.Slice(order, func(a, b int) bool { return hs.Seats[order[a]].Seat < hs.Seats[order[b]].Seat })
-	for k, i := range order {
-		s := hs.Seats[i]
-		sum.seats[k] = seatSum{seat: s.Seat, player: s.Player, position: pos[s.Seat], start: s.Stack, end: s.Stack}
-		idx[s.Seat] = &sum.seats[k]
+	if end != nil {
+		sum.carryOut = end.Carry
 	}
-
-	// The opening round is the blind round where there is one (br-online), else round first.
-	opening := events.RoundFirst
-	blinds := false
-	for _, e := range h.evs {
-		switch d := e.Data.(type) {
-		case *events.PlayerActed:
-			if d.Round == events.RoundBlind {
-				opening = events.RoundBlind
-			}
-		case *events.BlindPosted:
-			blinds = true
-		}
-	}
-	betMade := blinds // with posted blinds nobody opens: the blind is the bet
-	pots := map[int]*potSum{}
-	potOf := func(n int) *potSum {
-		p := pots[n]
-		if p == nil {
-			p = &potSum{pot: n}
-			pots[n] = p
-		}
-		return p
-	}
-	paid := map[[2]int]bool{} // (pot, seat) pairs paid
-	var ended *events.HandEnded
-	for _, e := range h.evs {
-		switch d := e.Data.(type) {
-		case *events.AntePosted:
-			idx[d.Seat].putIn += d.Amount
-		case *events.BlindPosted:
-			idx[d.Seat].putIn += d.Amount
-		case *events.PlayerActed:
-			s := idx[d.Seat]
-			s.putIn += d.Amount
-			pre := d.Round == events.RoundBlind || d.Round == events.RoundFirst
-			switch d.Action {
-			case events.Bet:
-				s.bets++
-			case events.Raise:
-				s.raises++
-			case events.Call:
-				s.calls++
-			case events.Check:
-				s.checks++
-			case events.Fold:
-				s.folded = true
-			}
-			if pre && (d.Action == events.Bet || d.Action == events.Call || d.Action == events.Raise) {
-				s.vpip = true
-			}
-			if pre && d.Action == events.Raise {
-				s.raisedPre = true
-			}
-			if d.Round == events.RoundSecond && (d.Action == events.Bet || d.Action == events.Raise) {
-				s.aggressivePost = true
-			}
-			if d.Round == opening && !betMade {
-				s.openChance = true
-				if d.Action == events.Bet {
-					s.opened = true
-					betMade = true
+	if st == nil {
+		sum.seats = make([]seatSum, len(hs.Seats))
+		for k, s := range hs.Seats {
+			sum.seats[k] = seatSum{seat: s.Seat, player: s.Player, position: pos[s.Seat], start: s.Stack, end: s.Stack}
+			if end != nil {
+				if e, ok := rules.EndStack(end, s.Seat); ok {
+					sum.seats[k].end = e
 				}
 			}
-		case *events.CardsDiscarded:
-			s := idx[d.Seat]
-			s.drew = true
-			s.cardsDrawn += len(d.Cards)
-		case *events.HandShown:
-			idx[d.Seat].shown = d.Cards
-		case *events.BetReturned:
-			idx[d.Seat].returned += d.Amount
-		case *events.PotRaked:
-			potOf(d.Pot).raked += d.Amount
-			sum.raked += d.Amount
-		case *events.PotAwarded:
-			idx[d.Seat].won += d.Amount
-			p := potOf(d.Pot)
-			p.awarded += d.Amount
-			if !paid[[2]int{d.Pot, int(d.Seat)}] {
-				paid[[2]int{d.Pot, int(d.Seat)}] = true
-				p.winners++
-			}
-			sum.awarded += d.Amount
-		case *events.HandPassed:
-			sum.passed = true
-		case *events.MisdealDeclared:
-			sum.misdeal = true
-		case *events.HandEnded:
-			ended = d
-			sum.endedAt = e.At
 		}
+		sort.Slice(sum.seats, func(i, j int) bool { return sum.seats[i].seat < sum.seats[j].seat })
+		sum.potTotal = hs.Carry
+		return sum
 	}
-	live := 0
-	for i := range sum.seats {
-		if !sum.seats[i].folded {
-			live++
-		}
-	}
-	sum.showdown = !sum.passed && !sum.misdeal && live >= 2
-	sum.potTotal = hs.Carry
+	sum.seats = make([]seatSum, len(st.Players)) // hs.Seats, as the rules took them
+	sum.passed, sum.misdeal, sum.showdown = st.Passed, st.Misdeal, st.Showdown()
+	sum.raked = st.Raked
+	sum.potTotal = st.Pot() + st.Raked // the carry and every chip put in and not returned
 	var winners []string
-	for i := range sum.seats {
-		s := &sum.seats[i]
-		s.end = s.start - s.putIn + s.returned + s.won
-		s.stoodPat = s.drew && s.cardsDrawn == 0
-		s.sawSecond = s.drew
-		s.wtsd = sum.showdown && !s.folded
-		s.wsd = s.wtsd && s.won > 0
-		sum.potTotal += s.putIn - s.returned
-		if s.won > 0 {
-			winners = append(winners, s.player)
+	for k, p := range st.Players { // in seat order
+		x := &sum.seats[k]
+		*x = seatSum{seat: p.Seat, player: p.Name, position: pos[p.Seat], start: p.Start, end: p.Stack,
+			putIn: p.PutIn(), returned: p.Returned, won: p.Won,
+			vpip: p.Tally.VPIP, openChance: p.Tally.OpenChance, opened: p.Seat == st.Opener,
+			raisedPre: p.Tally.RaisedFirst, folded: p.Folded, drew: p.Discards >= 0,
+			aggressivePost: p.Tally.AggressiveSecond,
+			bets:           p.Tally.Bets, raises: p.Tally.Raises, calls: p.Tally.Calls, checks: p.Tally.Checks,
+			shown: p.ShownCards}
+		if x.drew {
+			x.cardsDrawn = p.Discards
 		}
-	}
-	if ended != nil {
-		sum.carryOut = ended.Carry
-		for _, st := range ended.Stacks {
-			idx[st.Seat].end = st.Stack
+		x.stoodPat = x.drew && x.cardsDrawn == 0
+		x.sawSecond = x.drew
+		x.wtsd = sum.showdown && !x.folded
+		x.wsd = x.wtsd && x.won > 0
+		if end != nil {
+			if e, ok := rules.EndStack(end, p.Seat); ok {
+				x.end = e // the log's record; the auditor checks it against the events
+			}
+		}
+		if x.won > 0 {
+			winners = append(winners, p.Name)
 		}
 	}
 	sum.winners = strings.Join(winners, ",")
-	for _, p := range pots {
-		sum.pots = append(sum.pots, *p)
+	for _, a := range st.Awards {
+		sum.awarded += a.Amount
 	}
-	sort.Slice(sum.pots, func(i, j int) bool { return sum.pots[i].pot < sum.pots[j].pot })
+	for pot, r := range st.Rakes() {
+		sum.pots = append(sum.pots, potSum{pot: pot, raked: r})
+	}
+	for i, a := range st.Awards {
+		k := slices.IndexFunc(sum.pots, func(p potSum) bool { return p.pot == a.Pot })
+		if k < 0 {
+			sum.pots = append(sum.pots, potSum{pot: a.Pot})
+			k = len(sum.pots) - 1
+		}
+		sum.pots[k].awarded += a.Amount
+		if !slices.ContainsFunc(st.Awards[:i], func(b rules.Award) bool { return b.Pot == a.Pot && b.Seat == a.Seat }) {
+			sum.pots[k].winners++ // each seat paid from the pot once
+		}
+	}
+	slices.SortFunc(sum.pots, func(a, b potSum) int { return cmp.Compare(a.pot, b.pot) })
 	return sum
 }

@@ -96,7 +96,7 @@ func (p *Projector) judgeWaiting(ctx context.Context, table string, i int) error
 	if len(p.waiting[table]) == 0 {
 		delete(p.waiting, table)
 	}
-	fs, err := p.auditHand(ctx, w.endSeq, w.h)
+	fs, err := p.auditHand(ctx, w.endSeq, w.h, nil)
 	if err != nil {
 		return err
 	}

@@ -546,7 +546,12 @@ func (p *Projector) writeEvent(ctx context.Context, m Message, h *hand, e *event
 
 // endHand writes the aggregates of a hand that ended.
 func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
-	s := summarize(h)
+	// The auditor replays the hand now, whether or not the hand before it is judged yet: the
+	// rows take what the hand did from its rules.Hand (summarize), the findings wait for it.
+	t0 := time.Now()
+	j := audit.Judge(h.all)
+	h.judgeTook = time.Since(t0) // counted in the audit's time (Audited.Took)
+	s := summarize(h, j.State())
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
 	if err := p.tournamentHand(ctx, m.Seq, h); err != nil {
 		return err
@@ -562,7 +567,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	}
 	if ready {
 		var err error
-		if findings, err = p.auditHand(ctx, m.Seq, h); err != nil {
+		if findings, err = p.auditHand(ctx, m.Seq, h, j); err != nil {
 			return err
 		}
 	} else {

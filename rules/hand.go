@@ -61,7 +61,30 @@ type Player struct {
 
 	// Dead is the dead blinds among In: chips in the pot that match nobody's bet (Excess).
 	Dead events.Chips
+
+	// ShownCards is what he showed at the showdown (his last hand.shown), in the order shown;
+	// nil when he showed nothing. Cards is what he holds: they differ in a showdown.cards fault.
+	ShownCards []cards.Card
+	shownBuf   [5]cards.Card
+	// Tally is what he did in the betting, as the log records it.
+	Tally Tally
 }
+
+// Tally counts a player's actions in a hand, each as the log records it, legal or not: the
+// read models' statistics (docs/architecture.md) are these, as the rules read the hand.
+type Tally struct {
+	Bets, Raises, Calls, Checks int
+	// VPIP: he bet, called or raised before the draw (the blind round or round first);
+	// RaisedFirst: he raised there; AggressiveSecond: he bet or raised in round second.
+	VPIP, RaisedFirst, AggressiveSecond bool
+	// OpenChance: he acted before the draw while nobody had opened and no bet stood (no
+	// blind): he could have opened. Whether he did is Hand.Opener.
+	OpenChance bool
+}
+
+// PutIn returns the chips he put in the hand (antes, blinds, bets), those returned to him
+// included.
+func (p *Player) PutIn() events.Chips { return p.In + p.Returned }
 
 // Held reports how many cards the player holds, known or not.
 func (p *Player) Held() int { return len(p.Cards) + p.Hidden }
@@ -454,6 +477,10 @@ func (h *Hand) once(code finding.Code, seq events.Seq, seat events.Seat, msg str
 
 // Reported reports whether the hand already has a violation of code.
 func (h *Hand) Reported(code finding.Code) bool { return h.reported[code] }
+
+// Showdown reports whether the hand went to a showdown: neither passed out nor a misdeal, and
+// two players or more did not fold (one who mucked at the showdown was at it).
+func (h *Hand) Showdown() bool { return !h.Passed && !h.Misdeal && h.InHand() >= 2 }
 
 // Pot returns every chip in the middle: the carry and what the players have put in.
 func (h *Hand) Pot() events.Chips {

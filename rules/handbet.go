@@ -235,6 +235,7 @@ func (h *Hand) onAction(seq events.Seq, d *events.PlayerActed) {
 		return
 	}
 	h.enterRound(seq, d.Round)
+	h.tally(p, d)
 	var skipped events.Seat // the seat whose turn an out-of-turn action took
 	switch {
 	case p.AllIn && !p.Folded && !p.Mucked && p.Start == 0 && h.Preset.BrokeCannotOpen && d.Action == events.Bet &&
@@ -348,6 +349,30 @@ func (h *Hand) onAction(seq events.Seq, d *events.PlayerActed) {
 		if q := h.Player(skipped); q != nil && h.needsToAct(q) {
 			h.turn = skipped // the skipped player still speaks next: one finding, not a cascade
 		}
+	}
+}
+
+// tally counts p's action d in his Tally, before the action changes the hand.
+func (h *Hand) tally(p *Player, d *events.PlayerActed) {
+	t := &p.Tally
+	switch d.Action {
+	case events.Bet:
+		t.Bets++
+	case events.Raise:
+		t.Raises++
+	case events.Call:
+		t.Calls++
+	case events.Check:
+		t.Checks++
+	}
+	chips := d.Action == events.Bet || d.Action == events.Call || d.Action == events.Raise
+	switch d.Round {
+	case events.RoundBlind, events.RoundFirst:
+		t.VPIP = t.VPIP || chips
+		t.RaisedFirst = t.RaisedFirst || d.Action == events.Raise
+		t.OpenChance = t.OpenChance || h.Opener == 0 && h.CurrentBet == 0
+	case events.RoundSecond:
+		t.AggressiveSecond = t.AggressiveSecond || d.Action == events.Bet || d.Action == events.Raise
 	}
 }
 

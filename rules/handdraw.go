@@ -246,6 +246,7 @@ func (h *Hand) onShown(seq events.Seq, d *events.HandShown) {
 	}
 	h.closeBetting(seq)
 	p.Shown = true
+	p.ShownCards = append(p.shownBuf[:0], d.Cards...)
 	if p.Hidden > 0 {
 		// An imported hand: the showdown is where the log first sees these cards.
 		for _, c := range d.Cards {

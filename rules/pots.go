@@ -252,6 +252,10 @@ func (h *Hand) layers(dst []xpot, in *[events.MaxSeat + 1]events.Chips, carry ev
 // rakeOf returns the rake the log took from pot i.
 func (h *Hand) rakeOf(i int) events.Chips { return h.rake[i] }
 
+// Rakes returns the rake the log took from each pot (pot.raked), by pot; nil when none. The map
+// is the hand's: read it, do not change it.
+func (h *Hand) Rakes() map[int]events.Chips { return h.rake }
+
 // ExpectedAwards returns the pots with their winners and shares under the preset, and false when
 // the winners cannot be known (a contender's cards are not in the log).
 func (h *Hand) ExpectedAwards() ([]Pot, bool) {
