@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/recorder"
@@ -29,6 +30,9 @@ type waitingHand struct {
 	h      *hand
 	endSeq uint64
 	link   handorder.Link
+	// j is the hand replayed on its own at its end (audit.Judge, for its rows), judged against
+	// the hand before it once that one is; nil for a hand loaded after a restart.
+	j *audit.Judgement
 }
 
 // linkOf returns the link of h in its table's chain (its first event is its hand.started).
@@ -53,11 +57,11 @@ func (p *Projector) ready(ctx context.Context, l handorder.Link) (bool, error) {
 }
 
 // wait keeps h, which ended at stream message endSeq, until the hand before it is judged.
-func (p *Projector) wait(h *hand, endSeq uint64, l handorder.Link) {
+func (p *Projector) wait(h *hand, endSeq uint64, l handorder.Link, j *audit.Judgement) {
 	if p.waiting == nil {
 		p.waiting = map[string][]*waitingHand{}
 	}
-	p.waiting[h.table] = append(p.waiting[h.table], &waitingHand{h: h, endSeq: endSeq, link: l})
+	p.waiting[h.table] = append(p.waiting[h.table], &waitingHand{h: h, endSeq: endSeq, link: l, j: j})
 }
 
 // releaseWaiting judges the hands waiting at table that now come next, one after another.
@@ -96,7 +100,7 @@ func (p *Projector) judgeWaiting(ctx context.Context, table string, i int) error
 	if len(p.waiting[table]) == 0 {
 		delete(p.waiting, table)
 	}
-	fs, err := p.auditHand(ctx, w.endSeq, w.h, nil)
+	fs, err := p.auditHand(ctx, w.endSeq, w.h, w.j)
 	if err != nil {
 		return err
 	}
@@ -244,7 +248,7 @@ func (p *Projector) loadWaiting(ctx context.Context) error {
 		if !ok || !linked {
 			l = handorder.Link{Table: r.table, Hand: r.id}
 		}
-		p.wait(h, r.end, l)
+		p.wait(h, r.end, l, nil)
 	}
 	return nil
 }

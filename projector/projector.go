@@ -571,7 +571,7 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 			return err
 		}
 	} else {
-		p.wait(h, m.Seq, l) // judged once the hand before it is (order.go)
+		p.wait(h, m.Seq, l, j) // judged once the hand before it is (order.go)
 	}
 	if err := p.putCopy(ctx, m, h); err != nil {
 		return err
