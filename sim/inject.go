@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
@@ -24,7 +26,7 @@ import (
 type injector struct {
 	pre    func(s *Sim, dealt []*seat) (preplay, bool)
 	behave bool
-	post   func(s *Sim, g *game, code finding.Code) bool
+	post   func(m *mutation, code finding.Code) bool
 }
 
 // preplay is how the table starts a hand wrongly.
@@ -266,17 +268,79 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 	}
 }
 
-// --- post-processing -------------------------------------------------------------------
+// timeLayout is the layout of events' times (Sim.tick).
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// mutation edits the events of a hand, then renumbers and re-seals them.
+// --- mutations of clean hands ------------------------------------------------------------
+
+// Mutate returns the events of a finished clean hand altered so that the auditor reports code
+// on it: a pure pass over the events (hand is not changed; rng draws the choices and the ids of
+// any inserted event, salt is the table's id salt), renumbered and re-sealed. ok is false when
+// the hand has nothing the mutation needs (the caller then tries another hand).
+func Mutate(code finding.Code, hand []*events.Event, rng *rand.Rand, salt uint64) ([]*events.Event, bool) {
+	inj, ok := injectors[code]
+	if !ok || inj.post == nil || len(hand) < 2 {
+		return nil, false
+	}
+	h, ok := replay(hand, len(hand))
+	if !ok {
+		return nil, false
+	}
+	m := &mutation{h: h, rng: rng, salt: salt}
+	for _, e := range hand {
+		c := *e
+		m.evs = append(m.evs, &c)
+	}
+	if !inj.post(m, code) {
+		return nil, false
+	}
+	if !m.sealed {
+		m.seal()
+	}
+	return m.evs, true
+}
+
+// replay follows the first n events of a hand with the rules engine, the seeds revealed
+// anywhere in the hand known from the start (as the auditor knows them).
+func replay(evs []*events.Event, n int) (*rules.Hand, bool) {
+	h, err := rules.NewHand(evs[0])
+	if err != nil {
+		return nil, false
+	}
+	h.Seeds = map[events.Seq]cards.Seed{}
+	for _, e := range evs {
+		if d, ok := e.Data.(*events.DeckRevealed); ok {
+			h.Seeds[d.Shuffle] = d.Seed
+		}
+	}
+	for _, e := range evs[1:n] {
+		h.Apply(e)
+	}
+	return h, true
+}
+
+// mutation edits copies of the events of a hand; Mutate then renumbers and re-seals them.
 type mutation struct {
-	s   *Sim
-	evs []*events.Event
+	h      *rules.Hand // the clean hand, followed to its end
+	evs    []*events.Event
+	rng    *rand.Rand
+	salt   uint64
+	sealed bool // the mutation broke the envelope after sealing: leave it as it is
+}
+
+// stubAt returns the stub, top first, before event i of the events as they are now.
+func (m *mutation) stubAt(i int) []cards.Card {
+	h, ok := replay(m.evs, i)
+	if !ok {
+		return nil
+	}
+	return h.Stub()
 }
 
 func (m *mutation) insert(i int, d events.Data) *events.Event {
 	at := m.evs[max(0, i-1)].At
-	e := &events.Event{ID: uuid7(m.s.injRng, m.s.clock, m.s.idSalt), Table: m.evs[0].Table, Hand: m.evs[0].Hand, At: at, Type: d.EventType(), Data: d}
+	t, _ := time.Parse(timeLayout, at)
+	e := &events.Event{ID: uuid7(m.rng, t, m.salt), Table: m.evs[0].Table, Hand: m.evs[0].Hand, At: at, Type: d.EventType(), Data: d}
 	m.evs = slices.Insert(m.evs, i, e)
 	return e
 }
@@ -305,6 +369,7 @@ func (m *mutation) seal() []*events.Event {
 		events.Seal(e, prev)
 		prev = events.Hash(e.Raw)
 	}
+	m.sealed = true
 	return m.evs
 }
 
@@ -335,19 +400,113 @@ func isDeal(e *events.Event) bool {
 	return ok && d.Phase == events.PhaseDeal
 }
 
-func (g *game) mutation() *mutation { return &mutation{s: g.s, evs: g.evs} }
+func isDrawCard(e *events.Event) bool {
+	d, ok := e.Data.(*events.CardDealt)
+	return ok && d.Phase == events.PhaseDraw
+}
 
-func (g *game) done(m *mutation) bool {
-	g.evs = m.seal()
+// relabel makes the events from index i on name the cards of seat as swap maps them: what
+// the seat shows, discards or shows as openers follows the cards it now holds.
+func (m *mutation) relabel(i int, seat events.Seat, swap map[cards.Card]cards.Card) {
+	sub := func(cs []cards.Card) []cards.Card {
+		out := slices.Clone(cs)
+		for k, c := range out {
+			if n, ok := swap[c]; ok {
+				out[k] = n
+			}
+		}
+		return out
+	}
+	for _, e := range m.evs[i:] {
+		switch d := e.Data.(type) {
+		case *events.CardsDiscarded:
+			if d.Seat == seat {
+				c := *d
+				c.Cards = sub(d.Cards)
+				e.Data = &c
+			}
+		case *events.HandShown:
+			if d.Seat == seat {
+				c := *d
+				c.Cards = sub(d.Cards)
+				e.Data = &c
+			}
+		case *events.OpenersShown:
+			if d.Seat == seat {
+				c := *d
+				c.Cards = sub(d.Cards)
+				e.Data = &c
+			}
+		}
+	}
+}
+
+// redeal gives the cards of stream, in order, to the burns and the draw's cards from index i
+// on, and makes each seat's later events name the cards it now holds. It fails at a shuffle or
+// an exposed card, or when the stream runs out.
+func (m *mutation) redeal(i int, stream []cards.Card) bool {
+	k := 0
+	next := func() (cards.Card, bool) {
+		if k >= len(stream) {
+			return 0, false
+		}
+		k++
+		return stream[k-1], true
+	}
+	for j := i; j < len(m.evs); j++ {
+		e := m.evs[j]
+		switch d := e.Data.(type) {
+		case *events.DeckShuffled, *events.CardExposed:
+			return false
+		case *events.CardBurned:
+			c, ok := next()
+			if !ok {
+				return false
+			}
+			b := *d
+			b.Card = c
+			e.Data = &b
+		case *events.CardDealt:
+			if d.Phase != events.PhaseDraw {
+				continue
+			}
+			c, ok := next()
+			if !ok {
+				return false
+			}
+			if c != d.Card {
+				m.relabel(j+1, d.Seat, map[cards.Card]cards.Card{d.Card: c})
+			}
+			b := *d
+			b.Card = c
+			e.Data = &b
+		}
+	}
 	return true
 }
 
+// drawStream returns the cards of the burns and draw cards from index i on, in order, then the
+// stub left at the end of the hand.
+func (m *mutation) drawStream(i int) []cards.Card {
+	var out []cards.Card
+	for _, e := range m.evs[i:] {
+		switch d := e.Data.(type) {
+		case *events.CardBurned:
+			out = append(out, d.Card)
+		case *events.CardDealt:
+			if d.Phase == events.PhaseDraw {
+				out = append(out, d.Card)
+			}
+		}
+	}
+	return append(out, m.h.Stub()...)
+}
+
 // injectSchema adds an event for a seat not dealt in.
-func injectSchema(s *Sim, g *game, _ finding.Code) bool {
-	m := g.mutation()
+func injectSchema(m *mutation, _ finding.Code) bool {
 	var seat events.Seat
 	for x := events.MaxSeat; x >= 1; x-- {
-		if g.h.Player(x) == nil {
+		if m.h.Player(x) == nil {
 			seat = x
 			break
 		}
@@ -357,15 +516,14 @@ func injectSchema(s *Sim, g *game, _ finding.Code) bool {
 		return false
 	}
 	m.insert(i, &events.HandMucked{Seat: seat})
-	return g.done(m)
+	return true
 }
 
 // injectEnvelope breaks the envelope of the last event (or drops it).
-func injectEnvelope(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectEnvelope(m *mutation, code finding.Code) bool {
 	if code == finding.LogIncomplete {
 		m.remove(len(m.evs) - 1)
-		return g.done(m)
+		return true
 	}
 	evs := m.seal()
 	last := evs[len(evs)-1]
@@ -376,17 +534,14 @@ func injectEnvelope(s *Sim, g *game, code finding.Code) bool {
 		last.ID = evs[len(evs)-2].ID
 	case finding.LogChain:
 		events.Seal(last, events.Hash([]byte("not the previous line")))
-		g.evs = evs
 		return true
 	}
 	events.Seal(last, last.Prev)
-	g.evs = evs
 	return true
 }
 
 // injectBurn burns, right after the deal, a card that is not in the deck or that a player holds.
-func injectBurn(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectBurn(m *mutation, code finding.Code) bool {
 	i := m.findLast(isDeal)
 	if i < 0 {
 		return false
@@ -394,31 +549,30 @@ func injectBurn(s *Sim, g *game, code finding.Code) bool {
 	var c cards.Card
 	switch code {
 	case finding.DeckForeignCard:
-		if g.h.Low == cards.Two {
+		if m.h.Low == cards.Two {
 			return false // a 52-card deck has no foreign card
 		}
-		c = cards.New(g.h.Low-1, cards.Suit(s.injRng.IntN(4)))
+		c = cards.New(m.h.Low-1, cards.Suit(m.rng.IntN(4)))
 	default:
 		// A card of a player who never folds: it is in his hand when burned.
 		var held []cards.Card
 		for _, e := range m.evs[:i+1] {
-			if d, ok := e.Data.(*events.CardDealt); ok && d.Phase == events.PhaseDeal && !g.h.Player(d.Seat).Folded {
+			if d, ok := e.Data.(*events.CardDealt); ok && d.Phase == events.PhaseDeal && !m.h.Player(d.Seat).Folded {
 				held = append(held, d.Card)
 			}
 		}
 		if len(held) == 0 {
 			return false
 		}
-		c = held[s.injRng.IntN(len(held))]
+		c = held[m.rng.IntN(len(held))]
 	}
 	m.insert(i+1, &events.CardBurned{Card: c})
-	return g.done(m)
+	return true
 }
 
 // injectReveal breaks the reveal of the first shuffle: a wrong seed, none, or a physical shuffle
 // with too few riffles (br-fechado).
-func injectReveal(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectReveal(m *mutation, code finding.Code) bool {
 	i := m.find(func(e *events.Event) bool {
 		d, ok := e.Data.(*events.DeckRevealed)
 		return ok && d.Shuffle == 2
@@ -434,21 +588,20 @@ func injectReveal(s *Sim, g *game, code finding.Code) bool {
 	case finding.DeckUnrevealed:
 		m.remove(i)
 	case finding.DeckShuffles:
-		if g.h.Preset.MinShuffles < 2 {
+		if m.h.Preset.MinShuffles < 2 {
 			return false
 		}
 		one := 1
 		m.evs[1].Data = &events.DeckShuffled{Method: cards.PhysicalMethod, Count: &one}
 		m.remove(i)
 	}
-	return g.done(m)
+	return true
 }
 
 // injectExposed shows a card: in the cut without a reshuffle (deck.cut-exposed), the last card
 // of the deal (card.exposed), or the first card of the deal with no misdeal (card.exposed-remedy).
-func injectExposed(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
-	pr := g.h.Preset
+func injectExposed(m *mutation, code finding.Code) bool {
+	pr := m.h.Preset
 	switch code {
 	case finding.DeckCutExposed:
 		i := m.find(isType(events.DeckCutType))
@@ -472,28 +625,26 @@ func injectExposed(s *Sim, g *game, code finding.Code) bool {
 		seat := d.Seat
 		m.insert(i+1, &events.CardExposed{Card: d.Card, Phase: events.PhaseDeal, Seat: &seat, Cause: events.CauseDealer})
 	}
-	return g.done(m)
+	return true
 }
 
 // injectMismatch swaps two cards of the deal that go to the same player: he holds the same
 // hand, but the first comes out of the order the seed and the cut give.
-func injectMismatch(s *Sim, g *game, _ finding.Code) bool {
-	m := g.mutation()
+func injectMismatch(m *mutation, _ finding.Code) bool {
 	i := m.find(isDeal)
-	n := len(g.h.Players)
+	n := len(m.h.Players)
 	if i < 0 || i+n >= len(m.evs) || !isDeal(m.evs[i+n]) {
 		return false
 	}
 	a, b := *m.evs[i].Data.(*events.CardDealt), *m.evs[i+n].Data.(*events.CardDealt)
 	a.Card, b.Card = b.Card, a.Card
 	m.evs[i].Data, m.evs[i+n].Data = &a, &b
-	return g.done(m)
+	return true
 }
 
 // injectForced posts a second ante of nothing (ante.amount) or a big blind of nothing by the
 // small blind before the big blind's (blind.amount).
-func injectForced(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectForced(m *mutation, code finding.Code) bool {
 	switch code {
 	case finding.AnteAmount:
 		i := m.find(isType(events.AntePostedType))
@@ -511,7 +662,7 @@ func injectForced(s *Sim, g *game, code finding.Code) bool {
 		sb := m.evs[i].Data.(*events.BlindPosted).Seat
 		m.insert(i+1, &events.BlindPosted{Seat: sb, Amount: 0, Blind: events.BlindBig})
 	}
-	return g.done(m)
+	return true
 }
 
 func acted(e *events.Event) *events.PlayerActed {
@@ -520,8 +671,7 @@ func acted(e *events.Event) *events.PlayerActed {
 }
 
 // injectBetting alters the betting without moving a chip.
-func injectBetting(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectBetting(m *mutation, code finding.Code) bool {
 	switch code {
 	case finding.BetOutOfTurn:
 		// The last two checks of a round, by different players, in the wrong order.
@@ -534,7 +684,7 @@ func injectBetting(s *Sim, g *game, code finding.Code) bool {
 				continue // not the end of the round
 			}
 			m.evs[i], m.evs[i+1] = m.evs[i+1], m.evs[i]
-			return g.done(m)
+			return true
 		}
 		return false
 	case finding.BetIllegalAction:
@@ -561,7 +711,7 @@ func injectBetting(s *Sim, g *game, code finding.Code) bool {
 			return false
 		}
 		var seat events.Seat
-		for _, p := range g.h.Players {
+		for _, p := range m.h.Players {
 			if !p.Folded && !p.AllIn && !p.Mucked {
 				seat = p.Seat
 				break
@@ -583,11 +733,11 @@ func injectBetting(s *Sim, g *game, code finding.Code) bool {
 				continue
 			}
 			m.remove(i)
-			return g.done(m)
+			return true
 		}
 		return false
 	}
-	return g.done(m)
+	return true
 }
 
 func at(evs []*events.Event, i int) *events.Event {
@@ -598,11 +748,10 @@ func at(evs []*events.Event, i int) *events.Event {
 }
 
 // injectDeclared declares one card more than the player draws (tr-kapali: never lowered).
-func injectDeclared(s *Sim, g *game, _ finding.Code) bool {
-	if g.h.Preset.Declared != rules.DeclaredRaiseOnly {
+func injectDeclared(m *mutation, _ finding.Code) bool {
+	if m.h.Preset.Declared != rules.DeclaredRaiseOnly {
 		return false
 	}
-	m := g.mutation()
 	i := m.find(isType(events.CardsDiscardedType))
 	if i < 0 {
 		return false
@@ -611,12 +760,11 @@ func injectDeclared(s *Sim, g *game, _ finding.Code) bool {
 	n := len(d.Cards) + 1
 	d.Declared = &n
 	m.evs[i].Data = &d
-	return g.done(m)
+	return true
 }
 
 // injectPots alters the showdown or the awards, and the final stacks to match the events.
-func injectPots(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectPots(m *mutation, code finding.Code) bool {
 	endI := len(m.evs) - 1
 	end := *m.evs[endI].Data.(*events.HandEnded)
 	end.Stacks = slices.Clone(end.Stacks)
@@ -637,7 +785,7 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 		return out
 	}()
 	award := func(i int) events.PotAwarded { return *m.evs[i].Data.(*events.PotAwarded) }
-	pots, _ := g.h.ExpectedAwards()
+	pots, _ := m.h.ExpectedAwards()
 	switch code {
 	case finding.ShowdownCards:
 		i := m.find(isType(events.HandShownType))
@@ -646,7 +794,7 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 		}
 		d := *m.evs[i].Data.(*events.HandShown)
 		d.Cards = slices.Clone(d.Cards)
-		stub := g.h.StubSet()
+		stub := m.h.StubSet()
 		if stub.Len() == 0 {
 			return false
 		}
@@ -687,7 +835,8 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 						adjust(a.Seat, 1)
 						adjust(b.Seat, -1)
 						m.evs[i].Data, m.evs[j].Data = &a, &b
-						return g.done(m.withEnd(endI, end))
+						m.withEnd(endI, end)
+	return true
 					}
 				}
 			}
@@ -718,9 +867,10 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 		m.remove(awards[0])
 		endI--
 	case finding.StackFinal:
-		adjust(end.Stacks[s.injRng.IntN(len(end.Stacks))].Seat, 1)
+		adjust(end.Stacks[m.rng.IntN(len(end.Stacks))].Seat, 1)
 	}
-	return g.done(m.withEnd(endI, end))
+	m.withEnd(endI, end)
+	return true
 }
 
 func (m *mutation) withEnd(i int, end events.HandEnded) *mutation {

@@ -355,12 +355,16 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 		return &Hand{}, nil
 	}
 	if inj.post != nil {
-		if g.exposed || g.misdealt || !inj.post(s, g, code) {
+		if g.exposed || g.misdealt {
 			return &Hand{}, nil
 		}
-		out.Events = g.evs
+		evs, ok := Mutate(code, g.evs, s.injRng, s.idSalt)
+		if !ok {
+			return &Hand{}, nil
+		}
+		out.Events = evs
 	}
-	seq, ok := verify(g.evs, code)
+	seq, ok := verify(out.Events, code)
 	if !ok {
 		return &Hand{}, nil
 	}
