@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -59,32 +60,32 @@ var injectors = map[finding.Code]injector{
 	finding.DeckCutExposed:    {post: injectExposed},
 	finding.DeckShuffles:      {post: injectReveal},
 	finding.DealMismatch:      {post: injectMismatch},
-	finding.DealOrder:         {behave: true},
-	finding.DealCount:         {behave: true},
+	finding.DealOrder:         {post: injectDeal},
+	finding.DealCount:         {post: injectDeal},
 	// Exposed cards and misdeals.
 	finding.CardExposed:       {post: injectExposed},
 	finding.CardExposedRemedy: {post: injectExposed},
-	finding.MisdealSettlement: {behave: true},
+	finding.MisdealSettlement: {post: injectMisdeal},
 	// Opening and betting.
 	finding.AnteAmount:         {post: injectForced},
 	finding.BlindAmount:        {post: injectForced},
 	finding.OpenWithoutOpeners: {behave: true},
-	finding.OpenNotShown:       {behave: true},
-	finding.OpenBelowMinimum:   {behave: true},
+	finding.OpenNotShown:       {post: injectOpen},
+	finding.OpenBelowMinimum:   {post: injectOpen},
 	finding.OpenNotAllowed:     {behave: true},
 	finding.BetOutOfTurn:       {post: injectBetting},
 	finding.BetIllegalAction:   {post: injectBetting},
 	finding.BetAmount:          {post: injectBetting},
 	finding.BetReopen:          {post: injectBetting},
 	finding.BetRoundIncomplete: {post: injectBetting},
-	finding.BetReturned:        {behave: true},
+	finding.BetReturned:        {post: injectReturned},
 	// Drawing.
-	finding.DrawTooMany:      {behave: true},
-	finding.DrawOrder:        {behave: true},
-	finding.DrawNotHeld:      {behave: true},
-	finding.DrawReplacements: {behave: true},
+	finding.DrawTooMany:      {post: injectDraw},
+	finding.DrawOrder:        {post: injectDraw},
+	finding.DrawNotHeld:      {post: injectDraw},
+	finding.DrawReplacements: {post: injectDraw},
 	finding.DrawDeclared:     {post: injectDeclared},
-	finding.DrawProcedure:    {behave: true},
+	finding.DrawProcedure:    {post: injectDraw},
 	// Showdown and pots.
 	finding.ShowdownCards: {post: injectPots},
 	finding.PotWinner:     {post: injectPots},
@@ -442,8 +443,8 @@ func (m *mutation) relabel(i int, seat events.Seat, swap map[cards.Card]cards.Ca
 }
 
 // redeal gives the cards of stream, in order, to the burns and the draw's cards from index i
-// on, and makes each seat's later events name the cards it now holds. It fails at a shuffle or
-// an exposed card, or when the stream runs out.
+// on, and makes each seat's later hand.shown name the cards it now holds. It fails at a shuffle
+// or an exposed card, or when the stream runs out.
 func (m *mutation) redeal(i int, stream []cards.Card) bool {
 	k := 0
 	next := func() (cards.Card, bool) {
@@ -453,6 +454,7 @@ func (m *mutation) redeal(i int, stream []cards.Card) bool {
 		k++
 		return stream[k-1], true
 	}
+	swaps := map[events.Seat]map[cards.Card]cards.Card{}
 	for j := i; j < len(m.evs); j++ {
 		e := m.evs[j]
 		switch d := e.Data.(type) {
@@ -474,12 +476,24 @@ func (m *mutation) redeal(i int, stream []cards.Card) bool {
 			if !ok {
 				return false
 			}
-			if c != d.Card {
-				m.relabel(j+1, d.Seat, map[cards.Card]cards.Card{d.Card: c})
+			if swaps[d.Seat] == nil {
+				swaps[d.Seat] = map[cards.Card]cards.Card{}
 			}
+			swaps[d.Seat][d.Card] = c
 			b := *d
 			b.Card = c
 			e.Data = &b
+		case *events.HandShown:
+			if sw := swaps[d.Seat]; sw != nil {
+				b := *d
+				b.Cards = slices.Clone(d.Cards)
+				for x, c := range b.Cards {
+					if n, ok := sw[c]; ok {
+						b.Cards[x] = n
+					}
+				}
+				e.Data = &b
+			}
 		}
 	}
 	return true
@@ -836,7 +850,7 @@ func injectPots(m *mutation, code finding.Code) bool {
 						adjust(b.Seat, -1)
 						m.evs[i].Data, m.evs[j].Data = &a, &b
 						m.withEnd(endI, end)
-	return true
+						return true
 					}
 				}
 			}
@@ -876,4 +890,296 @@ func injectPots(m *mutation, code finding.Code) bool {
 func (m *mutation) withEnd(i int, end events.HandEnded) *mutation {
 	m.evs[i].Data = &end
 	return m
+}
+
+// injectDeal gives the last two cards of the deal to the wrong players (deal.order), or leaves
+// out the last card of a player who folds before the draw and did not open (deal.count); the
+// later events name the cards each player then holds.
+func injectDeal(m *mutation, code finding.Code) bool {
+	i := m.findLast(isDeal)
+	if i < 1 || !isDeal(m.evs[i-1]) {
+		return false
+	}
+	b := *m.evs[i].Data.(*events.CardDealt)
+	switch code {
+	case finding.DealOrder:
+		a := *m.evs[i-1].Data.(*events.CardDealt)
+		if a.Seat == b.Seat {
+			return false
+		}
+		a.Seat, b.Seat = b.Seat, a.Seat
+		m.evs[i-1].Data, m.evs[i].Data = &a, &b
+		m.relabel(i+1, b.Seat, map[cards.Card]cards.Card{b.Card: a.Card})
+		m.relabel(i+1, a.Seat, map[cards.Card]cards.Card{a.Card: b.Card})
+	case finding.DealCount:
+		if b.Seat == m.h.Opener || !m.h.Player(b.Seat).Folded {
+			return false
+		}
+		if m.find(isType(events.CardsDiscardedType)) >= 0 && m.h.Preset.DrawSource != rules.DrawReshuffle {
+			return false // the draw would deal the card left in the stub
+		}
+		m.remove(i)
+	}
+	return true
+}
+
+// injectMisdeal exposes the first card of the deal (a misdeal where the preset keeps an exposed
+// card) and returns every chip put in but one: the hand is cut after that card and settled.
+func injectMisdeal(m *mutation, _ finding.Code) bool {
+	if m.h.Preset.ExposedDeal != rules.RemedyKeep {
+		return false
+	}
+	i := m.find(isDeal)
+	if i < 0 {
+		return false
+	}
+	d := m.evs[i].Data.(*events.CardDealt)
+	seat := d.Seat
+	m.evs = m.evs[:i+1]
+	m.insert(len(m.evs), &events.CardExposed{Card: d.Card, Phase: events.PhaseDeal, Seat: &seat, Cause: events.CauseDealer})
+	m.insert(len(m.evs), &events.MisdealDeclared{Reason: fmt.Sprintf("%v exposed in the deal", d.Card)})
+	h, ok := replay(m.evs, len(m.evs))
+	if !ok {
+		return false
+	}
+	kept := false
+	for _, p := range h.Players {
+		amount := p.In
+		if amount > 0 && !kept {
+			amount-- // a chip kept back
+			kept = true
+		}
+		if amount > 0 {
+			m.insert(len(m.evs), &events.BetReturned{Seat: p.Seat, Amount: amount})
+		}
+	}
+	if !kept {
+		return false
+	}
+	for _, e := range m.evs {
+		if e.Type == events.DeckShuffledType {
+			m.insert(len(m.evs), &events.DeckRevealed{Shuffle: e.Seq, Seed: m.h.Seeds[e.Seq]})
+		}
+	}
+	h, _ = replay(m.evs, len(m.evs))
+	end := &events.HandEnded{Carry: h.Carry}
+	for _, p := range h.Players {
+		end.Stacks = append(end.Stacks, events.SeatChips{Seat: p.Seat, Stack: p.Stack})
+	}
+	m.insert(len(m.evs), end)
+	return true
+}
+
+// injectOpen leaves out the openers of an opener who is paid (open.not-shown), or makes an
+// opening bet nobody calls one chip below the minimum (open.below-minimum), the excess returned
+// to him lowered to match.
+func injectOpen(m *mutation, code finding.Code) bool {
+	switch code {
+	case finding.OpenNotShown:
+		i := m.find(isType(events.OpenersShownType))
+		if i < 0 {
+			return false
+		}
+		seat := m.evs[i].Data.(*events.OpenersShown).Seat
+		if m.find(func(e *events.Event) bool {
+			d, ok := e.Data.(*events.PotAwarded)
+			return ok && d.Seat == seat && d.Amount > 0
+		}) < 0 {
+			return false
+		}
+		m.remove(i)
+		return true
+	}
+	i := m.find(func(e *events.Event) bool {
+		d := acted(e)
+		return d != nil && d.Action == events.Bet && (d.Round == events.RoundFirst || d.Round == events.RoundBlind)
+	})
+	if i < 0 {
+		return false
+	}
+	h, _ := replay(m.evs, i)
+	o, ok := h.Options()
+	bet := *acted(m.evs[i])
+	if !ok || !o.Opening || o.Seat != bet.Seat || o.MinBet <= 1 {
+		return false
+	}
+	delta := bet.Amount - (o.MinBet - 1)
+	r := m.find(func(e *events.Event) bool {
+		d, ok := e.Data.(*events.BetReturned)
+		return ok && d.Seat == bet.Seat && d.Amount >= delta
+	})
+	if r < 0 {
+		return false
+	}
+	bet.Amount = o.MinBet - 1
+	m.evs[i].Data = &bet
+	ret := *m.evs[r].Data.(*events.BetReturned)
+	ret.Amount -= delta
+	if ret.Amount == 0 {
+		m.remove(r)
+	} else {
+		m.evs[r].Data = &ret
+	}
+	return true
+}
+
+// injectReturned leaves the uncalled excess in the pot of a hand its bettor wins alone: his
+// award grows by it and his stack stays.
+func injectReturned(m *mutation, _ finding.Code) bool {
+	i := m.find(isType(events.BetReturnedType))
+	if i < 0 {
+		return false
+	}
+	ret := m.evs[i].Data.(*events.BetReturned)
+	var awards []int
+	for j, e := range m.evs {
+		if e.Type == events.PotAwardedType {
+			awards = append(awards, j)
+		}
+	}
+	if len(awards) != 1 {
+		return false
+	}
+	a := *m.evs[awards[0]].Data.(*events.PotAwarded)
+	if a.Seat != ret.Seat {
+		return false
+	}
+	a.Amount += ret.Amount
+	m.evs[awards[0]].Data = &a
+	m.remove(i)
+	return true
+}
+
+// injectDraw alters the draw, the cards then dealt in the order the stub gives them and the
+// hands shown following them: too many cards discarded by the last drawer (draw.too-many); the
+// first two drawers swapped (draw.order); a card discarded that the player does not hold
+// (draw.not-held); one replacement short for the last drawer, whose short hand is then mucked
+// (draw.replacements); the pre-draw reshuffle or a burn left out (draw.procedure).
+func injectDraw(m *mutation, code finding.Code) bool {
+	pr := m.h.Preset
+	first := m.find(isType(events.CardsDiscardedType))
+	last := m.findLast(isType(events.CardsDiscardedType))
+	if first < 0 {
+		return false
+	}
+	discards := func(i int) events.CardsDiscarded { return *m.evs[i].Data.(*events.CardsDiscarded) }
+	switch code {
+	case finding.DrawTooMany:
+		d := discards(last)
+		if pr.MaxDraw >= 5 || len(d.Cards) > pr.MaxDraw {
+			return false
+		}
+		h, _ := replay(m.evs, last)
+		var kept []cards.Card
+		for _, c := range h.Player(d.Seat).Cards {
+			if !slices.Contains(d.Cards, c) {
+				kept = append(kept, c)
+			}
+		}
+		extra := pr.MaxDraw + 1 - len(d.Cards)
+		if extra > len(kept) {
+			return false
+		}
+		stream := m.drawStream(last)
+		d.Cards = append(slices.Clone(d.Cards), kept[:extra]...)
+		if d.Declared != nil {
+			n := len(d.Cards)
+			d.Declared = &n
+		}
+		m.evs[last].Data = &d
+		j := last + 1
+		for j < len(m.evs) && (isDrawCard(m.evs[j]) || m.evs[j].Type == events.CardBurnedType) {
+			j++
+		}
+		for range extra {
+			m.insert(j, &events.CardDealt{Seat: d.Seat, Phase: events.PhaseDraw})
+		}
+		return m.redeal(last, stream)
+	case finding.DrawOrder:
+		a, b := discards(first), m.find(func(e *events.Event) bool {
+			d, ok := e.Data.(*events.CardsDiscarded)
+			return ok && e != m.evs[first] && d.Seat != 0
+		})
+		if b < 0 || len(a.Cards) >= 5 || len(discards(b).Cards) >= 5 {
+			return false
+		}
+		end := b + 1
+		for end < len(m.evs) && (isDrawCard(m.evs[end]) || m.evs[end].Type == events.CardBurnedType) {
+			end++
+		}
+		stream := m.drawStream(first)
+		blockA, blockB := slices.Clone(m.evs[first:b]), slices.Clone(m.evs[b:end])
+		m.evs = slices.Concat(m.evs[:first], blockB, blockA, m.evs[end:])
+		return m.redeal(first, stream)
+	case finding.DrawNotHeld:
+		stub := m.h.Stub()
+		for i, e := range m.evs {
+			d, ok := e.Data.(*events.CardsDiscarded)
+			if !ok || len(d.Cards) < 1 || len(d.Cards) >= pr.MaxDraw || len(stub) == 0 {
+				continue
+			}
+			c := *d
+			c.Cards = append(slices.Clone(d.Cards), stub[len(stub)-1])
+			m.evs[i].Data = &c
+			return true
+		}
+		return false
+	case finding.DrawReplacements:
+		d := discards(last)
+		if len(d.Cards) < 2 || len(d.Cards) >= 5 {
+			return false
+		}
+		j := m.findLast(func(e *events.Event) bool {
+			c, ok := e.Data.(*events.CardDealt)
+			return ok && c.Phase == events.PhaseDraw && c.Seat == d.Seat
+		})
+		if j < last {
+			return false
+		}
+		for _, e := range m.evs {
+			if a, ok := e.Data.(*events.PotAwarded); ok && a.Seat == d.Seat {
+				return false
+			}
+		}
+		stream := m.drawStream(last)
+		m.remove(j)
+		if k := m.find(func(e *events.Event) bool {
+			s, ok := e.Data.(*events.HandShown)
+			return ok && s.Seat == d.Seat
+		}); k >= 0 {
+			m.evs[k].Type, m.evs[k].Data = events.HandMuckedType, &events.HandMucked{Seat: d.Seat}
+		}
+		return m.redeal(last, stream)
+	case finding.DrawProcedure:
+		if pr.DrawSource == rules.DrawReshuffle {
+			i := m.find(func(e *events.Event) bool {
+				d, ok := e.Data.(*events.DeckShuffled)
+				return ok && d.Cards != nil
+			})
+			if i < 0 || i > first {
+				return false
+			}
+			stream := m.stubAt(i)
+			seq := m.evs[i].Seq
+			if r := m.find(func(e *events.Event) bool {
+				d, ok := e.Data.(*events.DeckRevealed)
+				return ok && d.Shuffle == seq
+			}); r >= 0 {
+				m.remove(r)
+			}
+			if m.evs[i+1].Type == events.DeckCutType {
+				m.remove(i + 1)
+			}
+			m.remove(i)
+			return m.redeal(i, stream)
+		}
+		i := m.find(func(e *events.Event) bool { return e.Type == events.CardBurnedType && e.Seq > m.evs[first].Seq })
+		if i < 0 || at(m.evs, i+1).Type == events.CardExposedType {
+			return false
+		}
+		stream := m.drawStream(i)
+		m.remove(i)
+		return m.redeal(i, stream)
+	}
+	return false
 }
