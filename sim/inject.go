@@ -13,21 +13,19 @@ import (
 	"github.com/fechado/fechado/rules"
 )
 
-// An irregularity is injected in one of three ways, whichever leaves it the only error of the
-// hand:
+// An irregularity is injected in one of two ways; the players and the dealer always play clean:
 //   - pre: the table starts the hand wrongly (table.* codes): the hand is then played out
-//     consistently from that start;
-//   - behave: a player or the dealer does the wrong thing during the hand, and the hand goes on
-//     from what the log records (so later events stay consistent with it);
-//   - post: the events of a clean hand are altered afterwards, then renumbered and re-sealed.
+//     clean from that start;
+//   - post: a mutation of the finished clean hand's events (Mutate): a pure pass keyed by the
+//     code, which alters, inserts, drops or re-deals events (the later events naming the cards
+//     each player then holds), then renumbers and re-seals the chain.
 //
 // Every injected hand is audited on its own before it is written; if the auditor does not report
 // the code, or reports another error as well, the hand is played again clean and the code waits
 // for the next hand.
 type injector struct {
-	pre    func(s *Sim, dealt []*seat) (preplay, bool)
-	behave bool
-	post   func(m *mutation, code finding.Code) bool
+	pre  func(s *Sim, dealt []*seat) (preplay, bool)
+	post func(m *mutation, code finding.Code) bool
 }
 
 // preplay is how the table starts a hand wrongly.
@@ -69,10 +67,10 @@ var injectors = map[finding.Code]injector{
 	// Opening and betting.
 	finding.AnteAmount:         {post: injectForced},
 	finding.BlindAmount:        {post: injectForced},
-	finding.OpenWithoutOpeners: {behave: true},
+	finding.OpenWithoutOpeners: {post: injectFalseOpen},
 	finding.OpenNotShown:       {post: injectOpen},
 	finding.OpenBelowMinimum:   {post: injectOpen},
-	finding.OpenNotAllowed:     {behave: true},
+	finding.OpenNotAllowed:     {post: injectFalseOpen},
 	finding.BetOutOfTurn:       {post: injectBetting},
 	finding.BetIllegalAction:   {post: injectBetting},
 	finding.BetAmount:          {post: injectBetting},
@@ -1182,4 +1180,88 @@ func injectDraw(m *mutation, code finding.Code) bool {
 		return m.redeal(i, stream)
 	}
 	return false
+}
+
+// injectFalseOpen puts an open the preset forbids before the first action of round first: by a
+// player who started with no chips and holds openers, for nothing (open.not-allowed), the rest
+// of the hand kept; or, in place of that first action, by the player to speak who holds no
+// openers (open.without-openers): every other player then folds to it and the hand is settled
+// as the engine reckons it: the excess returned, the openers shown, the pots paid (a false
+// opener's hand is dead: its pot is carried), the seeds of the shuffles left revealed.
+func injectFalseOpen(m *mutation, code finding.Code) bool {
+	i := m.find(func(e *events.Event) bool { d := acted(e); return d != nil && d.Round == events.RoundFirst })
+	if i < 0 {
+		return false
+	}
+	h, _ := replay(m.evs, i)
+	// The engine enters a round on its first action: the dealer's reckoning of who speaks first
+	// and for how much (game.firstOptions) reads only the hand.
+	o, ok := (&game{h: h}).firstOptions(events.RoundFirst)
+	if !ok {
+		return false
+	}
+	qualifies := func(p *rules.Player) bool {
+		return len(p.Cards) == 5 && h.Qualifies(h.Eval.Eval([5]cards.Card(p.Cards)))
+	}
+	var open *events.PlayerActed
+	switch code {
+	case finding.OpenWithoutOpeners:
+		p := h.Player(o.Seat)
+		if !o.Opening || !o.Bet || len(p.Cards) != 5 || qualifies(p) {
+			return false
+		}
+		open = &events.PlayerActed{Seat: o.Seat, Round: events.RoundFirst, Action: events.Bet, Amount: o.MinBet}
+	case finding.OpenNotAllowed:
+		for _, p := range h.Players {
+			if p.Start == 0 && !p.Folded && qualifies(p) {
+				open = &events.PlayerActed{Seat: p.Seat, Round: events.RoundFirst, Action: events.Bet}
+				break
+			}
+		}
+	}
+	if open == nil {
+		return false
+	}
+	if code == finding.OpenNotAllowed {
+		// An all-in open for nothing moves no chip and needs no answer: the hand goes on as
+		// it was played (a hand passed out after it is refused by the auditor's check).
+		m.insert(i, open)
+		return true
+	}
+	var reveals []*events.Event
+	for _, e := range m.evs[i:] {
+		if d, ok := e.Data.(*events.DeckRevealed); ok && int(d.Shuffle) <= i {
+			reveals = append(reveals, e) // a shuffle before the open, not one of the draw
+		}
+	}
+	m.evs = m.evs[:i]
+	add := func(d events.Data) { h.Apply(m.insert(len(m.evs), d)) }
+	add(open)
+	for o, ok := h.Options(); ok; o, ok = h.Options() {
+		add(&events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold})
+	}
+	if s, x := h.Excess(); x > 0 && h.InHand() > 0 {
+		add(&events.BetReturned{Seat: s, Amount: x})
+	}
+	pots, _ := h.ExpectedAwards()
+	if p := h.Player(h.Opener); p != nil && p.Live() && h.Preset.MustShowOpeners && len(h.OpenerCards) == 5 {
+		add(&events.OpenersShown{Seat: p.Seat, Cards: openers(h, h.OpenerCards)})
+	}
+	for _, pot := range pots {
+		for _, w := range pot.Winners {
+			if a := pot.Shares[w]; a > 0 {
+				add(&events.PotAwarded{Seat: w, Amount: a, Pot: pot.Index})
+			}
+		}
+	}
+	for _, r := range reveals {
+		m.evs = append(m.evs, r)
+		h.Apply(r)
+	}
+	end := &events.HandEnded{Carry: h.ExpectedCarry()}
+	for _, p := range h.Players {
+		end.Stacks = append(end.Stacks, events.SeatChips{Seat: p.Seat, Stack: p.Stack})
+	}
+	m.insert(len(m.evs), end)
+	return true
 }

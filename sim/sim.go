@@ -339,20 +339,13 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 			dealt = rest
 		}
 	}
-	var behave finding.Code
-	if inj.behave {
-		behave = code
-	}
-	g, err := s.play(dealt, pre, behave)
+	g, err := s.play(dealt, pre)
 	if err != nil {
 		return nil, err
 	}
 	out := &Hand{Events: g.evs, Exposed: g.exposed}
 	if code == "" {
 		return out, nil
-	}
-	if inj.behave && !g.injected {
-		return &Hand{}, nil
 	}
 	if inj.post != nil {
 		if g.exposed || g.misdealt {
