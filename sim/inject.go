@@ -14,8 +14,10 @@ import (
 )
 
 // An irregularity is injected in one of two ways; the players and the dealer always play clean:
-//   - pre: the table starts the hand wrongly (table.* codes): the hand is then played out
-//     clean from that start;
+//   - pre: the table starts the hand with another dealer (table.dealer) or leaves a player out
+//     of the deal (table.seating), and the hand is played out clean from that start: both
+//     change who gets which card and who speaks when, which no edit of the finished hand can
+//     follow;
 //   - post: a mutation of the finished clean hand's events (Mutate): a pure pass keyed by the
 //     code, which alters, inserts, drops or re-deals events (the later events naming the cards
 //     each player then holds), then renumbers and re-seals the chain.
@@ -28,14 +30,11 @@ type injector struct {
 	post func(m *mutation, code finding.Code) bool
 }
 
-// preplay is how the table starts a hand wrongly.
+// preplay is how the table starts a hand wrongly where no mutation of the finished hand can:
+// another dealer changes who is dealt and who speaks first, a player left out changes the deal.
 type preplay struct {
-	dealer    events.Seat
-	carry     events.Chips
-	passedOut int
-	stack     map[events.Seat]events.Chips
-	rebuy     map[events.Seat]events.Chips
-	exclude   events.Seat
+	dealer  events.Seat
+	exclude events.Seat
 }
 
 // NotInjectable lists the codes the simulator cannot inject alone, with the reason.
@@ -93,11 +92,11 @@ var injectors = map[finding.Code]injector{
 	finding.PotUnawarded:  {post: injectPots},
 	finding.StackFinal:    {post: injectPots},
 	// Table continuity.
-	finding.TableStack:     {pre: preTable(finding.TableStack)},
-	finding.TableRebuy:     {pre: preTable(finding.TableRebuy)},
+	finding.TableStack:     {post: injectStart},
+	finding.TableRebuy:     {post: injectStart},
 	finding.TableDealer:    {pre: preTable(finding.TableDealer)},
-	finding.TableCarry:     {pre: preTable(finding.TableCarry)},
-	finding.TablePassedOut: {pre: preTable(finding.TablePassedOut)},
+	finding.TableCarry:     {post: injectStart},
+	finding.TablePassedOut: {post: injectStart},
 	finding.TableSeating:   {pre: preTable(finding.TableSeating)},
 }
 
@@ -214,7 +213,7 @@ func isTable(c finding.Code) bool {
 // preTable starts the hand wrongly for a table.* code.
 func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 	return func(s *Sim, dealt []*seat) (preplay, bool) {
-		pre := preplay{stack: map[events.Seat]events.Chips{}, rebuy: map[events.Seat]events.Chips{}}
+		var pre preplay
 		if s.lastSeats == nil {
 			return pre, false // the first hand has no previous hand to differ from
 		}
@@ -229,13 +228,6 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 		}
 		pick := rich[s.injRng.IntN(len(rich))]
 		switch code {
-		case finding.TableStack:
-			pre.stack[pick.seat] = 1 + events.Chips(s.injRng.IntN(5))
-		case finding.TableRebuy:
-			if s.preset.Rebuys {
-				return pre, false
-			}
-			pre.rebuy[pick.seat] = 100
 		case finding.TableDealer:
 			var seats []events.Seat
 			for _, p := range dealt {
@@ -253,10 +245,6 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 				// dealt in moves the starter wrongly.
 				pre.dealer = rules.NextSeat(seats, right)
 			}
-		case finding.TableCarry:
-			pre.carry = 5 + events.Chips(s.injRng.IntN(10))
-		case finding.TablePassedOut:
-			pre.passedOut = 1
 		case finding.TableSeating:
 			if _, ok := s.preset.Low(len(dealt) - 1); !ok || len(rich) < 3 {
 				return pre, false
@@ -1263,5 +1251,78 @@ func injectFalseOpen(m *mutation, code finding.Code) bool {
 		end.Stacks = append(end.Stacks, events.SeatChips{Seat: p.Seat, Stack: p.Stack})
 	}
 	m.insert(len(m.evs), end)
+	return true
+}
+
+// injectStart starts the hand differently from where the previous hand left the table, and
+// carries the difference to the end of the hand: more chips for a player who was in the
+// previous hand and is not all-in (table.stack), a rebuy where the preset has none
+// (table.rebuy), a larger carry, paid to the one winner of pot 0 or carried on
+// (table.carry), one more passed-out deal (table.passed-out).
+func injectStart(m *mutation, code finding.Code) bool {
+	hs := *m.evs[0].Data.(*events.HandStarted)
+	if hs.Previous == nil {
+		return false // the first hand has no previous hand to differ from
+	}
+	hs.Seats = slices.Clone(hs.Seats)
+	endI := len(m.evs) - 1
+	end, ok := m.evs[endI].Data.(*events.HandEnded)
+	if !ok {
+		return false
+	}
+	e := *end
+	e.Stacks = slices.Clone(end.Stacks)
+	give := func(seat events.Seat, by events.Chips) {
+		for i := range e.Stacks {
+			if e.Stacks[i].Seat == seat {
+				e.Stacks[i].Stack += by
+			}
+		}
+	}
+	switch code {
+	case finding.TableStack, finding.TableRebuy:
+		var rich []int
+		for i, ss := range hs.Seats {
+			if p := m.h.Player(ss.Seat); ss.Stack > 0 && !ss.Joined && ss.From == "" && p != nil && !p.AllIn {
+				rich = append(rich, i)
+			}
+		}
+		if len(rich) == 0 || code == finding.TableRebuy && m.h.Preset.Rebuys {
+			return false
+		}
+		ss := &hs.Seats[rich[m.rng.IntN(len(rich))]]
+		by := 1 + events.Chips(m.rng.IntN(5))
+		if code == finding.TableRebuy {
+			by = 100
+			r := by
+			ss.Rebuy = &r
+		}
+		ss.Stack += by
+		give(ss.Seat, by)
+	case finding.TableCarry:
+		by := 5 + events.Chips(m.rng.IntN(10))
+		hs.Carry += by
+		var awards []int
+		for i, ev := range m.evs {
+			if a, ok := ev.Data.(*events.PotAwarded); ok && a.Pot == 0 {
+				awards = append(awards, i)
+			}
+		}
+		switch {
+		case m.h.Passed:
+			e.Carry += by
+		case len(awards) == 1:
+			a := *m.evs[awards[0]].Data.(*events.PotAwarded)
+			a.Amount += by
+			m.evs[awards[0]].Data = &a
+			give(a.Seat, by)
+		default:
+			return false
+		}
+	case finding.TablePassedOut:
+		hs.PassedOut++
+	}
+	m.evs[0].Data = &hs
+	m.evs[endI].Data = &e
 	return true
 }

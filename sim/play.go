@@ -62,8 +62,8 @@ func (s *Sim) play(dealt []*seat, pre preplay) (*game, error) {
 		Carry: s.carry, PassedOut: s.passedOut}
 	for _, p := range dealt {
 		seats = append(seats, p.seat)
-		ss := events.SeatStack{Seat: p.seat, Player: p.name, Stack: p.stack + p.rebuy + pre.stack[p.seat] + pre.rebuy[p.seat]}
-		if r := p.rebuy + pre.rebuy[p.seat]; r > 0 {
+		ss := events.SeatStack{Seat: p.seat, Player: p.name, Stack: p.stack + p.rebuy}
+		if r := p.rebuy; r > 0 {
 			ss.Rebuy = &r
 		}
 		ss.Joined, ss.From = p.joined, p.from
@@ -91,8 +91,6 @@ func (s *Sim) play(dealt []*seat, pre preplay) (*game, error) {
 	if !s.preset.PassedOutAllowed {
 		hs.PassedOut = 0
 	}
-	hs.Carry += pre.carry
-	hs.PassedOut += pre.passedOut
 	if pre.dealer != 0 {
 		hs.Dealer = pre.dealer
 		g.sb, g.bb = 0, 0 // the blinds left of the dealer written
