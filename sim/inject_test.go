@@ -1,8 +1,13 @@
 package sim
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/events"
 
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/rules"
@@ -115,5 +120,82 @@ func TestInjectRotation(t *testing.T) {
 			}
 			t.Logf("%d hands, %d codes injected", len(hands), len(got))
 		})
+	}
+}
+
+// TestMutateIsAPurePass: a mutation reads the finished clean hand and returns new events; the
+// hand it was given is left as it was, byte for byte, and the same draws give the same bytes.
+// Every code is tried on the hands of a clean table of each preset it fits.
+func TestMutateIsAPurePass(t *testing.T) {
+	for _, name := range rules.Names() {
+		hands, err := All(Config{Rules: name, Players: 4, Hands: 10, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, code := range InjectableFor(name) {
+			if injectors[code].post == nil {
+				continue // a wrong start (table.dealer, table.seating), not a mutation
+			}
+			mutated := 0
+			for _, h := range hands {
+				before := rawLines(h.Events)
+				a, ok := Mutate(code, h.Events, rand.New(rand.NewPCG(7, 8)), 3)
+				if rawLines(h.Events) != before || encoded(h.Events) != before {
+					t.Fatalf("%s %s: Mutate changed the clean hand it was given", name, code)
+				}
+				if !ok {
+					continue
+				}
+				mutated++
+				b, _ := Mutate(code, h.Events, rand.New(rand.NewPCG(7, 8)), 3)
+				if rawLines(a) != rawLines(b) {
+					t.Errorf("%s %s: the same draws gave two different hands", name, code)
+				}
+				if rawLines(a) == before {
+					t.Errorf("%s %s: the mutation left the hand as it was", name, code)
+				}
+			}
+			if mutated == 0 {
+				t.Logf("%s %s: no hand of 10 fits", name, code)
+			}
+		}
+	}
+}
+
+func rawLines(evs []*events.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		b.Write(e.Raw)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// encoded encodes the events again from their fields: equal to their lines when nothing
+// changed the fields behind them.
+func encoded(evs []*events.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		b.Write(events.Encode(e))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestInjectAllSameSeedSameBytes: with every code the preset can show in rotation, the same seed
+// gives the same log, byte for byte (the mutations draw from the seeded injection source only).
+func TestInjectAllSameSeedSameBytes(t *testing.T) {
+	for _, name := range rules.Names() {
+		cfg := Config{Rules: name, Players: 4, Hands: 30, Seed: 77, Inject: InjectableFor(name)}
+		var a, b bytes.Buffer
+		if err := Run(cfg, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := Run(cfg, &b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: two runs of seed 77 differ", name)
+		}
 	}
 }
