@@ -879,8 +879,8 @@ func (m *mutation) withEnd(i int, end events.HandEnded) *mutation {
 }
 
 // injectDeal gives the last two cards of the deal to the wrong players (deal.order), or leaves
-// out the last card of a player who folds before the draw and did not open (deal.count); the
-// later events name the cards each player then holds.
+// out the last card of a player who folds before the draw and did not open (deal.count: the
+// draw then deals from that card on); the later events name the cards each player then holds.
 func injectDeal(m *mutation, code finding.Code) bool {
 	i := m.findLast(isDeal)
 	if i < 1 || !isDeal(m.evs[i-1]) {
@@ -901,10 +901,11 @@ func injectDeal(m *mutation, code finding.Code) bool {
 		if b.Seat == m.h.Opener || !m.h.Player(b.Seat).Folded {
 			return false
 		}
-		if m.find(isType(events.CardsDiscardedType)) >= 0 && m.h.Preset.DrawSource != rules.DrawReshuffle {
-			return false // the draw would deal the card left in the stub
-		}
 		m.remove(i)
+		if d := m.find(isType(events.CardsDiscardedType)); d >= 0 && m.h.Preset.DrawSource != rules.DrawReshuffle {
+			// The card left in the stub is the draw's first.
+			return m.redeal(d, append([]cards.Card{b.Card}, m.drawStream(d)...))
+		}
 	}
 	return true
 }
@@ -957,8 +958,8 @@ func injectMisdeal(m *mutation, _ finding.Code) bool {
 }
 
 // injectOpen leaves out the openers of an opener who is paid (open.not-shown), or makes an
-// opening bet nobody calls one chip below the minimum (open.below-minimum), the excess returned
-// to him lowered to match.
+// opening bet one chip below the minimum (open.below-minimum): the other players' first chips
+// of the round lowered to match, and the hand settled again.
 func injectOpen(m *mutation, code finding.Code) bool {
 	switch code {
 	case finding.OpenNotShown:
@@ -984,29 +985,89 @@ func injectOpen(m *mutation, code finding.Code) bool {
 		return false
 	}
 	h, _ := replay(m.evs, i)
-	o, ok := h.Options()
 	bet := *acted(m.evs[i])
-	if !ok || !o.Opening || o.Seat != bet.Seat || o.MinBet <= 1 {
+	o, ok := h.Options()
+	if !ok {
+		o, ok = (&game{h: h}).firstOptions(bet.Round) // the round's first action
+	}
+	if !ok || !o.Opening || o.Seat != bet.Seat || o.MinBet <= 1 || bet.Amount >= h.Player(bet.Seat).Stack {
 		return false
 	}
 	delta := bet.Amount - (o.MinBet - 1)
-	r := m.find(func(e *events.Event) bool {
-		d, ok := e.Data.(*events.BetReturned)
-		return ok && d.Seat == bet.Seat && d.Amount >= delta
-	})
-	if r < 0 {
-		return false
-	}
 	bet.Amount = o.MinBet - 1
 	m.evs[i].Data = &bet
-	ret := *m.evs[r].Data.(*events.BetReturned)
-	ret.Amount -= delta
-	if ret.Amount == 0 {
-		m.remove(r)
-	} else {
-		m.evs[r].Data = &ret
+	// Every other player's first chips of the round after the open are as many fewer: the
+	// round's level is lower by delta. Then the hand is settled again from what was put in.
+	paid := map[events.Seat]bool{bet.Seat: true}
+	for j := i + 1; j < len(m.evs); j++ {
+		d := acted(m.evs[j])
+		if d == nil || d.Round != bet.Round || d.Amount == 0 || paid[d.Seat] {
+			continue
+		}
+		paid[d.Seat] = true
+		c := *d
+		c.Amount -= delta
+		if c.Amount <= 0 {
+			return false
+		}
+		m.evs[j].Data = &c
 	}
+	return m.resettle()
+}
+
+// settleTypes are the events that settle a hand, after its last action and showdown.
+var settleTypes = map[events.Type]bool{events.BetReturnedType: true, events.OpenersShownType: true,
+	events.PotAwardedType: true, events.DeckRevealedType: true, events.HandEndedType: true}
+
+// resettle drops the settlement at the end of the hand and writes it again as the engine
+// reckons it from the events before it.
+func (m *mutation) resettle() bool {
+	i := len(m.evs)
+	for i > 0 && settleTypes[m.evs[i-1].Type] {
+		i--
+	}
+	var reveals []*events.Event
+	for _, e := range m.evs[i:] {
+		if e.Type == events.DeckRevealedType {
+			reveals = append(reveals, e)
+		}
+	}
+	h, ok := replay(m.evs, i)
+	if !ok {
+		return false
+	}
+	m.evs = m.evs[:i]
+	m.settle(h, reveals)
 	return true
+}
+
+// settle ends the hand h follows as the dealer does (game.settle): the excess returned, the
+// openers shown, the pots paid, the seeds revealed (reveals), the stacks.
+func (m *mutation) settle(h *rules.Hand, reveals []*events.Event) {
+	add := func(d events.Data) { h.Apply(m.insert(len(m.evs), d)) }
+	if s, x := h.Excess(); x > 0 && h.InHand() > 0 {
+		add(&events.BetReturned{Seat: s, Amount: x})
+	}
+	pots, _ := h.ExpectedAwards()
+	if p := h.Player(h.Opener); p != nil && p.Live() && h.Preset.MustShowOpeners && h.Preset.Openers != rules.OpenFree && len(h.OpenerCards) == 5 {
+		add(&events.OpenersShown{Seat: p.Seat, Cards: openers(h, h.OpenerCards)})
+	}
+	for _, pot := range pots {
+		for _, w := range pot.Winners {
+			if a := pot.Shares[w]; a > 0 {
+				add(&events.PotAwarded{Seat: w, Amount: a, Pot: pot.Index})
+			}
+		}
+	}
+	for _, r := range reveals {
+		m.evs = append(m.evs, r)
+		h.Apply(r)
+	}
+	end := &events.HandEnded{Carry: h.ExpectedCarry()}
+	for _, p := range h.Players {
+		end.Stacks = append(end.Stacks, events.SeatChips{Seat: p.Seat, Stack: p.Stack})
+	}
+	m.insert(len(m.evs), end)
 }
 
 // injectReturned leaves the uncalled excess in the pot of a hand its bettor wins alone: his
@@ -1228,29 +1289,7 @@ func injectFalseOpen(m *mutation, code finding.Code) bool {
 	for o, ok := h.Options(); ok; o, ok = h.Options() {
 		add(&events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold})
 	}
-	if s, x := h.Excess(); x > 0 && h.InHand() > 0 {
-		add(&events.BetReturned{Seat: s, Amount: x})
-	}
-	pots, _ := h.ExpectedAwards()
-	if p := h.Player(h.Opener); p != nil && p.Live() && h.Preset.MustShowOpeners && len(h.OpenerCards) == 5 {
-		add(&events.OpenersShown{Seat: p.Seat, Cards: openers(h, h.OpenerCards)})
-	}
-	for _, pot := range pots {
-		for _, w := range pot.Winners {
-			if a := pot.Shares[w]; a > 0 {
-				add(&events.PotAwarded{Seat: w, Amount: a, Pot: pot.Index})
-			}
-		}
-	}
-	for _, r := range reveals {
-		m.evs = append(m.evs, r)
-		h.Apply(r)
-	}
-	end := &events.HandEnded{Carry: h.ExpectedCarry()}
-	for _, p := range h.Players {
-		end.Stacks = append(end.Stacks, events.SeatChips{Seat: p.Seat, Stack: p.Stack})
-	}
-	m.insert(len(m.evs), end)
+	m.settle(h, reveals)
 	return true
 }
 
