@@ -249,6 +249,11 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 			if _, ok := s.preset.Low(len(dealt) - 1); !ok || len(rich) < 3 {
 				return pre, false
 			}
+			if s.cfg.Cash {
+				// A cash player left out may leave before his next hand, listed as gone from
+				// a hand he was not in: a second finding, of the next hand.
+				return pre, false
+			}
 			pre.exclude = pick.seat
 		}
 		return pre, true
@@ -893,10 +898,12 @@ func injectDeal(m *mutation, code finding.Code) bool {
 		if a.Seat == b.Seat {
 			return false
 		}
+		// Each of the two now holds the other's card.
+		m.relabel(i+1, a.Seat, map[cards.Card]cards.Card{a.Card: b.Card})
+		m.relabel(i+1, b.Seat, map[cards.Card]cards.Card{b.Card: a.Card})
 		a.Seat, b.Seat = b.Seat, a.Seat
 		m.evs[i-1].Data, m.evs[i].Data = &a, &b
-		m.relabel(i+1, b.Seat, map[cards.Card]cards.Card{b.Card: a.Card})
-		m.relabel(i+1, a.Seat, map[cards.Card]cards.Card{a.Card: b.Card})
+		return m.resettle()
 	case finding.DealCount:
 		if b.Seat == m.h.Opener || !m.h.Player(b.Seat).Folded {
 			return false
@@ -904,7 +911,7 @@ func injectDeal(m *mutation, code finding.Code) bool {
 		m.remove(i)
 		if d := m.find(isType(events.CardsDiscardedType)); d >= 0 && m.h.Preset.DrawSource != rules.DrawReshuffle {
 			// The card left in the stub is the draw's first.
-			return m.redeal(d, append([]cards.Card{b.Card}, m.drawStream(d)...))
+			return m.redeal(d, append([]cards.Card{b.Card}, m.drawStream(d)...)) && m.resettle()
 		}
 	}
 	return true
@@ -1021,7 +1028,10 @@ var settleTypes = map[events.Type]bool{events.BetReturnedType: true, events.Open
 
 // resettle drops the settlement at the end of the hand and writes it again as the engine
 // reckons it from the events before it.
-func (m *mutation) resettle() bool {
+func (m *mutation) resettle() bool { return m.resettleReturning(true) }
+
+// resettleReturning is resettle; with returning false the uncalled excess stays in the pot.
+func (m *mutation) resettleReturning(returning bool) bool {
 	i := len(m.evs)
 	for i > 0 && settleTypes[m.evs[i-1].Type] {
 		i--
@@ -1037,15 +1047,15 @@ func (m *mutation) resettle() bool {
 		return false
 	}
 	m.evs = m.evs[:i]
-	m.settle(h, reveals)
+	m.settle(h, reveals, returning)
 	return true
 }
 
 // settle ends the hand h follows as the dealer does (game.settle): the excess returned, the
 // openers shown, the pots paid, the seeds revealed (reveals), the stacks.
-func (m *mutation) settle(h *rules.Hand, reveals []*events.Event) {
+func (m *mutation) settle(h *rules.Hand, reveals []*events.Event, returning bool) {
 	add := func(d events.Data) { h.Apply(m.insert(len(m.evs), d)) }
-	if s, x := h.Excess(); x > 0 && h.InHand() > 0 {
+	if s, x := h.Excess(); returning && x > 0 && h.InHand() > 0 {
 		add(&events.BetReturned{Seat: s, Amount: x})
 	}
 	pots, _ := h.ExpectedAwards()
@@ -1070,31 +1080,15 @@ func (m *mutation) settle(h *rules.Hand, reveals []*events.Event) {
 	m.insert(len(m.evs), end)
 }
 
-// injectReturned leaves the uncalled excess in the pot of a hand its bettor wins alone: his
-// award grows by it and his stack stays.
+// injectReturned leaves the uncalled excess in the pot: the hand is settled again without
+// returning it, the pots paid as the engine reckons them with it.
 func injectReturned(m *mutation, _ finding.Code) bool {
 	i := m.find(isType(events.BetReturnedType))
 	if i < 0 {
 		return false
 	}
-	ret := m.evs[i].Data.(*events.BetReturned)
-	var awards []int
-	for j, e := range m.evs {
-		if e.Type == events.PotAwardedType {
-			awards = append(awards, j)
-		}
-	}
-	if len(awards) != 1 {
-		return false
-	}
-	a := *m.evs[awards[0]].Data.(*events.PotAwarded)
-	if a.Seat != ret.Seat {
-		return false
-	}
-	a.Amount += ret.Amount
-	m.evs[awards[0]].Data = &a
 	m.remove(i)
-	return true
+	return m.resettleReturning(false)
 }
 
 // injectDraw alters the draw, the cards then dealt in the order the stub gives them and the
@@ -1141,7 +1135,7 @@ func injectDraw(m *mutation, code finding.Code) bool {
 		for range extra {
 			m.insert(j, &events.CardDealt{Seat: d.Seat, Phase: events.PhaseDraw})
 		}
-		return m.redeal(last, stream)
+		return m.redeal(last, stream) && m.resettle()
 	case finding.DrawOrder:
 		a, b := discards(first), m.find(func(e *events.Event) bool {
 			d, ok := e.Data.(*events.CardsDiscarded)
@@ -1157,7 +1151,7 @@ func injectDraw(m *mutation, code finding.Code) bool {
 		stream := m.drawStream(first)
 		blockA, blockB := slices.Clone(m.evs[first:b]), slices.Clone(m.evs[b:end])
 		m.evs = slices.Concat(m.evs[:first], blockB, blockA, m.evs[end:])
-		return m.redeal(first, stream)
+		return m.redeal(first, stream) && m.resettle()
 	case finding.DrawNotHeld:
 		stub := m.h.Stub()
 		for i, e := range m.evs {
@@ -1183,11 +1177,6 @@ func injectDraw(m *mutation, code finding.Code) bool {
 		if j < last {
 			return false
 		}
-		for _, e := range m.evs {
-			if a, ok := e.Data.(*events.PotAwarded); ok && a.Seat == d.Seat {
-				return false
-			}
-		}
 		stream := m.drawStream(last)
 		m.remove(j)
 		if k := m.find(func(e *events.Event) bool {
@@ -1196,7 +1185,7 @@ func injectDraw(m *mutation, code finding.Code) bool {
 		}); k >= 0 {
 			m.evs[k].Type, m.evs[k].Data = events.HandMuckedType, &events.HandMucked{Seat: d.Seat}
 		}
-		return m.redeal(last, stream)
+		return m.redeal(last, stream) && m.resettle()
 	case finding.DrawProcedure:
 		if pr.DrawSource == rules.DrawReshuffle {
 			i := m.find(func(e *events.Event) bool {
@@ -1218,7 +1207,7 @@ func injectDraw(m *mutation, code finding.Code) bool {
 				m.remove(i + 1)
 			}
 			m.remove(i)
-			return m.redeal(i, stream)
+			return m.redeal(i, stream) && m.resettle()
 		}
 		i := m.find(func(e *events.Event) bool { return e.Type == events.CardBurnedType && e.Seq > m.evs[first].Seq })
 		if i < 0 || at(m.evs, i+1).Type == events.CardExposedType {
@@ -1226,7 +1215,7 @@ func injectDraw(m *mutation, code finding.Code) bool {
 		}
 		stream := m.drawStream(i)
 		m.remove(i)
-		return m.redeal(i, stream)
+		return m.redeal(i, stream) && m.resettle()
 	}
 	return false
 }
@@ -1289,7 +1278,7 @@ func injectFalseOpen(m *mutation, code finding.Code) bool {
 	for o, ok := h.Options(); ok; o, ok = h.Options() {
 		add(&events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold})
 	}
-	m.settle(h, reveals)
+	m.settle(h, reveals, true)
 	return true
 }
 
