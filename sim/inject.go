@@ -490,6 +490,20 @@ func (m *mutation) redeal(i int, stream []cards.Card) bool {
 	return true
 }
 
+// showHeld makes the hand.shown of seat show the cards he holds by then.
+func (m *mutation) showHeld(seat events.Seat) bool {
+	i := m.find(func(e *events.Event) bool { d, ok := e.Data.(*events.HandShown); return ok && d.Seat == seat })
+	if i < 0 {
+		return true
+	}
+	h, ok := replay(m.evs, i)
+	if !ok || len(h.Player(seat).Cards) != 5 {
+		return false
+	}
+	m.evs[i].Data = &events.HandShown{Seat: seat, Cards: slices.Clone(h.Player(seat).Cards)}
+	return true
+}
+
 // drawStream returns the cards of the burns and draw cards from index i on, in order, then the
 // stub left at the end of the hand.
 func (m *mutation) drawStream(i int) []cards.Card {
@@ -1106,6 +1120,12 @@ func injectDraw(m *mutation, code finding.Code) bool {
 	discards := func(i int) events.CardsDiscarded { return *m.evs[i].Data.(*events.CardsDiscarded) }
 	switch code {
 	case finding.DrawTooMany:
+		// The drawer who discarded the most: the fewest cards to add.
+		for i, e := range m.evs {
+			if d, ok := e.Data.(*events.CardsDiscarded); ok && len(d.Cards) > len(discards(last).Cards) {
+				last = i
+			}
+		}
 		d := discards(last)
 		if pr.MaxDraw >= 5 || len(d.Cards) > pr.MaxDraw {
 			return false
@@ -1135,7 +1155,7 @@ func injectDraw(m *mutation, code finding.Code) bool {
 		for range extra {
 			m.insert(j, &events.CardDealt{Seat: d.Seat, Phase: events.PhaseDraw})
 		}
-		return m.redeal(last, stream) && m.resettle()
+		return m.redeal(last, stream) && m.showHeld(d.Seat) && m.resettle()
 	case finding.DrawOrder:
 		a, b := discards(first), m.find(func(e *events.Event) bool {
 			d, ok := e.Data.(*events.CardsDiscarded)
