@@ -898,8 +898,10 @@ func (m *mutation) withEnd(i int, end events.HandEnded) *mutation {
 }
 
 // injectDeal gives the last two cards of the deal to the wrong players (deal.order), or leaves
-// out the last card of a player who folds before the draw and did not open (deal.count: the
-// draw then deals from that card on); the later events name the cards each player then holds.
+// out the last card of a player who did not open (deal.count: the draw then deals from that
+// card on; if he plays on, he does not discard it, gets one replacement fewer and his short
+// hand is mucked); the later events name the cards each player then holds, and the hand is
+// settled again.
 func injectDeal(m *mutation, code finding.Code) bool {
 	i := m.findLast(isDeal)
 	if i < 1 || !isDeal(m.evs[i-1]) {
@@ -919,14 +921,51 @@ func injectDeal(m *mutation, code finding.Code) bool {
 		m.evs[i-1].Data, m.evs[i].Data = &a, &b
 		return m.resettle()
 	case finding.DealCount:
-		if b.Seat == m.h.Opener || !m.h.Player(b.Seat).Folded {
-			return false
+		seat, folded := b.Seat, m.h.Player(b.Seat).Folded
+		if seat == m.h.Opener || !folded && m.h.Preset.DrawSource == rules.DrawReshuffle {
+			return false // the pre-draw reshuffle would gather the card left in the stub
+		}
+		d := m.find(isType(events.CardsDiscardedType))
+		var stream []cards.Card
+		if d >= 0 {
+			stream = append([]cards.Card{b.Card}, m.drawStream(d)...) // the card left is the draw's first
 		}
 		m.remove(i)
-		if d := m.find(isType(events.CardsDiscardedType)); d >= 0 && m.h.Preset.DrawSource != rules.DrawReshuffle {
-			// The card left in the stub is the draw's first.
-			return m.redeal(d, append([]cards.Card{b.Card}, m.drawStream(d)...)) && m.resettle()
+		if d < 0 {
+			return m.resettle()
 		}
+		d--
+		if !folded {
+			// His hand is four cards: he cannot discard the card he never got, gets one
+			// replacement fewer for it, and his short hand is mucked at the showdown.
+			j := m.find(func(e *events.Event) bool { c, ok := e.Data.(*events.CardsDiscarded); return ok && c.Seat == seat })
+			if j >= 0 {
+				c := *m.evs[j].Data.(*events.CardsDiscarded)
+				if k := slices.Index(c.Cards, b.Card); k >= 0 {
+					c.Cards = slices.Delete(slices.Clone(c.Cards), k, k+1)
+					if c.Declared != nil {
+						n := len(c.Cards)
+						c.Declared = &n
+					}
+					m.evs[j].Data = &c
+					r := m.findLast(func(e *events.Event) bool {
+						x, ok := e.Data.(*events.CardDealt)
+						return ok && x.Phase == events.PhaseDraw && x.Seat == seat
+					})
+					if r < 0 {
+						return false
+					}
+					m.remove(r)
+				}
+			}
+			if k := m.find(func(e *events.Event) bool { x, ok := e.Data.(*events.HandShown); return ok && x.Seat == seat }); k >= 0 {
+				m.evs[k].Type, m.evs[k].Data = events.HandMuckedType, &events.HandMucked{Seat: seat}
+			}
+		}
+		if m.h.Preset.DrawSource == rules.DrawReshuffle {
+			return m.resettle()
+		}
+		return m.redeal(d, stream) && m.resettle()
 	}
 	return true
 }
