@@ -19,6 +19,10 @@ var injectPresets = []struct {
 	players int
 }{{"br-fechado", 4}, {"std-draw", 5}, {"tr-kapali", 4}, {"online-draw", 4}, {"br-online", 4}, {"br-fechado", 7}, {"tr-kapali", 6}}
 
+// TestInject is the spec of every injectable code (findings-v1.md): on a table of a preset it
+// fits, each hand it was injected into reports it at the hand's recorded seq, and no hand of the
+// run (injected or not) has any other error: no mutation, nor wrong start, has a follow-on
+// error, in its own hand or in the table's next hand.
 func TestInject(t *testing.T) {
 	for _, code := range Injectable() {
 		t.Run(string(code), func(t *testing.T) {

@@ -1,7 +1,8 @@
 // Package sim owns the simulator: computer players who play hands of closed poker at one table
 // under a preset, with machine shuffles, and write every hand as the events of events-v1.md. The
 // same seed gives the same bytes. It can also inject irregularities of the finding codes into
-// otherwise clean hands, to make corpora for the auditor.
+// otherwise clean hands, to make corpora for the auditor: the players and the dealer always play
+// clean, and the irregularity is a mutation of the finished hand (inject.go).
 package sim
 
 import (
