@@ -527,6 +527,9 @@ func (g *game) act(o rules.Options, r events.Round) {
 			g.injected = true
 		}
 	}
+	if g.s.collude != nil {
+		d = g.s.collude.act(g, o, r, p, str, d)
+	}
 	g.emit(&events.PlayerActed{Seat: o.Seat, Round: r, Action: d.action, Amount: d.amount})
 }
 
