@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/fechado/fechado/cards"
@@ -164,6 +165,7 @@ func (a *Analyzer) player(name string) int32 {
 		return i
 	}
 	i := int32(len(a.players))
+	name = strings.Clone(name) // the event may be a piece of a mapped file
 	a.id[name] = i
 	a.players = append(a.players, name)
 	a.totals = append(a.totals, playerTotals{})
@@ -191,7 +193,7 @@ func (a *Analyzer) Add(e *events.Event) {
 			return
 		}
 		at, _ := time.Parse(time.RFC3339Nano, e.At)
-		a.open[e.Hand] = &handState{h: h, table: e.Table, at: at}
+		a.open[e.Hand] = &handState{h: h, table: strings.Clone(e.Table), at: at}
 		return
 	}
 	st := a.open[e.Hand]
@@ -204,7 +206,7 @@ func (a *Analyzer) Add(e *events.Event) {
 	st.h.Apply(e)
 	if e.Type == events.HandEndedType {
 		delete(a.open, e.Hand)
-		a.end(e.Hand, st)
+		a.end(strings.Clone(e.Hand), st)
 	}
 }
 
@@ -612,14 +614,7 @@ func (a *Analyzer) score(ex map[int32][]int32) *Report {
 		}
 		best := math.Min(out.Soft.P, math.Min(out.Shared.P, out.Dumping.P))
 		out.P = math.Min(1, 3*best)
-		switch best {
-		case out.Soft.P:
-			out.Kind = SoftPlay
-		case out.Dumping.P:
-			out.Kind = ChipDump
-		default:
-			out.Kind = ShareCards
-		}
+		out.Kind = kind(out.Soft.P, out.Dumping.P, out.Shared.P)
 		if out.A > out.B {
 			out.A, out.B = out.B, out.A
 		}
@@ -696,6 +691,27 @@ func key(x, y int32) uint64 {
 		x, y = y, x
 	}
 	return uint64(x)<<32 | uint64(y)
+}
+
+// strongP is the p-value under which a signal names the kind of a flagged pair before a less
+// specific one with a smaller p-value.
+const strongP = 1e-4
+
+// kind names a pair's collusion by its signals: a chip dump also shows as folds to the partner
+// (soft play) one way, so the one-way test, more specific, names it when it is strong; likewise
+// shared cards before the others. Otherwise the signal with the least p-value names it.
+func kind(soft, dump, share float64) string {
+	switch {
+	case share <= strongP && share <= 100*min(soft, dump):
+		return ShareCards
+	case dump <= strongP:
+		return ChipDump
+	case soft <= min(dump, share):
+		return SoftPlay
+	case dump <= share:
+		return ChipDump
+	}
+	return ShareCards
 }
 
 // softAgg tests whether the players of p bet and raise less when the other is in the hand than

@@ -136,6 +136,12 @@ type topk struct {
 const evidenceHands = 5
 
 func (t *topk) add(id string, key float64) {
+	for i, x := range t.ids {
+		if x == id { // one hand, several decisions: the hand once, at its strongest
+			t.keys[i] = max(t.keys[i], key)
+			return
+		}
+	}
 	if len(t.ids) < evidenceHands {
 		t.ids, t.keys = append(t.ids, id), append(t.keys, key)
 		return
