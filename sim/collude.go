@@ -107,7 +107,7 @@ func (c *collusion) act(g *game, o rules.Options, r events.Round, p *rules.Playe
 		switch {
 		case o.Raise:
 			return decision{events.Raise, o.MinRaise}
-		case o.Bet:
+		case o.Bet && (!o.Opening || g.qualifies(p.Cards)): // openers still open the pot
 			return decision{events.Bet, o.MinBet}
 		}
 		return d
