@@ -83,10 +83,10 @@ type slotKey struct {
 }
 
 type playerTotals struct {
-	aggN, aggK   [strata * 2]int // decisions where he could bet or raise, and did, by stratum and facing
-	foldN, foldK [strata]int     // bets faced, and folds
+	aggN, aggK   [strata * 2]int32 // decisions where he could bet or raise, and did, by stratum and facing
+	foldN, foldK [strata]int32     // bets faced, and folds
 	// winN and winK: bets faced holding five cards that beat the bettor's at the end, and folds.
-	winN, winK [strata]int
+	winN, winK [strata]int32
 	gain       float64 // chips won beyond what the cards explain, summed over pair-hands
 	gainN      int
 }
@@ -96,14 +96,14 @@ type pairStats struct {
 	hands int
 	// Soft play, by the acting player (0: a acts, 1: b acts): decisions with the partner in the
 	// hand (aggression) and bets of the partner faced (folds).
-	aggN, aggK   [2][strata * 2]int
-	foldN, foldK [2][strata]int
+	aggN, aggK   [2][strata * 2]int32
+	foldN, foldK [2][strata]int32
 	// Shared cards: facing a third player's bet with the partner in the hand, whether the partner
 	// held more (B) or less (W), and the folds and raises.
-	shBN, shBF, shWN, shWR, shWF, shBR [2][strata]int
+	shBN, shBF, shWN, shWR, shWF, shBR [2][strata]int32
 	// Chip dumping, by the acting player: the partner's bets faced holding the better five cards
 	// at the end, and folds.
-	winN, winK [2][strata]int
+	winN, winK [2][strata]int32
 	// Chips from a to b beyond what the cards explain, per hand.
 	dn               int
 	dsum, dsq        float64
@@ -542,7 +542,7 @@ func (a *Analyzer) baseline(me, other int32, ex map[int32][]int32) *playerTotals
 		if me != q.a {
 			dir = 1
 		}
-		sub := func(n, k []int, qn, qk []int) {
+		sub := func(n, k []int32, qn, qk []int32) {
 			for i := range n {
 				n[i] = max(0, n[i]-qn[i])
 				k[i] = min(n[i], max(0, k[i]-qk[i]))
@@ -641,10 +641,10 @@ func (a *Analyzer) score(ex map[int32][]int32) *Report {
 // for none: the others' tests then compare his honest play with his honest play.
 func (a *Analyzer) countAggression(ex map[int32][]int32) {
 	for i := range a.totals {
-		a.totals[i].aggN, a.totals[i].aggK = [strata * 2]int{}, [strata * 2]int{}
+		a.totals[i].aggN, a.totals[i].aggK = [strata * 2]int32{}, [strata * 2]int32{}
 	}
 	for _, p := range a.pairs {
-		p.aggN, p.aggK = [2][strata * 2]int{}, [2][strata * 2]int{}
+		p.aggN, p.aggK = [2][strata * 2]int32{}, [2][strata * 2]int32{}
 	}
 	start := int32(0)
 	for i, me := range a.agg.me {
@@ -750,7 +750,7 @@ func (a *Analyzer) softFold(p *pairStats, ex map[int32][]int32) (float64, bool) 
 
 // shareTest tests whether an act is more frequent in group 1 than group 0 of each direction and
 // stratum: folds when the partner holds more than when he holds less, raises the other way.
-func shareTest(n1, k1, n0, k0 *[2][strata]int) (float64, bool) {
+func shareTest(n1, k1, n0, k0 *[2][strata]int32) (float64, bool) {
 	var c cmh
 	for dir := range 2 {
 		for s := range strata {
@@ -810,19 +810,19 @@ func merge(t *[2]topk) []string {
 	return all.sorted()
 }
 
-func sum2(x *[2][strata * 2]int) (n int) {
+func sum2(x *[2][strata * 2]int32) (n int) {
 	for i := range x {
 		for _, v := range x[i] {
-			n += v
+			n += int(v)
 		}
 	}
 	return n
 }
 
-func sum2s(x *[2][strata]int) (n int) {
+func sum2s(x *[2][strata]int32) (n int) {
 	for i := range x {
 		for _, v := range x[i] {
-			n += v
+			n += int(v)
 		}
 	}
 	return n

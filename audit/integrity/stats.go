@@ -49,7 +49,7 @@ type cmh struct {
 }
 
 // add adds one stratum: k1 acts in n1 decisions of group 1, k0 in n0 of group 0.
-func (c *cmh) add(n1, k1, n0, k0 int) {
+func (c *cmh) add(n1, k1, n0, k0 int32) {
 	n := float64(n1 + n0)
 	if n1 == 0 || n0 == 0 || n < 2 {
 		return
@@ -58,7 +58,7 @@ func (c *cmh) add(n1, k1, n0, k0 int) {
 	c.obs += float64(k1)
 	c.exp += float64(n1) * k / n
 	c.v += float64(n1) * float64(n0) * k * (n - k) / (n * n * (n - 1))
-	c.n += n1
+	c.n += int(n1)
 }
 
 // z is the test's statistic: positive when the act is more frequent in group 1. It is 0 when the
