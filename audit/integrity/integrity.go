@@ -83,12 +83,10 @@ type slotKey struct {
 }
 
 type playerTotals struct {
-	aggN, aggK   [strata * 2]int32 // decisions where he could bet or raise, and did, by stratum and facing
+	aggN, aggK   [strata * 2]int32 // decisions, and bets or raises, by stratum and whether a bet was faced
 	foldN, foldK [strata]int32     // bets faced, and folds
 	// winN and winK: bets faced holding five cards that beat the bettor's at the end, and folds.
 	winN, winK [strata]int32
-	gain       float64 // chips won beyond what the cards explain, summed over pair-hands
-	gainN      int
 }
 
 type pairStats struct {
@@ -106,13 +104,11 @@ type pairStats struct {
 	winN, winK [2][strata]int32
 	// Chips from a to b beyond what the cards explain, per hand.
 	dn               int
-	dsum, dsq        float64
+	dsum             float64
 	toB, toA         topk // the hands that moved most chips from a to b, and from b to a
 	softEv, shareEv  [2]topk
 	together, slots  int
 	expected         float64
-	softZ, shareZ    float64
-	softOK, shareOK  bool
 	aggZ, foldZ      float64
 	aggOK, foldOK    bool
 	shFoldZ, shRaise float64
@@ -430,13 +426,8 @@ func (a *Analyzer) flow(hand string, st *handState, ids map[events.Seat]int32) {
 			}
 			pr.dn++
 			pr.dsum += d
-			pr.dsq += d * d
 			pr.toB.add(hand, d)
 			pr.toA.add(hand, -d)
-			a.totals[pr.a].gain -= d
-			a.totals[pr.a].gainN++
-			a.totals[pr.b].gain += d
-			a.totals[pr.b].gainN++
 		}
 	}
 }
