@@ -484,5 +484,8 @@ func (g *game) act(o rules.Options, r events.Round) {
 	if r == events.RoundBlind && o.Opening && d.action != events.Bet {
 		d = decision{events.Bet, o.MinBet} // the round's starter bets the blind
 	}
+	if g.s.collude != nil {
+		d = g.s.collude.act(g, o, r, p, str, d)
+	}
 	g.emit(&events.PlayerActed{Seat: o.Seat, Round: r, Action: d.action, Amount: d.amount})
 }

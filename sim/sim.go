@@ -141,6 +141,8 @@ type Sim struct {
 	// tour is set at the tables of a tournament (tournament.go): every hand carries it, a
 	// player who goes out leaves the table (left, for the next hand.started) and nobody rebuys.
 	tour *events.Tournament
+	// collude is set at the tables of a room with planted colluders (room.go, collude.go).
+	collude *collusion
 }
 
 type seat struct {

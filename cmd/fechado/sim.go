@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name:    "sim",
 		summary: "simulate hands at one table with computer players",
-		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]   |   sim --tournament --rules NAME --entries N [--tables T] [--level DURATION] [--id ID] …",
+		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]   |   sim --room --players P --tables T --hands H [--colluders K --collusion KIND,… --truth FILE]   |   sim --tournament --rules NAME --entries N [--tables T] [--level DURATION] [--id ID] …",
 		help:    simHelp(),
 		run:     runSim,
 	})
@@ -69,7 +69,7 @@ four cards drawn), deck.foreign-card (decks without the deuces), open.* (presets
 --inject rejects a code the preset cannot show.
 
 Example: fechado sim --rules br-fechado --players 4 --hands 100 --seed 7 --out table.jsonl
-` + simTournamentHelp + `
+` + simTournamentHelp + simRoomHelp + `
 
 Exit status: 0; 2 for bad usage; 3 when --publish cannot reach the log or an append is refused.`)
 	return b.String()
@@ -120,12 +120,16 @@ func runSim(m *Main, args []string) error {
 	})
 	language := fs.String("lang", "", "language of the messages on standard error: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
 	tf := addTournamentSimFlags(fs)
+	rf := addRoomSimFlags(fs)
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(operands) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado sim --help')", operands[0])
+	}
+	if rf.on {
+		return runSimRoom(m, rf, *name, *players, tf.tables, *hands, *seed, *out)
 	}
 	if tf.on {
 		return runSimTournament(m, tf, *name, *seed, stack.v, *expose, inject, *out, *publish, store)
