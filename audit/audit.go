@@ -64,6 +64,9 @@ type Auditor struct {
 	Alone bool
 	// book follows the tournaments of the hands audited (tournament.go).
 	book *tournament.Book
+	// par, while set (Spread), audits ended hands on other goroutines and reports in log order
+	// (parallel.go).
+	par *pipeline
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -174,10 +177,24 @@ func (a *Auditor) Close() {
 		}
 	}
 	a.order = nil
+	if a.par != nil {
+		a.par.close() // every hand reported
+		a.par = nil
+	}
 }
 
-// emit reports f, made the Auditor's own (see detach), and returns it.
+// emit reports f, made the Auditor's own (see detach), and returns it; while the audit is
+// spread (Spread), after the findings of the hands ended before it.
 func (a *Auditor) emit(f finding.Finding) finding.Finding {
+	if a.par != nil {
+		a.par.finding(f)
+		return f
+	}
+	return a.deliver(f)
+}
+
+// deliver counts f, made the Auditor's own (see detach), reports it and returns it.
+func (a *Auditor) deliver(f finding.Finding) finding.Finding {
 	f = detach(f)
 	a.Findings++
 	if f.Severity == finding.Error {
@@ -239,6 +256,10 @@ func (a *Auditor) finish(p *pending) {
 		}
 	}
 	a.chain.Forget(p.hand)
+	if a.par != nil {
+		a.par.hand(p) // audited elsewhere, reported in turn
+		return
+	}
 	var res *HandResult
 	if a.Hand != nil {
 		res = &HandResult{Table: strings.Clone(p.table), Hand: strings.Clone(p.hand)}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/fechado/fechado/audit"
@@ -51,6 +52,11 @@ hand with findings (table, hand number and id), each finding with its seq, seat,
 sentence and rule (see above), then a summary line (hands audited, findings by severity).
 -v lists the clean hands too.
 
+--workers N spreads the audit over N cores (default: all of them): the lines are decoded in
+blocks on all cores, and each table's hands are replayed on the core that holds that table, while
+one goroutine keeps the chains, the ids and the tournaments, which span the log, and reports in
+the log's order. The findings, and their order, are those of --workers 1.
+
 A line that is not a valid event (not JSON, not UTF-8, cut short, a missing or bad field, …) is
 part of the log being audited (events-v1.md §8): it is a log.schema finding at its seq (the
 previous line's seq + 1 when it is not JSON at all), its envelope still counts for the sequence
@@ -77,6 +83,8 @@ type auditFlags struct {
 	hand    string
 	table   string
 	all     bool
+	// workers is how many goroutines audit (--workers; audit_parallel.go).
+	workers int
 	// tournament audits the hands of one tournament only (audit_tournament.go).
 	tournament string
 }
@@ -92,6 +100,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "audit on this many cores at once (1: one goroutine, as before); the findings and their order do not change")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
 	prof := addProfileFlags(fs)
@@ -127,6 +136,9 @@ func runAudit(m *Main, args []string) (err error) {
 	rep := newAuditReport(out, f)
 	a := audit.New(nil)
 	rep.attach(a)
+	if f.workers > 1 {
+		a.Spread(f.workers)
+	}
 	// The events may be pieces of mapped files until the report is written (logfile).
 	err = logfile.Guard(func() error {
 		var err error
@@ -135,7 +147,7 @@ func runAudit(m *Main, args []string) (err error) {
 		} else if stored == 1 {
 			err = auditStored(store, f, a)
 		} else {
-			err = auditFiles(m, files, a)
+			err = auditFiles(m, files, a, f.workers)
 		}
 		a.Close()
 		rep.summary(m, a)
@@ -163,7 +175,10 @@ func runAudit(m *Main, args []string) (err error) {
 // missing one fails before anything is printed. A line that does not decode is a log.schema
 // finding (events-v1.md §8). The report's callbacks print a hand at once and keep nothing of its
 // events, so the memory of a hand's events is freed once the hand is audited.
-func auditFiles(m *Main, names []string, a *audit.Auditor) error {
+func auditFiles(m *Main, names []string, a *audit.Auditor, workers int) error {
+	if workers > 1 {
+		return auditFilesParallel(m, names, a, workers)
+	}
 	rs, closeAll, err := openLogs(m, names)
 	if err != nil {
 		return err

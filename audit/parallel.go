@@ -1,0 +1,149 @@
+package audit
+
+import (
+	"hash/maphash"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+)
+
+// This file spreads an audit over several goroutines without changing a byte of what it reports
+// or the order it reports it in. The log stays one stream: the Auditor still takes its events in
+// order on one goroutine, and keeps on it what spans the whole log (the chain of each hand, the
+// ids seen, the open hands, the last line for a line that is not JSON). What a hand costs once it
+// has ended — its replay through the rules and its table's continuity — is done by a worker: a
+// table's hands always go to the same worker, in the order they ended, so each worker holds the
+// state of its own tables, as the one Auditor holds all of them. The tournaments, which link
+// tables, are followed after the workers, in the order the hands ended, by one goroutine that
+// also reports every finding in the order the Auditor alone would have (ParallelReaders spreads
+// the decoding of the lines too).
+
+// Spread makes a audit each ended hand on one of n workers (n < 2: one) while it goes on with
+// the next events, until Close, which waits for them all. The findings, the Hand callback and the
+// counts are exactly those of an Auditor that was not spread, in the same order; Report and Hand
+// are called on another goroutine than the one that feeds the events, one call at a time.
+func (a *Auditor) Spread(n int) {
+	if a.par != nil {
+		return
+	}
+	n = max(n, 1)
+	pl := &pipeline{a: a, seed: maphash.MakeSeed(), out: make(chan item, 4096), done: make(chan struct{})}
+	for range n {
+		w := New(nil)
+		// A callback makes the worker allocate each hand's result and state afresh, as they
+		// leave its goroutine; Alone leaves the tournaments to the reporter (below).
+		w.Hand, w.Alone = func(*HandResult) {}, true
+		jobs := make(chan *handJob, 256)
+		pl.jobs = append(pl.jobs, jobs)
+		pl.wg.Add(1)
+		go func() {
+			defer pl.wg.Done()
+			for j := range jobs {
+				j.audit(w)
+				close(j.ready)
+			}
+		}()
+	}
+	go pl.report()
+	a.par = pl
+}
+
+// pipeline is a spread audit: the workers' queues (one per worker) and the reporter's.
+type pipeline struct {
+	a    *Auditor
+	seed maphash.Seed
+	jobs []chan *handJob
+	wg   sync.WaitGroup
+	// out holds what is to be reported, in the order found: findings found on the Auditor's
+	// goroutine, and hands, reported once their worker is done with them.
+	out  chan item
+	done chan struct{}
+}
+
+// item is one entry of the reporter's queue: a hand, or else a finding.
+type item struct {
+	job *handJob
+	f   finding.Finding
+}
+
+// handJob is one ended hand, audited by a worker.
+type handJob struct {
+	p     *pending
+	res   HandResult
+	evs   []*events.Event // the events in seq order, for the tournament: nil when it is not reached
+	ready chan struct{}
+}
+
+// audit audits the hand as Auditor.finish does, with w's tables.
+func (j *handJob) audit(w *Auditor) {
+	p := j.p
+	j.res = HandResult{Table: strings.Clone(p.table), Hand: strings.Clone(p.hand)}
+	w.auditHand(p, &j.res)
+	// auditHand follows the tournament last, when the hand could be replayed and it ended.
+	if j.res.State == nil || len(p.events) == 0 {
+		return
+	}
+	evs := p.events
+	if !slices.IsSortedFunc(evs, eventBySeq) {
+		evs = slices.Clone(evs)
+		slices.SortStableFunc(evs, eventBySeq)
+	}
+	if evs[len(evs)-1].Type == events.HandEndedType {
+		j.evs = evs
+	}
+}
+
+// hand sends an ended hand to the worker of its table, and its place to the reporter.
+func (pl *pipeline) hand(p *pending) {
+	j := &handJob{p: p, ready: make(chan struct{})}
+	w := pl.jobs[0]
+	if len(pl.jobs) > 1 {
+		w = pl.jobs[maphash.String(pl.seed, p.table)%uint64(len(pl.jobs))]
+	}
+	w <- j
+	pl.out <- item{job: j}
+}
+
+// finding queues a finding found on the Auditor's goroutine after the hands ended before it.
+func (pl *pipeline) finding(f finding.Finding) { pl.out <- item{f: detach(f)} }
+
+// close waits until the workers are done and everything is reported.
+func (pl *pipeline) close() {
+	for _, w := range pl.jobs {
+		close(w)
+	}
+	close(pl.out)
+	<-pl.done
+	pl.wg.Wait()
+}
+
+// report reports, in order, what the Auditor queued: for a hand, what Auditor.finish reports.
+func (pl *pipeline) report() {
+	defer close(pl.done)
+	a := pl.a
+	for it := range pl.out {
+		j := it.job
+		if j == nil {
+			a.deliver(it.f)
+			continue
+		}
+		<-j.ready
+		res := &j.res
+		if j.evs != nil {
+			res.Findings = a.tournament(res.Findings, j.evs)
+		}
+		a.Hands++
+		if !slices.IsSortedFunc(res.Findings, bySeq) {
+			slices.SortStableFunc(res.Findings, bySeq)
+		}
+		for i, f := range res.Findings {
+			res.Findings[i] = a.deliver(f)
+		}
+		if a.Hand != nil {
+			a.Hand(res)
+		}
+	}
+}
