@@ -67,6 +67,9 @@ type Auditor struct {
 	// par, while set (Spread), audits ended hands on other goroutines and reports in log order
 	// (parallel.go).
 	par *pipeline
+	// linksLater, set on the workers of a spread audit, leaves out of auditHand what links a hand
+	// to the hands before it (its table's continuity, its tournament): the reporter follows them.
+	linksLater bool
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -413,6 +416,9 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 		last := evs[len(evs)-1]
 		add(mk(p.hand, p.table, last.Seq, finding.LogIncomplete, 0, "the hand has no hand.ended: still running, or cut short", nil, nil))
 		return
+	}
+	if a.linksLater {
+		return // the reporter of a spread audit follows the table and the tournament (parallel.go)
 	}
 	res.Findings = a.continuity(res.Findings, p.table, first, h)
 	res.Findings = a.tournament(res.Findings, evs)

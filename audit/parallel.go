@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
@@ -14,12 +13,12 @@ import (
 // or the order it reports it in. The log stays one stream: the Auditor still takes its events in
 // order on one goroutine, and keeps on it what spans the whole log (the chain of each hand, the
 // ids seen, the open hands, the last line for a line that is not JSON). What a hand costs once it
-// has ended — its replay through the rules and its table's continuity — is done by a worker: a
-// table's hands always go to the same worker, in the order they ended, so each worker holds the
-// state of its own tables, as the one Auditor holds all of them. The tournaments, which link
-// tables, are followed after the workers, in the order the hands ended, by one goroutine that
-// also reports every finding in the order the Auditor alone would have (ParallelReaders spreads
-// the decoding of the lines too).
+// has ended — its replay through the rules — is done by whichever worker is free: a hand's replay
+// needs nothing but its own events. What links a hand to the hands before it, its table's
+// continuity and its tournament's books, is cheap and follows the hands in the order they ended:
+// one goroutine, the reporter, does it as each hand comes back from its worker, and reports every
+// finding in the order the Auditor alone would have (ParallelReaders spreads the decoding of the
+// lines too). A log of tables one after the other spreads as well as one of tables interleaved.
 
 // Spread makes a audit each ended hand on one of n workers (n < 2: one) while it goes on with
 // the next events, until Close, which waits for them all. The findings, the Hand callback and the
@@ -30,18 +29,16 @@ func (a *Auditor) Spread(n int) {
 		return
 	}
 	n = max(n, 1)
-	pl := &pipeline{a: a, seed: maphash.MakeSeed(), out: make(chan item, 4096), done: make(chan struct{})}
+	pl := &pipeline{a: a, jobs: make(chan *handJob, 256*n), out: make(chan item, 4096), done: make(chan struct{})}
 	for range n {
 		w := New(nil)
 		// A callback makes the worker allocate each hand's result and state afresh, as they
-		// leave its goroutine; Alone leaves the tournaments to the reporter (below).
-		w.Hand, w.Alone = func(*HandResult) {}, true
-		jobs := make(chan *handJob, 256)
-		pl.jobs = append(pl.jobs, jobs)
+		// leave its goroutine; the reporter follows tables and tournaments (below).
+		w.Hand, w.linksLater = func(*HandResult) {}, true
 		pl.wg.Add(1)
 		go func() {
 			defer pl.wg.Done()
-			for j := range jobs {
+			for j := range pl.jobs {
 				j.audit(w)
 				close(j.ready)
 			}
@@ -51,11 +48,10 @@ func (a *Auditor) Spread(n int) {
 	a.par = pl
 }
 
-// pipeline is a spread audit: the workers' queues (one per worker) and the reporter's.
+// pipeline is a spread audit: the workers' queue and the reporter's.
 type pipeline struct {
 	a    *Auditor
-	seed maphash.Seed
-	jobs []chan *handJob
+	jobs chan *handJob
 	wg   sync.WaitGroup
 	// out holds what is to be reported, in the order found: findings found on the Auditor's
 	// goroutine, and hands, reported once their worker is done with them.
@@ -71,18 +67,21 @@ type item struct {
 
 // handJob is one ended hand, audited by a worker.
 type handJob struct {
-	p     *pending
-	res   HandResult
-	evs   []*events.Event // the events in seq order, for the tournament: nil when it is not reached
+	p   *pending
+	res HandResult
+	// evs are the events in seq order when the hand reaches its table's continuity and its
+	// tournament (it was replayed and it ended); nil otherwise.
+	evs   []*events.Event
 	ready chan struct{}
 }
 
-// audit audits the hand as Auditor.finish does, with w's tables.
+// audit replays the hand as Auditor.finish does, but for its links to the hands before it.
 func (j *handJob) audit(w *Auditor) {
 	p := j.p
 	j.res = HandResult{Table: strings.Clone(p.table), Hand: strings.Clone(p.hand)}
 	w.auditHand(p, &j.res)
-	// auditHand follows the tournament last, when the hand could be replayed and it ended.
+	// auditHand follows the table and the tournament last, when the hand could be replayed and
+	// it ended.
 	if j.res.State == nil || len(p.events) == 0 {
 		return
 	}
@@ -96,14 +95,10 @@ func (j *handJob) audit(w *Auditor) {
 	}
 }
 
-// hand sends an ended hand to the worker of its table, and its place to the reporter.
+// hand sends an ended hand to the workers, and its place to the reporter.
 func (pl *pipeline) hand(p *pending) {
 	j := &handJob{p: p, ready: make(chan struct{})}
-	w := pl.jobs[0]
-	if len(pl.jobs) > 1 {
-		w = pl.jobs[maphash.String(pl.seed, p.table)%uint64(len(pl.jobs))]
-	}
-	w <- j
+	pl.jobs <- j
 	pl.out <- item{job: j}
 }
 
@@ -112,9 +107,7 @@ func (pl *pipeline) finding(f finding.Finding) { pl.out <- item{f: detach(f)} }
 
 // close waits until the workers are done and everything is reported.
 func (pl *pipeline) close() {
-	for _, w := range pl.jobs {
-		close(w)
-	}
+	close(pl.jobs)
 	close(pl.out)
 	<-pl.done
 	pl.wg.Wait()
@@ -133,6 +126,7 @@ func (pl *pipeline) report() {
 		<-j.ready
 		res := &j.res
 		if j.evs != nil {
+			res.Findings = a.continuity(res.Findings, j.p.table, j.evs[0], res.State)
 			res.Findings = a.tournament(res.Findings, j.evs)
 		}
 		a.Hands++
