@@ -29,7 +29,7 @@ func (a *Auditor) Spread(n int) {
 		return
 	}
 	n = max(n, 1)
-	pl := &pipeline{a: a, jobs: make(chan *handJob, 256*n), out: make(chan item, 4096), done: make(chan struct{})}
+	pl := &pipeline{a: a, jobs: make(chan *batch, 4*n), out: make(chan *batch, 8*n), done: make(chan struct{}), cur: &batch{}}
 	for range n {
 		w := New(nil)
 		// A callback makes the worker allocate each hand's result and state afresh, as they
@@ -38,9 +38,11 @@ func (a *Auditor) Spread(n int) {
 		pl.wg.Add(1)
 		go func() {
 			defer pl.wg.Done()
-			for j := range pl.jobs {
-				j.audit(w)
-				close(j.ready)
+			for b := range pl.jobs {
+				for _, j := range b.hands {
+					j.audit(w)
+				}
+				close(b.ready)
 			}
 		}()
 	}
@@ -48,31 +50,44 @@ func (a *Auditor) Spread(n int) {
 	a.par = pl
 }
 
+// batchHands is how many ended hands go to a worker at once: a hand is replayed in some tens of
+// microseconds, and handing one over costs a wake-up of two goroutines, which on a busy machine
+// (more goroutines ready than cores) may wait a time slice; a batch pays it once.
+const batchHands = 128
+
 // pipeline is a spread audit: the workers' queue and the reporter's.
 type pipeline struct {
 	a    *Auditor
-	jobs chan *handJob
+	jobs chan *batch
 	wg   sync.WaitGroup
-	// out holds what is to be reported, in the order found: findings found on the Auditor's
-	// goroutine, and hands, reported once their worker is done with them.
-	out  chan item
+	// out holds the batches in the order they were filled, for the reporter.
+	out  chan *batch
 	done chan struct{}
+	// cur is the batch being filled by the Auditor's goroutine.
+	cur *batch
 }
 
-// item is one entry of the reporter's queue: a hand, or else a finding.
+// batch is a run of what the Auditor found, in order: hands, replayed by a worker, and findings
+// found on the Auditor's goroutine between them.
+type batch struct {
+	items []item
+	hands []*handJob
+	ready chan struct{} // closed once a worker has replayed the hands
+}
+
+// item is one entry of a batch: a hand, or else a finding.
 type item struct {
 	job *handJob
 	f   finding.Finding
 }
 
-// handJob is one ended hand, audited by a worker.
+// handJob is one ended hand, replayed by a worker.
 type handJob struct {
 	p   *pending
 	res HandResult
 	// evs are the events in seq order when the hand reaches its table's continuity and its
 	// tournament (it was replayed and it ended); nil otherwise.
-	evs   []*events.Event
-	ready chan struct{}
+	evs []*events.Event
 }
 
 // audit replays the hand as Auditor.finish does, but for its links to the hands before it.
@@ -95,18 +110,36 @@ func (j *handJob) audit(w *Auditor) {
 	}
 }
 
-// hand sends an ended hand to the workers, and its place to the reporter.
+// hand adds an ended hand to the batch being filled, sent once it holds batchHands hands.
 func (pl *pipeline) hand(p *pending) {
-	j := &handJob{p: p, ready: make(chan struct{})}
-	pl.jobs <- j
-	pl.out <- item{job: j}
+	j := &handJob{p: p}
+	pl.cur.items = append(pl.cur.items, item{job: j})
+	pl.cur.hands = append(pl.cur.hands, j)
+	if len(pl.cur.hands) >= batchHands {
+		pl.flush()
+	}
 }
 
 // finding queues a finding found on the Auditor's goroutine after the hands ended before it.
-func (pl *pipeline) finding(f finding.Finding) { pl.out <- item{f: detach(f)} }
+func (pl *pipeline) finding(f finding.Finding) {
+	pl.cur.items = append(pl.cur.items, item{f: detach(f)})
+}
+
+// flush sends the batch being filled to a worker, and its place to the reporter.
+func (pl *pipeline) flush() {
+	b := pl.cur
+	if len(b.items) == 0 {
+		return
+	}
+	pl.cur = &batch{items: make([]item, 0, len(b.items)), hands: make([]*handJob, 0, batchHands)}
+	b.ready = make(chan struct{})
+	pl.jobs <- b
+	pl.out <- b
+}
 
 // close waits until the workers are done and everything is reported.
 func (pl *pipeline) close() {
+	pl.flush()
 	close(pl.jobs)
 	close(pl.out)
 	<-pl.done
@@ -117,27 +150,29 @@ func (pl *pipeline) close() {
 func (pl *pipeline) report() {
 	defer close(pl.done)
 	a := pl.a
-	for it := range pl.out {
-		j := it.job
-		if j == nil {
-			a.deliver(it.f)
-			continue
-		}
-		<-j.ready
-		res := &j.res
-		if j.evs != nil {
-			res.Findings = a.continuity(res.Findings, j.p.table, j.evs[0], res.State)
-			res.Findings = a.tournament(res.Findings, j.evs)
-		}
-		a.Hands++
-		if !slices.IsSortedFunc(res.Findings, bySeq) {
-			slices.SortStableFunc(res.Findings, bySeq)
-		}
-		for i, f := range res.Findings {
-			res.Findings[i] = a.deliver(f)
-		}
-		if a.Hand != nil {
-			a.Hand(res)
+	for b := range pl.out {
+		<-b.ready
+		for _, it := range b.items {
+			j := it.job
+			if j == nil {
+				a.deliver(it.f)
+				continue
+			}
+			res := &j.res
+			if j.evs != nil {
+				res.Findings = a.continuity(res.Findings, j.p.table, j.evs[0], res.State)
+				res.Findings = a.tournament(res.Findings, j.evs)
+			}
+			a.Hands++
+			if !slices.IsSortedFunc(res.Findings, bySeq) {
+				slices.SortStableFunc(res.Findings, bySeq)
+			}
+			for i, f := range res.Findings {
+				res.Findings[i] = a.deliver(f)
+			}
+			if a.Hand != nil {
+				a.Hand(res)
+			}
 		}
 	}
 }

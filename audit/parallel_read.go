@@ -10,11 +10,15 @@ import (
 	"github.com/fechado/fechado/events"
 )
 
-// Log is one JSON Lines log for ParallelReaders: what it reads and the name its errors carry (a
-// file name, or "-").
+// Log is one JSON Lines log for ParallelReaders: what it reads, R or else Bytes (a file mapped into
+// memory, never written: the events alias it), and the name its errors carry (a file name, or
+// "-"). Done, when set with Bytes, is told how far the lines of Bytes have all been audited, as
+// events.NewReaderBytes's done is.
 type Log struct {
-	R    io.Reader
-	Name string
+	R     io.Reader
+	Bytes []byte
+	Done  func(n int)
+	Name  string
 }
 
 // blockSize is how much of a log one decoding job takes: thousands of lines, so that handing a
@@ -77,6 +81,9 @@ func ParallelReaders(a *Auditor, logs []Log, n int) (bad int, err error) {
 		if b.err != nil {
 			failed = b.err
 		}
+		if b.done != nil {
+			b.done(b.end)
+		}
 	}
 	wg.Wait()
 	return bad, failed
@@ -84,9 +91,13 @@ func ParallelReaders(a *Auditor, logs []Log, n int) (bad int, err error) {
 
 // block is a run of whole lines of one log, decoded by a worker.
 type block struct {
-	data  []byte
-	name  string
-	base  int   // lines of the log before the block
+	data []byte
+	name string
+	base int // lines of the log before the block
+	// done, for a log of bytes, is its Done, told end, where the block ends in the bytes, once
+	// its lines are fed.
+	done  func(n int)
+	end   int
 	err   error // a read error after the block's lines: the log ends there
 	lines []decoded
 	ready chan struct{}
@@ -125,6 +136,10 @@ func (b *block) decode() {
 // split reads l into blocks of whole lines, queued for the workers (jobs) and for the Auditor in
 // order (order). It reports whether l was read to its end.
 func split(l Log, jobs, order chan<- *block) bool {
+	if l.R == nil {
+		splitBytes(l, jobs, order)
+		return true
+	}
 	base := 0
 	var carry []byte
 	send := func(data []byte, err error) {
@@ -155,5 +170,26 @@ func split(l Log, jobs, order chan<- *block) bool {
 		}
 		carry = buf[cut+1:]
 		send(buf[:cut+1:cut+1], nil)
+	}
+}
+
+// splitBytes is split for a log held in memory: the blocks are pieces of it, copied nowhere.
+func splitBytes(l Log, jobs, order chan<- *block) {
+	base := 0
+	for at := 0; at < len(l.Bytes); {
+		end := min(at+blockSize, len(l.Bytes))
+		if end < len(l.Bytes) {
+			if nl := bytes.IndexByte(l.Bytes[end:], '\n'); nl < 0 {
+				end = len(l.Bytes)
+			} else {
+				end += nl + 1
+			}
+		}
+		data := l.Bytes[at:end:end]
+		b := &block{data: data, name: l.Name, base: base, done: l.Done, end: end, ready: make(chan struct{})}
+		base += bytes.Count(data, []byte{'\n'})
+		order <- b
+		jobs <- b
+		at = end
 	}
 }

@@ -8,8 +8,10 @@ import (
 
 // auditFilesParallel is auditFiles on workers cores (audit.ParallelReaders): every file is
 // opened first, so a missing one fails before anything is printed, then they are read as one
-// log, in order. The files are read, not mapped: the blocks of lines are decoded on several
-// goroutines at once.
+// log, in order; the blocks of lines are decoded on several goroutines at once. The files are
+// read, not mapped as one core reads them (logfile): mapped, the pages of the whole file stayed in
+// the process's memory (500 MB for a 537 MB log, where one core holds 60 MB), for a reason not
+// found yet.
 func auditFilesParallel(m *Main, names []string, a *audit.Auditor, workers int) error {
 	var logs []audit.Log
 	defer func() {
