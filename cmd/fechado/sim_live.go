@@ -82,7 +82,7 @@ func runSimLive(m *Main, args []string) error {
 	defer stop()
 	rep, err := playLive(ctx, c, func(p liveProgress) {
 		fmt.Fprintln(m.Stderr, l.T("sim.live.progress", lang.Args{"seconds": int(p.Elapsed.Seconds()), "appended": p.Append.Count,
-			"append_p99": p.Append.P99, "hands": p.Lag.Count, "lag_p99": p.Lag.P99, "reads": p.Read.Count, "read_p99": p.Read.P99,
+			"append_ms": p.Append.P99, "hands": p.Lag.Count, "lag_ms": p.Lag.P99, "reads": p.Read.Count, "read_ms": p.Read.P99,
 			"errors": p.Append.Errors + p.Lag.Errors + p.Read.Errors}))
 	})
 	if err != nil {
