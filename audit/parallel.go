@@ -75,9 +75,11 @@ type batch struct {
 	ready chan struct{} // closed once a worker has replayed the hands
 }
 
-// item is one entry of a batch: a hand, or else a finding.
+// item is one entry of a batch: a hand, a function to call once what comes before is reported
+// (then), or else a finding.
 type item struct {
 	job *handJob
+	fn  func()
 	f   finding.Finding
 }
 
@@ -125,6 +127,11 @@ func (pl *pipeline) finding(f finding.Finding) {
 	pl.cur.items = append(pl.cur.items, item{f: detach(f)})
 }
 
+// then queues fn, called by the reporter once everything queued before it is reported.
+func (pl *pipeline) then(fn func()) {
+	pl.cur.items = append(pl.cur.items, item{fn: fn})
+}
+
 // flush sends the batch being filled to a worker, and its place to the reporter.
 func (pl *pipeline) flush() {
 	b := pl.cur
@@ -154,7 +161,11 @@ func (pl *pipeline) report() {
 		<-b.ready
 		for _, it := range b.items {
 			j := it.job
-			if j == nil {
+			switch {
+			case it.fn != nil:
+				it.fn()
+				continue
+			case j == nil:
 				a.deliver(it.f)
 				continue
 			}

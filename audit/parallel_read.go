@@ -82,7 +82,11 @@ func ParallelReaders(a *Auditor, logs []Log, n int) (bad int, err error) {
 			failed = b.err
 		}
 		if b.done != nil {
-			b.done(b.end)
+			// Once the hands ended so far are replayed: a replay reads its events' strings,
+			// pieces of these bytes, which would otherwise be read back from the file into
+			// memory that nothing lets go any more.
+			done, end := b.done, b.end
+			a.par.then(func() { done(end) })
 		}
 	}
 	wg.Wait()

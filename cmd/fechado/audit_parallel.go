@@ -4,14 +4,13 @@ import (
 	"os"
 
 	"github.com/fechado/fechado/audit"
+	"github.com/fechado/fechado/internal/logfile"
 )
 
 // auditFilesParallel is auditFiles on workers cores (audit.ParallelReaders): every file is
 // opened first, so a missing one fails before anything is printed, then they are read as one
-// log, in order; the blocks of lines are decoded on several goroutines at once. The files are
-// read, not mapped as one core reads them (logfile): mapped, the pages of the whole file stayed in
-// the process's memory (500 MB for a 537 MB log, where one core holds 60 MB), for a reason not
-// found yet.
+// log, in order: mapped into memory where they can be (logfile.Map), else read; the blocks of
+// lines are decoded on several goroutines at once.
 func auditFilesParallel(m *Main, names []string, a *audit.Auditor, workers int) error {
 	var logs []audit.Log
 	defer func() {
@@ -29,6 +28,14 @@ func auditFilesParallel(m *Main, names []string, a *audit.Auditor, workers int) 
 			}
 			stdin = true
 			logs = append(logs, audit.Log{R: m.Stdin, Name: "stdin"})
+			continue
+		}
+		b, release, ok, err := logfile.Map(name)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if ok {
+			logs = append(logs, audit.Log{Bytes: b, Done: release, Name: name})
 			continue
 		}
 		f, err := os.Open(name)
