@@ -7,6 +7,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/rules"
 )
 
 // This file spreads an audit over several goroutines without changing a byte of what it reports
@@ -30,16 +31,25 @@ func (a *Auditor) Spread(n int) {
 	}
 	n = max(n, 1)
 	pl := &pipeline{a: a, jobs: make(chan *batch, 4*n), out: make(chan *batch, 8*n), done: make(chan struct{}), cur: &batch{}}
+	pl.keep = a.Hand != nil
 	for range n {
 		w := New(nil)
-		// A callback makes the worker allocate each hand's result and state afresh, as they
-		// leave its goroutine; the reporter follows tables and tournaments (below).
-		w.Hand, w.linksLater = func(*HandResult) {}, true
+		// The reporter follows tables and tournaments (below). When a Hand callback may keep a
+		// hand's state, a callback of the worker's own makes it allocate each state afresh;
+		// else it renews the states the reporter is done with (pl.states), as one Auditor
+		// renews its one state.
+		w.linksLater = true
+		if pl.keep {
+			w.Hand = func(*HandResult) {}
+		}
 		pl.wg.Add(1)
 		go func() {
 			defer pl.wg.Done()
 			for b := range pl.jobs {
 				for _, j := range b.hands {
+					if !pl.keep {
+						w.hand, _ = pl.states.Get().(*rules.Hand)
+					}
 					j.audit(w)
 				}
 				close(b.ready)
@@ -65,6 +75,10 @@ type pipeline struct {
 	done chan struct{}
 	// cur is the batch being filled by the Auditor's goroutine.
 	cur *batch
+	// keep is set when the Auditor's Hand callback may keep a hand's state; else states holds
+	// the rules states the reporter is done with, for the workers to renew.
+	keep   bool
+	states sync.Pool
 }
 
 // batch is a run of what the Auditor found, in order: hands, replayed by a worker, and findings
@@ -183,6 +197,8 @@ func (pl *pipeline) report() {
 			}
 			if a.Hand != nil {
 				a.Hand(res)
+			} else if res.State != nil {
+				pl.states.Put(res.State)
 			}
 		}
 	}
