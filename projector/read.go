@@ -238,8 +238,9 @@ func PlayersStarting(ctx context.Context, db *sql.DB, prefix string) ([]string, 
 }
 
 // playersStartingSQL selects the players whose folded name starts with an escaped, folded prefix
-// and a %: LIKE over the folded column uses its index (the column is NOCASE, as LIKE is).
-const playersStartingSQL = `SELECT DISTINCT player FROM hand_players WHERE player_fold LIKE ? ESCAPE '\' ORDER BY player`
+// and a %, from player_totals, one row per player (0011): LIKE over the folded column uses its
+// index (the column is NOCASE, as LIKE is).
+const playersStartingSQL = `SELECT player FROM player_totals WHERE player_fold LIKE ? ESCAPE '\' ORDER BY player`
 
 // Hand returns the row of hand id; sql.ErrNoRows when the read models do not hold it.
 func Hand(ctx context.Context, db *sql.DB, id string) (HandRow, error) {

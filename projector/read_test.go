@@ -165,7 +165,7 @@ func TestCaseFiltersUseTheIndexes(t *testing.T) {
 			t.Errorf("the hands filter does not use %s:\n%s", idx, p)
 		}
 	}
-	if p := plan(playersStartingSQL, "an%"); !strings.Contains(p, "hand_players_player_fold") {
+	if p := plan(playersStartingSQL, "an%"); !strings.Contains(p, "player_totals_fold") {
 		t.Errorf("a name's prefix does not use the folded names' index:\n%s", p)
 	}
 }

@@ -127,9 +127,15 @@ const statsQuery = `SELECT hp.player, COUNT(*), SUM(hp.vpip), SUM(hp.raised_pre)
 	FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq`
 
 // PlayerStats returns the statistics of every player over the hands f selects, ordered by player.
+// Over every hand (f selects players at most) they are read from player_totals, one row per player
+// kept as the hands are projected (player_totals.go), whatever the size of the log.
 func PlayerStats(ctx context.Context, db Queryer, f Filter) ([]Stats, error) {
 	where, args := f.where()
-	rows, err := db.QueryContext(ctx, statsQuery+where+" GROUP BY hp.player ORDER BY hp.player", args...)
+	query := statsQuery + where + " GROUP BY hp.player ORDER BY hp.player"
+	if f.overAll() {
+		query, args = totalsQuery(f.Players)
+	}
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,8 @@ var ReadModels = []string{
 	"hand_events", "source_log",
 	// 0009
 	"void_copies",
+	// 0011
+	"player_totals",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.

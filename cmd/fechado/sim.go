@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "sim",
 		summary: "simulate hands at one table with computer players",
-		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]   |   sim --room --players P --tables T --hands H [--colluders K --collusion KIND,… --truth FILE]   |   sim --tournament --rules NAME --entries N [--tables T] [--level DURATION] [--id ID] …",
+		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]   |   sim --room --players P --tables T --hands H [--colluders K --collusion KIND,… --truth FILE]   |   sim --tournament --rules NAME --entries N [--tables T] [--level DURATION] [--id ID] …   |   sim --live --target URL [--tables N] [--pace D] [--duration D] [--readers K] [--user U --password P]",
 		help:    simHelp(),
 		run:     runSim,
 	})
@@ -72,6 +73,7 @@ Example: fechado sim --rules br-fechado --players 4 --hands 100 --seed 7 --out t
 ` + simTournamentHelp + simRoomHelp + `
 
 Exit status: 0; 2 for bad usage; 3 when --publish cannot reach the log or an append is refused.`)
+	b.WriteString(simLiveHelp)
 	return b.String()
 }
 
@@ -90,6 +92,9 @@ func (c *chipsFlag) Set(s string) error {
 }
 
 func runSim(m *Main, args []string) error {
+	if slices.Contains(args, "--live") || slices.Contains(args, "-live") {
+		return runSimLive(m, args) // the load generator (sim_live.go)
+	}
 	fs := m.flags(commands["sim"])
 	name := fs.String("rules", "", "the preset: "+strings.Join(rules.Names(), ", "))
 	players := fs.Int("players", 0, "players at the table")
