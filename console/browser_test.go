@@ -657,12 +657,16 @@ func TestBrowserExposedMisdeal(t *testing.T) {
 // outlives a reload.
 func TestBrowserLanguages(t *testing.T) {
 	_, p := newBrowser(t)
+	// text reads the element's text in one evaluation: the page re-renders after each answer of
+	// the server, and a node found first and read after (chromedp.Text) may be gone by then.
 	text := func(sel string) string {
-		s, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
+		s, err := chromedp.Run(p.ctx, chromedp.Poll[[]string](fmt.Sprintf(
+			`(() => { const e = document.querySelector(%q); return e ? [e.innerText] : null; })()`, sel),
+			chromedp.WithPollingTimeout(10*time.Second)))
+		if err != nil || len(s) != 1 {
 			t.Fatalf("text of %s: %v", sel, err)
 		}
-		return s
+		return s[0]
 	}
 	choose := func(code string) {
 		p.do("language "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
