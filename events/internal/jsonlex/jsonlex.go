@@ -328,19 +328,23 @@ func (l *Lexer) Name() ([]byte, error) {
 }
 
 // Next consumes what follows the value of a field: ',' (another field follows) or '}'.
-func (l *Lexer) Next() (more bool, err error) {
-	switch l.Peek() {
+func (l *Lexer) Next() (more bool, err error) { return l.after('}') }
+
+// after consumes what follows a member of an object or an array: ',' (another follows) or its
+// closing byte, which leaves one level of nesting.
+func (l *Lexer) after(closing byte) (more bool, err error) {
+	switch c := l.Peek(); c {
 	case ',':
 		l.I++
 		return true, nil
-	case '}':
+	case closing:
 		l.I++
 		l.Depth--
 		return false, nil
 	case 0:
 		return false, errEnd
 	default:
-		return false, fmt.Errorf("want ',' or '}' at column %d, got %q", l.I+1, l.B[l.I])
+		return false, fmt.Errorf("want ',' or '%c' at column %d, got %q", closing, l.I+1, c)
 	}
 }
 
@@ -480,21 +484,7 @@ func (l *Lexer) OpenArray() (empty bool, err error) {
 }
 
 // NextElem consumes what follows an element of an array: ',' (another element follows) or ']'.
-func (l *Lexer) NextElem() (more bool, err error) {
-	switch l.Peek() {
-	case ',':
-		l.I++
-		return true, nil
-	case ']':
-		l.I++
-		l.Depth--
-		return false, nil
-	case 0:
-		return false, errEnd
-	default:
-		return false, fmt.Errorf("want ',' or ']' at column %d, got %q", l.I+1, l.B[l.I])
-	}
-}
+func (l *Lexer) NextElem() (more bool, err error) { return l.after(']') }
 
 // Bool reads true or false.
 func (l *Lexer) Bool() (bool, error) {
