@@ -41,18 +41,11 @@ func runVerifyReceipt(m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(files) != 1:
-		return usageErr("one FILE.json (see 'fechado verify-receipt --help')")
-	case since.file != "":
-		return usageErr("--since goes with verify, not verify-receipt")
-	case since.key == "":
-		return usageErr("--key VERIFIER is required (see 'fechado verify-receipt --help')")
+	file, err := since.offline("verify-receipt", "FILE.json", files)
+	if err != nil {
+		return err
 	}
-	if since.required < 0 {
-		since.required = len(since.witnesses)
-	}
-	b, err := os.ReadFile(files[0])
+	b, err := os.ReadFile(file)
 	if err != nil {
 		return usageErr("%v", err)
 	}

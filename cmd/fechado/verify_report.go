@@ -42,18 +42,11 @@ func runVerifyReport(m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(files) != 1:
-		return usageErr("one FILE.html (see 'fechado verify-report --help')")
-	case since.file != "":
-		return usageErr("--since goes with verify, not verify-report")
-	case since.key == "":
-		return usageErr("--key VERIFIER is required (see 'fechado verify-report --help')")
+	file, err := since.offline("verify-report", "FILE.html", files)
+	if err != nil {
+		return err
 	}
-	if since.required < 0 {
-		since.required = len(since.witnesses)
-	}
-	page, err := os.ReadFile(files[0])
+	page, err := os.ReadFile(file)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -31,6 +31,24 @@ func addSinceFlags(fs *flag.FlagSet) *sinceFlags {
 	return f
 }
 
+// offline checks the flags of a command that checks one FILE offline against the log's key
+// (verify-report, verify-receipt): one file, --key given, no --since; --witnesses-required
+// defaults to every --witness. It returns the file.
+func (f *sinceFlags) offline(command, file string, files []string) (string, error) {
+	switch {
+	case len(files) != 1:
+		return "", usageErr("one %s (see 'fechado %s --help')", file, command)
+	case f.file != "":
+		return "", usageErr("--since goes with verify, not %s", command)
+	case f.key == "":
+		return "", usageErr("--key VERIFIER is required (see 'fechado %s --help')", command)
+	}
+	if f.required < 0 {
+		f.required = len(f.witnesses)
+	}
+	return files[0], nil
+}
+
 func (f *sinceFlags) set() bool {
 	return f.file != "" || f.key != "" || len(f.witnesses) > 0 || f.required >= 0
 }
