@@ -219,20 +219,33 @@ func sayEnding(m *Main, cfg sim.Config, e sim.Ending, language string) {
 
 // writeSim writes the hands next gives as JSON Lines to the file out, or to stdout when out is "".
 func writeSim(m *Main, out string, next func() (*sim.Hand, error)) error {
+	return writeSimOut(m, out, func(w io.Writer) error { return sim.WriteAll(w, next) })
+}
+
+// writeSimOut gives write a buffered writer to the file out (created), or to stdout when out is
+// "", and flushes and closes it: the output of every form of sim.
+func writeSimOut(m *Main, out string, write func(io.Writer) error) error {
 	var w io.Writer = m.Stdout
+	var f *os.File
 	if out != "" {
-		f, err := os.Create(out)
-		if err != nil {
+		var err error
+		if f, err = os.Create(out); err != nil {
 			return usageErr("%v", err)
 		}
 		defer f.Close()
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := sim.WriteAll(bw, next); err != nil {
+	if err := write(bw); err != nil {
 		return err
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if f != nil {
+		return f.Close()
+	}
+	return nil
 }
 
 // publishSim appends the simulated hands to the log, event by event. The recorder refuses what

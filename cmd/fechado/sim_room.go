@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"io"
@@ -54,22 +53,17 @@ func runSimRoom(m *Main, rf *roomSimFlags, preset string, players, tables, hands
 	if players <= 0 || hands <= 0 {
 		return usageErr("--room needs --players and --hands (see 'fechado sim --help')")
 	}
-	var w io.Writer = m.Stdout
-	if out != "" {
-		f, err := os.Create(out)
+	var pairs []sim.Pair
+	err = writeSimOut(m, out, func(w io.Writer) error {
+		var err error
+		pairs, err = sim.Room(sim.RoomConfig{Rules: preset, Players: players, Tables: tables, Hands: hands, Seed: seed,
+			Colluders: rf.colluders, Collusion: kinds}, w)
 		if err != nil {
 			return usageErr("%v", err)
 		}
-		defer f.Close()
-		w = f
-	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	pairs, err := sim.Room(sim.RoomConfig{Rules: preset, Players: players, Tables: tables, Hands: hands, Seed: seed,
-		Colluders: rf.colluders, Collusion: kinds}, bw)
+		return nil
+	})
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if rf.truth == "" {
