@@ -91,24 +91,18 @@ const lookahead = 512
 func (l *Log) handOf(ctx context.Context, seq uint64) (table, hand string) {
 	tried := map[string]bool{}
 	for s := seq + 1; s <= seq+lookahead; s++ {
-		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
-		m, err := l.stream.GetMsg(actx, s)
-		cancel()
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			continue
-		}
+		subject, e, found, err := l.eventAt(ctx, s)
 		if err != nil {
 			return "", ""
 		}
-		e, err := events.Parse(m.Data)
-		if err != nil || e.Seq == 1 || tried[m.Subject] {
+		if !found || e == nil || e.Seq == 1 || tried[subject] {
 			continue
 		}
-		tried[m.Subject] = true
+		tried[subject] = true
 		// The hand's events as the store gives them: a gap whose two sides bracket seq.
 		var seqs []uint64
 		var evSeqs []events.Seq
-		err = l.scanSubject(ctx, m.Subject, func(st Stored) error {
+		err = l.scanSubject(ctx, subject, func(st Stored) error {
 			seqs, evSeqs = append(seqs, st.Seq), append(evSeqs, st.Event.Seq)
 			if st.Seq > s {
 				return ErrStop
@@ -132,25 +126,36 @@ func (l *Log) handOf(ctx context.Context, seq uint64) (table, hand string) {
 	// None after it: a hand whose last stored events come before it and which the store says
 	// holds more than it gives (the message was its last).
 	for s := seq - 1; s >= 1 && s+lookahead > seq; s-- {
-		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
-		m, err := l.stream.GetMsg(actx, s)
-		cancel()
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			continue
-		}
+		subject, e, found, err := l.eventAt(ctx, s)
 		if err != nil {
 			return "", ""
 		}
-		e, err := events.Parse(m.Data)
-		if err != nil || e.Type == events.HandEndedType || tried[m.Subject] {
+		if !found || e == nil || e.Type == events.HandEndedType || tried[subject] {
 			continue
 		}
-		tried[m.Subject] = true
-		if held, gave, err := l.subjectCounts(ctx, m.Subject); err == nil && gave < held {
+		tried[subject] = true
+		if held, gave, err := l.subjectCounts(ctx, subject); err == nil && gave < held {
 			return e.Table, e.Hand
 		}
 	}
 	return "", ""
+}
+
+// eventAt reads stream message seq within the log's timeout: its subject and its event (nil when
+// it does not decode); found is false when the store has no such message, err set when the store
+// failed.
+func (l *Log) eventAt(ctx context.Context, seq uint64) (subject string, e *events.Event, found bool, err error) {
+	actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	m, err := l.stream.GetMsg(actx, seq)
+	cancel()
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return "", nil, false, nil
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	e, _ = events.Parse(m.Data)
+	return m.Subject, e, true, nil
 }
 
 // subjectCounts returns how many messages the stream holds under subject and how many of them
