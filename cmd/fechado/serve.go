@@ -28,7 +28,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		summary: "run the log, projector, live auditor and web interface",
-		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR]",
+		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD]",
 		help: `Serve opens the log (an embedded NATS JetStream server storing under --data, or the
 external server(s) of --nats), keeps the SQLite read models (--db) up to date as events
 arrive, audits every hand when it ends, and serves the web interface and its JSON API on
@@ -59,6 +59,11 @@ logs in as a table device of the --auth file and appends to that table only, ove
 connection as that device, so that the server itself refuses any other table. With --nats,
 --auth names the console's devices, which the cluster must know as its users.
 
+Integrity. The Integrity page shows the last integrity analysis stored in the read models
+(docs/integrity.md): --integrity PERIOD runs it over the whole log at start and then every
+PERIOD (e.g. 1h); without it, 'fechado integrity --all --save' stores one. The page says when
+the analysis ran and over how many hands.
+
 Hands in progress are shown with public information only; their face-down cards and seeds
 appear once the hand has ended. Serve runs until SIGINT or SIGTERM, then stops accepting
 requests, finishes those in progress and closes the log.
@@ -81,7 +86,8 @@ type serveFlags struct {
 	db         string
 	natsListen string
 	auth       string
-	tlog       tlogFlags // serve_tlog.go
+	integrity  time.Duration // serve_integrity.go
+	tlog       tlogFlags     // serve_tlog.go
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -92,6 +98,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
 	f.tlog.register(fs)
+	fs.DurationVar(&f.integrity, "integrity", 0, "run the integrity analysis of the whole log at start and then every `PERIOD` (e.g. 1h), for the Integrity page (0: never; 'fechado integrity --all --save' stores one)")
 	fs.StringVar(&f.auth, "auth", "", "the users and roles `FILE` (docs/security.md): the embedded NATS server enforces them, and the table console logs its devices in as them (with --nats, the cluster must know the same users); without it the embedded server listens on loopback only")
 }
 
@@ -153,6 +160,9 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	lo, err := f.logOptions()
 	if err != nil {
 		return err
+	}
+	if f.integrity < 0 {
+		return usageErr("--integrity must not be negative")
 	}
 	if f.logger, err = f.format.logger(m.Stderr, f.command); err != nil {
 		return err
@@ -244,6 +254,13 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 			errs <- withCode(exitStore, err)
 		}
 	}()
+	if f.integrity > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			integrityEvery(runCtx, l, db, f.integrity, log)
+		}()
+	}
 	if started != nil {
 		wg.Add(1)
 		go func() {
