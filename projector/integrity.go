@@ -32,9 +32,13 @@ type IntegrityRun struct {
 
 // IntegrityPair is a stored pair: its rank (1: the strongest evidence) and the pair as scored.
 type IntegrityPair struct {
-	Rank int
+	Rank int `json:"rank"`
 	integrity.Pair
 }
+
+// IntegrityWords is what a pair says in a reader's language (integrity.Pair.Words): the words of
+// the verdict stored, written by the package that judged it.
+type IntegrityWords = integrity.Words
 
 // SaveIntegrity replaces the stored analysis with r, computed at at, in one transaction: a reader
 // sees the previous analysis or this one, never a mix.
