@@ -127,14 +127,15 @@ func (s *Server) getIntegrity(w http.ResponseWriter, r *http.Request) {
 // integrityGraph draws who plays with whom: the players on a circle, in the order of the pairs'
 // ranks (a pair's players side by side), a line between two of them for every pair scored, as
 // wide as their hands together; a flagged pair's line is red and drawn on top. Each player links
-// to his page. The drawing is inline SVG, with no script (the dashboard's CSP).
+// to his page (so the drawing is a group, not an image: an image holds no link). The drawing is
+// inline SVG, with no script (the dashboard's CSP).
 func integrityGraph(l *lang.Lang, names []string, edges []projector.IntegrityPair) template.HTML {
 	const w, h, cx, cy, r = 640.0, 560.0, 320.0, 280.0, 200.0
 	esc := template.HTMLEscapeString
 	pr := message.NewPrinter(l.Tag)
 	var b strings.Builder
 	title := l.T("web.integrity.graph", nil)
-	fmt.Fprintf(&b, `<svg class="igraph" viewBox="0 0 %.0f %.0f" role="img" aria-labelledby="igraph-title" xmlns="http://www.w3.org/2000/svg">`, w, h)
+	fmt.Fprintf(&b, `<svg class="igraph" viewBox="0 0 %.0f %.0f" role="group" aria-labelledby="igraph-title" xmlns="http://www.w3.org/2000/svg">`, w, h)
 	fmt.Fprintf(&b, `<title id="igraph-title">%s</title>`, esc(title))
 	if len(names) == 0 {
 		b.WriteString(`</svg>`)
