@@ -261,3 +261,31 @@ func TestIntegrityPageShowsThePairsOfIntegrityJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrityFindsColludersInATournament: sim --tournament plants a pair of each kind among 40
+// entries (--colluders, --truth, as --room does), in a long tournament (deep stacks, 4-hour
+// levels: some 7,700 hands); integrity flags the three pairs, each by its kind, and no other.
+func TestIntegrityFindsColludersInATournament(t *testing.T) {
+	dir := t.TempDir()
+	log, planted := plantedRoom(t, dir, "--tournament", "--rules", "std-draw", "--entries", "40", "--tables", "5", "--stack", "50000",
+		"--level", "4h", "--seed", "4", "--colluders", "3")
+	if len(planted) != 3 {
+		t.Fatalf("%d pairs in the truth, want 3", len(planted))
+	}
+	kinds := map[string]bool{}
+	for _, k := range planted {
+		kinds[k] = true
+	}
+	if len(kinds) != 3 {
+		t.Errorf("the planted kinds are %v, want one of each", kinds)
+	}
+	code, out, _ := fechado("", "integrity", "--json", log)
+	if code != exitFindings {
+		t.Fatalf("integrity --json: exit %d, want %d", code, exitFindings)
+	}
+	checkFound(t, "tournament", integrityLines(t, out), planted)
+	// The flags go with --room or --tournament only.
+	if code, _, errOut := fechado("", "sim", "--rules", "std-draw", "--players", "4", "--hands", "1", "--colluders", "1"); code != exitUsage {
+		t.Errorf("sim --colluders on one table: exit %d (%s), want %d", code, errOut, exitUsage)
+	}
+}

@@ -137,7 +137,10 @@ func runSim(m *Main, args []string) error {
 		return runSimRoom(m, rf, *name, *players, tf.tables, *hands, *seed, *out)
 	}
 	if tf.on {
-		return runSimTournament(m, tf, *name, *seed, stack.v, *expose, inject, *out, *publish, store)
+		return runSimTournament(m, tf, rf, *name, *seed, stack.v, *expose, inject, *out, *publish, store)
+	}
+	if rf.colluders != 0 || rf.collusion != "" || rf.truth != "" {
+		return usageErr("--colluders, --collusion and --truth go with --room or --tournament")
 	}
 	if *name == "" || *players == 0 || *hands <= 0 {
 		return usageErr("--rules, --players and --hands are required (see 'fechado sim --help')")
