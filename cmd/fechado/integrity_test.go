@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder/recordertest"
@@ -96,6 +97,8 @@ func TestIntegrityUsage(t *testing.T) {
 		{"integrity", "--all", "x.jsonl"},
 		{"integrity", filepath.Join(t.TempDir(), "missing.jsonl")},
 		{"integrity", "--lang", "xx", "-"},
+		{"integrity", "--db", "x.db", "-"},
+		{"serve", "--integrity", "-1h"},
 	} {
 		if code, _, _ := fechado("", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
@@ -287,5 +290,51 @@ func TestIntegrityFindsColludersInATournament(t *testing.T) {
 	// The flags go with --room or --tournament only.
 	if code, _, errOut := fechado("", "sim", "--rules", "std-draw", "--players", "4", "--hands", "1", "--colluders", "1"); code != exitUsage {
 		t.Errorf("sim --colluders on one table: exit %d (%s), want %d", code, errOut, exitUsage)
+	}
+}
+
+// TestServeIntegrityStoresTheAnalysisForThePage: serve --integrity runs the analysis over the
+// log it serves when it starts and stores it; the Integrity page then gives the room's hands and
+// the planted pair flagged first, as integrity --json ranks it on the file.
+func TestServeIntegrityStoresTheAnalysisForThePage(t *testing.T) {
+	dir := t.TempDir()
+	log, planted := plantedRoom(t, dir, "--room", "--players", "12", "--tables", "2", "--hands", "1500", "--seed", "5",
+		"--colluders", "1", "--collusion", "soft-play")
+	data := filepath.Join(dir, "data")
+	if code, _, errOut := fechado("", "record", "--data", data, log); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	_, out, _ := fechado("", "integrity", "--json", log)
+	lines := integrityLines(t, out)
+	url, stop, _, stderr := startServer(t, "serve", "--http", "127.0.0.1:0", "--data", data, "--integrity", "1h")
+	var page struct {
+		Computed bool
+		Hands    int
+		Total    int
+		Pairs    []struct {
+			A, B, Kind string
+			Flagged    bool
+			Score      float64
+		}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for getJSON(t, url+"api/integrity", &page); !page.Computed; getJSON(t, url+"api/integrity", &page) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no analysis stored 60 s after serve --integrity started: %s", stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if page.Hands != 1500 || page.Total != len(lines) || len(page.Pairs) == 0 {
+		t.Fatalf("the page: %d hands, %d pairs; integrity --json on the file: %d pairs", page.Hands, page.Total, len(lines))
+	}
+	top := page.Pairs[0]
+	if kind, ok := planted[[2]string{top.A, top.B}]; !ok || !top.Flagged || top.Kind != kind || top.A != lines[0]["a"] || top.Score != lines[0]["score"] {
+		t.Errorf("first pair of the page %+v; planted %v; integrity --json's first %v", top, planted, lines[0])
+	}
+	if code := stop(); code != exitOK {
+		t.Fatalf("serve exited %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr.String(), "integrity analysis stored") {
+		t.Errorf("serve's log does not say the analysis was stored: %s", stderr)
 	}
 }
