@@ -1,6 +1,8 @@
 package web
 
 import (
+	"database/sql"
+	"errors"
 	"fmt"
 	"html/template"
 	"math"
@@ -51,7 +53,10 @@ type integrityView struct {
 	Limit      int                 `json:"limit"`
 	Offset     int                 `json:"offset"`
 	Pairs      []integrityPairView `json:"pairs"`
-	Graph      template.HTML       `json:"graph"`
+	// HandTitles names each evidence hand of the page's pairs that the read models hold by its
+	// table and number, for its link: an id names no hand a reader knows.
+	HandTitles map[string]string `json:"hand_titles"`
+	Graph      template.HTML     `json:"graph"`
 }
 
 // getIntegrity is GET /api/integrity?lang=&tz=&limit=&offset=: the last integrity analysis
@@ -79,7 +84,7 @@ func (s *Server) getIntegrity(w http.ResponseWriter, r *http.Request) {
 		storeError(w, err)
 		return
 	}
-	out := integrityView{Limit: pg.Limit, Offset: pg.Offset, Pairs: []integrityPairView{}}
+	out := integrityView{Limit: pg.Limit, Offset: pg.Offset, Pairs: []integrityPairView{}, HandTitles: map[string]string{}}
 	if run == nil {
 		out.Summary = l.T("web.integrity.never", nil)
 		writeJSON(w, http.StatusOK, out)
@@ -97,8 +102,26 @@ func (s *Server) getIntegrity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, p := range pairs {
-		out.Pairs = append(out.Pairs, integrityPairView{IntegrityPair: p, Words: p.Words(l),
-			Title: l.T("integrity.pair", lang.Args{"rank": p.Rank, "a": p.A, "b": p.B, "score": pr.Sprintf("%.1f", p.Score), "hands": p.Hands})})
+		v := integrityPairView{IntegrityPair: p, Words: p.Words(l),
+			Title: l.T("integrity.pair", lang.Args{"rank": p.Rank, "a": p.A, "b": p.B, "score": pr.Sprintf("%.1f", p.Score), "hands": p.Hands})}
+		for _, r := range v.Words.Reasons {
+			for _, h := range r.Hands {
+				if _, ok := out.HandTitles[h]; ok {
+					continue
+				}
+				row, err := projector.Hand(ctx, s.db, h)
+				switch {
+				case errors.Is(err, sql.ErrNoRows):
+					// Analysed from a file the log does not hold: the link names it by its id.
+				case err != nil:
+					storeError(w, err)
+					return
+				default:
+					out.HandTitles[h] = l.T("web.hands.title.one", lang.Args{"table": row.Table, "number": row.Number})
+				}
+			}
+		}
+		out.Pairs = append(out.Pairs, v)
 	}
 	top, err := projector.IntegrityPairs(ctx, s.db, graphPlayers, 0)
 	if err != nil {
@@ -130,7 +153,7 @@ func (s *Server) getIntegrity(w http.ResponseWriter, r *http.Request) {
 // to his page (so the drawing is a group, not an image: an image holds no link). The drawing is
 // inline SVG, with no script (the dashboard's CSP).
 func integrityGraph(l *lang.Lang, names []string, edges []projector.IntegrityPair) template.HTML {
-	const w, h, cx, cy, r = 640.0, 560.0, 320.0, 280.0, 200.0
+	const w, h, cx, cy, r = 640.0, 520.0, 320.0, 260.0, 200.0
 	esc := template.HTMLEscapeString
 	pr := message.NewPrinter(l.Tag)
 	var b strings.Builder
@@ -171,15 +194,25 @@ func integrityGraph(l *lang.Lang, names []string, edges []projector.IntegrityPai
 			fmt.Fprintf(&b, `><title>%s</title></line>`, esc(tip))
 		}
 	}
-	for _, n := range names {
+	for i, n := range names {
 		p := at[n]
-		// The label goes outside the circle, on the player's side of it.
-		anchor, dx := "start", 10.0
-		if p[0] < cx-1 {
-			anchor, dx = "end", -10
+		// The label goes outside the circle, beyond the player's point: to its right on the
+		// right half, to its left on the left half, above or below it at the top and bottom.
+		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(len(names))
+		lx, ly := cx+(r+12)*math.Cos(a), cy+(r+12)*math.Sin(a)+4
+		anchor := "middle"
+		switch c := math.Cos(a); {
+		case c > 0.3:
+			anchor = "start"
+		case c < -0.3:
+			anchor = "end"
+		case math.Sin(a) < 0:
+			ly -= 6
+		default:
+			ly += 8
 		}
 		fmt.Fprintf(&b, `<a href="#/player/%s"><circle cx="%.1f" cy="%.1f" r="6" fill="#0b6bcb"/><text x="%.1f" y="%.1f" text-anchor="%s" font-size="13" fill="currentColor">%s</text></a>`,
-			esc(url.PathEscape(n)), p[0], p[1], p[0]+dx, p[1]+4, anchor, esc(n))
+			esc(url.PathEscape(n)), p[0], p[1], lx, ly, anchor, esc(n))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())

@@ -65,6 +65,10 @@ func TestIntegrityPageInTheBrowser(t *testing.T) {
 	if strings.Join(links, " ") != strings.Join(evidence, " ") {
 		t.Errorf("the evidence links %v, want the hands %v", links, evidence)
 	}
+	// Each named by its table and number, as the API titles it.
+	if text := mustText(tab, t, `#pair-1 a[href^="#/hand/"]`); text != api.HandTitles[evidence[0]] || !strings.HasPrefix(text, "Mesa room-") {
+		t.Errorf("the first evidence link reads %q, want %q", text, api.HandTitles[evidence[0]])
+	}
 	if err := within(tab, 30*time.Second, chromedp.Click(chromedp.CSS(`#pair-1 a[href^="#/hand/"]`)), chromedp.WaitVisible(chromedp.CSS(`#next`))); err != nil {
 		t.Fatalf("the evidence hand's replayer: %v", err)
 	}

@@ -17,14 +17,15 @@ import (
 
 // integrityAnswer is what the tests read of GET /api/integrity.
 type integrityAnswer struct {
-	Computed   bool   `json:"computed"`
-	ComputedAt string `json:"computed_at"`
-	Hands      int    `json:"hands"`
-	Known      int    `json:"known"`
-	Flagged    int    `json:"flagged"`
-	Summary    string `json:"summary"`
-	Total      int    `json:"total"`
-	Graph      string `json:"graph"`
+	Computed   bool              `json:"computed"`
+	ComputedAt string            `json:"computed_at"`
+	Hands      int               `json:"hands"`
+	Known      int               `json:"known"`
+	Flagged    int               `json:"flagged"`
+	Summary    string            `json:"summary"`
+	Total      int               `json:"total"`
+	Graph      string            `json:"graph"`
+	HandTitles map[string]string `json:"hand_titles"`
 	Pairs      []struct {
 		Rank    int     `json:"rank"`
 		A       string  `json:"a"`
@@ -156,6 +157,9 @@ func TestIntegrityPageShowsStoredPairsInPortuguese(t *testing.T) {
 		}
 		if !names[a] || !names[b] {
 			t.Errorf("evidence hand %s is not a hand of %s and %s: %v", h, a, b, names)
+		}
+		if title := got.HandTitles[h]; !strings.HasPrefix(title, "Mesa room-") || !strings.Contains(title, ", mão ") {
+			t.Errorf("evidence hand %s is titled %q", h, title)
 		}
 		if code, _ := e.do(http.MethodGet, "/api/hands/"+url.PathEscape(h)+"/replay?lang=pt-BR", nil); code != http.StatusOK {
 			t.Errorf("the replayer of evidence hand %s: %d", h, code)

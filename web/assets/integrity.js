@@ -23,7 +23,7 @@ async function pageIntegrity(qs) {
       <p>${playerLink(x.a)} · ${playerLink(x.b)}</p>
       <p class="verdict">${esc(x.words.verdict)}</p>
       <ul class="reasons"><li>${esc(x.words.overlap)}</li>${x.words.reasons.map((r) => `<li data-signal="${esc(r.signal)}">${esc(r.text)}${r.hands.length
-        ? `<br><span class="muted">${esc(t("web.integrity.evidence"))}</span> ${r.hands.map((h) => handLink(h, h.slice(0, 8))).join(" ")}` : ""}</li>`).join("")}</ul>
+        ? `<br><span class="muted">${esc(t("web.integrity.evidence"))}</span> ${r.hands.map((h) => handLink(h, data.hand_titles[h] || h)).join(" · ")}` : ""}</li>`).join("")}</ul>
     </details>`).join("");
   view().innerHTML = `${head}
     <figure class="panel igraph-box"><figcaption>${esc(t("web.integrity.graph.caption"))}</figcaption>${data.graph}</figure>
