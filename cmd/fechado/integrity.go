@@ -55,7 +55,7 @@ ids of the hands that show them best; --top N also lists the N highest pairs not
 --save also stores the analysis, every pair scored as --json writes it, with the time and the
 number of hands, in the read models (--db FILE, default DIR/fechado.db): the dashboard's
 Integrity page ('fechado serve') shows the last analysis stored, and never scores a pair itself.
-'fechado serve --integrity EVERY' runs 'integrity --all --save' by itself.
+'fechado serve --integrity PERIOD' runs the same analysis by itself every PERIOD.
 
 Exit status: 0 no pair flagged; 1 at least one; 2 bad usage or an unreadable file; 3 the log
 store could not be reached or the read models could not be written.`,
