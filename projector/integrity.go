@@ -12,7 +12,7 @@ import (
 	"github.com/fechado/fechado/audit/integrity"
 )
 
-// The last integrity analysis (schema migration 0012, docs/integrity.md). audit/integrity judges
+// The last integrity analysis (schema migration 0013, docs/integrity.md). audit/integrity judges
 // the pairs, once, over the whole log; SaveIntegrity stores that judgement as it is, each pair as
 // `fechado integrity --json` writes it, and the readers below give it back. The web server reads
 // it and never scores a pair itself: one verdict, computed in one place.

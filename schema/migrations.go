@@ -57,7 +57,7 @@ var ReadModels = []string{
 	"void_copies",
 	// 0011
 	"player_totals",
-	// 0012
+	// 0013
 	"integrity_runs", "integrity_pairs",
 }
 

@@ -1,4 +1,4 @@
--- fechado read models, migration 0012: the last integrity analysis (audit/integrity,
+-- fechado read models, migration 0013: the last integrity analysis (audit/integrity,
 -- docs/integrity.md), for the dashboard's Integrity page. The analysis scores every pair of players
 -- over the whole log at once (its false discovery control ranks each pair against all the others),
 -- so it is not folded in hand by hand: `fechado integrity --all --save` (or `fechado serve`
