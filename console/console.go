@@ -8,6 +8,9 @@
 // Machine shuffles (hmac-sha256-fy-v1) are made by the console's server: it keeps each seed in
 // memory until the hand reveals it, tells the page the commitment before the deal and the card on
 // top at each deal, burn and draw, and gives the seed to the page for deck.revealed at the end.
+//
+// With Options.PlayerCards (serve --player-cards) it also serves a player's page of his own cards
+// of the hand in progress, on his phone, opened by a link bound to his seat and hand (seat.go).
 package console
 
 import (

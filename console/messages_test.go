@@ -10,10 +10,10 @@ import (
 	"github.com/fechado/fechado/lang"
 )
 
-// TestMessagesComplete: every key the pages ask for (t("key") in console.js and seat.js, "remedy." plus each
-// preset's remedy) and every error key the API answers is a console.* message of the lang
-// catalogue, and every console.* message is used, so that the four languages hold the page's
-// whole text (go test ./lang/ keeps each language complete).
+// TestMessagesComplete: every key the pages ask for (t("key") in console.js and seat.js,
+// "remedy." plus each preset's remedy) and every error key the API answers is a console.*
+// message of the lang catalogue, and every console.* message is used, so that the four languages
+// hold the pages' whole text (go test ./lang/ keeps each language complete).
 func TestMessagesComplete(t *testing.T) {
 	var js []byte
 	for _, f := range []string{"assets/console.js", "assets/seat.js"} { // the console's page, a player's page
