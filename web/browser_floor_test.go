@@ -137,11 +137,7 @@ func (d *desk) resultAtItsStep(t *testing.T, tab context.Context) {
 	}
 	flagged := fmt.Sprintf(`#all-findings article.hf[data-code=%q][data-seq="%d"]`, d.code, d.seq)
 	// One event before the finding's, it is still not listed; at its event it is.
-	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, d.seq-1), `#next`)
-	// The page is drawn again for the new address: wait for the one at that event (its line of
-	// the history marked), not the first event's still on screen.
-	poll(tab, t, fmt.Sprintf(`(() => { const li = document.querySelector("#history li.now");
-		return !!li && Number(li.dataset.seq) <= %[1]d && %[1]d <= Number(li.dataset.last) && !!document.querySelector(%[2]q); })()`, d.seq-1, flagged))
+	d.openStep(t, tab, d.seq-1)
 	for _, f := range listed() {
 		if seq := f[0].(float64); int(seq) > d.seq-1 {
 			t.Errorf("at event %d the list of findings shows %v, of event %.0f", d.seq-1, f[1], seq)
@@ -159,10 +155,20 @@ func (d *desk) resultAtItsStep(t *testing.T, tab context.Context) {
 	}
 }
 
+// openStep opens the flagged hand at event seq, from another step of it: the page is drawn again
+// for the new address, so it waits for the page at that event (its line of the history marked),
+// not the other step's still on screen, whose controls a test would find detached.
+func (d *desk) openStep(t *testing.T, tab context.Context, seq int) {
+	t.Helper()
+	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, seq), `#next`)
+	poll(tab, t, fmt.Sprintf(`(() => { const li = document.querySelector("#history li.now");
+		return !!li && Number(li.dataset.seq) <= %[1]d && %[1]d <= Number(li.dataset.last) && location.hash.endsWith("/%[1]d"); })()`, seq))
+}
+
 // speedAndCards: the play speed is chosen and kept; "all cards" turns the face-down cards of the
 // hand as it happened face up, and the choice is kept until it is turned back.
 func (d *desk) speedAndCards(t *testing.T, tab context.Context, l *lang.Lang) {
-	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, d.seq), `#speed`)
+	d.openStep(t, tab, d.seq)
 	js[bool](tab, t, `(() => { const s = document.querySelector("#speed"); s.value = "2"; s.dispatchEvent(new Event("change")); return true; })()`)
 	if v := js[string](tab, t, `localStorage.getItem("handSpeed")`); v != "2" {
 		t.Errorf("the speed chosen is kept as %q", v)
