@@ -22,20 +22,26 @@ import (
 // suit finds a card's face on a screen: its suit symbol.
 var suit = regexp.MustCompile(`[♣♦♥♠]`)
 
-// TestBrowserConsolePhoneOwnCards (serve --player-cards, issue 41): a br-online hand on the
-// tablet (1024×768, in Portuguese) from the console's machine shuffle with the cards hidden; the
-// dealer shows Beto's code (seat 2), and Beto opens its link on his phone (390×844, a browser of
-// its own with no login, its language Portuguese): his five cards appear there, in Portuguese,
-// and are on no screen of the tablet; after his draw (two cards thrown by their places) his page
-// shows the two cards he drew, by itself. Axe runs on the tablet with the code shown and on the
-// phone's page, and the phone's page has no English word of the console's.
-// Screenshots (artifacts): console-pt-BR-tablet-seat-code.png (the tablet with Beto's code shown),
-// console-pt-BR-phone-own-cards.png (his cards after the deal), console-pt-BR-phone-own-draw.png
-// (after his draw).
+// TestBrowserConsolePhoneOwnCards (serve --player-cards, issue 41), in Portuguese and Turkish: a
+// br-online hand on the tablet (1024×768) from the console's machine shuffle with the cards
+// hidden; the dealer shows Beto's code (seat 2), and Beto opens its link on his phone (390×844, a
+// browser of its own with no login, its language the reader's): his five cards appear there, in
+// his language, and are on no screen of the tablet; after his draw (two cards thrown by their
+// places) his page shows the two cards he drew, by itself. Axe runs on the tablet with the code
+// shown and on the phone's page, and the phone's page has no English word of the console's.
+// Screenshots (artifacts), for L = pt-BR and tr: console-L-tablet-seat-code.png (the tablet with
+// Beto's code shown), console-L-phone-own-cards.png (his cards after the deal),
+// console-L-phone-own-draw.png (after his draw).
 func TestBrowserConsolePhoneOwnCards(t *testing.T) {
+	for _, code := range []string{"pt-BR", "tr"} {
+		t.Run(code, func(t *testing.T) { phoneOwnCards(t, code) })
+	}
+}
+
+func phoneOwnCards(t *testing.T, code string) {
 	t.Parallel()
 	e := newEnvWith(t, console.Options{Log: recordertest.OpenAuth(t, devices), Auth: devices, PlayerCards: true})
-	l, _ := lang.Get("pt-BR")
+	l, _ := lang.Get(code)
 	ctx := browsertest.Tab(t, 1024, 768, 3*time.Minute)
 	p := &tapper{t: t, ctx: ctx, mouse: !testing.Short()}
 	p.do("login",
@@ -45,8 +51,8 @@ func TestBrowserConsolePhoneOwnCards(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#login [name=pass]`), "senha1"),
 		chromedp.Click(chromedp.CSS(`[data-act=login]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#setup`)),
-		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector("#bar-lang"); s.value = "pt-BR"; s.dispatchEvent(new Event("change")); })()`),
-		chromedp.WaitVisible(chromedp.CSS(`html[lang="pt-BR"] #setup`)))
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.querySelector("#bar-lang"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, code)),
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`html[lang=%q] #setup`, code))))
 	dir := os.Getenv("FECHADO_ARTIFACTS")
 	if dir == "" {
 		dir = t.ArtifactDir()
@@ -94,7 +100,7 @@ func TestBrowserConsolePhoneOwnCards(t *testing.T) {
 	}
 	noFaces("with Beto's code shown")
 	p.axe("seat code")
-	shot(p, "console-pt-BR-tablet-seat-code.png")
+	shot(p, "console-"+code+"-tablet-seat-code.png")
 	p.click("hide the code", `[data-act="seat-hide"]`)
 	p.do("the code hidden", chromedp.WaitVisible(chromedp.CSS(`[data-act="seat-1"]`)))
 
@@ -106,16 +112,16 @@ func TestBrowserConsolePhoneOwnCards(t *testing.T) {
 	}
 	dealt := dealtTo(stored(), events.PhaseDeal)
 
-	// Beto's phone: a browser of its own (no session, no storage), in Portuguese.
+	// Beto's phone: a browser of its own (no session, no storage), in the reader's language.
 	phone := &tapper{t: t, ctx: browsertest.Tab(t, 390, 844, 2*time.Minute)}
 	if _, err := chromedp.Call(phone.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
-		UserAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36", AcceptLanguage: "pt-BR"}); err != nil {
+		UserAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36", AcceptLanguage: code}); err != nil {
 		t.Fatal(err)
 	}
 	phone.do("Beto's link on his phone",
 		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch),
 		chromedp.Navigate(link),
-		chromedp.WaitVisible(chromedp.CSS(`html[lang="pt-BR"] #seat-dealt`)))
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`html[lang=%q] #seat-dealt`, code))))
 	shown := func(sel string) []string {
 		return js[[]string](phone, fmt.Sprintf(`[...document.querySelectorAll(%q)].map((c) => c.dataset.card)`, sel))
 	}
@@ -132,7 +138,7 @@ func TestBrowserConsolePhoneOwnCards(t *testing.T) {
 	}
 	phone.everyWordIn(l, "phone", englishOf(l))
 	phone.axe("phone")
-	shot(phone, "console-pt-BR-phone-own-cards.png")
+	shot(phone, "console-"+code+"-phone-own-cards.png")
 
 	// The first round, then Beto throws his first two cards, chosen by their places.
 	p.tap("bet")
@@ -165,5 +171,5 @@ func TestBrowserConsolePhoneOwnCards(t *testing.T) {
 			t.Errorf("after the draw Beto's phone shows %s, a card not his", c)
 		}
 	}
-	shot(phone, "console-pt-BR-phone-own-draw.png")
+	shot(phone, "console-"+code+"-phone-own-draw.png")
 }
