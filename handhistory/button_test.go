@@ -120,3 +120,47 @@ func redeclare(t *testing.T, evs []*events.Event, b events.Button) []*events.Eve
 	}
 	return out
 }
+
+// The Boss session of testdata/hh/boss/5CD-FL-EUR-2-4.Opoker.sample.xml (Opoker, 2011-09-11, 14
+// hands three-handed at 'Table FCD 192') is dealt by the TDA dead button, not the moving button of
+// the other rooms (events.md, Reading R6): at hand 2692988440 Player2 sits out and keeps the
+// button at seat 2 (the last small blind), the other two posting the blinds left of it; at
+// 2692989117 he has left, play is heads-up and the big blind moves on from seat 5 to seat 3, the
+// button (seat 5) posting the small blind. Declared "dead", as its import does, the session has
+// no irregular hand; declared "moving", both hands break it.
+func TestBossSittingOutKeepsDeadButton(t *testing.T) {
+	res := importFile(t, handhistory.Boss, testfilesGlob(t, "boss/5CD-FL-EUR-2-4.Opoker.sample.xml")[0])
+	if len(res.Hands) != 14 || len(res.Skipped) != 0 {
+		t.Fatalf("%d hands, skipped %v", len(res.Hands), res.Skipped)
+	}
+	for _, h := range res.Hands {
+		if got := h.Events[0].Data.(*events.HandStarted).Rules.Button(); got != events.ButtonDead {
+			t.Fatalf("hand %s declares button %q, want dead (Boss)", h.Source, got)
+		}
+	}
+	hs := find(t, res, "2692988440").Events[0].Data.(*events.HandStarted)
+	if hs.Dealer != 2 || len(hs.Seats) != 2 || len(hs.Away) != 1 || hs.Away[0].Seat != 2 {
+		t.Fatalf("hand 2692988440: dealer %d, seats %v, away %v; want the button at seat 2, away", hs.Dealer, hs.Seats, hs.Away)
+	}
+	for _, f := range auditImported(t, res) {
+		if f.Severity == finding.Error || f.Code == finding.TableDealer {
+			t.Errorf("dead: %s", f.JSON())
+		}
+	}
+
+	moving := &handhistory.Result{}
+	for _, h := range res.Hands {
+		h.Events = redeclare(t, h.Events, events.ButtonMoving)
+		moving.Hands = append(moving.Hands, h)
+	}
+	var at []string
+	for _, f := range auditImported(t, moving) {
+		if f.Code == finding.TableDealer {
+			at = append(at, f.Hand)
+		}
+	}
+	want := []string{find(t, res, "2692988440").Events[0].Hand, find(t, res, "2692989117").Events[0].Hand}
+	if !slices.Equal(at, want) {
+		t.Errorf("moving: table.dealer at %v, want at hands 2692988440 and 2692989117 %v", at, want)
+	}
+}
