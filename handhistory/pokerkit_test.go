@@ -1,7 +1,9 @@
 package handhistory_test
 
 import (
+	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -90,4 +92,33 @@ func TestPokerkitHandsImportWithItsAwards(t *testing.T) {
 		t.Errorf("sample too tame: %d hands shown, %d players busted, %d draws of 4 or 5", shown, busted, drew4)
 	}
 	t.Logf("%d pokerkit hands: %d shown, %d busted, %d draws of 4+", len(res.Hands), shown, busted, drew4)
+}
+
+// A replacement card that an earlier discard threw (here p2 is given the 9h p1 threw) can only
+// come from a reshuffle of used cards, which PHH does not record: pokerkit reshuffles the burn,
+// the folded hands and every discard when its stub runs out (six players drawing more than the 21
+// cards left). The hand is left out, named, rather than written with a card dealt twice, which
+// the auditor would report as deck.duplicate-card although the source dealt none twice.
+func TestPHHReshuffledCardRefused(t *testing.T) {
+	const hand = `variant = 'F5CD'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+small_bet = 2
+big_bet = 4
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKsQsJs9h', 'd dh p2 2c3c4c5c7d', 'p2 cc', 'p1 cc', 'p1 sd 9h', 'p2 sd 7d', 'd dh p1 Ts', 'd dh p2 9h', 'p1 cc', 'p2 cc', 'p1 sm AsKsQsJsTs', 'p2 sm 2c3c4c5c9h']
+`
+	res, err := handhistory.Import(handhistory.PHH, "reshuffled.phh", []byte(hand))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hands) != 0 || len(res.Skipped) != 1 || !errors.Is(res.Skipped[0], handhistory.ErrUnsupported) ||
+		!strings.Contains(res.Skipped[0].Error(), "9h in the draw, a card already used") {
+		t.Fatalf("hands %d, skipped %v; want the hand left out for the reshuffled 9h", len(res.Hands), res.Skipped)
+	}
+	// The same hand with a fresh card imports.
+	res, err = handhistory.Import(handhistory.PHH, "fresh.phh", []byte(strings.NewReplacer("p2 9h", "p2 8h", "5c9h", "5c8h").Replace(hand)))
+	if err != nil || len(res.Hands) != 1 || len(res.Skipped) != 0 {
+		t.Fatalf("fresh card: hands %d, skipped %v, %v", len(res.Hands), res.Skipped, err)
+	}
 }
