@@ -11,17 +11,19 @@ import (
 	"github.com/fechado/fechado/explain"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/lang"
 )
 
-// The real PokerStars session of testdata/pokerstars/fl-2009-session-laodica.txt (repository
+// The real PokerStars session of testdata/hh/5-Carddraw-USD-0.10-0.20-200911.txt (repository
 // philroberts/FPDB-for-OSX, commit fd7f0f69cc3a5e690c71bde11ba9205583c1a219, file
 // pyfpdb/regression-test-files/cash/Stars/Draw/5-Carddraw-USD-0.10-0.20-200911.txt: 30 hands at
-// 'Laodica IV' on 2009-11-25, kept byte for byte but the player names, replaced) shows the room's moving button: at hand 35839278018 Ana
-// Lima is the big blind at seat 1 (button 5, small blind 6) and loses every chip; at the next,
-// 35839303429, PokerStars moves the button one seat, to 6, and gives the blinds to the next two
-// players, seats 2 and 3, so nobody posts at seat 1 and seat 2 misses a big blind. At
-// 35839492817 the button moves from seat 4 past Joao, who sat down at seat 5, to seat 6.
+// 'Laodica IV' on 2009-11-25, kept byte for byte but the player names, replaced) shows the room's
+// moving button: at hand 35839278018 'Player 4' is the big blind at seat 1 (button 5, small blind
+// 6) and loses every chip; at the next, 35839303429, PokerStars moves the button one seat, to 6,
+// and gives the blinds to the next two players, seats 2 and 3, so nobody posts at seat 1 and seat
+// 2 misses a big blind. At 35839492817 the button moves from seat 4 past Player5, who sat down at
+// seat 5, to seat 6.
 //
 // events-v1.md §7 (2026-12-05): PokerStars cash imports declare rules.button "moving", under
 // which the session has no irregular hand at all. Declared "dead" (the TDA dead button), hand
@@ -29,7 +31,7 @@ import (
 // hands after it are judged from where it really left the table ("continuity compares a hand
 // with the hands before it as they were recorded ... one irregular hand, one finding").
 func TestMovingButtonSession2009(t *testing.T) {
-	res := importFile(t, handhistory.PokerStars, "testdata/pokerstars/fl-2009-session-laodica.txt")
+	res := importFile(t, handhistory.PokerStars, testfiles.File(t, "hh", "5-Carddraw-USD-0.10-0.20-200911.txt"))
 	if len(res.Skipped) > 0 || len(res.Hands) != 30 {
 		t.Fatalf("%d hands, skipped %v", len(res.Hands), res.Skipped)
 	}
@@ -68,7 +70,7 @@ func TestMovingButtonSession2009(t *testing.T) {
 		t.Errorf("dead: %s; want hand %s, the big blind expected at seat 2, posted at 3", f.JSON(), want)
 	}
 
-	// Its sentence, in every language, is about the big blind (Bruno's at seat 2, not Carla's at
+	// Its sentence, in every language, is about the big blind (Player8's at seat 2, not Player3's at
 	// 3), as its message is, never about the dealer.
 	var hand []*events.Event
 	for _, h := range dead.Hands {
@@ -94,8 +96,8 @@ func TestMovingButtonSession2009(t *testing.T) {
 			t.Fatalf("no language %s", code)
 		}
 		s := xh.Explain(l, fj).Sentence
-		if !strings.Contains(s, words[0]) || strings.Contains(s, words[1]) || !strings.Contains(s, "Bruno") || !strings.Contains(s, "Carla") {
-			t.Errorf("%s: %q should speak of the big blind (%s), Bruno and Carla, not of the dealer (%s)", code, s, words[0], words[1])
+		if !strings.Contains(s, words[0]) || strings.Contains(s, words[1]) || !strings.Contains(s, "Player8") || !strings.Contains(s, "Player3") {
+			t.Errorf("%s: %q should speak of the big blind (%s), Player8 and Player3, not of the dealer (%s)", code, s, words[0], words[1])
 		}
 	}
 }
