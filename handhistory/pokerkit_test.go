@@ -122,3 +122,29 @@ actions = ['d dh p1 AsKsQsJs9h', 'd dh p2 2c3c4c5c7d', 'p2 cc', 'p1 cc', 'p1 sd 
 		t.Fatalf("fresh card: hands %d, skipped %v, %v", len(res.Hands), res.Skipped, err)
 	}
 }
+
+// PHH's time is a TOML local time (pokerkit reads it as a datetime.time and writes it unquoted),
+// not a string: the export writes it so, in UTC with time_zone "UTC", and reads it back.
+func TestPHHExportTimeIsALocalTime(t *testing.T) {
+	h := onlyHand(t, importFile(t, handhistory.PHH, "testdata/phh/fixed-showdown.phh")) // 20:15 in Istanbul
+	text, refused, err := handhistory.Export(handhistory.PHH, [][]*events.Event{h.Events})
+	if err != nil || len(refused) != 0 {
+		t.Fatalf("export: %v, refused %v", err, refused)
+	}
+	if !strings.Contains(string(text), "\ntime = 17:15:00\ntime_zone = \"UTC\"\n") {
+		t.Fatalf("want time = 17:15:00 unquoted, in UTC:\n%s", text)
+	}
+	back := onlyHand(t, mustImport(t, handhistory.PHH, "export.phh", text))
+	if back.Events[0].At != "2024-03-09T17:15:00Z" {
+		t.Errorf("read back at %s, want 2024-03-09T17:15:00Z", back.Events[0].At)
+	}
+}
+
+func mustImport(t *testing.T, f handhistory.Format, name string, data []byte) *handhistory.Result {
+	t.Helper()
+	res, err := handhistory.Import(f, name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
