@@ -165,7 +165,7 @@ func (r Rotation) PlaceAway(seats []events.Seat, away SeatSet, dealer events.Sea
 	case bb == 0:
 		return Blinds{Button: dealer}
 	case len(seats) == 2 && ok && !slices.Contains(seats, button):
-		return Blinds{Button: button, Small: NextSeat(seats, button), Big: bb} // a dead button on a seat away
+		return Blinds{Button: button, Small: r.LastBB, Big: bb} // a dead button on a seat away
 	case len(seats) == 2:
 		return Blinds{Button: button, Small: button, Big: bb}
 	case !ok:

@@ -104,6 +104,8 @@ func TestNextBlindsAway(t *testing.T) {
 			s(3, 5), s(6), 3, 2, 3, 5, 3, true},
 		{`TDA button in heads-up: already heads-up with him away, only the big blind is fixed`,
 			s(3, 5), s(2), 5, 3, 2, 3, 5, true},
+		{`TDA button in heads-up: the last small blind (3) and big blind (4) both sit out; heads-up, the big blind moves 4 → 5`,
+			s(2, 5), s(1, 3, 4, 6), 4, 3, 4, 5, 2, true},
 	} {
 		var away SeatSet
 		if tc.away != nil {
