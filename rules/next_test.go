@@ -82,9 +82,10 @@ func TestNextBlinds(t *testing.T) {
 	}
 }
 
-// events.md Reading R6, a player who sits out keeps the dead button: two players dealt in are
-// heads-up only when nobody else sits at the table on the seat the rule gives the button (the
-// Boss session of handhistory's fixtures, hands 2692988440 and 2692989117).
+// events.md Reading R6, a player who sits out keeps the dead button: two players dealt in are not
+// heads-up while the last small blind sits out on the seat the rule gives the button and the last
+// big blind, dealt in, is the first player after it (the Boss session of handhistory's fixtures,
+// hands 2692988440 and 2692989117).
 func TestNextBlindsAway(t *testing.T) {
 	s := func(xs ...events.Seat) []events.Seat { return xs }
 	for _, tc := range []struct {
