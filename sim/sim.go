@@ -617,21 +617,27 @@ func (s *Sim) nextDealer(seats []events.Seat) events.Seat {
 }
 
 // blinds places the button and the blinds of a blind game by the TDA dead-button rule
-// (events-v1.md §7, rules.Rotation.Place), given the seats dealt in and the dealer the last hand
-// leaves by the deal passing left. With no big blind to move on from, the blinds are left of the
-// dealer given.
+// (events-v1.md §7, rules.Rotation.PlaceAway), given the seats dealt in and the dealer the last
+// hand leaves by the deal passing left. With no big blind to move on from, the blinds are left of
+// the dealer given. The players away at the next hand (awayList) still sit at the table: one of
+// them on the last small blind's seat keeps the dead button there (events.md, Reading R6).
 func (s *Sim) blinds(seats []events.Seat, dealer events.Seat) (button, sb, bb events.Seat) {
 	if s.misdeal && s.bb != 0 {
 		// The misdeal's blinds play again.
 		return s.dealer, s.sbAgain(seats), s.bb
 	}
-	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastSB: s.sb, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
+	var away []events.Seat
+	for _, a := range s.awayList() {
+		away = append(away, a.Seat)
+	}
+	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastSB: s.sb, LastDealtIn: len(s.lastSeats)}.PlaceAway(seats, rules.SeatSetOf(away), dealer)
 	return b.Button, b.Small, b.Big
 }
 
-// sbAgain is the small blind of the hand replayed after a misdeal: the seat before the big blind.
+// sbAgain is the small blind of the hand replayed after a misdeal: the seat before the big blind;
+// heads-up the button, unless the button is dead on the seat of a player away (blinds).
 func (s *Sim) sbAgain(seats []events.Seat) events.Seat {
-	if len(seats) == 2 {
+	if len(seats) == 2 && slices.Contains(seats, s.dealer) {
 		return s.dealer
 	}
 	return rules.PrevSeat(seats, s.bb)

@@ -119,7 +119,8 @@ func (d *desk) controlsStay(t *testing.T, tab context.Context, l *lang.Lang) {
 	}
 }
 
-// resultAtItsStep: the hand's result is hidden until its last step, then shown.
+// resultAtItsStep: the hand's result is hidden until its last step, then shown; the list of all
+// the hand's findings at the bottom shows a finding only once the replay has reached its event.
 func (d *desk) resultAtItsStep(t *testing.T, tab context.Context) {
 	d.open(t, tab, fmt.Sprintf("/#/hand/%s/1", d.hand), `#next`)
 	// The page is drawn again when the address changes: wait for the first step's.
@@ -127,14 +128,47 @@ func (d *desk) resultAtItsStep(t *testing.T, tab context.Context) {
 	if js[bool](tab, t, `!document.querySelector("#result").hidden`) {
 		t.Error("the result shows at the hand's first event")
 	}
+	// listed: the findings of the bottom list a reader sees, as [seq, code].
+	listed := func() [][2]any {
+		return js[[][2]any](tab, t, `[...document.querySelectorAll("#all-findings article.hf")].filter((a) => a.offsetHeight > 0).map((a) => [Number(a.dataset.seq), a.dataset.code])`)
+	}
+	if got := listed(); len(got) > 0 {
+		t.Errorf("at the hand's first event the list of findings shows %v", got)
+	}
+	flagged := fmt.Sprintf(`#all-findings article.hf[data-code=%q][data-seq="%d"]`, d.code, d.seq)
+	// One event before the finding's, it is still not listed; at its event it is.
+	d.openStep(t, tab, d.seq-1)
+	for _, f := range listed() {
+		if seq := f[0].(float64); int(seq) > d.seq-1 {
+			t.Errorf("at event %d the list of findings shows %v, of event %.0f", d.seq-1, f[1], seq)
+		}
+	}
+	js[bool](tab, t, `document.querySelector("#next").click(), true`)
+	poll(tab, t, fmt.Sprintf(`location.hash.endsWith("/%d") && document.querySelector(%q).offsetHeight > 0`, d.seq, flagged))
+	if js[bool](tab, t, `!document.querySelector("#result").hidden`) {
+		t.Errorf("the result shows at the finding's event %d, before the hand's end", d.seq)
+	}
 	js[bool](tab, t, `document.querySelector("#last").click(), true`)
 	poll(tab, t, `!document.querySelector("#result").hidden && document.querySelector("#result").offsetHeight > 0`)
+	if all, shown := js[int](tab, t, `document.querySelectorAll("#all-findings article.hf").length`), len(listed()); shown != all || all == 0 {
+		t.Errorf("at the hand's last event the list shows %d of its %d findings", shown, all)
+	}
+}
+
+// openStep opens the flagged hand at event seq, from another step of it: the page is drawn again
+// for the new address, so it waits for the page at that event (its line of the history marked),
+// not the other step's still on screen, whose controls a test would find detached.
+func (d *desk) openStep(t *testing.T, tab context.Context, seq int) {
+	t.Helper()
+	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, seq), `#next`)
+	poll(tab, t, fmt.Sprintf(`(() => { const li = document.querySelector("#history li.now");
+		return !!li && Number(li.dataset.seq) <= %[1]d && %[1]d <= Number(li.dataset.last) && location.hash.endsWith("/%[1]d"); })()`, seq))
 }
 
 // speedAndCards: the play speed is chosen and kept; "all cards" turns the face-down cards of the
 // hand as it happened face up, and the choice is kept until it is turned back.
 func (d *desk) speedAndCards(t *testing.T, tab context.Context, l *lang.Lang) {
-	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, d.seq), `#speed`)
+	d.openStep(t, tab, d.seq)
 	js[bool](tab, t, `(() => { const s = document.querySelector("#speed"); s.value = "2"; s.dispatchEvent(new Event("change")); return true; })()`)
 	if v := js[string](tab, t, `localStorage.getItem("handSpeed")`); v != "2" {
 		t.Errorf("the speed chosen is kept as %q", v)

@@ -88,6 +88,9 @@ type serveFlags struct {
 	auth       string
 	integrity  time.Duration // serve_integrity.go
 	tlog       tlogFlags     // serve_tlog.go
+	// playerCards: each player may see his own cards of the hand in progress on his own phone,
+	// by a link the table console shows for his seat (docs/security.md §10).
+	playerCards bool
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -99,6 +102,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
 	f.tlog.register(fs)
 	fs.DurationVar(&f.integrity, "integrity", 0, "run the integrity analysis of the whole log at start and then every `PERIOD` (e.g. 1h), for the Integrity page (0: never; 'fechado integrity --all --save' stores one)")
+	fs.BoolVar(&f.playerCards, "player-cards", false, "let each player see his own cards of the hand in progress on his own phone: the table console shows a link and QR code for each seat, read-only and good for that hand only (docs/security.md §10)")
 	fs.StringVar(&f.auth, "auth", "", "the users and roles `FILE` (docs/security.md): the embedded NATS server enforces them, and the table console logs its devices in as them (with --nats, the cluster must know the same users); without it the embedded server listens on loopback only")
 }
 
@@ -220,7 +224,17 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
-	handler, closeConsole, err := withConsole(srv.Handler(), l, auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"), tl != nil)
+	// The console's secrets live beside the read models: the seeds of its machine shuffles until
+	// their hands end, and the key of the players' links, so that a restart loses neither.
+	dir := filepath.Dir(f.dbPath())
+	co := console.Options{Log: l, Auth: auth, SeedFile: filepath.Join(dir, "console-seeds.json"), Receipts: tl != nil,
+		PlayerCards: f.playerCards}
+	if f.playerCards {
+		if co.SeatKey, err = console.LoadSeatKey(filepath.Join(dir, "console-seat.key")); err != nil {
+			return withCode(exitStore, err)
+		}
+	}
+	handler, closeConsole, err := withConsole(srv.Handler(), co)
 	if err != nil {
 		return err
 	}
@@ -299,14 +313,15 @@ func (f *serveFlags) authFile() (*roles.Auth, error) {
 	return a, nil
 }
 
-// withConsole mounts the table console (package console) at /console/ beside the web interface;
-// its devices are the table users of auth (none without it); it keeps the seeds of its machine
-// shuffles in seedFile, beside the read models, until their hands end. Every answer of the two,
-// and of the mux between them, carries the security headers (webguard.Secure). The function it
-// returns closes the console's connections as its devices. With receipts (serve --sign-key) the
-// console links each ended hand's receipt.
-func withConsole(web http.Handler, l *recorder.Log, auth *roles.Auth, seedFile string, receipts bool) (http.Handler, func(), error) {
-	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile, Receipts: receipts})
+// withConsole mounts the table console (package console) of options o at /console/ beside the web
+// interface: its devices are the table users of o.Auth (none without it); it keeps the seeds of
+// its machine shuffles in o.SeedFile, beside the read models, until their hands end. Every answer
+// of the two, and of the mux between them, carries the security headers (webguard.Secure). The
+// function it returns closes the console's connections as its devices. With o.Receipts (serve
+// --sign-key) the console links each ended hand's receipt; with o.PlayerCards (--player-cards)
+// it gives each seat a link to his own cards.
+func withConsole(web http.Handler, o console.Options) (http.Handler, func(), error) {
+	c, err := console.New(o)
 	if err != nil {
 		return nil, nil, withCode(exitStore, err)
 	}
