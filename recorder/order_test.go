@@ -13,7 +13,7 @@ import (
 )
 
 // A Recorder appends many hands at once, yet stores each table's hand.ended events in the order
-// of the input (docs/stream.md §2): two tables of hands of different lengths, interleaved by
+// of the input (docs/stream.md §4): two tables of hands of different lengths, interleaved by
 // table, recorded with a window of 32 hands, end in the stream hand after hand as in the file,
 // so that a reader judges each hand at its hand.ended (the projector keeps none waiting).
 func TestRecorderEndsATablesHandsInTheirOrder(t *testing.T) {
