@@ -81,7 +81,11 @@ async function pageHand(id, at) {
       <span id="step-seq" class="hand-stepno"></span>
     </div>
     <div class="hand-slider"><input type="range" id="slider" min="0" max="${steps.length - 1}" value="${i}" aria-label="${esc(t("web.hand.slider"))}">
-      <div class="hand-marks">${steps.map((s, k) => (s.findings.length ? `<i class="find" style="left:${pct(k)}%" title="${esc(s.findings.map((f) => f.sentence).join(" "))}"></i>` : "")).join("")}</div></div>
+      <div class="hand-marks">${steps.map((s, k) => {
+        if (!s.findings.length) return "";
+        const said = s.findings.map((f) => f.sentence).join(" ");
+        return `<button type="button" class="find" data-k="${k}" data-seq="${s.seq}" style="left:${pct(k)}%" title="${esc(said)}" aria-label="${esc(t("web.hand.at", { seq: s.seq }))}: ${esc(said)}"></button>`;
+      }).join("")}</div></div>
     <p class="hand-line" id="event" aria-live="polite"></p>
     <div class="hand-grid">
       <div class="hand-main"><div class="hand-table" id="table"></div>
@@ -110,6 +114,10 @@ async function pageHand(id, at) {
     // its own, at the last step), so that stepping through the hand tells nothing ahead of it.
     const end = i === steps.length - 1;
     if ($("#result")) $("#result").hidden = !end;
+    // The slider's marks of the findings, whose tooltips say them: as it happened, a mark shows
+    // once the replay has reached its event; with all cards (the floor's review) every mark shows
+    // from the start, for the floor to jump to it.
+    view().querySelectorAll(".hand-marks .find").forEach((b) => { b.hidden = asHappened && Number(b.dataset.k) > i; });
     if ($("#all-findings")) {
       let n = 0;
       view().querySelectorAll("#all-findings article.hf").forEach((a) => {
@@ -173,7 +181,7 @@ async function pageHand(id, at) {
       (newer ? ` · <a id="next-hand" href="#/hand/${esc(newer.hand)}">${esc(t("web.hand.nexthand", { number: newer.number }))}</a>` : "");
   }).catch(() => {});
   $("#slider").oninput = (ev) => { stop(); go(Number(ev.target.value)); };
-  view().querySelectorAll(".jump-round").forEach((b) => { b.onclick = () => { stop(); go(Number(b.dataset.k)); }; });
+  view().querySelectorAll(".jump-round, .hand-marks .find").forEach((b) => { b.onclick = () => { stop(); go(Number(b.dataset.k)); }; });
   $(".hand-page").addEventListener("click", (ev) => {
     const a = ev.target.closest("a[data-seq]");
     if (!a) return;
