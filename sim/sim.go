@@ -1,7 +1,8 @@
 // Package sim owns the simulator: computer players who play hands of closed poker at one table
 // under a preset, with machine shuffles, and write every hand as the events of events-v1.md. The
 // same seed gives the same bytes. It can also inject irregularities of the finding codes into
-// otherwise clean hands, to make corpora for the auditor.
+// otherwise clean hands, to make corpora for the auditor: the players and the dealer always play
+// clean, and the irregularity is a mutation of the finished hand (inject.go).
 package sim
 
 import (
@@ -341,11 +342,7 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 			dealt = rest
 		}
 	}
-	var behave finding.Code
-	if inj.behave {
-		behave = code
-	}
-	g, err := s.play(dealt, pre, behave)
+	g, err := s.play(dealt, pre)
 	if err != nil {
 		return nil, err
 	}
@@ -353,16 +350,17 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 	if code == "" {
 		return out, nil
 	}
-	if inj.behave && !g.injected {
-		return &Hand{}, nil
-	}
 	if inj.post != nil {
-		if g.exposed || g.misdealt || !inj.post(s, g, code) {
+		if g.exposed || g.misdealt {
 			return &Hand{}, nil
 		}
-		out.Events = g.evs
+		evs, ok := Mutate(code, g.evs, s.injRng, s.idSalt)
+		if !ok {
+			return &Hand{}, nil
+		}
+		out.Events = evs
 	}
-	seq, ok := verify(g.evs, code)
+	seq, ok := verify(out.Events, code)
 	if !ok {
 		return &Hand{}, nil
 	}
