@@ -69,7 +69,7 @@ var injectors = map[finding.Code]injector{
 	finding.OpenWithoutOpeners: {post: injectFalseOpen},
 	finding.OpenNotShown:       {post: injectOpen},
 	finding.OpenBelowMinimum:   {post: injectOpen},
-	finding.OpenNotAllowed:     {post: injectFalseOpen},
+	finding.OpenNotAllowed:     {post: injectBrokeOpen},
 	finding.BetOutOfTurn:       {post: injectBetting},
 	finding.BetIllegalAction:   {post: injectBetting},
 	finding.BetAmount:          {post: injectBetting},
@@ -1279,66 +1279,174 @@ func injectDraw(m *mutation, code finding.Code) bool {
 	return false
 }
 
-// injectFalseOpen puts an open the preset forbids before the first action of round first: by a
-// player who started with no chips and holds openers, for nothing (open.not-allowed), the rest
-// of the hand kept; or, in place of that first action, by the player to speak who holds no
-// openers (open.without-openers): every other player then folds to it and the hand is settled
-// as the engine reckons it: the excess returned, the openers shown, the pots paid (a false
-// opener's hand is dead: its pot is carried), the seeds of the shuffles left revealed.
-func injectFalseOpen(m *mutation, code finding.Code) bool {
+// injectFalseOpen makes the clean hand's opener open without openers (open.without-openers):
+// the deck of the hand's first shuffle is cut at another place (recut), one where the five
+// cards he is dealt do not qualify, and every card of the hand follows that cut. Everything the
+// players do stays as they did it: the false opener bets, is answered, draws and shows down as
+// before, with the cards he now holds; the hand is then settled again as the engine reckons it
+// (a false opener's hand is dead: the pot goes to the best other hand, or is carried). Only
+// hands where he and another player show down fit: a false open is read as it is played out.
+func injectFalseOpen(m *mutation, _ finding.Code) bool {
+	h := m.h
+	o := h.Opener
+	if o == 0 || !h.OpenerQualified || h.Preset.Openers == rules.OpenFree {
+		return false
+	}
+	shown := map[events.Seat]bool{}
+	for _, e := range m.evs {
+		if d, ok := e.Data.(*events.HandShown); ok {
+			shown[d.Seat] = true
+		}
+	}
+	if !shown[o] || len(shown) < 2 {
+		return false
+	}
+	deck, at, ok := m.firstDeck()
+	if !ok {
+		return false
+	}
+	// His five cards at the open are the five of the deal: their places in the cut deck.
+	var places []int
+	for _, e := range m.evs {
+		if d, ok := e.Data.(*events.CardDealt); ok && d.Phase == events.PhaseDeal && d.Seat == o {
+			places = append(places, slices.Index(cut(deck, at), d.Card))
+		}
+	}
+	if len(places) != 5 || slices.Contains(places, -1) {
+		return false
+	}
+	var cands []int
+	for k := 1; k < len(deck); k++ {
+		if k == at {
+			continue
+		}
+		c := cut(deck, k)
+		var five [5]cards.Card
+		for x, i := range places {
+			five[x] = c[i]
+		}
+		if !h.Qualifies(h.Eval.Eval(five)) {
+			cands = append(cands, k)
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	return m.recut(cands[m.rng.IntN(len(cands))]) && m.resettle()
+}
+
+// cut returns deck cut at k (cards.Cut on a copy; k is in range).
+func cut(deck []cards.Card, k int) []cards.Card {
+	out, _ := cards.Cut(deck, k)
+	return out
+}
+
+// firstDeck returns the order of the hand's first shuffle, a machine shuffle of the whole deck
+// whose seed the hand reveals, and where its cut was made. ok is false when the hand has no such
+// shuffle, cut right after it, or has an exposed card (recut does not follow one).
+func (m *mutation) firstDeck() (deck []cards.Card, at int, ok bool) {
+	i := m.find(isType(events.DeckShuffledType))
+	if i < 0 || i+1 >= len(m.evs) || m.find(isType(events.CardExposedType)) >= 0 {
+		return nil, 0, false
+	}
+	d := m.evs[i].Data.(*events.DeckShuffled)
+	seed, known := m.h.Seeds[m.evs[i].Seq]
+	c, isCut := m.evs[i+1].Data.(*events.DeckCut)
+	if d.Method != cards.ShuffleMethod || d.Cards != nil || !known || !isCut || c.At < 1 {
+		return nil, 0, false
+	}
+	deck = cards.Shuffle(seed, cards.Deck(m.h.Low))
+	if c.At >= len(deck) {
+		return nil, 0, false
+	}
+	return deck, c.At, true
+}
+
+// recut cuts the deck of the hand's first shuffle at at instead, and makes every card of the
+// hand follow it. Every card the dealer gives, burns or gathers comes off the top of the stub, so
+// the card at each place of the deck is relabelled as the card the new cut puts at that place,
+// wherever it goes (a hand, a discard, a burn, a hand shown); a later reshuffle gathers the
+// relabelled cards and shuffles them with its own seed, its places relabelled the same way (a
+// cut after it keeps its place: it moves both orders alike). Nobody's actions change.
+func (m *mutation) recut(at int) bool {
+	deck, was, ok := m.firstDeck()
+	if !ok {
+		return false
+	}
+	i := m.find(isType(events.DeckShuffledType)) + 1
+	relabel := map[cards.Card]cards.Card{}
+	follow := func(old, now []cards.Card) {
+		for k, c := range old {
+			relabel[c] = now[k]
+		}
+	}
+	follow(cut(deck, was), cut(deck, at))
+	one := func(c cards.Card) cards.Card { return relabel[c] }
+	all := func(cs []cards.Card) []cards.Card {
+		out := make([]cards.Card, len(cs))
+		for k, c := range cs {
+			out[k] = relabel[c]
+		}
+		return out
+	}
+	c := *m.evs[i].Data.(*events.DeckCut)
+	c.At = at
+	m.evs[i].Data = &c
+	for _, e := range m.evs[i+1:] {
+		switch d := e.Data.(type) {
+		case *events.DeckShuffled:
+			seed, known := m.h.Seeds[e.Seq]
+			if d.Method != cards.ShuffleMethod || d.Cards == nil || !known {
+				return false
+			}
+			x := *d
+			x.Cards = cards.SetOf(all(d.Cards)...).Cards()
+			follow(cards.Shuffle(seed, d.Cards), cards.Shuffle(seed, x.Cards))
+			e.Data = &x
+		case *events.CardDealt:
+			x := *d
+			x.Card = one(d.Card)
+			e.Data = &x
+		case *events.CardBurned:
+			x := *d
+			x.Card = one(d.Card)
+			e.Data = &x
+		case *events.CardExposed:
+			return false
+		case *events.CardsDiscarded:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		case *events.HandShown:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		case *events.OpenersShown:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		}
+	}
+	return true
+}
+
+// injectBrokeOpen puts an open the preset forbids before the first action of round first
+// (open.not-allowed): by a player who started with no chips and holds openers, for nothing. An
+// all-in open for nothing moves no chip and needs no answer: the hand goes on as it was played
+// (a hand passed out after it is refused by the auditor's check).
+func injectBrokeOpen(m *mutation, _ finding.Code) bool {
 	i := m.find(func(e *events.Event) bool { d := acted(e); return d != nil && d.Round == events.RoundFirst })
 	if i < 0 {
 		return false
 	}
 	h, _ := replay(m.evs, i)
-	// The engine enters a round on its first action: the dealer's reckoning of who speaks first
-	// and for how much (game.firstOptions) reads only the hand.
-	o, ok := (&game{h: h}).firstOptions(events.RoundFirst)
-	if !ok {
-		return false
-	}
-	qualifies := func(p *rules.Player) bool {
-		return len(p.Cards) == 5 && h.Qualifies(h.Eval.Eval([5]cards.Card(p.Cards)))
-	}
-	var open *events.PlayerActed
-	switch code {
-	case finding.OpenWithoutOpeners:
-		p := h.Player(o.Seat)
-		if !o.Opening || !o.Bet || len(p.Cards) != 5 || qualifies(p) {
-			return false
-		}
-		open = &events.PlayerActed{Seat: o.Seat, Round: events.RoundFirst, Action: events.Bet, Amount: o.MinBet}
-	case finding.OpenNotAllowed:
-		for _, p := range h.Players {
-			if p.Start == 0 && !p.Folded && qualifies(p) {
-				open = &events.PlayerActed{Seat: p.Seat, Round: events.RoundFirst, Action: events.Bet}
-				break
-			}
+	for _, p := range h.Players {
+		if p.Start == 0 && !p.Folded && len(p.Cards) == 5 && h.Qualifies(h.Eval.Eval([5]cards.Card(p.Cards))) {
+			m.insert(i, &events.PlayerActed{Seat: p.Seat, Round: events.RoundFirst, Action: events.Bet})
+			return true
 		}
 	}
-	if open == nil {
-		return false
-	}
-	if code == finding.OpenNotAllowed {
-		// An all-in open for nothing moves no chip and needs no answer: the hand goes on as
-		// it was played (a hand passed out after it is refused by the auditor's check).
-		m.insert(i, open)
-		return true
-	}
-	var reveals []*events.Event
-	for _, e := range m.evs[i:] {
-		if d, ok := e.Data.(*events.DeckRevealed); ok && int(d.Shuffle) <= i {
-			reveals = append(reveals, e) // a shuffle before the open, not one of the draw
-		}
-	}
-	m.evs = m.evs[:i]
-	add := func(d events.Data) { h.Apply(m.insert(len(m.evs), d)) }
-	add(open)
-	for o, ok := h.Options(); ok; o, ok = h.Options() {
-		add(&events.PlayerActed{Seat: o.Seat, Round: o.Round, Action: events.Fold})
-	}
-	m.settle(h, reveals, true)
-	return true
+	return false
 }
 
 // injectStart starts the hand differently from where the previous hand left the table, and
