@@ -203,3 +203,50 @@ func TestInjectAllSameSeedSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestFalseOpenerPlaysOn: a false opener (open.without-openers, presets.md "opening": openers
+// are needed to open) opens, is answered, draws and shows down; his hand is dead, so the pot is
+// paid to another player or carried, and the deal still follows the seed and the cut (the
+// auditor reports nothing else). The replayer and the explanations read the hand as played out.
+func TestFalseOpenerPlaysOn(t *testing.T) {
+	for _, ps := range []struct {
+		rules   string
+		players int
+	}{{"std-draw", 3}, {"br-fechado", 4}, {"tr-kapali", 4}} {
+		t.Run(ps.rules, func(t *testing.T) {
+			hands, fs := auditRun(t, Config{Rules: ps.rules, Players: ps.players, Hands: 12, Seed: 7, Inject: []finding.Code{finding.OpenWithoutOpeners}})
+			checkInjected(t, hands, fs)
+			n := 0
+			for _, h := range hands {
+				if h.Injected == "" {
+					continue
+				}
+				n++
+				open := acted(h.Events[h.Seq-1])
+				if open == nil || open.Action != events.Bet || open.Round != events.RoundFirst {
+					t.Fatalf("hand %s: the finding's event is %s, not the open", h.Events[0].Hand, h.Events[h.Seq-1].Type)
+				}
+				var answered, drew, showed, paid bool
+				for _, e := range h.Events[h.Seq:] {
+					switch d := e.Data.(type) {
+					case *events.PlayerActed:
+						answered = answered || d.Seat != open.Seat
+					case *events.CardsDiscarded:
+						drew = drew || d.Seat == open.Seat
+					case *events.HandShown:
+						showed = showed || d.Seat == open.Seat
+					case *events.PotAwarded:
+						paid = paid || d.Seat == open.Seat
+					}
+				}
+				if !answered || !drew || !showed || paid {
+					t.Errorf("hand %s: after the false open: answered %v, he drew %v, showed down %v, was paid %v",
+						h.Events[0].Hand, answered, drew, showed, paid)
+				}
+			}
+			if n == 0 {
+				t.Fatal("no false open injected")
+			}
+		})
+	}
+}
