@@ -19,8 +19,9 @@ import (
 //     change who gets which card and who speaks when, which no edit of the finished hand can
 //     follow;
 //   - post: a mutation of the finished clean hand's events (Mutate): a pure pass keyed by the
-//     code, which alters, inserts, drops or re-deals events (the later events naming the cards
-//     each player then holds), then renumbers and re-seals the chain.
+//     code, which alters, inserts, drops or re-deals events, or cuts the deck at another place
+//     (the later events naming the cards each player then holds), then renumbers and re-seals
+//     the chain.
 //
 // Every injected hand is audited on its own before it is written; if the auditor does not report
 // the code, or reports another error as well, the hand is played again clean and the code waits
