@@ -77,10 +77,9 @@ type Lang struct {
 	// Messages are the language's messages by key.
 	Messages map[string]Text
 
-	file   string              // the language's translators' file, embedded: Messages once read
-	read   sync.Once           // reads file into Messages, at the language's first use
-	plural *i18n.Localizer     // names the CLDR plural category of a count (category)
-	small  [1024]atomic.Uint32 // the categories of counts 0..1023, once named: 1 + index in categories
+	file  string              // the language's translators' file, embedded: Messages once read
+	read  sync.Once           // reads file into Messages, at the language's first use
+	small [1024]atomic.Uint32 // the categories of counts 0..1023, once named: 1 + index in categories
 }
 
 // Args are the values of a message's named placeholders.
@@ -118,11 +117,21 @@ var languages = []struct{ code, name, date, time, file string }{
 // categories are CLDR's plural categories, in Text's order.
 var categories = [...]string{"zero", "one", "two", "few", "many", "other"}
 
-// rules is a go-i18n bundle of one message per language, whose forms are the names of their
-// categories: localizing it for a count names the count's category by go-i18n's CLDR rules
-// (which the package keeps to itself otherwise). They are newer than golang.org/x/text's: they
-// give Portuguese and Spanish their many.
-var rules = i18n.NewBundle(language.English)
+// pluralRules returns, by language code, a localizer of a go-i18n bundle of one message per
+// language whose forms are the names of their categories: localizing it for a count names the
+// count's category by go-i18n's CLDR rules (which the package keeps to itself otherwise). They
+// are newer than golang.org/x/text's: they give Portuguese and Spanish their many. The bundle is
+// made at the first count a process names (its CLDR tables of every language cost some 170 KB).
+var pluralRules = sync.OnceValue(func() map[string]*i18n.Localizer {
+	rules := i18n.NewBundle(language.English)
+	out := make(map[string]*i18n.Localizer, len(all))
+	for _, l := range all {
+		rules.MustAddMessages(l.Tag, &i18n.Message{ID: "category",
+			Zero: categories[0], One: categories[1], Two: categories[2], Few: categories[3], Many: categories[4], Other: categories[5]})
+		out[l.Code] = i18n.NewLocalizer(rules, l.Code)
+	}
+	return out
+})
 
 // init registers the languages without reading their files: a language's messages are read at
 // its first use (loaded), so that a process reads only the files of the languages it speaks, and
@@ -131,9 +140,6 @@ func init() {
 	tags := make([]language.Tag, len(languages))
 	for i, x := range languages {
 		l := &Lang{Code: x.code, Name: x.name, Tag: language.MustParse(x.code), DateLayout: x.date, TimeLayout: x.time, file: x.file}
-		rules.MustAddMessages(l.Tag, &i18n.Message{ID: "category",
-			Zero: categories[0], One: categories[1], Two: categories[2], Few: categories[3], Many: categories[4], Other: categories[5]})
-		l.plural = i18n.NewLocalizer(rules, l.Code)
 		all = append(all, l)
 		byCode[strings.ToLower(l.Code)] = l
 		tags[i] = l.Tag
@@ -309,7 +315,7 @@ func (l *Lang) category(i int64) int {
 			return int(c - 1)
 		}
 	}
-	name, err := l.plural.Localize(&i18n.LocalizeConfig{MessageID: "category", PluralCount: i, TemplateParser: template.IdentityParser{}})
+	name, err := pluralRules()[l.Code].Localize(&i18n.LocalizeConfig{MessageID: "category", PluralCount: i, TemplateParser: template.IdentityParser{}})
 	c := slices.Index(categories[:], name)
 	if err != nil || c < 0 {
 		c = len(categories) - 1 // other

@@ -205,7 +205,7 @@ func BenchmarkReadFile(b *testing.B) {
 func BenchmarkFirstMessage(b *testing.B) {
 	for b.Loop() {
 		pt := byCode["pt-br"]
-		l := &Lang{Code: pt.Code, Tag: pt.Tag, file: pt.file, plural: pt.plural}
+		l := &Lang{Code: pt.Code, Tag: pt.Tag, file: pt.file}
 		if s := l.loaded().T("ev.draw", Args{"player": "Ana", "n": 3}); s != "Ana troca 3." {
 			b.Fatal(s)
 		}
