@@ -7,7 +7,8 @@
 // fragment to be glued to another, so that each language can order its words as it must.
 //
 // The messages are the translators' files, locales/en.toml, pt-BR.toml, tr.toml and es.toml,
-// embedded in the program: go-i18n v2's TOML message format, which translators' tools read. Each
+// embedded in the program and read at a language's first use: go-i18n v2's TOML message format,
+// which translators' tools read. Each
 // message is a table of its id with a description (what it is for: the translator's context), its
 // forms by CLDR plural category (other, and one, few, many… where a count {n} changes the words;
 // go-i18n's CLDR rules pick the form) and, in a translation, the hash of the English description
@@ -28,13 +29,14 @@
 package lang
 
 import (
-	"embed"
+	_ "embed"
 	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,8 +77,9 @@ type Lang struct {
 	// Messages are the language's messages by key.
 	Messages map[string]Text
 
-	plural *i18n.Localizer     // names the CLDR plural category of a count (category)
-	small  [1024]atomic.Uint32 // the categories of counts 0..1023, once named: 1 + index in categories
+	file  string              // the language's translators' file, embedded: Messages once read
+	read  sync.Once           // reads file into Messages, at the language's first use
+	small [1024]atomic.Uint32 // the categories of counts 0..1023, once named: 1 + index in categories
 }
 
 // Args are the values of a message's named placeholders.
@@ -88,68 +91,98 @@ var (
 	matcher language.Matcher
 )
 
-// languages are the languages fechado speaks, each with its file locales/CODE.toml, and what
-// of a locale is not a message: its name and the Go layouts of its dates and times.
-var languages = []struct{ code, name, date, time string }{
-	{"en", "English", "2 January 2006", "15:04:05"},
-	{"es", "Español", "02/01/2006", "15:04:05"},
-	{"pt-BR", "Português (Brasil)", "02/01/2006", "15:04:05"},
-	{"tr", "Türkçe", "02.01.2006", "15:04:05"},
-}
+// The translators' files. Each is a string, not an embed.FS file, so that its messages are
+// substrings of the program's own read-only data rather than of a copy on the heap.
+var (
+	//go:embed locales/en.toml
+	enFile string
+	//go:embed locales/es.toml
+	esFile string
+	//go:embed locales/pt-BR.toml
+	ptBRFile string
+	//go:embed locales/tr.toml
+	trFile string
+)
 
-//go:embed locales/*.toml
-var locales embed.FS
+// languages are the languages fechado speaks, English first, each with its file
+// locales/CODE.toml, and what of a locale is not a message: its name and the Go layouts of its
+// dates and times.
+var languages = []struct{ code, name, date, time, file string }{
+	{"en", "English", "2 January 2006", "15:04:05", enFile},
+	{"es", "Español", "02/01/2006", "15:04:05", esFile},
+	{"pt-BR", "Português (Brasil)", "02/01/2006", "15:04:05", ptBRFile},
+	{"tr", "Türkçe", "02.01.2006", "15:04:05", trFile},
+}
 
 // categories are CLDR's plural categories, in Text's order.
 var categories = [...]string{"zero", "one", "two", "few", "many", "other"}
 
-// rules is a go-i18n bundle of one message per language, whose forms are the names of their
-// categories: localizing it for a count names the count's category by go-i18n's CLDR rules
-// (which the package keeps to itself otherwise). They are newer than golang.org/x/text's: they
-// give Portuguese and Spanish their many.
-var rules = i18n.NewBundle(language.English)
-
-func init() {
-	unmarshal := map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal}
-	for _, x := range languages {
-		path := "locales/" + x.code + ".toml"
-		data, err := locales.ReadFile(path)
-		if err != nil {
-			panic("lang: " + err.Error())
-		}
-		f, err := i18n.ParseMessageFileBytes(data, path, unmarshal)
-		if err != nil {
-			panic("lang: " + path + ": " + err.Error())
-		}
-		msgs := make(map[string]Text, len(f.Messages))
-		for _, m := range f.Messages {
-			msgs[m.ID] = Text{Zero: m.Zero, One: m.One, Two: m.Two, Few: m.Few, Many: m.Many, Other: m.Other}
-		}
-		register(&Lang{Code: x.code, Name: x.name, DateLayout: x.date, TimeLayout: x.time, Messages: msgs})
+// pluralRules returns, by language code, a localizer of a go-i18n bundle of one message per
+// language whose forms are the names of their categories: localizing it for a count names the
+// count's category by go-i18n's CLDR rules (which the package keeps to itself otherwise). They
+// are newer than golang.org/x/text's: they give Portuguese and Spanish their many. The bundle is
+// made at the first count a process names (its CLDR tables of every language cost some 170 KB).
+var pluralRules = sync.OnceValue(func() map[string]*i18n.Localizer {
+	rules := i18n.NewBundle(language.English)
+	out := make(map[string]*i18n.Localizer, len(all))
+	for _, l := range all {
+		rules.MustAddMessages(l.Tag, &i18n.Message{ID: "category",
+			Zero: categories[0], One: categories[1], Two: categories[2], Few: categories[3], Many: categories[4], Other: categories[5]})
+		out[l.Code] = i18n.NewLocalizer(rules, l.Code)
 	}
-}
+	return out
+})
 
-// register adds a language.
-func register(l *Lang) {
-	l.Tag = language.MustParse(l.Code)
-	rules.MustAddMessages(l.Tag, &i18n.Message{ID: "category",
-		Zero: categories[0], One: categories[1], Two: categories[2], Few: categories[3], Many: categories[4], Other: categories[5]})
-	l.plural = i18n.NewLocalizer(rules, l.Code)
-	all = append(all, l)
-	sort.Slice(all, func(i, j int) bool { return all[i].Code == "en" || (all[j].Code != "en" && all[i].Code < all[j].Code) })
-	byCode[strings.ToLower(l.Code)] = l
-	tags := make([]language.Tag, len(all))
-	for i, x := range all {
-		tags[i] = x.Tag
+// init registers the languages without reading their files: a language's messages are read at
+// its first use (loaded), so that a process reads only the files of the languages it speaks, and
+// a command that prints nothing to a reader none.
+func init() {
+	tags := make([]language.Tag, len(languages))
+	for i, x := range languages {
+		l := &Lang{Code: x.code, Name: x.name, Tag: language.MustParse(x.code), DateLayout: x.date, TimeLayout: x.time, file: x.file}
+		all = append(all, l)
+		byCode[strings.ToLower(l.Code)] = l
+		tags[i] = l.Tag
 	}
 	matcher = language.NewMatcher(tags)
 }
 
+// loaded returns l with its messages read. Every *Lang the package hands out passes through it
+// (All, English, Get and those built on them), so Messages is filled before anyone can read it,
+// and sync.Once orders the reading before every use, from any goroutine.
+func (l *Lang) loaded() *Lang {
+	l.read.Do(func() { l.Messages = readFile(l.Code, l.file) })
+	return l
+}
+
+// readFile reads the translators' file of language code: with readMessages, or, for a file
+// outside the subset it reads, with go-i18n's parser.
+func readFile(code, data string) map[string]Text {
+	if msgs, ok := readMessages(data); ok {
+		return msgs
+	}
+	path := "locales/" + code + ".toml"
+	f, err := i18n.ParseMessageFileBytes([]byte(data), path, map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal})
+	if err != nil {
+		panic("lang: " + path + ": " + err.Error())
+	}
+	msgs := make(map[string]Text, len(f.Messages))
+	for _, m := range f.Messages {
+		msgs[m.ID] = Text{Zero: m.Zero, One: m.One, Two: m.Two, Few: m.Few, Many: m.Many, Other: m.Other}
+	}
+	return msgs
+}
+
 // All returns every language, English first.
-func All() []*Lang { return all }
+func All() []*Lang {
+	for _, l := range all {
+		l.loaded()
+	}
+	return all
+}
 
 // English is the language of last resort, and the reference every translation is checked against.
-func English() *Lang { return byCode["en"] }
+func English() *Lang { return all[0].loaded() }
 
 // Get returns the language best matching a tag or locale name ("pt-BR", "pt_BR.UTF-8", "tr",
 // "es-AR"), and false when none is close (English is returned then).
@@ -163,7 +196,7 @@ func Get(name string) (*Lang, bool) {
 		return English(), false
 	}
 	if l, ok := byCode[strings.ToLower(name)]; ok {
-		return l, true
+		return l.loaded(), true
 	}
 	t, err := language.Parse(name)
 	if err != nil {
@@ -173,7 +206,7 @@ func Get(name string) (*Lang, bool) {
 	if conf == language.No {
 		return English(), false
 	}
-	return all[i], true
+	return all[i].loaded(), true
 }
 
 // Choose picks the reader's language: flag (a --lang value) when set, else the environment as
@@ -282,7 +315,7 @@ func (l *Lang) category(i int64) int {
 			return int(c - 1)
 		}
 	}
-	name, err := l.plural.Localize(&i18n.LocalizeConfig{MessageID: "category", PluralCount: i, TemplateParser: template.IdentityParser{}})
+	name, err := pluralRules()[l.Code].Localize(&i18n.LocalizeConfig{MessageID: "category", PluralCount: i, TemplateParser: template.IdentityParser{}})
 	c := slices.Index(categories[:], name)
 	if err != nil || c < 0 {
 		c = len(categories) - 1 // other
@@ -362,5 +395,5 @@ func FromAccept(header string) (*Lang, bool) {
 	if conf == language.No {
 		return English(), false
 	}
-	return all[i], true
+	return all[i].loaded(), true
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -95,5 +96,14 @@ func TestFromAccept(t *testing.T) {
 		if l, _ := FromAccept(h); l.Code != want {
 			t.Errorf("Accept-Language %q: %s, want %s", h, l.Code, want)
 		}
+	}
+}
+
+// All lists English first, then the others by code (the order of the table languages, which
+// init keeps): a language switcher shows them so.
+func TestEnglishFirstThenByCode(t *testing.T) {
+	codes := Codes()
+	if len(codes) != 4 || codes[0] != "en" || !slices.IsSorted(codes[1:]) || English() != All()[0] {
+		t.Errorf("languages in the order %v", codes)
 	}
 }

@@ -1,9 +1,10 @@
 // Package msgfile reads and writes the translators' message files of package lang
 // (lang/locales/*.toml): go-i18n v2's TOML message format, one table per message with its
 // description, the hash of the English text a translation was made from, and its CLDR plural
-// forms. The runtime reads the files with go-i18n itself; this package is for the tools that
-// write them (lang's test with -update, the converter of lang/internal/fromgo), so that every
-// writer gives the same bytes.
+// forms. The runtime reads the canonical form this package writes with a reader of its own (lang's
+// readMessages, held to go-i18n's result by lang's tests); this package is for the tools that
+// write the files (lang's test with -update, the converter of lang/internal/fromgo), so that
+// every writer gives the same bytes.
 package msgfile
 
 import (
