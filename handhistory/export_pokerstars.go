@@ -30,7 +30,7 @@ func writePokerStars(b *bytes.Buffer, x *xHand) {
 	if x.preset.Structure == rules.FixedLimit {
 		stakes = fmt.Sprintf("(%d/%d)", st.Stakes.MinBet, st.Stakes.MaxBet)
 	}
-	when := x.at.In(eastern).Format("2006/01/02 15:04:05") + " ET"
+	when := x.at.In(eastern()).Format("2006/01/02 15:04:05") + " ET"
 	if t := st.Tournament; t != nil {
 		fmt.Fprintf(b, "PokerStars Hand #%d: Tournament #%s, 5 Card Draw %s - Level %s %s - %s\n",
 			psNumber(x.id), psTournament(t.ID), game, roman(max(1, t.Level)), stakes, when)

@@ -830,7 +830,7 @@ func psTime(date, zone, date2, zone2 string) (string, error) {
 	var loc *time.Location
 	switch zone {
 	case "ET":
-		loc = eastern
+		loc = eastern()
 	case "PT":
 		loc = mustLocation("America/Los_Angeles")
 	case "MT":
