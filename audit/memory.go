@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"fmt"
-
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
@@ -188,17 +186,8 @@ func started(evs []*events.Event) *events.HandStarted {
 	return nil
 }
 
-// Stray returns the finding of an event no hand's audit takes: one that comes after its hand's
-// hand.ended (log.sequence), or one of a hand whose hand.started was never seen (log.schema).
-func Stray(e *events.Event, ended bool) finding.Finding {
-	if ended {
-		return mk(e.Hand, e.Table, e.Seq, finding.LogSequence, 0, fmt.Sprintf("event seq %d comes after hand.ended", e.Seq), nil, e.Seq)
-	}
-	return mk(e.Hand, e.Table, e.Seq, finding.LogSchema, 0, "the hand does not begin with hand.started", events.HandStartedType, e.Type)
-}
-
 // Unreadable returns the log.schema finding of a line that is not a valid event: err says why;
 // the hand and table are those the line names, when known.
 func Unreadable(err error, hand, table string, seq events.Seq) finding.Finding {
-	return mk(hand, table, seq, finding.LogSchema, 0, err.Error(), nil, nil)
+	return mk(hand, table, seq, finding.LogSchema, 0, "this line is not a valid event: "+err.Error(), nil, nil)
 }
