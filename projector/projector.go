@@ -325,7 +325,10 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 			} else {
 				p.prev = events.Place{Hand: at.Hand, Table: at.Table, Seq: at.Seq}
 			}
-			if at.Hand != "" && p.open[at.Hand] == nil {
+			if h := p.open[at.Hand]; h != nil {
+				// Of an open hand: judged with the hand, where it lies (hand.lines).
+				h.bad = append(h.bad, badLine{at: len(h.all), line: audit.Line{Event: e, Err: err}})
+			} else if at.Hand != "" {
 				// Of a hand that has ended, or not started: judged as the audit of the whole
 				// log judges it, from the hand's lines before it (strayLine).
 				if err := p.strayLine(ctx, m, at.Hand, audit.Line{Event: e, Err: err}); err != nil {
@@ -560,7 +563,12 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	// The auditor replays the hand now, whether or not the hand before it is judged yet: the
 	// rows take what the hand did from its rules.Hand (summarize), the findings wait for it.
 	t0 := time.Now()
-	j := audit.Judge(h.all)
+	var j *audit.Judgement
+	if len(h.bad) > 0 {
+		j = audit.JudgeLines(h.lines())
+	} else {
+		j = audit.Judge(h.all)
+	}
 	h.judgeTook = time.Since(t0) // counted in the audit's time (Audited.Took)
 	s := summarize(h, j.State())
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted
