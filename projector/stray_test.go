@@ -14,6 +14,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
+	"github.com/fechado/fechado/recorder"
 )
 
 // fileLine is where `fechado audit` says a line that is not a valid event lies in its file
@@ -176,4 +177,82 @@ func toBytes(ss []string) [][]byte {
 		out[i] = []byte(s)
 	}
 	return out
+}
+
+// The same through the log: stray lines published straight to their hands' subjects (another
+// writer than fechado, which refuses them; no Nats-Msg-Id, so that a line stored twice is kept
+// twice) are projected from the stream (LogSource) with the findings the audit of the stream's
+// lines as a file gives.
+func TestStrayLinesFromTheLogSameVerdictAsTheCLI(t *testing.T) {
+	b, err := os.ReadFile(testfiles.File(t, "vectors", "table-std-draw.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	var ends []int
+	for i, l := range lines {
+		if events.Sniff(l).Type == events.HandEndedType {
+			ends = append(ends, i)
+		}
+	}
+	if len(ends) < 3 {
+		t.Fatalf("%d hands", len(ends))
+	}
+	e, err := events.Parse(lines[ends[1]-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ID, e.Seq = "01900000-0000-7000-8000-0000000000e1", e.Seq+2
+	events.Seal(e, events.Hash(lines[ends[1]]))
+	unreadable := bytes.Replace(e.Raw, []byte(`"data":{`), []byte(`"data":{"nope":[],`), 1)
+	orphan := *e
+	orphan.ID, orphan.Hand = "01900000-0000-7000-8000-0000000000e2", "01900000-0000-7000-8000-0000000000f3"
+	events.Seal(&orphan, "")
+	var log [][]byte
+	for i, l := range lines {
+		log = append(log, l)
+		switch i {
+		case 10:
+			log = append(log, []byte("this is not json"))
+		case ends[0] + 3:
+			log = append(log, lines[ends[0]]) // the first hand's hand.ended again
+		case ends[1]:
+			log = append(log, unreadable, orphan.Raw)
+		}
+	}
+	l := openLog(t)
+	js := l.JetStream()
+	ctx := context.Background()
+	subject := ""
+	for _, line := range log {
+		if at := events.Sniff(line); at.Hand != "" {
+			subject = recorder.Subject(at.Table, at.Hand)
+		} // else where the line before went
+		if _, err := js.Publish(ctx, subject, line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stored [][]byte
+	if err := l.ReadRaw(ctx, 1, func(_ uint64, data []byte) error {
+		stored = append(stored, bytes.Clone(data))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != len(log) {
+		t.Fatalf("the stream holds %d lines, want %d", len(stored), len(log))
+	}
+	want := cliVerdict(t, stored)
+	for _, code := range []finding.Code{finding.LogSchema, finding.LogSequence, finding.LogChain, finding.LogDuplicateID} {
+		if !slices.ContainsFunc(want, func(f string) bool { return bytes.Contains([]byte(f), []byte(`"code":"`+code+`"`)) }) {
+			t.Errorf("the audit of the stream's lines gives no %s: the test proves little", code)
+		}
+	}
+	db := openDB(t)
+	if _, err := New(db, &LogSource{Log: l}).CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := storedVerdict(t, db); !slices.Equal(got, want) {
+		t.Errorf("the projector stored\n%s\nthe audit of the stream's lines gives\n%s", bytes.Join(toBytes(got), []byte("\n")), bytes.Join(toBytes(want), []byte("\n")))
+	}
 }
