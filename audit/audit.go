@@ -389,7 +389,7 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 	if first.Type == events.HandStartedType {
 		p.first = first // its link in the table's chain, ended or not
 	}
-	if first.Type != events.HandStartedType && p.lost != 0 {
+	if first.Type != events.HandStartedType && p.lost != 0 && p.lost < first.Seq {
 		return // the line that began it could not be read: already a log.schema finding
 	}
 	if first.Type != events.HandStartedType {

@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"fmt"
-
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
@@ -95,7 +93,7 @@ func HandAfter(evs []*events.Event, prev *TableMemory) ([]finding.Finding, *Tabl
 type Judgement struct {
 	a           *Auditor
 	out         []finding.Finding
-	rest        []*events.Event // the events after the hand ended
+	rest        func() // feeds the lines after the hand ended
 	table, hand string
 	hs          *events.HandStarted
 	state       *rules.Hand
@@ -105,18 +103,44 @@ type Judgement struct {
 // Judge replays the events of one hand, as they arrived, through its rules, as HandAfter does
 // before it looks at the hand before it.
 func Judge(evs []*events.Event) *Judgement {
+	return judge(evs, func(e *events.Event) *events.Event { return e }, (*Auditor).Add)
+}
+
+// JudgeLines is Judge of a hand's lines some of which are not valid events (events-v1.md §8),
+// fed as AuditReader feeds a file's (Auditor.AddLine): the hand's first line is its hand.started.
+// It is how a projector that met such lines in a hand judges the hand as `fechado audit` does.
+func JudgeLines(lines []Line) *Judgement {
+	return judge(lines, func(l Line) *events.Event { return l.Event }, (*Auditor).AddLine)
+}
+
+// judge is Judge of xs, lines or events: ev is the event of one (nil: none could be read), add
+// feeds it.
+func judge[T any](xs []T, ev func(T) *events.Event, add func(*Auditor, T)) *Judgement {
 	j := &Judgement{}
-	if len(evs) == 0 {
+	if len(xs) == 0 || ev(xs[0]) == nil {
 		return j
 	}
 	a := New(func(f finding.Finding) { j.out = append(j.out, f) })
 	a.Alone = true // the tournament's other tables are not known here, nor the chain
 	a.hold = true
-	j.a, j.table, j.hand, j.hs = a, evs[0].Table, evs[0].Hand, started(evs)
-	for i, e := range evs {
-		a.Add(e)
+	j.a, j.table, j.hand = a, ev(xs[0]).Table, ev(xs[0]).Hand
+	for _, x := range xs {
+		if e := ev(x); e != nil {
+			if hs, ok := e.Data.(*events.HandStarted); ok {
+				j.hs = hs
+				break
+			}
+		}
+	}
+	for i, x := range xs {
+		add(a, x)
 		if a.held != nil {
-			j.rest = evs[i+1:]
+			rest := xs[i+1:]
+			j.rest = func() {
+				for _, x := range rest {
+					add(a, x)
+				}
+			}
 			break
 		}
 	}
@@ -161,8 +185,8 @@ func (j *Judgement) After(prev *TableMemory) ([]finding.Finding, *TableMemory) {
 		a.held = nil
 		a.judgeHand(p)
 	}
-	for _, e := range j.rest {
-		a.Add(e)
+	if j.rest != nil {
+		j.rest()
 	}
 	a.Close()
 	if a.continued == 0 {
@@ -178,27 +202,8 @@ func (m *TableMemory) Link(table string) handorder.Link {
 	return handorder.Link{Table: table, Hand: m.Hand, Number: m.Number}
 }
 
-// started returns the hand.started of a hand's events, or nil.
-func started(evs []*events.Event) *events.HandStarted {
-	for _, e := range evs {
-		if hs, ok := e.Data.(*events.HandStarted); ok {
-			return hs
-		}
-	}
-	return nil
-}
-
-// Stray returns the finding of an event no hand's audit takes: one that comes after its hand's
-// hand.ended (log.sequence), or one of a hand whose hand.started was never seen (log.schema).
-func Stray(e *events.Event, ended bool) finding.Finding {
-	if ended {
-		return mk(e.Hand, e.Table, e.Seq, finding.LogSequence, 0, fmt.Sprintf("event seq %d comes after hand.ended", e.Seq), nil, e.Seq)
-	}
-	return mk(e.Hand, e.Table, e.Seq, finding.LogSchema, 0, "the hand does not begin with hand.started", events.HandStartedType, e.Type)
-}
-
 // Unreadable returns the log.schema finding of a line that is not a valid event: err says why;
 // the hand and table are those the line names, when known.
 func Unreadable(err error, hand, table string, seq events.Seq) finding.Finding {
-	return mk(hand, table, seq, finding.LogSchema, 0, err.Error(), nil, nil)
+	return mk(hand, table, seq, finding.LogSchema, 0, "this line is not a valid event: "+err.Error(), nil, nil)
 }

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"crypto/sha256"
-	"fmt"
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
@@ -47,14 +46,13 @@ func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq eve
 // the hand's play is not judged from that line on (rules findings there would only echo the
 // missing event).
 func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err error) {
-	msg := fmt.Sprintf("this line is not a valid event: %v", err)
 	notJSON := e == nil
 	e = Place(e, nil, a.prevHand, a.prevTable, a.prevSeq)
 	if e == nil {
-		a.emit(mk("", "", a.prevSeq+1, finding.LogSchema, 0, msg, nil, nil))
+		a.emit(Unreadable(err, "", "", a.prevSeq+1))
 		return
 	}
-	fault := mk(e.Hand, e.Table, e.Seq, finding.LogSchema, 0, msg, nil, nil)
+	fault := Unreadable(err, e.Hand, e.Table, e.Seq)
 	if e.Data != nil {
 		a.add(e, sum)
 		if p := a.open[e.Hand]; p != nil {
@@ -102,4 +100,60 @@ func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err erro
 // rather than copies: a long log costs nothing here but keeping one event's line alive.
 func (a *Auditor) note(e *events.Event) {
 	a.prevHand, a.prevTable, a.prevSeq = e.Hand, e.Table, e.Seq
+}
+
+// Line is one line of a log as a lenient reader meets it (events.ParseLenient,
+// events.Reader.NextLenient): an event, or, Err set, a line that is not a valid event, Event then
+// being what could be read of it (nil when nothing: not JSON).
+type Line struct {
+	Event *events.Event
+	Err   error
+}
+
+// AddLine feeds the next line of the log: Add for an event, AddUndecoded for a line that is not
+// one, as AuditReader feeds a file's lines.
+func (a *Auditor) AddLine(l Line) {
+	if l.Err != nil {
+		a.AddUndecoded(l.Event, nil, l.Err)
+		return
+	}
+	a.Add(l.Event)
+}
+
+// Stray returns the findings that the audit of a whole log gives l, a line that no open hand
+// takes — one after its hand's hand.ended, or of a hand whose hand.started has not come — given
+// prior, the lines of its hand before it in log order, from the hand's first: what an Auditor fed
+// prior and then l reports that one fed prior alone does not, both closed at the end. It is how a
+// projector, which audits a hand at its hand.ended and then forgets it, gives such a line the
+// verdict `fechado audit` gives it (one verdict, issue 39): the same Auditor decides, so that a
+// line after hand.ended is log.sequence, with log.chain when its prev is not the hash of the hand's
+// last line, log.duplicate-id when it repeats an id of the hand, and log.schema when it is not a
+// valid event (events-v1.md §8). Ids of other hands are not in prior: a line repeating one of
+// those is not found here (fechado verify checks the ids of the whole log).
+func Stray(prior []Line, l Line) []finding.Finding {
+	run := func(lines []Line) []finding.Finding {
+		var out []finding.Finding
+		a := New(func(f finding.Finding) { out = append(out, f) })
+		a.Alone = true // the hand's tournament is judged where the hand is
+		for _, x := range lines {
+			a.AddLine(x)
+		}
+		a.Close()
+		return out
+	}
+	before := run(prior)
+	after := run(append(prior[:len(prior):len(prior)], l))
+	seen := make(map[string]int, len(before))
+	for _, f := range before {
+		seen[string(f.JSON())]++
+	}
+	var out []finding.Finding
+	for _, f := range after {
+		if k := string(f.JSON()); seen[k] > 0 {
+			seen[k]--
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }

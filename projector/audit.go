@@ -175,3 +175,79 @@ func (p *Projector) stray(ctx context.Context, m Message, f finding.Finding) err
 	p.b.audited = append(p.b.audited, Audited{Hand: f.Hand, Table: f.Table, Findings: []finding.Finding{f}, Stray: true})
 	return nil
 }
+
+// strayLine records the findings of l, message m, a line of hand that no open hand takes: one
+// after the hand's hand.ended, or of a hand whose hand.started has not come. They are what
+// `fechado audit` finds in the line (audit.Stray), from the hand's lines before it, read again
+// from the source (priorLines): the one auditor decides, not a rule of the projector's own. Such
+// lines are rare (the recorder refuses them), so reading the hand again costs nothing in a
+// log without them. While re-reading open hands after a restart they are stored already.
+func (p *Projector) strayLine(ctx context.Context, m Message, hand string, l audit.Line) error {
+	if p.replaying {
+		return nil
+	}
+	prior, err := p.priorLines(ctx, m.Seq, hand)
+	if err != nil {
+		return err
+	}
+	for _, f := range audit.Stray(prior, l) {
+		if err := p.stray(ctx, m, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errPriorDone stops the reading of a hand's lines at the stray line.
+var errPriorDone = errors.New("prior lines read")
+
+// priorLines returns the lines of hand in the source before stream message seq, from the hand's
+// hand.started (its row), or, for a hand not started, from its first line quarantined; none when
+// neither is stored. A line that does not decode is the hand's where the audit of a file puts it
+// (audit.Place): by its envelope, else after the line before it.
+func (p *Projector) priorLines(ctx context.Context, seq uint64, hand string) ([]audit.Line, error) {
+	from, ok, err := p.handRow(ctx, hand)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		var first sql.NullInt64
+		if err := p.b.tx.QueryRowContext(ctx, `SELECT MIN(stream_seq) FROM quarantine WHERE hand_id = ?`, hand).Scan(&first); err != nil {
+			return nil, err
+		}
+		if !first.Valid {
+			return nil, nil
+		}
+		from = uint64(first.Int64)
+	}
+	start := from
+	if start > 1 {
+		start-- // the line before, where a first line that is not JSON is placed
+	}
+	var out []audit.Line
+	var prev events.Place
+	err = p.Source.Read(ctx, start, func(msg Message) error {
+		if msg.Seq >= seq {
+			return errPriorDone
+		}
+		e, err := msg.Event, error(nil)
+		if e == nil {
+			e, err = events.ParseLenient(msg.Data)
+		}
+		at := e
+		if err != nil {
+			if at = audit.Place(e, nil, prev.Hand, prev.Table, prev.Seq); at == nil {
+				return nil
+			}
+		}
+		prev = events.Place{Hand: at.Hand, Table: at.Table, Seq: at.Seq}
+		if at.Hand == hand && msg.Seq >= from {
+			out = append(out, audit.Line{Event: e, Err: err})
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errPriorDone) {
+		return nil, fmt.Errorf("projector: re-read the lines of hand %s: %w", hand, err)
+	}
+	return out, nil
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
@@ -30,10 +31,36 @@ type hand struct {
 	// all holds every event of the hand that decoded, in the order of the stream, the ones
 	// quarantined included: the auditor judges the log as it is.
 	all []*events.Event
-	// faults holds the findings of lines naming the hand that did not decode.
+	// faults holds findings of lines the hand's audit does not take (audit.go, stray).
 	faults []finding.Finding
+	// bad holds the lines placed in the hand that did not decode (audit.Place), each with the
+	// number of events of all before it: the auditor judges them where they lie (lines).
+	bad []badLine
 	// judgeTook is the time the auditor took to replay the hand on its own (audit.Judge).
 	judgeTook time.Duration
+}
+
+// badLine is a line of a hand that did not decode, after the first at events of hand.all.
+type badLine struct {
+	at   int
+	line audit.Line
+}
+
+// lines returns every line of the hand in the order of the stream, as the auditor of a file
+// meets them: its events (all) and the lines that did not decode (bad).
+func (h *hand) lines() []audit.Line {
+	out := make([]audit.Line, 0, len(h.all)+len(h.bad))
+	i := 0
+	for _, b := range h.bad {
+		for ; i < b.at; i++ {
+			out = append(out, audit.Line{Event: h.all[i]})
+		}
+		out = append(out, b.line)
+	}
+	for ; i < len(h.all); i++ {
+		out = append(out, audit.Line{Event: h.all[i]})
+	}
+	return out
 }
 
 // player returns the name of the player at seat s and whether s was dealt in.

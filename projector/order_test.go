@@ -115,8 +115,10 @@ func TestProjectorJudgesHandsInChainOrder(t *testing.T) {
 
 // A line of a hand that waits for the hand before it, stored after its hand.ended and before it
 // is judged (here its hand.ended again), is counted with the hand's own findings once it is
-// judged: the projector stores what it stores without that line, and the line's finding, and
-// counts them all in hands.findings, with or without a restart while the hand waits.
+// judged: the projector stores what it stores without that line, and the line's findings (a
+// repeated line after hand.ended: log.chain, log.duplicate-id and log.sequence, as `fechado audit`
+// finds them, audit.Stray), and counts them all in hands.findings, with or without a restart while
+// the hand waits.
 func TestWaitingHandCountsItsStrayLine(t *testing.T) {
 	var log bytes.Buffer
 	if err := sim.Run(sim.Config{Rules: "br-fechado", Players: 5, Hands: 30, Seed: 9, Table: "t",
@@ -185,7 +187,10 @@ func TestWaitingHandCountsItsStrayLine(t *testing.T) {
 		t.Fatalf("hand %s has no finding of its own: the test proves little", hand)
 	}
 	want := slices.Clone(base)
-	want = append(want, fmt.Sprintf("%s %d %s", hand, seq, finding.LogSequence))
+	stray := []finding.Code{finding.LogChain, finding.LogDuplicateID, finding.LogSequence}
+	for _, c := range stray {
+		want = append(want, fmt.Sprintf("%s %d %s", hand, seq, c))
+	}
 	slices.Sort(want)
 	for _, restart := range []bool{false, true} {
 		db := project(lines, restart)
@@ -200,9 +205,9 @@ func TestWaitingHandCountsItsStrayLine(t *testing.T) {
 		if err := db.QueryRow(`SELECT COUNT(*) FROM findings WHERE hand_id = ?`, hand).Scan(&rows); err != nil {
 			t.Fatal(err)
 		}
-		if counted != own+1 || rows != own+1 || status != string(finding.Error) {
+		if n := own + len(stray); counted != n || rows != n || status != string(finding.Error) {
 			t.Errorf("restart %v: hand %s counts %d findings with status %q and stores %d; want %d and %q",
-				restart, hand, counted, status, rows, own+1, finding.Error)
+				restart, hand, counted, status, rows, n, finding.Error)
 		}
 	}
 }

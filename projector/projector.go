@@ -321,10 +321,20 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 			// envelope, as far as events reads it, else after the line before; the same finding.
 			at := audit.Place(e, nil, p.prev.Hand, p.prev.Table, p.prev.Seq)
 			if at == nil {
-				at = &events.Event{}
+				at = &events.Event{Seq: p.prev.Seq + 1} // no line before it names a hand
+			} else {
+				p.prev = events.Place{Hand: at.Hand, Table: at.Table, Seq: at.Seq}
 			}
-			p.prev = events.Place{Hand: at.Hand, Table: at.Table, Seq: at.Seq}
-			if err := p.stray(ctx, m, audit.Unreadable(err, at.Hand, at.Table, at.Seq)); err != nil {
+			if h := p.open[at.Hand]; h != nil {
+				// Of an open hand: judged with the hand, where it lies (hand.lines).
+				h.bad = append(h.bad, badLine{at: len(h.all), line: audit.Line{Event: e, Err: err}})
+			} else if at.Hand != "" {
+				// Of a hand that has ended, or not started: judged as the audit of the whole
+				// log judges it, from the hand's lines before it (strayLine).
+				if err := p.strayLine(ctx, m, at.Hand, audit.Line{Event: e, Err: err}); err != nil {
+					return err
+				}
+			} else if err := p.stray(ctx, m, audit.Unreadable(err, at.Hand, at.Table, at.Seq)); err != nil {
 				return err
 			}
 			return p.quarantine(ctx, m, at.Hand, "undecodable: "+err.Error())
@@ -357,7 +367,7 @@ func (p *Projector) apply(ctx context.Context, m Message) error {
 		if ended {
 			reason = "event after hand.ended"
 		} // else not reachable: open hands are in memory
-		if err := p.stray(ctx, m, audit.Stray(e, ended)); err != nil {
+		if err := p.strayLine(ctx, m, e.Hand, audit.Line{Event: e}); err != nil {
 			return err
 		}
 		return p.quarantine(ctx, m, e.Hand, reason)
@@ -421,7 +431,7 @@ func (p *Projector) quarantine(ctx context.Context, m Message, handID, reason st
 func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) error {
 	hs := e.Data.(*events.HandStarted)
 	if e.Seq != 1 {
-		if err := p.stray(ctx, m, audit.Stray(e, false)); err != nil {
+		if err := p.strayLine(ctx, m, e.Hand, audit.Line{Event: e}); err != nil {
 			return err
 		}
 		return p.quarantine(ctx, m, e.Hand, fmt.Sprintf("hand.started at seq %d, want 1", e.Seq))
@@ -443,7 +453,7 @@ func (p *Projector) startHand(ctx context.Context, m Message, e *events.Event) e
 			return err
 		}
 		if !inserted {
-			if err := p.stray(ctx, m, audit.Stray(e, true)); err != nil {
+			if err := p.strayLine(ctx, m, e.Hand, audit.Line{Event: e}); err != nil {
 				return err
 			}
 			return p.quarantine(ctx, m, e.Hand, "hand.started of a hand already projected")
@@ -553,7 +563,12 @@ func (p *Projector) endHand(ctx context.Context, m Message, h *hand) error {
 	// The auditor replays the hand now, whether or not the hand before it is judged yet: the
 	// rows take what the hand did from its rules.Hand (summarize), the findings wait for it.
 	t0 := time.Now()
-	j := audit.Judge(h.all)
+	var j *audit.Judgement
+	if len(h.bad) > 0 {
+		j = audit.JudgeLines(h.lines())
+	} else {
+		j = audit.Judge(h.all)
+	}
 	h.judgeTook = time.Since(t0) // counted in the audit's time (Audited.Took)
 	s := summarize(h, j.State())
 	endMs, _ := unixMilli(s.endedAt) // checked when hand.ended was accepted

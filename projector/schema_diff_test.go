@@ -93,7 +93,8 @@ func schemaOf(f finding.Finding) string {
 // middle of a vector table's hand (in place of one of its lines, and as a line of its own),
 // `fechado audit`'s auditor (audit.AuditReader) and the projector's stored findings attribute it
 // to the same hand, table and seq with the same code, because both read it through
-// events.ParseLenient and place it with audit.Place.
+// events.ParseLenient and place it with audit.Place; and every other finding of the log is the
+// same too, the message's place in the file (fileLine) aside.
 func TestBadLinesSameFindingAsTheCLI(t *testing.T) {
 	ctx := context.Background()
 	b, err := os.ReadFile(testfiles.File(t, "vectors", "table-std-draw.jsonl"))
@@ -160,7 +161,7 @@ func TestBadLinesSameFindingAsTheCLI(t *testing.T) {
 				if err := rows.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &msg); err != nil {
 					t.Fatal(err)
 				}
-				if msg == parseErr {
+				if msg == "this line is not a valid event: "+parseErr {
 					dash = append(dash, schemaOf(f))
 				}
 			}
@@ -169,6 +170,12 @@ func TestBadLinesSameFindingAsTheCLI(t *testing.T) {
 			}
 			if len(cli) != 1 || !slices.Equal(cli, dash) {
 				t.Errorf("%s (%s): the CLI reports %q, the projector stored %q\nline: %.200s", name, how, cli, dash, line)
+			}
+			// And every other finding of the log: the hand is judged from the bad line on as
+			// the audit of the file judges it (audit.JudgeLines).
+			if all, stored := cliVerdict(t, log), storedVerdict(t, db); !slices.Equal(all, stored) {
+				t.Errorf("%s (%s): the CLI's findings\n%s\nthe projector's\n%s\nline: %.200s", name, how,
+					strings.Join(all, "\n"), strings.Join(stored, "\n"), line)
 			}
 			compared++
 		}

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -100,6 +102,19 @@ func TestOneVerdictByEveryPath(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("the reference audit finds nothing: the comparison proves little")
 			}
+			// The projector over the file itself, as a projector meets a log that holds lines
+			// the recorder refuses (a file, another writer): the audit of the file, stray
+			// lines and all.
+			fileWant := want
+			if lg.bad {
+				fileWant = auditJSON(t, "audit", "--json", file)
+				for code, n := range map[string]int{"log.schema": 4, "log.sequence": 4, "log.chain": 1, "log.duplicate-id": 2} {
+					if got := strings.Count(strings.Join(fileWant, "\n"), `"code":"`+code+`"`); got < n {
+						t.Errorf("the audit of the file finds %d %s, want at least %d: the stray lines prove little", got, code, n)
+					}
+				}
+			}
+			same(t, "project FILE", projectFile(t, file), "audit FILE", placeless(fileWant))
 			var wantStandings []standing
 			var wantState state
 			var wantTour []string // the tournament.* findings
@@ -168,10 +183,83 @@ func same[T comparable](t *testing.T, what string, got []T, ref string, want []T
 }
 
 // withBadLines returns log with lines that are not events inside three hands: one that is not
-// JSON, one with a card that does not exist, one cut short.
+// JSON, one with a card that does not exist, one cut short; and with stray lines, which the
+// recorder refuses but a log written by another writer, or a file, may hold (docs/findings.md,
+// "One verdict"): a hand's hand.ended again, a line that is not a valid event after a hand's
+// hand.ended, a valid event after a hand's hand.ended, an event mid-hand with the id of an earlier
+// event of its hand, and an event of a hand never started.
 func withBadLines(t *testing.T, log []byte) []byte {
 	t.Helper()
 	lines := strings.SplitAfter(string(log), "\n")
+	evs := make([]*events.Event, len(lines))
+	var ends []int // the lines that are hand.ended
+	for i, l := range lines {
+		if l == "" {
+			continue
+		}
+		e, err := events.Parse([]byte(strings.TrimSuffix(l, "\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs[i] = e
+		if e.Type == events.HandEndedType {
+			ends = append(ends, i)
+		}
+	}
+	if len(ends) < 8 {
+		t.Fatalf("%d hands: too few for the stray lines", len(ends))
+	}
+	id := func(n int) string { return fmt.Sprintf("01900000-0000-7000-8000-00000000d%03d", n) }
+	seal := func(e events.Event, prev string) string {
+		events.Seal(&e, prev)
+		return string(e.Raw) + "\n"
+	}
+	// The hand.ended of the hand ending at line end, and the line of the hand before it.
+	ofHand := func(end int) (*events.Event, int) {
+		e := evs[end]
+		i := end - 1
+		for evs[i] == nil || evs[i].Hand != e.Hand {
+			i--
+		}
+		return e, i
+	}
+	after := map[int]string{} // added after line i
+	// A hand's hand.ended again, two lines later.
+	after[ends[len(ends)/4]+2] += lines[ends[len(ends)/4]]
+	// After a hand's hand.ended, its line before it again with the next seq, its prev and a new
+	// id, and a field its type does not have: not a valid event.
+	end, before := ofHand(ends[len(ends)/3])
+	late := *evs[before]
+	late.ID, late.Seq = id(1), end.Seq+1
+	after[ends[len(ends)/3]] += strings.Replace(seal(late, events.Hash(end.Raw)), `"data":{`, `"data":{"nope":[],`, 1)
+	// After another's, the same line, a valid event.
+	end, before = ofHand(ends[2*len(ends)/5])
+	late = *evs[before]
+	late.ID, late.Seq = id(2), end.Seq+1
+	after[ends[2*len(ends)/5]+1] += seal(late, events.Hash(end.Raw))
+	// Mid-hand, an event with the id of the event two lines before it in its hand: the lines of
+	// the hand after it are sealed again, so that its id is all that is wrong.
+	end, _ = ofHand(ends[3*len(ends)/5])
+	var mine []int
+	for i := ends[3*len(ends)/5]; i >= 0 && len(mine) < 12; i-- {
+		if evs[i] != nil && evs[i].Hand == end.Hand {
+			mine = append(mine, i)
+		}
+	}
+	slices.Reverse(mine) // the last 12 lines of the hand, in order
+	prev := evs[mine[0]].Prev
+	for k, i := range mine {
+		e := *evs[i]
+		if k == 4 {
+			e.ID = evs[mine[2]].ID
+		}
+		lines[i] = seal(e, prev)
+		prev = events.Hash([]byte(strings.TrimSuffix(lines[i], "\n")))
+	}
+	// An event of a hand never started, in the middle of another hand.
+	orphan := *evs[ends[7*len(ends)/10]-3]
+	orphan.ID, orphan.Hand = id(3), "01900000-0000-7000-8000-00000000d0ff"
+	after[ends[7*len(ends)/10]-3] += seal(orphan, events.Hash([]byte("a line never written")))
 	for i, at := range []int{len(lines) / 5, len(lines) / 2, 4 * len(lines) / 5} {
 		switch i {
 		case 0:
@@ -181,6 +269,9 @@ func withBadLines(t *testing.T, log []byte) []byte {
 		case 2:
 			lines[at] = lines[at][:len(lines[at])/2] + "\n"
 		}
+	}
+	for i, add := range after {
+		lines[i] += add
 	}
 	return []byte(strings.Join(lines, ""))
 }
@@ -527,4 +618,64 @@ type tourAnswer struct {
 	standings []standing
 	state     state
 	findings  []string
+}
+
+// projectFile projects the file with a projector of its own (projector.FileSource), settles the
+// hands waiting for a hand the file does not hold, and returns the findings stored, as audit
+// --json writes them, sorted, placeless.
+func projectFile(t *testing.T, file string) []string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := projector.Open(ctx, filepath.Join(t.TempDir(), "fechado.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p := projector.New(db, &projector.FileSource{Path: file})
+	if _, err := p.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT hand_id, table_id, seq, code, severity, seat, message, expected, actual FROM findings`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var f finding.Finding
+		var seat sql.NullInt64
+		var exp, act sql.NullString
+		if err := rows.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Severity, &seat, &f.Message, &exp, &act); err != nil {
+			t.Fatal(err)
+		}
+		f.Seat = events.Seat(seat.Int64)
+		if exp.Valid {
+			f.Expected = json.RawMessage(exp.String)
+		}
+		if act.Valid {
+			f.Actual = json.RawMessage(act.String)
+		}
+		out = append(out, string(f.JSON()))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return placeless(out)
+}
+
+// lineAt is where the audit of a file says a line that is not a valid event lies in it (the
+// file's name and line number, events.Error): the projector reads a stream, not the file, and
+// names no file.
+var lineAt = regexp.MustCompile(`(this line is not a valid event: )[^ "]*:[0-9]+: `)
+
+// placeless returns findings as audit --json writes them without lineAt, sorted.
+func placeless(fs []string) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = lineAt.ReplaceAllString(f, "$1")
+	}
+	return sorted(out)
 }

@@ -116,7 +116,7 @@ func TestDeepLineRefusedByEveryCommand(t *testing.T) {
 	}{
 		{"validate", []string{"validate", "FILE"}, 2, "FILE" + limitsBadLine + "line too long: 8000"},
 		{"audit", []string{"audit", "--json", "FILE"}, 1, `"code":"log.schema","severity":"error","message":"this line is not a valid event: FILE` + limitsBadLine + "line too long"},
-		{"audit --tournament", []string{"audit", "--tournament", "none", "--json", "FILE"}, 1, `"code":"log.schema","severity":"error","message":"FILE` + limitsBadLine + "line too long"},
+		{"audit --tournament", []string{"audit", "--tournament", "none", "--json", "FILE"}, 1, `"code":"log.schema","severity":"error","message":"this line is not a valid event: FILE` + limitsBadLine + "line too long"},
 		{"record", []string{"record", "--data", "DATA", "FILE"}, 2, "rejected: FILE" + limitsBadLine + "hand " + bad + " (table T): line too long"},
 		{"replay", []string{"replay", "FILE", "--hand", hands[0][0].Hand}, 2, "FILE" + limitsBadLine + "line too long"},
 		{"report", []string{"report", "FILE", "--hand", hands[0][0].Hand}, 2, "FILE" + limitsBadLine + "line too long"},
