@@ -94,9 +94,10 @@ type Analyzer struct {
 
 // decStore keeps every decision whose cards are known, compactly, for the tests, which count
 // them at scoring time (a flagged partner's decisions then leave the other pairs' baselines): who
-// acted, at which table, the stratum, what he did, whose bet he faced (-1: none), and the other
-// players still in the hand (others[end[i-1]:end[i]]) with whether each held better five cards
-// than he (better: 1 more, 0 not more, -1 not known). byMe lists each player's decisions.
+// acted, at which table, the stratum, what he did, whose bet he faced (-1: none) and its price,
+// and the other players still in the hand (others[end[i-1]:end[i]]) with whether each held better
+// five cards than he (better: 1 more, 0 not more, -1 not known). byMe lists each player's
+// decisions.
 type decStore struct {
 	me     []int32
 	ctx    []int32
@@ -713,11 +714,10 @@ type cell struct {
 // (or facing his bet) with his own other decisions, same stratum, same context: his play differs
 // from game to game (blinds or antes, limits) and from table to table (the opponents; a computer's
 // strategy), and pooled over them a pair who meet mostly at a passive table would look soft. Each
-// decision's expected chance of the act is his rate at that table without the other, shrunk
-// towards his rate at the game (rules and stakes) without the other by priorWeight decisions: at a
-// table where he played a lot the table's rate rules, at a table of a few hands the game's (a
-// table of a few hands cannot tell his style there from the pair). The test sums the observed
-// acts less the expected, over the variance of both (the rates are estimates).
+// stratum's baseline is his decisions at that table without the other, plus up to priorWeight
+// decisions at his rate at the game (rules and stakes) without the other (cmh.addRate): at a
+// table where he played a lot the table rules, at a table of a few hands the game (a table of a
+// few hands cannot tell his style there from the pair's effect).
 //
 // The shared-cards test compares the pair's decisions among themselves (the partner holding more
 // or not), strata of table, strength and round: a Cochran–Mantel–Haenszel test.
