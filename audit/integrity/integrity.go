@@ -7,6 +7,7 @@
 package integrity
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -45,63 +46,94 @@ const (
 	ShareCards = "share-cards"
 )
 
-// strata of a decision: the strength of the hand (buckets) by the betting round.
+// strata of a decision: the strength of the hand (buckets) by the betting round; facing a bet,
+// also by its price (prices: the share of the pot after the call that the call is, cut at 0.2,
+// 0.3, 0.4), which an honest player answers and a bettor's style sets (a big bettor gets more
+// folds from everyone).
 const (
 	buckets = 6
 	strata  = buckets * 2
+	prices  = 4
+	fstrata = strata * prices       // bets faced
+	astrata = strata * (1 + prices) // every decision: no bet owed, or the price of the bet
 )
+
+// price places the price of a call among the prices: owed chips over the pot after the call.
+func price(owed, pot events.Chips) int {
+	if owed <= 0 || pot+owed <= 0 {
+		return 0
+	}
+	r := float64(owed) / float64(pot+owed)
+	switch {
+	case r < 0.2:
+		return 0
+	case r < 0.3:
+		return 1
+	case r < 0.4:
+		return 2
+	}
+	return 3
+}
 
 // Analyzer reads the events of a log, in the log's order (hands of several tables may
 // interleave), and scores the pairs (Result).
 type Analyzer struct {
-	o       Options
-	open    map[string]*handState
-	players []string
-	id      map[string]int32
-	pairs   map[uint64]*pairStats
-	totals  []playerTotals
-	seen    map[slotKey]map[string]int // hands by table, per player and slot
-	agg     aggStore
+	o         Options
+	open      map[string]*handState
+	players   []string
+	id        map[string]int32
+	tables    map[string]int32 // the contexts of the decisions: one per table id
+	games     map[string]int32 // the games (rules and stakes), and the game of each table
+	tableGame []int32
+	pairs     map[uint64]*pairStats
+	seen      map[slotKey]map[string]int // hands by table, per player and slot
+	dec       decStore
 	// Hands counts the hands read to their end; Known those with every dealt card known.
 	Hands, Known int
 }
 
-// aggStore keeps every decision whose cards are known, compactly: who, the stratum (with whether
-// a bet was faced), whether he bet or raised, and the other players still in the hand
-// (others[end[i-1]:end[i]]).
-type aggStore struct {
+// decStore keeps every decision whose cards are known, compactly, for the tests, which count
+// them at scoring time (a flagged partner's decisions then leave the other pairs' baselines): who
+// acted, at which table, the stratum, what he did, whose bet he faced (-1: none) and its price,
+// and the other players still in the hand (others[end[i-1]:end[i]]) with whether each held better
+// five cards than he (better: 1 more, 0 not more, -1 not known). byMe lists each player's
+// decisions.
+type decStore struct {
 	me     []int32
-	as     []uint8
-	hit    []bool
+	ctx    []int32
+	st     []uint8
+	price  []uint8
+	act    []uint8
+	facing []int32
 	end    []int32
 	others []int32
+	better []int8
+	byMe   [][]int32
 }
+
+// What a kept decision did (decStore.act).
+const (
+	actFaced  = 1 << iota // a bet was owed
+	actAggr               // bet or raised
+	actFold               // folded
+	actRaise              // raised
+	actWinner             // faced a bet holding five cards that beat the bettor's at the end
+)
 
 type slotKey struct {
 	slot   int64
 	player int32
 }
 
-type playerTotals struct {
-	aggN, aggK   [strata * 2]int32 // decisions, and bets or raises, by stratum and whether a bet was faced
-	foldN, foldK [strata]int32     // bets faced, and folds
-	// winN and winK: bets faced holding five cards that beat the bettor's at the end, and folds.
-	winN, winK [strata]int32
-}
-
 type pairStats struct {
 	a, b  int32 // a < b
 	hands int
-	// Soft play, by the acting player (0: a acts, 1: b acts): decisions with the partner in the
-	// hand (aggression) and bets of the partner faced (folds).
-	aggN, aggK   [2][strata * 2]int32
-	foldN, foldK [2][strata]int32
-	// Shared cards: facing a third player's bet with the partner in the hand, whether the partner
-	// held more (B) or less (W), and the folds and raises.
-	shBN, shBF, shWN, shWR, shWF, shBR [2][strata]int32
-	// Chip dumping, by the acting player: the partner's bets faced holding the better five cards
-	// at the end, and folds.
-	winN, winK [2][strata]int32
+	// The tests' Cochran–Mantel–Haenszel sums by the acting player (0: a acts, 1: b acts), over
+	// strata of table, strength and round: soft play's aggression with the partner in the hand and
+	// folds to his bets, chip dumping's folds of winners to his bets, shared cards' folds when he
+	// holds more and raises when holding more than him.
+	agg, fold, win, shF, shR [2]cmh
+	softN, shareN            int
 	// Chips from a to b beyond what the cards explain, per hand.
 	dn               int
 	dsum             float64
@@ -128,8 +160,8 @@ func New(o Options) *Analyzer {
 	if o.Q <= 0 {
 		o.Q = DefaultQ
 	}
-	return &Analyzer{o: o, open: map[string]*handState{}, id: map[string]int32{}, pairs: map[uint64]*pairStats{},
-		seen: map[slotKey]map[string]int{}}
+	return &Analyzer{o: o, open: map[string]*handState{}, id: map[string]int32{}, tables: map[string]int32{}, games: map[string]int32{},
+		pairs: map[uint64]*pairStats{}, seen: map[slotKey]map[string]int{}}
 }
 
 // handState is a hand being read: the rules engine that follows it and the decisions so far.
@@ -146,6 +178,7 @@ type decision struct {
 	round   int // 0 first, 1 second
 	action  events.Action
 	facing  events.Seat // the last bettor, when a bet was owed; 0 otherwise
+	price   int         // facing a bet: its price (price)
 	stratum int         // -1: his cards are not all known
 	value   rules.Value
 	others  []seen // the other players still in the hand
@@ -164,7 +197,7 @@ func (a *Analyzer) player(name string) int32 {
 	name = strings.Clone(name) // the event may be a piece of a mapped file
 	a.id[name] = i
 	a.players = append(a.players, name)
-	a.totals = append(a.totals, playerTotals{})
+	a.dec.byMe = append(a.dec.byMe, nil)
 	return i
 }
 
@@ -246,6 +279,7 @@ func (st *handState) decide(d *events.PlayerActed) {
 	}
 	if h.CurrentBet > p.RoundIn {
 		dec.facing = h.LastAggressor
+		dec.price = price(min(h.CurrentBet-p.RoundIn, p.Stack), h.Pot())
 	}
 	if v := st.value(p); v != 0 {
 		dec.value = v
@@ -297,51 +331,76 @@ func (a *Analyzer) end(hand string, st *handState) {
 	for _, p := range h.Players {
 		final[p.Seat] = st.value(p)
 	}
+	ctx, ok := a.tables[st.table]
+	if !ok {
+		ctx = int32(len(a.tables))
+		a.tables[st.table] = ctx
+		// The game of a table: its rules and stakes (the stakes of its first hand: a
+		// tournament's table keeps its game as the levels rise).
+		g := game(st.h)
+		gi, ok := a.games[g]
+		if !ok {
+			gi = int32(len(a.games))
+			a.games[g] = gi
+		}
+		a.tableGame = append(a.tableGame, gi)
+	}
 	for _, d := range st.dec {
-		a.decision(hand, ids, final, d)
+		a.decision(hand, ctx, ids, final, d)
 	}
 	if known {
 		a.flow(hand, st, ids)
 	}
 }
 
-// decision adds one betting decision to the soft-play and shared-cards tables.
-func (a *Analyzer) decision(hand string, ids map[events.Seat]int32, final map[events.Seat]rules.Value, d decision) {
+// decision keeps one betting decision for the soft-play, chip-dumping and shared-cards tests,
+// with its context: the table it was taken at.
+func (a *Analyzer) decision(hand string, ctx int32, ids map[events.Seat]int32, final map[events.Seat]rules.Value, d decision) {
 	if d.stratum < 0 {
 		return
 	}
 	me := ids[d.seat]
-	t := &a.totals[me]
-	facing := 0
+	var act uint8
+	facing := int32(-1)
 	if d.facing != 0 {
-		facing = 1
+		act |= actFaced
+		if f, ok := ids[d.facing]; ok {
+			facing = f
+		}
 	}
 	aggressive := d.action == events.Bet || d.action == events.Raise
-	as := d.stratum*2 + facing
-	// The aggression tables are counted at scoring time from the decisions kept here, so that a
-	// flagged partner's hands can be taken out of both sides of a player's other pairs' tests.
-	a.agg.me = append(a.agg.me, me)
-	a.agg.as = append(a.agg.as, uint8(as))
-	a.agg.hit = append(a.agg.hit, aggressive)
-	for _, o := range d.others {
-		a.agg.others = append(a.agg.others, ids[o.seat])
+	if aggressive {
+		act |= actAggr
 	}
-	a.agg.end = append(a.agg.end, int32(len(a.agg.others)))
-	if d.facing != 0 {
-		t.foldN[d.stratum]++
-		if d.action == events.Fold {
-			t.foldK[d.stratum]++
-		}
+	if d.action == events.Fold {
+		act |= actFold
+	}
+	if d.action == events.Raise {
+		act |= actRaise
 	}
 	// He held the winner against the bettor: the cards at the end say his fold gave chips away.
-	winner := d.facing != 0 && final[d.seat] != 0 && final[d.facing] != 0 && final[d.seat] > final[d.facing]
-	if winner {
-		t.winN[d.stratum]++
-		if d.action == events.Fold {
-			t.winK[d.stratum]++
-		}
+	if d.facing != 0 && final[d.seat] != 0 && final[d.facing] != 0 && final[d.seat] > final[d.facing] {
+		act |= actWinner
 	}
+	s := &a.dec
+	s.byMe[me] = append(s.byMe[me], int32(len(s.me)))
+	s.me = append(s.me, me)
+	s.ctx = append(s.ctx, ctx)
+	s.st = append(s.st, uint8(d.stratum))
+	s.price = append(s.price, uint8(d.price))
+	s.act = append(s.act, act)
+	s.facing = append(s.facing, facing)
 	for _, o := range d.others {
+		s.others = append(s.others, ids[o.seat])
+		switch {
+		case o.value == 0:
+			s.better = append(s.better, -1)
+		case o.value > d.value:
+			s.better = append(s.better, 1)
+		default:
+			s.better = append(s.better, 0)
+		}
+		// The evidence: the hands that show each signal best.
 		q := a.pair(me, ids[o.seat])
 		dir := 0
 		if me != q.a {
@@ -350,40 +409,14 @@ func (a *Analyzer) decision(hand string, ids map[events.Seat]int32, final map[ev
 		if bucket(d.value) >= 3 && (!aggressive || d.action == events.Fold) {
 			q.softEv[dir].add(hand, float64(d.value))
 		}
-		if d.facing == o.seat && winner {
-			q.winN[dir][d.stratum]++
-			if d.action == events.Fold {
-				q.winK[dir][d.stratum]++
-			}
+		if d.facing == o.seat && d.action == events.Fold {
+			q.softEv[dir].add(hand, float64(d.value))
 		}
-		if d.facing == o.seat {
-			q.foldN[dir][d.stratum]++
-			if d.action == events.Fold {
-				q.foldK[dir][d.stratum]++
-				q.softEv[dir].add(hand, float64(d.value))
-			}
-		}
-		if d.facing != 0 && d.facing != o.seat && o.value != 0 {
-			if o.value > d.value {
-				q.shBN[dir][d.stratum]++
-				if d.action == events.Fold {
-					q.shBF[dir][d.stratum]++
-					q.shareEv[dir].add(hand, float64(d.value))
-				}
-				if d.action == events.Raise {
-					q.shBR[dir][d.stratum]++
-				}
-			} else {
-				q.shWN[dir][d.stratum]++
-				if d.action == events.Fold {
-					q.shWF[dir][d.stratum]++
-				}
-				if d.action == events.Raise {
-					q.shWR[dir][d.stratum]++
-				}
-			}
+		if d.facing != 0 && d.facing != o.seat && o.value > d.value && d.action == events.Fold {
+			q.shareEv[dir].add(hand, float64(d.value))
 		}
 	}
+	s.end = append(s.end, int32(len(s.others)))
 }
 
 // flow adds a hand whose every card is known to the chip-dumping test of each pair dealt in: the
@@ -434,11 +467,16 @@ func (a *Analyzer) flow(hand string, st *handState, ids map[events.Seat]int32) {
 
 // Signal is one test of a pair: its statistic (a z-score, after the empirical null), its one-sided
 // p-value, how many decisions or hands it rests on, and the hands that show it best.
+//
+// Uncalibrated says the statistic could not be calibrated: fewer than MinCalibration pairs carry
+// it, too few to estimate its null distribution over the pairs (docs/integrity.md, the empirical
+// null). Z is then the raw statistic and P is 1: the signal flags nothing.
 type Signal struct {
-	Z     float64  `json:"z"`
-	P     float64  `json:"p"`
-	N     int      `json:"n"`
-	Hands []string `json:"hands,omitempty"`
+	Z            float64  `json:"z"`
+	P            float64  `json:"p"`
+	N            int      `json:"n"`
+	Hands        []string `json:"hands,omitempty"`
+	Uncalibrated bool     `json:"uncalibrated,omitempty"`
 }
 
 // Overlap is the table-overlap test: in how many periods both played, in how many of them at
@@ -487,6 +525,15 @@ type Report struct {
 	Threshold float64
 	Q         float64
 	Pairs     []Pair
+	// Uncalibrated lists the signals that could not be calibrated, with how many pairs carry
+	// them (fewer than MinCalibration): they flag no pair.
+	Uncalibrated []Uncalibrated
+}
+
+// Uncalibrated is a signal that could not be calibrated and the number of pairs that carry it.
+type Uncalibrated struct {
+	Signal string
+	Pairs  int
 }
 
 // Result scores the pairs read so far.
@@ -510,41 +557,6 @@ func (a *Analyzer) Result() *Report {
 	return a.score(ex)
 }
 
-// baseline returns me's totals for the tests of the pair (me, other): without his decisions in
-// the hands of the partners ex lists for him, other than other.
-func (a *Analyzer) baseline(me, other int32, ex map[int32][]int32) *playerTotals {
-	if len(ex[me]) == 0 {
-		return &a.totals[me]
-	}
-	t := a.totals[me]
-	for _, c := range ex[me] {
-		if c == other {
-			continue
-		}
-		lo, hi := me, c
-		if lo > hi {
-			lo, hi = hi, lo
-		}
-		q := a.pairs[uint64(lo)<<32|uint64(hi)]
-		if q == nil {
-			continue
-		}
-		dir := 0
-		if me != q.a {
-			dir = 1
-		}
-		sub := func(n, k []int32, qn, qk []int32) {
-			for i := range n {
-				n[i] = max(0, n[i]-qn[i])
-				k[i] = min(n[i], max(0, k[i]-qk[i]))
-			}
-		}
-		sub(t.foldN[:], t.foldK[:], q.foldN[dir][:], q.foldK[dir][:])
-		sub(t.winN[:], t.winK[:], q.winN[dir][:], q.winK[dir][:])
-	}
-	return &t
-}
-
 // score scores the pairs, with the baselines less the pairs of ex.
 func (a *Analyzer) score(ex map[int32][]int32) *Report {
 	var tested []*pairStats
@@ -559,15 +571,16 @@ func (a *Analyzer) score(ex map[int32][]int32) *Report {
 		}
 		return tested[i].b < tested[j].b
 	})
-	a.countAggression(ex)
+	a.count(ex)
 	// Raw statistics.
 	var aggs, folds, shf, shr, dumps []*float64
 	for _, p := range tested {
-		p.aggZ, p.aggOK = a.softAgg(p, ex)
-		p.foldZ, p.foldOK = a.softFold(p, ex)
-		p.shFoldZ, p.shFoldOK = shareTest(&p.shBN, &p.shBF, &p.shWN, &p.shWF)
-		p.shRaise, p.shROK = shareTest(&p.shWN, &p.shWR, &p.shBN, &p.shBR)
-		p.dumpZ, p.dumpOK = a.dump(p, ex)
+		p.aggZ, p.aggOK = p.agg[0].plus(p.agg[1]).z()
+		p.aggZ = -p.aggZ // against the pair when he bets less with the partner in
+		p.foldZ, p.foldOK = p.fold[0].plus(p.fold[1]).z()
+		p.shFoldZ, p.shFoldOK = p.shF[0].plus(p.shF[1]).z()
+		p.shRaise, p.shROK = p.shR[0].plus(p.shR[1]).z()
+		p.dumpZ, p.dumpOK = dump(p)
 		for _, x := range []struct {
 			ok bool
 			z  *float64
@@ -578,19 +591,36 @@ func (a *Analyzer) score(ex map[int32][]int32) *Report {
 			}
 		}
 	}
-	for _, zs := range [][]*float64{aggs, folds, shf, shr, dumps} {
-		centre(zs)
+	// A statistic is calibrated against the pairs that carry it (the empirical null), or not at
+	// all: too few pairs, and its raw z says nothing a p-value can stand on.
+	var cal [5]bool
+	for i, zs := range [][]*float64{aggs, folds, shf, shr, dumps} {
+		cal[i] = centre(zs)
 	}
 	r := &Report{Hands: a.Hands, Known: a.Known, Players: len(a.players), Q: a.o.Q, Threshold: -math.Log10(a.o.Q)}
+	for _, u := range []struct {
+		kind   string
+		raw    bool
+		cal    bool
+		tested int
+	}{
+		{SoftPlay, len(aggs)+len(folds) > 0, cal[0] || cal[1], max(len(aggs), len(folds))},
+		{ChipDump, len(dumps) > 0, cal[4], len(dumps)},
+		{ShareCards, len(shf)+len(shr) > 0, cal[2] || cal[3], max(len(shf), len(shr))},
+	} {
+		if u.raw && !u.cal {
+			r.Uncalibrated = append(r.Uncalibrated, Uncalibrated{Signal: u.kind, Pairs: u.tested})
+		}
+	}
 	ps := make([]float64, len(tested))
 	for i, p := range tested {
 		out := Pair{A: a.players[p.a], B: a.players[p.b], Hands: p.hands,
 			Overlap: Overlap{Slots: p.slots, Together: p.together, Expected: p.expected, P: poissonUpper(p.together, p.expected)}}
-		out.Soft = twoSided(p.aggOK, -p.aggZ, p.foldOK, p.foldZ)
-		out.Soft.N = sum2(&p.aggN) + sum2s(&p.foldN)
+		out.Soft = twoSided(part{p.aggOK, cal[0], p.aggZ}, part{p.foldOK, cal[1], p.foldZ})
+		out.Soft.N = p.softN
 		out.Soft.Hands = merge(&p.softEv)
-		out.Shared = twoSided(p.shFoldOK, p.shFoldZ, p.shROK, p.shRaise)
-		out.Shared.N = sum2s(&p.shBN) + sum2s(&p.shWN)
+		out.Shared = twoSided(part{p.shFoldOK, cal[2], p.shFoldZ}, part{p.shROK, cal[3], p.shRaise})
+		out.Shared.N = p.shareN
 		out.Shared.Hands = merge(&p.shareEv)
 		out.Dumping = Dump{Signal: Signal{P: 1, N: p.dn}, From: out.A, To: out.B, Chips: p.dsum}
 		if p.dumpOK {
@@ -602,6 +632,9 @@ func (a *Analyzer) score(ex map[int32][]int32) *Report {
 				out.Dumping.Hands = p.toA.sorted()
 			}
 			out.Dumping.Z, out.Dumping.P = z, math.Min(1, 2*upper(z))
+			if !cal[4] {
+				out.Dumping.P, out.Dumping.Uncalibrated = 1, true
+			}
 		}
 		best := math.Min(out.Soft.P, math.Min(out.Shared.P, out.Dumping.P))
 		out.P = math.Min(1, 3*best)
@@ -627,54 +660,225 @@ func (a *Analyzer) score(ex map[int32][]int32) *Report {
 	return r
 }
 
-// countAggression counts the aggression tables from the decisions kept. A decision of a player
-// with a partner ex lists in the hand counts for that pair only, and one with two such partners
-// for none: the others' tests then compare his honest play with his honest play.
-func (a *Analyzer) countAggression(ex map[int32][]int32) {
-	for i := range a.totals {
-		a.totals[i].aggN, a.totals[i].aggK = [strata * 2]int32{}, [strata * 2]int32{}
+// ctxTotals are a player's decisions in one context (a table, a game), or those with one other
+// player in the hand, by stratum (and, for aggression, whether a bet was faced).
+type ctxTotals struct {
+	aggN, aggK   [astrata]int32 // decisions, bets and raises
+	foldN, foldK [fstrata]int32 // bets faced, folds
+	winN, winK   [strata]int32  // bets faced holding five cards that beat the bettor's, folds
+}
+
+func (t *ctxTotals) plus(u *ctxTotals) {
+	for i := range t.aggN {
+		t.aggN[i] += u.aggN[i]
+		t.aggK[i] += u.aggK[i]
 	}
+	for i := range t.foldN {
+		t.foldN[i] += u.foldN[i]
+		t.foldK[i] += u.foldK[i]
+	}
+	for i := range t.winN {
+		t.winN[i] += u.winN[i]
+		t.winK[i] += u.winK[i]
+	}
+}
+
+func (t *ctxTotals) minus(u *ctxTotals) {
+	for i := range t.aggN {
+		t.aggN[i] -= u.aggN[i]
+		t.aggK[i] -= u.aggK[i]
+	}
+	for i := range t.foldN {
+		t.foldN[i] -= u.foldN[i]
+		t.foldK[i] -= u.foldK[i]
+	}
+	for i := range t.winN {
+		t.winN[i] -= u.winN[i]
+		t.winK[i] -= u.winK[i]
+	}
+}
+
+// cell is one player's decisions with one other player in the hand (facing his bet, for folds),
+// at one table.
+type cell struct {
+	other, ctx int32
+	ctxTotals
+	// Facing a third player's bet with the other in the hand holding more (b) or not (w):
+	// decisions, folds, raises.
+	bN, bF, bR, wN, wF, wR [strata]int32
+}
+
+// count fills the pairs' test sums from the decisions kept.
+//
+// The soft-play and chip-dumping tests compare a player's decisions with the other in the hand
+// (or facing his bet) with his own other decisions, same stratum, same context: his play differs
+// from game to game (blinds or antes, limits) and from table to table (the opponents; a computer's
+// strategy), and pooled over them a pair who meet mostly at a passive table would look soft. Each
+// stratum's baseline is his decisions at that table without the other, plus up to priorWeight
+// decisions at his rate at the game (rules and stakes) without the other (cmh.addRate): at a
+// table where he played a lot the table rules, at a table of a few hands the game (a table of a
+// few hands cannot tell his style there from the pair's effect).
+//
+// The shared-cards test compares the pair's decisions among themselves (the partner holding more
+// or not), strata of table, strength and round: a Cochran–Mantel–Haenszel test.
+//
+// ex lists flagged partners: a decision of a player with a flagged partner in the hand (for
+// aggression), or facing his bet (folds), counts for that pair only and leaves the baseline of
+// his other pairs, and one with two such partners in counts for none.
+func (a *Analyzer) count(ex map[int32][]int32) {
 	for _, p := range a.pairs {
-		p.aggN, p.aggK = [2][strata * 2]int32{}, [2][strata * 2]int32{}
+		p.agg, p.fold, p.win, p.shF, p.shR = [2]cmh{}, [2]cmh{}, [2]cmh{}, [2]cmh{}, [2]cmh{}
+		p.softN, p.shareN = 0, 0
 	}
-	start := int32(0)
-	for i, me := range a.agg.me {
-		others := a.agg.others[start:a.agg.end[i]]
-		start = a.agg.end[i]
-		as, hit := a.agg.as[i], a.agg.hit[i]
-		flagged, n := int32(-1), 0
-		for _, o := range others {
-			if slices.Contains(ex[me], o) {
-				flagged, n = o, n+1
+	s := &a.dec
+	for me, list := range s.byMe {
+		me := int32(me)
+		flaggedWith := ex[me]
+		tables := map[int32]*ctxTotals{} // his decisions by table
+		games := map[int32]*ctxTotals{}  // and by game
+		cells := map[uint64]*cell{}      // with each other, by table
+		at := func(o, ctx int32) *cell {
+			k := uint64(o)<<32 | uint64(ctx)
+			c := cells[k]
+			if c == nil {
+				c = &cell{other: o, ctx: ctx}
+				cells[k] = c
+			}
+			return c
+		}
+		for _, i := range list {
+			ctx, st, act, facing := s.ctx[i], s.st[i], s.act[i], s.facing[i]
+			// fs: the stratum of a bet faced, with its price; as: of any decision.
+			fs := int(st)*prices + int(s.price[i])
+			as := int(st) * (1 + prices)
+			if act&actFaced != 0 {
+				as += 1 + int(s.price[i])
+			}
+			start := int32(0)
+			if i > 0 {
+				start = s.end[i-1]
+			}
+			others, better := s.others[start:s.end[i]], s.better[start:s.end[i]]
+			t, g := tables[ctx], games[a.tableGame[ctx]]
+			if t == nil {
+				t = &ctxTotals{}
+				tables[ctx] = t
+			}
+			if g == nil {
+				g = &ctxTotals{}
+				games[a.tableGame[ctx]] = g
+			}
+			hit := b2i(act&actAggr != 0)
+			fold := b2i(act&actFold != 0)
+			flagged, nf := int32(-1), 0
+			for _, o := range others {
+				if slices.Contains(flaggedWith, o) {
+					flagged, nf = o, nf+1
+				}
+			}
+			faced := act&actFaced != 0 && facing >= 0
+			for _, x := range []*ctxTotals{t, g} {
+				if nf == 0 {
+					x.aggN[as]++
+					x.aggK[as] += hit
+				}
+				if faced && !slices.Contains(flaggedWith, facing) {
+					x.foldN[fs]++
+					x.foldK[fs] += fold
+					if act&actWinner != 0 {
+						x.winN[st]++
+						x.winK[st] += fold
+					}
+				}
+			}
+			for k, o := range others {
+				if nf == 0 || nf == 1 && o == flagged {
+					c := at(o, ctx)
+					c.aggN[as]++
+					c.aggK[as] += hit
+				}
+				if faced && facing == o {
+					c := at(o, ctx)
+					c.foldN[fs]++
+					c.foldK[fs] += fold
+					if act&actWinner != 0 {
+						c.winN[st]++
+						c.winK[st] += fold
+					}
+				}
+				if act&actFaced != 0 && facing != o && better[k] >= 0 {
+					c := at(o, ctx)
+					raise := b2i(act&actRaise != 0)
+					if better[k] == 1 {
+						c.bN[st]++
+						c.bF[st] += fold
+						c.bR[st] += raise
+					} else {
+						c.wN[st]++
+						c.wF[st] += fold
+						c.wR[st] += raise
+					}
+				}
 			}
 		}
-		count := func(o int32) {
-			q := a.pairs[key(me, o)]
-			if q == nil {
-				return
+		// In the order of the keys: the sums are then the same bits at every run.
+		keys := make([]uint64, 0, len(cells))
+		for k := range cells {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		// The pair's decisions by game, to take out of the game's baseline.
+		withGame := map[uint64]*ctxTotals{}
+		for _, k := range keys {
+			c := cells[k]
+			gk := uint64(c.other)<<32 | uint64(a.tableGame[c.ctx])
+			w := withGame[gk]
+			if w == nil {
+				w = &ctxTotals{}
+				withGame[gk] = w
+			}
+			w.plus(&c.ctxTotals)
+		}
+		for _, k := range keys {
+			c := cells[k]
+			p := a.pairs[key(me, c.other)]
+			if p == nil || p.hands < a.o.MinHands {
+				continue
 			}
 			dir := 0
-			if me != q.a {
+			if me != p.a {
 				dir = 1
 			}
-			q.aggN[dir][as]++
-			if hit {
-				q.aggK[dir][as]++
+			// The baselines without the pair: a flagged partner's decisions are not in them.
+			t := *tables[c.ctx]
+			g := *games[a.tableGame[c.ctx]]
+			if !slices.Contains(flaggedWith, c.other) {
+				t.minus(&c.ctxTotals)
+				g.minus(withGame[uint64(c.other)<<32|uint64(a.tableGame[c.ctx])])
 			}
-		}
-		switch n {
-		case 0:
-			a.totals[me].aggN[as]++
-			if hit {
-				a.totals[me].aggK[as]++
+			for x := range c.aggN {
+				p.agg[dir].addRate(c.aggN[x], c.aggK[x], t.aggN[x], t.aggK[x], g.aggN[x], g.aggK[x])
+				p.softN += int(c.aggN[x])
 			}
-			for _, o := range others {
-				count(o)
+			for x := range fstrata {
+				p.fold[dir].addRate(c.foldN[x], c.foldK[x], t.foldN[x], t.foldK[x], g.foldN[x], g.foldK[x])
+				p.softN += int(c.foldN[x])
 			}
-		case 1:
-			count(flagged)
+			for x := range strata {
+				p.win[dir].addRate(c.winN[x], c.winK[x], t.winN[x], t.winK[x], g.winN[x], g.winK[x])
+				p.shF[dir].add(c.bN[x], c.bF[x], c.wN[x], c.wF[x])
+				p.shR[dir].add(c.wN[x], c.wR[x], c.bN[x], c.bR[x])
+				p.shareN += int(c.bN[x] + c.wN[x])
+			}
 		}
 	}
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func key(x, y int32) uint64 {
@@ -705,69 +909,14 @@ func kind(soft, dump, share float64) string {
 	return ShareCards
 }
 
-// softAgg tests whether the players of p bet and raise less when the other is in the hand than
-// in the same strata otherwise (a negative statistic).
-func (a *Analyzer) softAgg(p *pairStats, ex map[int32][]int32) (float64, bool) {
-	var c cmh
-	for dir, me := range [2]int32{p.a, p.b} {
-		t := a.baseline(me, [2]int32{p.b, p.a}[dir], ex)
-		// The decisions with a flagged partner in are not among his totals (countAggression).
-		partner := slices.Contains(ex[me], [2]int32{p.b, p.a}[dir])
-		for s := range t.aggN {
-			n1, k1 := p.aggN[dir][s], p.aggK[dir][s]
-			n0, k0 := t.aggN[s]-n1, t.aggK[s]-k1
-			if partner {
-				n0, k0 = t.aggN[s], t.aggK[s]
-			}
-			c.add(n1, k1, n0, k0)
-		}
-	}
-	return c.z()
-}
-
-// softFold tests whether they fold to each other's bets more than to the others' in the same
-// strata (a positive statistic).
-func (a *Analyzer) softFold(p *pairStats, ex map[int32][]int32) (float64, bool) {
-	var c cmh
-	for dir, me := range [2]int32{p.a, p.b} {
-		t := a.baseline(me, [2]int32{p.b, p.a}[dir], ex)
-		for s := range t.foldN {
-			n1, k1 := p.foldN[dir][s], p.foldK[dir][s]
-			c.add(n1, k1, t.foldN[s]-n1, t.foldK[s]-k1)
-		}
-	}
-	return c.z()
-}
-
-// shareTest tests whether an act is more frequent in group 1 than group 0 of each direction and
-// stratum: folds when the partner holds more than when he holds less, raises the other way.
-func shareTest(n1, k1, n0, k0 *[2][strata]int32) (float64, bool) {
-	var c cmh
-	for dir := range 2 {
-		for s := range strata {
-			c.add(n1[dir][s], k1[dir][s], n0[dir][s], k0[dir][s])
-		}
-	}
-	return c.z()
-}
-
 // dump is the chip-dumping statistic: how much more often a folds a hand that beats b's at the
-// end to b's bets than to the others' (same strata), less the same of b towards a, over its
-// standard error. Positive: chips from a to b. Soft play folds both ways and cancels out; a
-// dump goes one way.
-func (a *Analyzer) dump(p *pairStats, ex map[int32][]int32) (float64, bool) {
+// end to b's bets than to the others' (same table and strata), less the same of b towards a,
+// over its standard error. Positive: chips from a to b. Soft play folds both ways and cancels
+// out; a dump goes one way.
+func dump(p *pairStats) (float64, bool) {
 	var z [2]float64
-	for dir, me := range [2]int32{p.a, p.b} {
-		var c cmh
-		t := a.baseline(me, [2]int32{p.b, p.a}[dir], ex)
-		for s := range t.winN {
-			n1, k1 := p.winN[dir][s], p.winK[dir][s]
-			c.add(n1, k1, t.winN[s]-n1, t.winK[s]-k1)
-		}
-		var ok bool
-		if z[dir], ok = c.z(); !ok && c.v < minVariance/4 {
-			z[dir] = 0
-		}
+	for dir := range 2 {
+		z[dir], _ = p.win[dir].z() // 0 when the direction has too few decisions
 	}
 	if z[0] == 0 && z[1] == 0 {
 		return 0, false
@@ -775,20 +924,33 @@ func (a *Analyzer) dump(p *pairStats, ex map[int32][]int32) (float64, bool) {
 	return (z[0] - z[1]) / math.Sqrt2, true
 }
 
-// twoSided combines the two tests of one signal: the stronger, its p-value doubled (Bonferroni).
-func twoSided(ok1 bool, z1 float64, ok2 bool, z2 float64) Signal {
-	s := Signal{P: 1}
-	if !ok1 && !ok2 {
-		return s
+// part is one test of a signal: whether the pair has enough decisions for it, whether the
+// statistic could be calibrated over the pairs, and its z-score.
+type part struct {
+	ok, cal bool
+	z       float64
+}
+
+// twoSided combines the two tests of one signal: the stronger calibrated one, its p-value doubled
+// (Bonferroni). A signal whose tests could not be calibrated shows the stronger raw z-score with
+// no p-value (1).
+func twoSided(t1, t2 part) Signal {
+	best := func(cal bool) (float64, bool) {
+		z, any := math.Inf(-1), false
+		for _, t := range []part{t1, t2} {
+			if t.ok && (t.cal || !cal) && t.z > z {
+				z, any = t.z, true
+			}
+		}
+		return z, any
 	}
-	z := math.Inf(-1)
-	if ok1 {
-		z = z1
+	if z, ok := best(true); ok {
+		return Signal{Z: z, P: math.Min(1, 2*upper(z))}
 	}
-	if ok2 && z2 > z {
-		z = z2
+	if z, ok := best(false); ok {
+		return Signal{Z: z, P: 1, Uncalibrated: true}
 	}
-	return Signal{Z: z, P: math.Min(1, 2*upper(z))}
+	return Signal{P: 1}
 }
 
 func merge(t *[2]topk) []string {
@@ -799,24 +961,6 @@ func merge(t *[2]topk) []string {
 		}
 	}
 	return all.sorted()
-}
-
-func sum2(x *[2][strata * 2]int32) (n int) {
-	for i := range x {
-		for _, v := range x[i] {
-			n += int(v)
-		}
-	}
-	return n
-}
-
-func sum2s(x *[2][strata]int32) (n int) {
-	for i := range x {
-		for _, v := range x[i] {
-			n += int(v)
-		}
-	}
-	return n
 }
 
 // overlap counts, for every pair, the periods in which both played, those at the same table,
@@ -880,4 +1024,10 @@ func (a *Analyzer) overlap() {
 			}
 		}
 	}
+}
+
+// game names the game a hand is played at: the rules and the stakes.
+func game(h *rules.Hand) string {
+	st := h.Start.Stakes
+	return fmt.Sprintf("%s %d %d %d", h.Preset.Name, st.Ante, st.MinBet, st.MaxBet)
 }

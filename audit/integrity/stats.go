@@ -50,20 +50,12 @@ type cmh struct {
 
 // add adds one stratum: k1 acts in n1 decisions of group 1, k0 in n0 of group 0.
 func (c *cmh) add(n1, k1, n0, k0 int32) {
-	n := float64(n1 + n0)
-	if n1 == 0 || n0 == 0 || n < 2 {
-		return
-	}
-	k := float64(k1 + k0)
-	c.obs += float64(k1)
-	c.exp += float64(n1) * k / n
-	c.v += float64(n1) * float64(n0) * k * (n - k) / (n * n * (n - 1))
-	c.n += int(n1)
+	c.addf(float64(n1), float64(k1), float64(n0), float64(k0))
 }
 
 // z is the test's statistic: positive when the act is more frequent in group 1. It is 0 when the
 // tables carry no information.
-func (c *cmh) z() (float64, bool) {
+func (c cmh) z() (float64, bool) {
 	if c.v < minVariance {
 		return 0, false
 	}
@@ -79,9 +71,13 @@ const minVariance = 2
 // statistics estimate the null's centre and spread, which the model's assumptions (independent
 // decisions, no interaction between players' styles) only approximate. The spread is never taken
 // below 1, the theoretical one: the correction can only make the test more cautious.
-func centre(zs []*float64) {
-	if len(zs) < 20 {
-		return
+//
+// It reports false, and leaves zs as they are, when there are fewer than MinCalibration: too few
+// to estimate a null, and the raw statistics, whose theoretical null real play bends (decisions
+// of one hand are not independent; one player's style meets another's), must not flag a pair.
+func centre(zs []*float64) bool {
+	if len(zs) < MinCalibration {
+		return false
 	}
 	v := make([]float64, len(zs))
 	for i, z := range zs {
@@ -95,7 +91,12 @@ func centre(zs []*float64) {
 	for _, z := range zs {
 		*z = (*z - med) / scale
 	}
+	return true
 }
+
+// MinCalibration is the least number of pairs carrying a statistic for it to be calibrated
+// (centre) and to flag a pair.
+const MinCalibration = 20
 
 func median(v []float64) float64 {
 	s := append([]float64(nil), v...)
@@ -169,4 +170,41 @@ func (t *topk) sorted() []string {
 		out[i] = t.ids[j]
 	}
 	return out
+}
+
+// plus returns the sums of c and d: the test over the strata of both.
+func (c cmh) plus(d cmh) cmh {
+	return cmh{obs: c.obs + d.obs, exp: c.exp + d.exp, v: c.v + d.v, n: c.n + d.n}
+}
+
+// priorWeight is how many decisions of a player's game rate the rate at a table starts from: the
+// table's own decisions outweigh it once he has played more there.
+const priorWeight = 20
+
+// addRate adds one stratum of a test against a player's own play: k1 acts in n1 decisions of
+// group 1 against his decisions without them, kt acts in nt at the table, to which it adds up to
+// priorWeight decisions at his rate at the game (kg in ng). The table's decisions rule where he
+// played a lot there, the game's rate where he played little. The table of the test is then
+// Cochran–Mantel–Haenszel's, with the baseline's counts as weighed.
+func (c *cmh) addRate(n1, k1, nt, kt, ng, kg int32) {
+	w := math.Min(priorWeight, float64(ng))
+	n0, k0 := float64(nt), float64(kt)
+	if w > 0 {
+		n0 += w
+		k0 += w * float64(kg) / float64(ng)
+	}
+	c.addf(float64(n1), float64(k1), n0, k0)
+}
+
+// addf is add with counts that may be weighed (not whole).
+func (c *cmh) addf(n1, k1, n0, k0 float64) {
+	n := n1 + n0
+	if n1 == 0 || n0 == 0 || n < 2 {
+		return
+	}
+	k := k1 + k0
+	c.obs += k1
+	c.exp += n1 * k / n
+	c.v += n1 * n0 * k * (n - k) / (n * n * (n - 1))
+	c.n += int(n1)
 }

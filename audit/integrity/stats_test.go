@@ -83,3 +83,23 @@ func TestEvidenceKeepsEachHandOnceStrongestFirst(t *testing.T) {
 		t.Errorf("evidence %v", got)
 	}
 }
+
+// The baseline of a test against a player's own play: his decisions at the table, plus
+// priorWeight decisions at his rate at the game (all of them when he has fewer).
+func TestAddRateWeighsTheGameByPriorWeight(t *testing.T) {
+	for _, c := range []struct {
+		nt, kt, ng, kg int32
+		n0, k0         float64
+	}{
+		{0, 0, 100, 40, priorWeight, 0.4 * priorWeight},
+		{50, 10, 100, 40, 50 + priorWeight, 10 + 0.4*priorWeight},
+		{5, 1, 10, 5, 15, 6}, // fewer game decisions than priorWeight: all of them
+	} {
+		var got, want cmh
+		got.addRate(30, 9, c.nt, c.kt, c.ng, c.kg)
+		want.addf(30, 9, c.n0, c.k0)
+		if !near(got.exp, want.exp, 1e-12) || !near(got.v, want.v, 1e-12) || got.obs != 9 {
+			t.Errorf("%+v: %+v, want %+v", c, got, want)
+		}
+	}
+}

@@ -45,9 +45,13 @@ func (p *Pair) Words(l *lang.Lang) Words {
 		"expected": num("%.1f", p.Overlap.Expected), "p": PValue(l, p.Overlap.P)})
 	signal := func(kind, key, name string, s Signal, args lang.Args) {
 		r := Reason{Signal: kind, Hands: []string{}}
-		if s.P >= 1 && s.Z == 0 {
+		switch {
+		case s.Uncalibrated:
+			r.Text = l.T("integrity.raw", lang.Args{"signal": l.T("integrity.signal."+name, nil), "z": num("%.1f", s.Z),
+				"decisions": s.N})
+		case s.P >= 1 && s.Z == 0:
 			r.Text = l.T("integrity.nodata", lang.Args{"signal": l.T("integrity.signal."+name, nil)})
-		} else {
+		default:
 			args["z"], args["p"], args["decisions"] = num("%.1f", s.Z), PValue(l, s.P), s.N
 			r.Text = l.T(key, args)
 			if s.Z >= evidenceZ && len(s.Hands) > 0 {
@@ -61,6 +65,11 @@ func (p *Pair) Words(l *lang.Lang) Words {
 		"chips": int64(p.Dumping.Chips)})
 	signal(ShareCards, "integrity.share", "share", p.Shared, lang.Args{})
 	return w
+}
+
+// SignalName is the name of a signal (SoftPlay, ChipDump, ShareCards) in l.
+func SignalName(l *lang.Lang, kind string) string {
+	return l.T("integrity.signal."+map[string]string{SoftPlay: "soft", ChipDump: "dump", ShareCards: "share"}[kind], nil)
 }
 
 // PValue writes a p-value in l: two decimals down to 0.01, then in scientific notation with the

@@ -30,7 +30,7 @@ func init() {
 
   table overlap   periods at the same table against what their schedules alone predict;
   soft play       betting and raising less, and folding more to each other's bets, than with
-                  the same strength against the others;
+                  the same strength against the others at the same table and game;
   chip dumping    one folding hands that beat the other's to the other's bets, one way only;
   shared cards    facing a third player's bet, folding when the partner holds more and raising
                   when holding more than him.
@@ -41,7 +41,8 @@ pairs' own distribution (most pairs are honest) with a one-sided p-value; a pair
 least of the three times three, and the pairs are flagged at a false discovery rate of 1%
 (Benjamini–Hochberg over every pair scored). The score is -log10 of the pair's q-value: a pair
 is flagged when its score is at least 2. Table overlap is reported and ranks pairs of equal
-evidence, but never flags a pair alone: friends sit together too.
+evidence, but never flags a pair alone: friends sit together too. A signal carried by fewer than 20
+pairs cannot be calibrated against them: it flags no pair, and the report says so.
 
 FILEs are JSON Lines logs ("-" is standard input), read as one log; with --all the stored log
 is read instead.
@@ -195,6 +196,10 @@ func writeIntegrity(w io.Writer, l *lang.Lang, r *integrity.Report, top int) {
 	}
 	fmt.Fprintln(w, l.T("integrity.summary", lang.Args{"hands": r.Hands, "known": r.Known, "players": r.Players,
 		"pairs": len(r.Pairs), "flagged": flagged, "threshold": num("%.0f", r.Threshold), "q": num("%.0f", 100*r.Q) + "%"}))
+	for _, u := range r.Uncalibrated {
+		fmt.Fprintln(w, l.T("integrity.uncalibrated", lang.Args{"signal": integrity.SignalName(l, u.Signal), "pairs": u.Pairs,
+			"least": integrity.MinCalibration}))
+	}
 	fmt.Fprintln(w)
 	if flagged == 0 {
 		fmt.Fprintln(w, l.T("integrity.none", nil))
