@@ -184,7 +184,7 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 // gone (its node stopped, or the stream's leader changed under it) and makes a new one from the
 // message after the last delivered. A read waits at most Options.Timeout at a time, so two
 // heartbeats must fit in it: with the client's own for ordered consumers (5 s) a lost consumer
-// went unnoticed for ever, at the default timeout (5 s) as at any shorter one. An unfiltered
+// went unnoticed for ever at any timeout under 10 s, the default 5 s among them. An unfiltered
 // read also makes a new consumer itself (errStalled); a filtered one has only this. The server
 // takes 0.5 s to 30 s, and the client at most half its 30 s pull expiry.
 func (l *Log) heartbeat() time.Duration {
