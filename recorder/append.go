@@ -482,9 +482,25 @@ func (l *Log) appendOverlapping(ctx context.Context, j *handJob, i int, res hand
 // On a replicated stream a direct get may be answered by a replica that lags behind, and then an
 // append expecting that stale last sequence is refused: the leader's answer is current.
 func (l *Log) lastFromLeader(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
-	req, err := json.Marshal(struct {
+	return l.getFromLeader(ctx, struct {
 		LastBySubject string `json:"last_by_subj"`
-	}{subject})
+	}{subject}, "the last event of "+subject)
+}
+
+// msgFromLeader asks the stream leader for stream message seq ($JS.API.STREAM.MSG.GET). Only the
+// leader answers that request, and only once it has applied every message the stream committed
+// (a new leader too), so its "not found" for a sequence the stream holds is the store's own; a
+// direct get may be answered by any replica, one a moment behind or still catching up after a
+// restart, whose "not found" only says it has not stored the message yet.
+func (l *Log) msgFromLeader(ctx context.Context, seq uint64) (*jetstream.RawStreamMsg, error) {
+	return l.getFromLeader(ctx, struct {
+		Seq uint64 `json:"seq"`
+	}{seq}, fmt.Sprintf("stream message %d", seq))
+}
+
+// getFromLeader sends one $JS.API.STREAM.MSG.GET request; what names what it asks for in errors.
+func (l *Log) getFromLeader(ctx context.Context, request any, what string) (*jetstream.RawStreamMsg, error) {
+	req, err := json.Marshal(request)
 	if err != nil {
 		return nil, err
 	}
@@ -505,7 +521,7 @@ func (l *Log) lastFromLeader(ctx context.Context, subject string) (*jetstream.Ra
 		} `json:"message"`
 	}
 	if err := json.Unmarshal(resp.Data, &r); err != nil {
-		return nil, fmt.Errorf("recorder: reading the last event of %s: %w", subject, err)
+		return nil, fmt.Errorf("recorder: reading %s: %w", what, err)
 	}
 	switch {
 	case r.Error != nil && r.Error.Code == 404:
@@ -513,7 +529,7 @@ func (l *Log) lastFromLeader(ctx context.Context, subject string) (*jetstream.Ra
 	case r.Error != nil:
 		return nil, &jetstream.APIError{Code: r.Error.Code, ErrorCode: jetstream.ErrorCode(r.Error.ErrorCode), Description: r.Error.Description}
 	case r.Message == nil:
-		return nil, fmt.Errorf("recorder: reading the last event of %s: empty answer", subject)
+		return nil, fmt.Errorf("recorder: reading %s: empty answer", what)
 	}
 	return &jetstream.RawStreamMsg{Subject: r.Message.Subject, Sequence: r.Message.Seq, Data: r.Message.Data}, nil
 }

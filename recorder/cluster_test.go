@@ -380,3 +380,103 @@ func TestClusterKeepsHandsThroughNodeLoss(t *testing.T) {
 		}
 	}
 }
+
+// A follower of the log whose consumer was on a node that stops goes on with a new consumer and
+// is given what is stored next. The node going is silent to the consumer's client: the client
+// notices two missed heartbeats only within one wait for a message, and the reader's waits (at
+// most Options.Timeout) were shorter than that, so a serve node's projector waited for ever.
+func TestClusterFollowGoesOnWhenItsConsumerNodeStops(t *testing.T) {
+	c := startCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	room := c.open(ctx)
+	first := recordertest.Hand(t, "c1", 1, 3)
+	recordThroughElections(t, ctx, room, [][]*events.Event{first})
+
+	// The follower keeps its connection to n1 (a reconnect makes a new consumer anyway); its
+	// consumer is placed on any of the three nodes: follow until it is on another one.
+	type followed struct {
+		seqs   chan uint64
+		done   chan error
+		cancel context.CancelFunc
+	}
+	follow := func() (*recorder.Log, *followed) {
+		f, err := recorder.Open(ctx, recorder.Options{URLs: []string{c.nodes[0].ClientURL()}, Replicas: 3, Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fctx, fcancel := context.WithCancel(ctx)
+		r := &followed{seqs: make(chan uint64, 256), done: make(chan error, 1), cancel: fcancel}
+		go func() {
+			r.done <- f.FollowRaw(fctx, 1, func(seq uint64, _ []byte) error {
+				r.seqs <- seq
+				return nil
+			})
+		}()
+		return f, r
+	}
+	receive := func(r *followed, from, to uint64, within time.Duration) {
+		t.Helper()
+		deadline := time.After(within)
+		for want := from; want <= to; want++ {
+			select {
+			case got := <-r.seqs:
+				if got != want {
+					t.Fatalf("followed stream message %d, want %d", got, want)
+				}
+			case err := <-r.done:
+				t.Fatalf("follow stopped at %d: %v", want, err)
+			case <-deadline:
+				t.Fatalf("after %v the follower still waits for stream message %d", within, want)
+			}
+		}
+	}
+	n := uint64(len(first))
+	var f *recorder.Log
+	var r *followed
+	var host string
+	for attempt := 1; ; attempt++ {
+		f, r = follow()
+		receive(r, 1, n, 20*time.Second)
+		host = consumerNode(t, ctx, room)
+		if host != c.nodes[0].Name() {
+			break
+		}
+		if attempt == 20 {
+			t.Fatalf("the follower's consumer was on %s %d times in a row", host, attempt)
+		}
+		r.cancel()
+		<-r.done
+		f.Close()
+	}
+	defer f.Close()
+	defer func() {
+		r.cancel()
+		<-r.done
+	}()
+
+	c.stop(c.index(host))
+	t.Logf("stopped %s, the node of the follower's consumer", host)
+	second := recordertest.Hand(t, "c1", 2, 3)
+	recordThroughElections(t, ctx, room, [][]*events.Event{second})
+	receive(r, n+1, n+uint64(len(second)), 20*time.Second)
+}
+
+// consumerNode returns the node of the one consumer of the stream.
+func consumerNode(t *testing.T, ctx context.Context, l *recorder.Log) string {
+	t.Helper()
+	var nodes []string
+	lister := l.Stream().ListConsumers(ctx)
+	for info := range lister.Info() {
+		if info.Cluster != nil {
+			nodes = append(nodes, info.Cluster.Leader)
+		}
+	}
+	if err := lister.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 1 {
+		t.Fatalf("the stream's consumers are on %v, want one consumer", nodes)
+	}
+	return nodes[0]
+}

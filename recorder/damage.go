@@ -38,38 +38,69 @@ func (e *DamagedError) Unwrap() error { return ErrDamaged }
 
 // readable reports whether the store can give stream message seq: false when it answers that the
 // message is not there (damaged: nothing is ever deleted, and the caller knows seq is within the
-// stream), true when it gives it; an error when it cannot be asked.
+// stream), true when it gives it; an error when it cannot be asked. The stream leader answers
+// (msgFromLeader): a replica that has not stored the message yet (a moment behind the leader,
+// or catching up after a restart) would answer "not found" too, and a reader must not take a
+// node loss for damage. While the stream elects a leader the request goes unanswered or is
+// refused as unavailable; it is made again, each attempt bounded by Options.Timeout. A log that
+// may only use direct gets (a table device) asks any replica, as it can.
 func (l *Log) readable(ctx context.Context, seq uint64) (bool, error) {
-	actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
-	defer cancel()
-	_, err := l.stream.GetMsg(actx, seq)
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, jetstream.ErrMsgNotFound):
-		return false, nil
+	var err error
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		if l.directOnly.Load() {
+			_, err = l.stream.GetMsg(actx, seq)
+		} else {
+			_, err = l.msgFromLeader(actx, seq)
+		}
+		cancel()
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, jetstream.ErrMsgNotFound):
+			return false, nil
+		}
+		if attempt >= maxAttempts || ctx.Err() != nil || !(retryable(err) || unavailable(err)) {
+			return false, fmt.Errorf("recorder: reading stream message %d: %w", seq, err)
+		}
 	}
-	return false, fmt.Errorf("recorder: reading stream message %d: %w", seq, err)
+}
+
+// unavailable reports whether err is the server's answer that the stream has no leader now.
+func unavailable(err error) bool {
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && ae.Code == 503
 }
 
 // gap returns the DamagedError of the first message in [from, to) the stream holds but cannot
 // give, nil when every one of them was deleted (a stream that allows deletes, which fechado's
-// does not: reads then pass over them, as they always did; verify reports them).
+// does not: reads then pass over them, as they always did; verify reports them). Each one is
+// asked of the store (readable): a read that was not given a message is no proof that the store
+// cannot give it, and one the store gives is an error of the read, not damage.
 func (l *Log) gap(ctx context.Context, from, to uint64) error {
 	info, err := l.stream.Info(ctx)
 	if err != nil {
 		return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
 	}
-	if info.State.NumDeleted == 0 {
-		return l.damaged(ctx, from)
-	}
-	if info, err = l.stream.Info(ctx, jetstream.WithDeletedDetails(true)); err != nil {
-		return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+	var deleted []uint64
+	if info.State.NumDeleted > 0 {
+		if info, err = l.stream.Info(ctx, jetstream.WithDeletedDetails(true)); err != nil {
+			return fmt.Errorf("recorder: stream %s: %w", StreamName, err)
+		}
+		deleted = info.State.Deleted
 	}
 	for s := from; s < to; s++ {
-		if !slices.Contains(info.State.Deleted, s) {
+		if slices.Contains(deleted, s) {
+			continue
+		}
+		ok, err := l.readable(ctx, s)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			return l.damaged(ctx, s)
 		}
+		return fmt.Errorf("recorder: reading the log: stream message %d was not delivered, though the store gives it", s)
 	}
 	return nil
 }

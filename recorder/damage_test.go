@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 )
@@ -120,5 +121,79 @@ func TestDamagedMessageIsReported(t *testing.T) {
 				t.Errorf("verify: %d stream.damaged and %d stream.deleted problems, want 1 and 0: %+v", damaged, deleted, r.Problems)
 			}
 		})
+	}
+}
+
+// A read whose consumer was placed on a replica that has not stored the last messages the stream
+// leader names yet (a moment behind, or catching up after a restart, as during a node loss:
+// docs/deployment.md §4) waits for them: the consumer's "nothing pending" is its replica's, and
+// the read used to end there and call the first message it had not been given damaged.
+func TestReadWaitsForWhatTheLeaderHoldsAhead(t *testing.T) {
+	l := recordertest.Open(t)
+	first, second := recordertest.Hand(t, "t1", 1, 4), recordertest.Hand(t, "t1", 2, 3)
+	appendAll := func(evs []*events.Event) error {
+		for _, e := range evs {
+			if _, err := l.Append(ctx(t), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := appendAll(first); err != nil {
+		t.Fatal(err)
+	}
+	n, k := uint64(len(first)), uint64(len(second))
+	defer recorder.LeaderAhead(l, k)()
+
+	var seqs []uint64
+	stored := make(chan error, 1)
+	err := l.ReadRaw(ctx(t), 0, func(seq uint64, _ []byte) error {
+		seqs = append(seqs, seq)
+		if seq == n {
+			// The replica stores the leader's last messages now.
+			go func() { stored <- appendAll(second) }()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("ReadRaw: %v, want the %d messages the leader names", err, n+k)
+	}
+	if err := <-stored; err != nil {
+		t.Fatal(err)
+	}
+	if uint64(len(seqs)) != n+k {
+		t.Fatalf("read %d messages, want %d", len(seqs), n+k)
+	}
+	for i, s := range seqs {
+		if s != uint64(i+1) {
+			t.Fatalf("message %d of the read has stream sequence %d, want %d", i, s, i+1)
+		}
+	}
+}
+
+// Whether the store can give a message is asked of the stream leader: a direct get may be
+// answered by a replica that has not stored the message yet (a restarted node catching up), and
+// its "not found" taken for damage stopped every serve node reading through it.
+func TestReadableAsksTheLeaderNotAReplicaBehind(t *testing.T) {
+	l := recordertest.Open(t)
+	evs := recordertest.Hand(t, "t1", 1, 4)
+	for _, e := range evs {
+		if _, err := l.Append(ctx(t), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer recorder.DirectGetsBehind(l)()
+	for _, tc := range []struct {
+		seq  uint64
+		want bool
+	}{
+		{1, true},
+		{uint64(len(evs)), true},
+		{uint64(len(evs)) + 1, false}, // not stored: the leader says so too
+	} {
+		ok, err := l.Readable(ctx(t), tc.seq)
+		if err != nil || ok != tc.want {
+			t.Errorf("Readable(%d) = %v, %v; want %v", tc.seq, ok, err, tc.want)
+		}
 	}
 }

@@ -1,8 +1,57 @@
 package recorder
 
+import (
+	"context"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
 // SetMaxBuffered lowers the grouping buffer for a test and returns a func that restores it.
 func SetMaxBuffered(n int) (restore func()) {
 	old := maxBuffered
 	maxBuffered = n
 	return func() { maxBuffered = old }
+}
+
+// Readable is readable for a test: whether the store can give stream message seq.
+func (l *Log) Readable(ctx context.Context, seq uint64) (bool, error) { return l.readable(ctx, seq) }
+
+// LeaderAhead makes l's stream information name k messages more than the store holds, as the
+// stream leader's does while the replica a read's consumer was placed on has not stored the last
+// k yet. restore undoes it.
+func LeaderAhead(l *Log, k uint64) (restore func()) {
+	s := l.stream
+	l.stream = aheadStream{Stream: s, k: k}
+	return func() { l.stream = s }
+}
+
+type aheadStream struct {
+	jetstream.Stream
+	k uint64
+}
+
+func (a aheadStream) Info(ctx context.Context, opts ...jetstream.StreamInfoOpt) (*jetstream.StreamInfo, error) {
+	info, err := a.Stream.Info(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	c := *info
+	c.State.Msgs += a.k
+	c.State.LastSeq += a.k
+	return &c, nil
+}
+
+// DirectGetsBehind makes every direct get of l's stream answer "not found", as one answered by a
+// replica that has not stored the message yet (a restarted node catching up) does. restore
+// undoes it.
+func DirectGetsBehind(l *Log) (restore func()) {
+	s := l.stream
+	l.stream = behindStream{Stream: s}
+	return func() { l.stream = s }
+}
+
+type behindStream struct{ jetstream.Stream }
+
+func (behindStream) GetMsg(context.Context, uint64, ...jetstream.GetMsgOpt) (*jetstream.RawStreamMsg, error) {
+	return nil, jetstream.ErrMsgNotFound
 }

@@ -24,8 +24,8 @@ var ErrStop = errors.New("stop reading")
 const pullBatch = 1024
 
 // scan delivers, in stream order, the messages matching filter ("" = all) from stream sequence
-// from on, with an ordered consumer (one server-side consumer for the whole read, so memory
-// stays flat). It stops after stream sequence last, or when nothing more matches; with
+// from on, with an ordered consumer (one server-side consumer at a time for the whole read, so
+// memory stays flat). It stops after stream sequence last, or when nothing more matches; with
 // follow it never stops by itself.
 func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow bool, fn func(jetstream.Msg, uint64) error) error {
 	if from == 0 {
@@ -35,44 +35,70 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 		return nil
 	}
 	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
-	if from > 1 {
-		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from
-	}
 	if filter != "" {
 		cfg.FilterSubjects = []string{filter}
 	}
 	var cons jetstream.Consumer
-	var err error
-	for attempt := 1; ; attempt++ {
-		// Bounded per attempt and made again on a timeout, as LastSeq.
-		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
-		cons, err = l.stream.OrderedConsumer(actx, cfg)
-		cancel()
-		if err == nil || attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
-			break
+	var it jetstream.MessagesContext
+	// open makes the read's consumer, delivering from stream sequence start on.
+	open := func(start uint64) error {
+		cfg := cfg
+		if start > 1 {
+			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, start
 		}
-	}
-	if err != nil {
-		return fmt.Errorf("recorder: reading the log: %w", err)
-	}
-	// The ordered consumer is ephemeral; delete it when the read is over rather than leave it
-	// to expire, so that many reads in a row (one hand after another) do not pile consumers up.
-	defer func() {
-		if info := cons.CachedInfo(); info != nil {
-			dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			_ = l.stream.DeleteConsumer(dctx, info.Name)
+		var err error
+		for attempt := 1; ; attempt++ {
+			// Bounded per attempt and made again on a timeout, as LastSeq.
+			actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+			cons, err = l.stream.OrderedConsumer(actx, cfg)
 			cancel()
+			if err == nil || attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
+				break
+			}
 		}
-	}()
-	it, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
-	if err != nil {
-		return fmt.Errorf("recorder: reading the log: %w", err)
+		if err != nil {
+			cons = nil
+			return fmt.Errorf("recorder: reading the log: %w", err)
+		}
+		opts := []jetstream.PullMessagesOpt{jetstream.PullMaxMessages(pullBatch)}
+		if hb := l.heartbeat(); hb > 0 {
+			opts = append(opts, jetstream.PullHeartbeat(hb))
+		}
+		if it, err = cons.Messages(opts...); err != nil {
+			return fmt.Errorf("recorder: reading the log: %w", err)
+		}
+		return nil
 	}
-	defer it.Stop()
-	// Damage is reported, never skipped nor waited on. The stream denies deletes, so an
-	// unfiltered read must see every sequence from from to last: a sequence skipped, or one
-	// never delivered, is a message the store cannot read. A filtered read counts what it got
-	// of each subject against what the stream says it holds.
+	// release stops the read's consumer. The ordered consumer is ephemeral; it is deleted rather
+	// than left to expire, so that many reads in a row (one hand after another) do not pile
+	// consumers up.
+	release := func() {
+		if it != nil {
+			it.Stop()
+			it = nil
+		}
+		if cons != nil {
+			if info := cons.CachedInfo(); info != nil {
+				dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				_ = l.stream.DeleteConsumer(dctx, info.Name)
+				cancel()
+			}
+			cons = nil
+		}
+	}
+	defer release()
+	if err := open(from); err != nil {
+		return err
+	}
+	// Damage is reported, never skipped. The stream denies deletes, so an unfiltered read must
+	// see every sequence from from to last: a sequence skipped, or one not delivered within
+	// Options.Timeout, is asked of the stream leader (gap, nextMsg), and one it cannot give is a
+	// message the store cannot read. The consumer's count of what is pending does not end an
+	// unfiltered read short of last: the consumer reads the copy of the replica it was placed
+	// on, which may be behind the leader (a moment, or the whole of a node's catching up after
+	// a restart), and says "nothing pending" where the leader holds more; the read waits for
+	// them. A filtered read counts what it got of each subject against what the stream says it
+	// holds.
 	next := from
 	var pending uint64
 	var got map[string]uint64
@@ -98,13 +124,23 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 		}
 		return nil
 	}
-	if !follow && pending == 0 {
+	if !follow && pending == 0 && filter != "" {
 		return short()
 	}
 	var w bound
 	defer w.stop()
 	for {
 		m, err := l.nextMsg(ctx, it, &w, &next, follow, filter == "")
+		if errors.Is(err, errStalled) {
+			// The store gives the message the read waits for, and the consumer did not deliver
+			// it for Options.Timeout: the consumer is lost (its node stopped) or its replica
+			// is far behind. A new one delivers from that message on.
+			release()
+			if err := open(next); err != nil {
+				return err
+			}
+			continue
+		}
 		if errors.Is(err, errIdle) {
 			// A filtered read waits on: unless what it got falls short of what the stream
 			// holds for its filter by a message the store cannot give.
@@ -137,14 +173,34 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 		if err := fn(m, seq); err != nil {
 			return err
 		}
-		if !follow && (seq >= last || md.NumPending == 0) {
+		if !follow && (seq >= last || filter != "" && md.NumPending == 0) {
 			return short()
 		}
 	}
 }
 
+// heartbeat is the idle heartbeat a read asks of its consumer; 0 leaves the client's own. The
+// client takes two heartbeats missed within one wait for the next message for a consumer that is
+// gone (its node stopped, or the stream's leader changed under it) and makes a new one from the
+// message after the last delivered. A read waits at most Options.Timeout at a time, so two
+// heartbeats must fit in it: with the client's own for ordered consumers (5 s) a lost consumer
+// went unnoticed for ever at any timeout under 10 s, the default 5 s among them. An unfiltered
+// read also makes a new consumer itself (errStalled); a filtered one has only this. The server
+// takes 0.5 s to 30 s, and the client at most half its 30 s pull expiry.
+func (l *Log) heartbeat() time.Duration {
+	hb := min(l.opts.Timeout/4, 5*time.Second)
+	if hb < 500*time.Millisecond {
+		return 0
+	}
+	return hb
+}
+
 // errIdle is nextMsg's answer to a filtered read that got nothing for Options.Timeout.
 var errIdle = errors.New("no message")
+
+// errStalled is nextMsg's answer to an unfiltered read that was not given, for Options.Timeout,
+// a message the stream leader gives.
+var errStalled = errors.New("read stalled")
 
 // bound is the deadline of a read's waits for its next message. One bound serves the waits
 // that follow one another until it passes, rather than a context and a timer for each message
@@ -173,7 +229,8 @@ func (b *bound) stop() {
 
 // nextMsg waits for the next message of a read, each wait bounded by Options.Timeout: when none
 // comes in that time and the stream holds the sequence an unfiltered read waits for (next), the
-// store is asked for it, and one it cannot give is reported as damaged instead of waited on.
+// stream leader is asked for it: one it cannot give is reported as damaged instead of waited on,
+// one it gives ends the wait with errStalled.
 func (l *Log) nextMsg(ctx context.Context, it jetstream.MessagesContext, w *bound, next *uint64, follow, unfiltered bool) (jetstream.Msg, error) {
 	for {
 		wctx, fresh := w.renew(ctx, l.opts.Timeout)
@@ -204,12 +261,13 @@ func (l *Log) nextMsg(ctx context.Context, it jetstream.MessagesContext, w *boun
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			if err := l.gap(ctx, *next, *next+1); err != nil {
-				return nil, err
-			}
-			*next++ // deleted: the read goes on past it
+		if ok {
+			return nil, errStalled
 		}
+		if err := l.gap(ctx, *next, *next+1); err != nil {
+			return nil, err
+		}
+		*next++ // deleted: the read goes on past it
 	}
 }
 
