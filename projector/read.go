@@ -137,6 +137,11 @@ type HandQuery struct {
 	From, To time.Time
 	Limit    int // the most hands returned; 0 = no limit
 	Offset   int // the hands skipped before the first returned, in the list's order
+
+	// tableIDs, when it holds one table, is the table Table names: the page of its hands is then
+	// read newest first from the index of a table's hands in stream order, which a list of
+	// tables (IN) would have to sort.
+	tableIDs []string
 }
 
 // where returns the WHERE clause of q over hands h, and its arguments. The table and player
@@ -145,7 +150,10 @@ type HandQuery struct {
 func (q HandQuery) where() (string, []any) {
 	var conds []string
 	var args []any
-	if q.Table != "" {
+	switch {
+	case len(q.tableIDs) == 1:
+		conds, args = append(conds, "h.table_id = ?"), append(args, q.tableIDs[0])
+	case q.Table != "":
 		conds, args = append(conds, "h.table_id IN (SELECT table_id FROM tables WHERE table_fold = ?)"), append(args, fold(q.Table))
 	}
 	if q.Preset != "" {
@@ -171,6 +179,16 @@ func (q HandQuery) where() (string, []any) {
 
 // Hands returns the hands q selects, newest (in stream order) first, from q.Offset on.
 func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
+	if q.Table != "" {
+		ids, err := TablesNamed(ctx, db, q.Table)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return []HandRow{}, nil
+		}
+		q.tableIDs = ids
+	}
 	where, args := q.where()
 	query := "SELECT " + handColumns + " FROM hands h" + where + " ORDER BY h.stream_seq DESC"
 	if q.Limit > 0 || q.Offset > 0 {
@@ -198,11 +216,16 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 }
 
 // CountHands returns how many hands q selects, Limit and Offset aside: the total of a list
-// shown a page at a time.
+// shown a page at a time. By table, preset and findings it sums the kept counts of hand_counts
+// (player_totals.go); by player it counts his hands, by time the hands of the period.
 func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 	where, args := q.where()
+	query := "SELECT COUNT(*) FROM hands h" + where
+	if cq, cargs, ok := q.countsQuery(); ok {
+		query, args = cq, cargs
+	}
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM hands h"+where, args...).Scan(&n)
+	err := db.QueryRowContext(ctx, query, args...).Scan(&n)
 	return n, err
 }
 

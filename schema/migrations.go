@@ -57,6 +57,8 @@ var ReadModels = []string{
 	"void_copies",
 	// 0011
 	"player_totals",
+	// 0012
+	"hand_counts", "player_slices", "player_positions",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.
