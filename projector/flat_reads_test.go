@@ -20,7 +20,7 @@ func flatDB(t *testing.T) *sql.DB {
 	t.Helper()
 	var lines [][]byte
 	for _, cfg := range []sim.Config{
-		{Rules: "std-draw", Players: 4, Hands: 30, Seed: 11, Table: "Cash-A", ExposeRate: -1},
+		{Rules: "std-draw", Players: 4, Hands: 30, Seed: 11, Table: "Cash-A", ExposeRate: -1, Cash: true},
 		{Rules: "br-fechado", Players: 3, Hands: 20, Seed: 12, Table: "t-b", ExposeRate: -1},
 		{Rules: "std-draw", Players: 5, Hands: 25, Seed: 13, Table: "dirty", ExposeRate: -1,
 			Inject: []finding.Code{sim.InjectableFor("std-draw")[0]}},
@@ -219,6 +219,65 @@ func TestListsReadNoWholeTable(t *testing.T) {
 				!strings.Contains(line, "INDEX")) || strings.Contains(line, "TEMP B-TREE FOR ORDER BY") {
 				t.Errorf("%s reads every row or sorts them (%q):\n%s", r.name, line, p)
 			}
+		}
+	}
+}
+
+// TestHistoriesGiveTheirLastRows proves that a table's chip counts, a player's results and his
+// comings and goings bounded to their last rows are the end of the whole history, in its order.
+func TestHistoriesGiveTheirLastRows(t *testing.T) {
+	db := flatDB(t)
+	ctx := context.Background()
+	allChips, err := ChipCounts(ctx, db, "Cash-A", 0)
+	if err != nil || len(allChips) == 0 {
+		t.Fatalf("%d chip counts (%v)", len(allChips), err)
+	}
+	last, _ := ChipCounts(ctx, db, "Cash-A", 5)
+	hands := map[string]bool{}
+	for _, p := range last {
+		hands[p.Hand] = true
+	}
+	if len(hands) != 5 || !reflect.DeepEqual(last, allChips[len(allChips)-len(last):]) {
+		t.Errorf("the last 5 hands' chip counts (%d hands) are not the end of every hand's", len(hands))
+	}
+	stats, _ := PlayerStats(ctx, db, Filter{})
+	player := stats[0].Player
+	all, _ := PlayerResults(ctx, db, player, 0)
+	if len(all) != stats[0].Hands {
+		t.Fatalf("%s: %d results, %d hands", player, len(all), stats[0].Hands)
+	}
+	// The last 7 in stream order (the tables were recorded one after another, so not the last 7
+	// started), in the order they started.
+	lastSeven := map[string]bool{}
+	rows, err := db.Query(`SELECT hand_id FROM hand_players WHERE player = ? ORDER BY hand_seq DESC LIMIT 7`, player)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var h string
+		rows.Scan(&h)
+		lastSeven[h] = true
+	}
+	rows.Close()
+	var want []NetPoint
+	for _, p := range all {
+		if lastSeven[p.Hand] {
+			want = append(want, p)
+		}
+	}
+	if some, _ := PlayerResults(ctx, db, player, 7); len(want) != 7 || !reflect.DeepEqual(some, want) {
+		t.Errorf("%s's last 7 results\n%+v\nare not\n%+v", player, some, want)
+	}
+	var mover string
+	if err := db.QueryRow(`SELECT player FROM seat_changes GROUP BY player ORDER BY COUNT(*) DESC LIMIT 1`).Scan(&mover); err != nil {
+		t.Fatal("no seat changes in the cash table's hands")
+	}
+	every, _ := PlayerSessions(ctx, db, mover, 0)
+	if n := len(every); n < 2 {
+		t.Fatalf("%s: %d seat changes", mover, n)
+	} else {
+		if some, _ := PlayerSessions(ctx, db, mover, n-1); len(some) != n-1 || some[len(some)-1] != every[n-1] {
+			t.Errorf("%s's last %d changes %+v are not the end of all %+v", mover, n-1, some, every)
 		}
 	}
 }

@@ -66,12 +66,18 @@ type ChipPoint struct {
 	End    int64  `json:"end"`
 }
 
-// ChipCounts returns every player's stacks in each ended hand of table, in stream order and
-// seat order.
-func ChipCounts(ctx context.Context, db *sql.DB, table string) ([]ChipPoint, error) {
+// ChipCounts returns every player's stacks in each of the last hands ended of table (at most
+// last of them; 0: every one), in stream order and seat order. A table's hands are read newest
+// first from the index of its hands, so that the answer costs what it holds, however long the
+// table's history.
+func ChipCounts(ctx context.Context, db *sql.DB, table string, last int) ([]ChipPoint, error) {
+	if last <= 0 {
+		last = -1 // SQLite's "no limit"
+	}
 	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.number, hp.player, hp.start_stack, hp.end_stack
-		FROM hands h JOIN hand_players hp ON hp.hand_seq = h.stream_seq
-		WHERE h.table_id = ? AND h.end_seq IS NOT NULL ORDER BY h.stream_seq, hp.seat`, table)
+		FROM (SELECT stream_seq, hand_id, number FROM hands WHERE table_id = ? AND end_seq IS NOT NULL
+			ORDER BY stream_seq DESC LIMIT ?) h
+		JOIN hand_players hp ON hp.hand_seq = h.stream_seq ORDER BY h.stream_seq, hp.seat`, table, last)
 	if err != nil {
 		return nil, err
 	}
@@ -370,11 +376,17 @@ type NetPoint struct {
 	End   int64 `json:"end"`
 }
 
-// PlayerResults returns player's net result and stacks in every hand he was dealt in, in the
-// order the hands started.
-func PlayerResults(ctx context.Context, db *sql.DB, player string) ([]NetPoint, error) {
+// PlayerResults returns player's net result and stacks in the last hands he was dealt in (at
+// most last of them, the last in stream order; 0: every one), in the order the hands started.
+// His hands are read newest first from the index of his rows (whose keys end in the hand's
+// stream sequence), so that the answer costs what it holds, however many hands he played.
+func PlayerResults(ctx context.Context, db *sql.DB, player string, last int) ([]NetPoint, error) {
+	if last <= 0 {
+		last = -1
+	}
 	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.table_id, h.number, h.started_at, hp.net, hp.start_stack, hp.end_stack
-		FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq WHERE hp.player = ? ORDER BY h.started_ms, h.stream_seq`, player)
+		FROM (SELECT hand_seq, net, start_stack, end_stack FROM hand_players WHERE player = ? ORDER BY hand_seq DESC LIMIT ?) hp
+		JOIN hands h ON h.stream_seq = hp.hand_seq ORDER BY h.started_ms, h.stream_seq`, player, last)
 	if err != nil {
 		return nil, err
 	}
@@ -405,13 +417,17 @@ type SeatChange struct {
 	ToTable   string `json:"to_table,omitempty"`
 }
 
-// PlayerSessions returns player's comings and goings at every table, in the order of the hands
-// that say them; within one hand, leaving comes before sitting down, then rebuying, then sitting
-// out, the order they happen at a table.
-func PlayerSessions(ctx context.Context, db *sql.DB, player string) ([]SeatChange, error) {
-	rows, err := db.QueryContext(ctx, `SELECT hand_id, table_id, started_at, kind, COALESCE(seat, 0), amount, to_table
-		FROM seat_changes WHERE player = ?
-		ORDER BY stream_seq, CASE kind WHEN 'left' THEN 0 WHEN 'joined' THEN 1 WHEN 'rebuy' THEN 2 ELSE 3 END`, player)
+// PlayerSessions returns player's last comings and goings at every table (at most last of them,
+// in the order of the hands that say them; 0: every one); within one hand, leaving comes before
+// sitting down, then rebuying, then sitting out, the order they happen at a table.
+func PlayerSessions(ctx context.Context, db *sql.DB, player string, last int) ([]SeatChange, error) {
+	if last <= 0 {
+		last = -1
+	}
+	rows, err := db.QueryContext(ctx, `SELECT hand_id, table_id, started_at, kind, seat, amount, to_table FROM (
+		SELECT hand_id, table_id, started_at, kind, COALESCE(seat, 0) AS seat, amount, to_table, stream_seq
+		FROM seat_changes WHERE player = ? ORDER BY stream_seq DESC LIMIT ?)
+		ORDER BY stream_seq, CASE kind WHEN 'left' THEN 0 WHEN 'joined' THEN 1 WHEN 'rebuy' THEN 2 ELSE 3 END`, player, last)
 	if err != nil {
 		return nil, err
 	}
