@@ -86,7 +86,7 @@ func TestKeptCountsAreTheHandsCounts(t *testing.T) {
 	}
 	for _, q := range []HandQuery{{}, {Table: "CASH-A"}, {Table: "dirty"}, {Preset: "std-draw"}, {Preset: "br-fechado"},
 		{WithFindings: true}, {Table: "dirty", WithFindings: true}, {Table: "t-b", WithFindings: true},
-		{Preset: "std-draw", WithFindings: true}, {Table: "nowhere"}} {
+		{Preset: "std-draw", WithFindings: true}, {Table: "nowhere"}, {Player: "ANA"}, {Player: "nobody"}} {
 		got, err := CountHands(ctx, db, q)
 		if err != nil {
 			t.Fatal(err)
@@ -128,6 +128,22 @@ func TestKeptCountsAreTheHandsCounts(t *testing.T) {
 	one := Filter{Players: []string{some[0].Player}, Tables: []string{"Cash-A", "dirty"}}
 	if got, want := scanStats(t, db, one), func() []Stats { s, _ := PlayerStats(ctx, db, one); return s }(); !reflect.DeepEqual(got, want) {
 		t.Errorf("one player at two tables: hands %+v, kept %+v", got, want)
+	}
+	// A player's pages, read from his newest hands, put together are his whole list.
+	all, err := Hands(ctx, db, HandQuery{Player: some[0].Player})
+	if err != nil || len(all) < 20 {
+		t.Fatalf("%s: %d hands (%v)", some[0].Player, len(all), err)
+	}
+	var paged []HandRow
+	for off := 0; off < len(all)+7; off += 7 {
+		page, err := Hands(ctx, db, HandQuery{Player: strings.ToUpper(some[0].Player), Limit: 7, Offset: off})
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, page...)
+	}
+	if !reflect.DeepEqual(paged, all) {
+		t.Errorf("%s's pages of 7 give %d hands, his list %d, or another order", some[0].Player, len(paged), len(all))
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -199,6 +215,10 @@ func TestListsReadNoWholeTable(t *testing.T) {
 		}
 		reads = append(reads, read{"total of hands", cq, args, "hand_counts"})
 	}
+	cq, cargs, _ := HandQuery{Player: "Ana"}.countsQuery()
+	reads = append(reads, read{"total of a player's hands", cq, cargs, "hand_players_player_fold"})
+	q, args := pageOf(HandQuery{Player: "Ana", playerPage: 100})
+	reads = append(reads, read{"page of a player's hands", q, args, "hand_players_player_fold"})
 	for _, f := range []Filter{{Tables: []string{"T"}}, {Presets: []string{"std-draw"}}, {Players: []string{"Ana"}, Tables: []string{"T"}}} {
 		q, args := slicesQuery(f)
 		reads = append(reads, read{"statistics", q, args, "player_slices"})

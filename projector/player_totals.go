@@ -86,8 +86,14 @@ func positionsQuery(f Filter) (string, []any) {
 }
 
 // countsQuery returns the query of CountHands over hand_counts, and its arguments, when q selects
-// hands by table, preset and findings only; ok is false otherwise.
+// hands by table, preset and findings only (by player only: over the index of his rows); ok is
+// false otherwise.
 func (q HandQuery) countsQuery() (query string, args []any, ok bool) {
+	if q.onlyPlayer() {
+		// His hands are those of his rows (a hand's rows of hand_players are written with its row
+		// of hands, at its hand.ended): counted in the index of his rows alone.
+		return "SELECT COUNT(DISTINCT hand_seq) FROM hand_players WHERE player_fold = ?", []any{fold(q.Player)}, true
+	}
 	if q.Player != "" || !q.From.IsZero() || !q.To.IsZero() {
 		return "", nil, false
 	}

@@ -148,6 +148,15 @@ type HandQuery struct {
 	// read newest first from the index of a table's hands in stream order, which a list of
 	// tables (IN) would have to sort.
 	tableIDs []string
+	// playerPage, when Player is the only filter, is Offset + Limit: the page is then among his
+	// newest playerPage hands, read newest first from the index of his rows (whose keys end in
+	// the hand's stream sequence), instead of every hand of his.
+	playerPage int
+}
+
+// onlyPlayer reports whether q selects hands by player and by nothing else.
+func (q HandQuery) onlyPlayer() bool {
+	return q.Player != "" && q.Table == "" && q.Preset == "" && !q.WithFindings && q.From.IsZero() && q.To.IsZero()
 }
 
 // where returns the WHERE clause of q over hands h, and its arguments. The table and player
@@ -165,7 +174,11 @@ func (q HandQuery) where() (string, []any) {
 	if q.Preset != "" {
 		conds, args = append(conds, "h.preset = ?"), append(args, q.Preset)
 	}
-	if q.Player != "" {
+	switch {
+	case q.Player != "" && q.playerPage > 0:
+		conds, args = append(conds, "h.stream_seq IN (SELECT DISTINCT hand_seq FROM hand_players WHERE player_fold = ? ORDER BY hand_seq DESC LIMIT ?)"),
+			append(args, fold(q.Player), q.playerPage)
+	case q.Player != "":
 		conds, args = append(conds, "h.stream_seq IN (SELECT hand_seq FROM hand_players WHERE player_fold = ?)"), append(args, fold(q.Player))
 	}
 	if q.WithFindings {
@@ -194,6 +207,9 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 			return []HandRow{}, nil
 		}
 		q.tableIDs = ids
+	}
+	if q.onlyPlayer() && q.Limit > 0 {
+		q.playerPage = q.Offset + q.Limit
 	}
 	where, args := q.where()
 	query := "SELECT " + handColumns + " FROM hands h" + where + " ORDER BY h.stream_seq DESC"
