@@ -59,6 +59,8 @@ var ReadModels = []string{
 	"player_totals",
 	// 0012
 	"hand_counts", "player_slices", "player_positions",
+	// 0013
+	"integrity_runs", "integrity_pairs",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.
