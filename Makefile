@@ -14,7 +14,7 @@ BENCHPKGS ?= ./...
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -qq -o=Dpkg::Use-Pty=0
 
-.PHONY: help build nats-server test lint demo bench fuzz test-long clean chromium cc
+.PHONY: help build nats-server test lint demo bench load fuzz test-long clean chromium cc
 
 help: ## list the targets (the default)
 	@echo "fechado: make TARGET"
@@ -133,6 +133,10 @@ bench: ## run the benchmarks and write BENCHMARKS.md (internal/benchreport/bench
 		  echo '```'; } > bin/BENCHMARKS.md.tmp; \
 		mv bin/BENCHMARKS.md.tmp BENCHMARKS.md; cat BENCHMARKS.md; \
 	fi
+
+# TABLES (default 100), PACE, DURATION and READERS go to the script through the environment.
+load: ## serve on the embedded log in a temporary folder, sim --live TABLES tables against it, print the report (internal/benchreport/load.sh)
+	./internal/benchreport/load.sh
 
 fuzz: ## run every Fuzz target of the repository for FUZZTIME each (default 30s)
 	@targets=$$(grep -r --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git \

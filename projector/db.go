@@ -41,6 +41,10 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Connections kept open between uses: a new one reads the schema again, and the projector's
+	// statements are prepared once per connection (Projector.prepared), so a reader's burst
+	// (serve's web clients) would otherwise leave two of them and close the rest.
+	db.SetMaxIdleConns(idleConns)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -51,6 +55,9 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 	}
 	return db, nil
 }
+
+// idleConns is how many connections Open's database keeps open while unused.
+const idleConns = 8
 
 // OpenReadOnly opens the read models at path for reading only, as a reader beside a projector
 // does (a command reading a hand while serve projects): it creates nothing and migrates nothing,

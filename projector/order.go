@@ -175,6 +175,9 @@ func (p *Projector) Waiting() int {
 // of the whole log does at its end. A hand before them stored later is judged as usual, but the
 // hands settled are not judged again.
 func (p *Projector) Settle(ctx context.Context) error {
+	if !p.running {
+		defer p.release()
+	}
 	if !p.loaded {
 		if err := p.load(ctx); err != nil {
 			return err

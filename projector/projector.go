@@ -108,6 +108,14 @@ type Projector struct {
 	prev events.Place
 
 	b *batch
+	// prepared are the projector's statements, prepared once and taken into each transaction
+	// (Tx.StmtContext prepares a statement on a connection once, and reuses it there) instead of
+	// prepared again by every transaction: a projector following a live log commits every few
+	// events, and preparing some forty statements, each with the triggers it fires, was a sixth
+	// of serve's CPU under `make load` (issue 43). Run keeps them until it returns, a CatchUp or
+	// Settle of its own until it returns (release).
+	prepared [numStmts]*sql.Stmt
+	running  bool
 }
 
 // New returns a projector of src into db.
@@ -143,6 +151,9 @@ func (p *Projector) Checkpoint() uint64 { return p.checkpoint }
 // CatchUp projects every message past the checkpoint that the source holds now, and returns.
 // On error the projector forgets its memory: the next call reloads it from the database.
 func (p *Projector) CatchUp(ctx context.Context) (Progress, error) {
+	if !p.running {
+		defer p.release()
+	}
 	pr := Progress{Checkpoint: p.checkpoint}
 	if err := p.load(ctx); err != nil {
 		p.reset()
@@ -192,6 +203,8 @@ func (p *Projector) CatchUp(ctx context.Context) (Progress, error) {
 // project` and the audit do at the end of the log; later hands wait for the hand before them
 // as long as it takes.
 func (p *Projector) Run(ctx context.Context) error {
+	p.running = true
+	defer func() { p.running = false; p.release() }()
 	settled := false
 	for {
 		if _, err := p.CatchUp(ctx); err != nil {
@@ -214,6 +227,20 @@ func (p *Projector) Run(ctx context.Context) error {
 				return nil
 			}
 			return err
+		}
+	}
+}
+
+// release ends any open transaction and closes the prepared statements.
+func (p *Projector) release() {
+	if p.b != nil {
+		p.b.tx.Rollback()
+		p.b = nil
+	}
+	for i, st := range p.prepared {
+		if st != nil {
+			st.Close()
+			p.prepared[i] = nil
 		}
 	}
 }
@@ -650,10 +677,12 @@ func b2i(b bool) int {
 // batch is the transaction in progress.
 type batch struct {
 	tx    *sql.Tx
-	stmts [numStmts]*sql.Stmt
-	done  Progress        // what it holds (Checkpoint unused)
-	last  uint64          // stream sequence reached
-	live  []*events.Event // accepted events, for Live after the commit
+	stmts [numStmts]*sql.Stmt // the projector's prepared statements taken into tx, when used
+	// prepared are the projector's (Projector.prepared).
+	prepared *[numStmts]*sql.Stmt
+	done     Progress        // what it holds (Checkpoint unused)
+	last     uint64          // stream sequence reached
+	live     []*events.Event // accepted events, for Live after the commit
 	// audited holds what the auditor found in the batch, for OnAudit after the commit.
 	audited []Audited
 	// tours names the tournaments whose hands the batch followed, with the last hand of each:
@@ -661,20 +690,31 @@ type batch struct {
 	tours map[string]string
 }
 
-// stmt returns statement id, prepared in the transaction.
-func (b *batch) stmt(id stmtID) *sql.Stmt { return b.stmts[id] }
+// stmt returns statement id in the transaction, taken into it at its first use (prepared on
+// the transaction's connection the first time that connection runs it).
+func (b *batch) stmt(id stmtID) *sql.Stmt {
+	if b.stmts[id] == nil {
+		b.stmts[id] = b.tx.StmtContext(context.Background(), b.prepared[id])
+	}
+	return b.stmts[id]
+}
 
 func (p *Projector) begin(ctx context.Context) error {
+	for id, q := range statements {
+		if p.prepared[id] != nil {
+			continue
+		}
+		st, err := p.DB.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("projector: prepare %q: %w", strings.Join(strings.Fields(q)[:3], " "), err)
+		}
+		p.prepared[id] = st
+	}
 	tx, err := p.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("projector: begin: %w", err)
 	}
-	p.b = &batch{tx: tx}
-	for id, q := range statements {
-		if p.b.stmts[id], err = tx.PrepareContext(ctx, q); err != nil {
-			return fmt.Errorf("projector: prepare %q: %w", strings.Join(strings.Fields(q)[:3], " "), err)
-		}
-	}
+	p.b = &batch{tx: tx, prepared: &p.prepared}
 	var cp sql.NullInt64
 	err = tx.QueryRowContext(ctx, `SELECT stream_seq FROM checkpoint WHERE name = ?`, p.name()).Scan(&cp)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {

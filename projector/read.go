@@ -66,12 +66,18 @@ type ChipPoint struct {
 	End    int64  `json:"end"`
 }
 
-// ChipCounts returns every player's stacks in each ended hand of table, in stream order and
-// seat order.
-func ChipCounts(ctx context.Context, db *sql.DB, table string) ([]ChipPoint, error) {
+// ChipCounts returns every player's stacks in each of the last hands ended of table (at most
+// last of them; 0: every one), in stream order and seat order. A table's hands are read newest
+// first from the index of its hands, so that the answer costs what it holds, however long the
+// table's history.
+func ChipCounts(ctx context.Context, db *sql.DB, table string, last int) ([]ChipPoint, error) {
+	if last <= 0 {
+		last = -1 // SQLite's "no limit"
+	}
 	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.number, hp.player, hp.start_stack, hp.end_stack
-		FROM hands h JOIN hand_players hp ON hp.hand_seq = h.stream_seq
-		WHERE h.table_id = ? AND h.end_seq IS NOT NULL ORDER BY h.stream_seq, hp.seat`, table)
+		FROM (SELECT stream_seq, hand_id, number FROM hands WHERE table_id = ? AND end_seq IS NOT NULL
+			ORDER BY stream_seq DESC LIMIT ?) h
+		JOIN hand_players hp ON hp.hand_seq = h.stream_seq ORDER BY h.stream_seq, hp.seat`, table, last)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +143,20 @@ type HandQuery struct {
 	From, To time.Time
 	Limit    int // the most hands returned; 0 = no limit
 	Offset   int // the hands skipped before the first returned, in the list's order
+
+	// tableIDs, when it holds one table, is the table Table names: the page of its hands is then
+	// read newest first from the index of a table's hands in stream order, which a list of
+	// tables (IN) would have to sort.
+	tableIDs []string
+	// playerPage, when Player is the only filter, is Offset + Limit: the page is then among his
+	// newest playerPage hands, read newest first from the index of his rows (whose keys end in
+	// the hand's stream sequence), instead of every hand of his.
+	playerPage int
+}
+
+// onlyPlayer reports whether q selects hands by player and by nothing else.
+func (q HandQuery) onlyPlayer() bool {
+	return q.Player != "" && q.Table == "" && q.Preset == "" && !q.WithFindings && q.From.IsZero() && q.To.IsZero()
 }
 
 // where returns the WHERE clause of q over hands h, and its arguments. The table and player
@@ -145,13 +165,20 @@ type HandQuery struct {
 func (q HandQuery) where() (string, []any) {
 	var conds []string
 	var args []any
-	if q.Table != "" {
+	switch {
+	case len(q.tableIDs) == 1:
+		conds, args = append(conds, "h.table_id = ?"), append(args, q.tableIDs[0])
+	case q.Table != "":
 		conds, args = append(conds, "h.table_id IN (SELECT table_id FROM tables WHERE table_fold = ?)"), append(args, fold(q.Table))
 	}
 	if q.Preset != "" {
 		conds, args = append(conds, "h.preset = ?"), append(args, q.Preset)
 	}
-	if q.Player != "" {
+	switch {
+	case q.Player != "" && q.playerPage > 0:
+		conds, args = append(conds, "h.stream_seq IN (SELECT DISTINCT hand_seq FROM hand_players WHERE player_fold = ? ORDER BY hand_seq DESC LIMIT ?)"),
+			append(args, fold(q.Player), q.playerPage)
+	case q.Player != "":
 		conds, args = append(conds, "h.stream_seq IN (SELECT hand_seq FROM hand_players WHERE player_fold = ?)"), append(args, fold(q.Player))
 	}
 	if q.WithFindings {
@@ -171,6 +198,19 @@ func (q HandQuery) where() (string, []any) {
 
 // Hands returns the hands q selects, newest (in stream order) first, from q.Offset on.
 func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
+	if q.Table != "" {
+		ids, err := TablesNamed(ctx, db, q.Table)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return []HandRow{}, nil
+		}
+		q.tableIDs = ids
+	}
+	if q.onlyPlayer() && q.Limit > 0 {
+		q.playerPage = q.Offset + q.Limit
+	}
 	where, args := q.where()
 	query := "SELECT " + handColumns + " FROM hands h" + where + " ORDER BY h.stream_seq DESC"
 	if q.Limit > 0 || q.Offset > 0 {
@@ -198,11 +238,16 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 }
 
 // CountHands returns how many hands q selects, Limit and Offset aside: the total of a list
-// shown a page at a time.
+// shown a page at a time. By table, preset and findings it sums the kept counts of hand_counts
+// (player_totals.go); by player it counts his hands, by time the hands of the period.
 func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 	where, args := q.where()
+	query := "SELECT COUNT(*) FROM hands h" + where
+	if cq, cargs, ok := q.countsQuery(); ok {
+		query, args = cq, cargs
+	}
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM hands h"+where, args...).Scan(&n)
+	err := db.QueryRowContext(ctx, query, args...).Scan(&n)
 	return n, err
 }
 
@@ -347,11 +392,17 @@ type NetPoint struct {
 	End   int64 `json:"end"`
 }
 
-// PlayerResults returns player's net result and stacks in every hand he was dealt in, in the
-// order the hands started.
-func PlayerResults(ctx context.Context, db *sql.DB, player string) ([]NetPoint, error) {
+// PlayerResults returns player's net result and stacks in the last hands he was dealt in (at
+// most last of them, the last in stream order; 0: every one), in the order the hands started.
+// His hands are read newest first from the index of his rows (whose keys end in the hand's
+// stream sequence), so that the answer costs what it holds, however many hands he played.
+func PlayerResults(ctx context.Context, db *sql.DB, player string, last int) ([]NetPoint, error) {
+	if last <= 0 {
+		last = -1
+	}
 	rows, err := db.QueryContext(ctx, `SELECT h.hand_id, h.table_id, h.number, h.started_at, hp.net, hp.start_stack, hp.end_stack
-		FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq WHERE hp.player = ? ORDER BY h.started_ms, h.stream_seq`, player)
+		FROM (SELECT hand_seq, net, start_stack, end_stack FROM hand_players WHERE player = ? ORDER BY hand_seq DESC LIMIT ?) hp
+		JOIN hands h ON h.stream_seq = hp.hand_seq ORDER BY h.started_ms, h.stream_seq`, player, last)
 	if err != nil {
 		return nil, err
 	}
@@ -382,13 +433,17 @@ type SeatChange struct {
 	ToTable   string `json:"to_table,omitempty"`
 }
 
-// PlayerSessions returns player's comings and goings at every table, in the order of the hands
-// that say them; within one hand, leaving comes before sitting down, then rebuying, then sitting
-// out, the order they happen at a table.
-func PlayerSessions(ctx context.Context, db *sql.DB, player string) ([]SeatChange, error) {
-	rows, err := db.QueryContext(ctx, `SELECT hand_id, table_id, started_at, kind, COALESCE(seat, 0), amount, to_table
-		FROM seat_changes WHERE player = ?
-		ORDER BY stream_seq, CASE kind WHEN 'left' THEN 0 WHEN 'joined' THEN 1 WHEN 'rebuy' THEN 2 ELSE 3 END`, player)
+// PlayerSessions returns player's last comings and goings at every table (at most last of them,
+// in the order of the hands that say them; 0: every one); within one hand, leaving comes before
+// sitting down, then rebuying, then sitting out, the order they happen at a table.
+func PlayerSessions(ctx context.Context, db *sql.DB, player string, last int) ([]SeatChange, error) {
+	if last <= 0 {
+		last = -1
+	}
+	rows, err := db.QueryContext(ctx, `SELECT hand_id, table_id, started_at, kind, seat, amount, to_table FROM (
+		SELECT hand_id, table_id, started_at, kind, COALESCE(seat, 0) AS seat, amount, to_table, stream_seq
+		FROM seat_changes WHERE player = ? ORDER BY stream_seq DESC LIMIT ?)
+		ORDER BY stream_seq, CASE kind WHEN 'left' THEN 0 WHEN 'joined' THEN 1 WHEN 'rebuy' THEN 2 ELSE 3 END`, player, last)
 	if err != nil {
 		return nil, err
 	}

@@ -128,12 +128,17 @@ const statsQuery = `SELECT hp.player, COUNT(*), SUM(hp.vpip), SUM(hp.raised_pre)
 
 // PlayerStats returns the statistics of every player over the hands f selects, ordered by player.
 // Over every hand (f selects players at most) they are read from player_totals, one row per player
-// kept as the hands are projected (player_totals.go), whatever the size of the log.
+// kept as the hands are projected (player_totals.go), whatever the size of the log; over the hands
+// of tables and presets, from player_slices, one row per player, table and preset. Only a filter by
+// time or by hand sums the hands' rows.
 func PlayerStats(ctx context.Context, db Queryer, f Filter) ([]Stats, error) {
 	where, args := f.where()
 	query := statsQuery + where + " GROUP BY hp.player ORDER BY hp.player"
-	if f.overAll() {
+	switch {
+	case f.overAll():
 		query, args = totalsQuery(f.Players)
+	case f.sliced():
+		query, args = slicesQuery(f)
 	}
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -167,12 +172,17 @@ type PositionStats struct {
 func (s PositionStats) OpenPct() (float64, bool) { return pct(s.Opens, s.Chances) }
 
 // OpenByPosition returns, for every player and position, the open counts over the hands f
-// selects, ordered by player and position.
+// selects, ordered by player and position: from player_positions unless f selects by time or by
+// hand.
 func OpenByPosition(ctx context.Context, db Queryer, f Filter) ([]PositionStats, error) {
 	where, args := f.where()
-	rows, err := db.QueryContext(ctx, `SELECT hp.player, hp.position, COUNT(*), SUM(hp.open_chance), SUM(hp.opened)
-		FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq`+where+
-		` GROUP BY hp.player, hp.position ORDER BY hp.player, hp.position`, args...)
+	query := `SELECT hp.player, hp.position, COUNT(*), SUM(hp.open_chance), SUM(hp.opened)
+		FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq` + where +
+		` GROUP BY hp.player, hp.position ORDER BY hp.player, hp.position`
+	if f.sliced() {
+		query, args = positionsQuery(f)
+	}
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

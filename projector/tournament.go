@@ -2,7 +2,6 @@ package projector
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"time"
@@ -65,7 +64,7 @@ type storedHand struct {
 }
 
 // storedTournament reads every stored hand of tournament id.
-func storedTournament(ctx context.Context, q *sql.Tx, id string) ([]storedHand, error) {
+func storedTournament(ctx context.Context, q Queryer, id string) ([]storedHand, error) {
 	rows, err := q.QueryContext(ctx, `SELECT end_seq, started, ended FROM tournament_hands WHERE tournament_id = ? ORDER BY end_seq`, id)
 	if err != nil {
 		return nil, fmt.Errorf("projector: tournament hands of %s: %w", id, err)

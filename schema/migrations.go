@@ -57,6 +57,8 @@ var ReadModels = []string{
 	"void_copies",
 	// 0011
 	"player_totals",
+	// 0012
+	"hand_counts", "player_slices", "player_positions",
 	// 0013
 	"integrity_runs", "integrity_pairs",
 }

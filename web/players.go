@@ -258,9 +258,19 @@ func checkPreset(name string) *apiError {
 // NetPoint is a player's result in one hand, for the chart of his running total.
 type NetPoint = projector.NetPoint
 
+// SeriesHands and SessionChanges bound what GET /api/players/{name}/stats gives of a player's
+// history, which grows without end (issue 43: an answer costs what it shows, not the log's size):
+// his result in his last SeriesHands hands, with his hands and net before them, and his last
+// SessionChanges comings and goings.
+const (
+	SeriesHands    = 1000
+	SessionChanges = 500
+)
+
 // getPlayerStats is GET /api/players/{name}/stats: one player's statistics, his opens by
-// position, his result hand by hand, his sessions (sat down, sat out, cashed out, rebought) and
-// his tournaments with the place he finished in.
+// position, his result hand by hand in his last SeriesHands hands (hands_before and net_before
+// say where they start), his last SessionChanges comings and goings (sat down, sat out, cashed
+// out, rebought) and his tournaments with the place he finished in.
 func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	f, ok := s.filterOf(w, r)
@@ -293,12 +303,26 @@ func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 	for _, p := range pos {
 		positions = append(positions, posView{p.Position, p.Hands, p.Chances, p.Opens, ratio(p.OpenPct())})
 	}
-	series, err := projector.PlayerResults(r.Context(), s.db, name)
+	series, err := projector.PlayerResults(r.Context(), s.db, name, SeriesHands)
 	if err != nil {
 		storeError(w, err)
 		return
 	}
-	sessions, err := projector.PlayerSessions(r.Context(), s.db, name)
+	// The series starts where his earlier hands left him: his hands and net over every hand, less
+	// the series' own (player_totals, one row).
+	all, err := projector.PlayerStats(r.Context(), s.db, projector.Filter{Players: []string{name}})
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	handsBefore, netBefore := 0, int64(0)
+	if len(all) == 1 {
+		handsBefore, netBefore = all[0].Hands-len(series), int64(all[0].Net)
+		for _, p := range series {
+			netBefore -= p.Net
+		}
+	}
+	sessions, err := projector.PlayerSessions(r.Context(), s.db, name, SessionChanges)
 	if err != nil {
 		storeError(w, err)
 		return
@@ -309,5 +333,5 @@ func (s *Server) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"stats": statsView(st[0]), "positions": positions, "hands": series,
-		"sessions": sessions, "tournaments": tournaments})
+		"hands_before": handsBefore, "net_before": netBefore, "sessions": sessions, "tournaments": tournaments})
 }

@@ -27,11 +27,17 @@ type Elimination struct {
 	Place int `json:"place"`
 }
 
-// getChips is GET /api/tables/{id}/chips: every player's stack after each ended hand of the
-// table, and the players eliminated (stack 0 after a hand and no chips again later).
+// ChipHands is how many of a table's last ended hands GET /api/tables/{id}/chips gives: a
+// tournament's table plays fewer, a cash table's history grows without end (issue 43: an answer
+// costs what it shows, not the log's size).
+const ChipHands = 500
+
+// getChips is GET /api/tables/{id}/chips: every player's stack after each of the table's last
+// ChipHands ended hands, and the players eliminated in them (stack 0 after a hand and no chips
+// again later).
 func (s *Server) getChips(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	points, err := projector.ChipCounts(r.Context(), s.db, id)
+	points, err := projector.ChipCounts(r.Context(), s.db, id, ChipHands)
 	if err != nil {
 		storeError(w, err)
 		return

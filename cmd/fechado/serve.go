@@ -28,7 +28,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		summary: "run the log, projector, live auditor and web interface",
-		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD]",
+		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD] [--cpuprofile FILE] [--memprofile FILE]",
 		help: `Serve opens the log (an embedded NATS JetStream server storing under --data, or the
 external server(s) of --nats), keeps the SQLite read models (--db) up to date as events
 arrive, audits every hand when it ends, and serves the web interface and its JSON API on
@@ -67,6 +67,9 @@ the analysis ran and over how many hands.
 Hands in progress are shown with public information only; their face-down cards and seeds
 appear once the hand has ended. Serve runs until SIGINT or SIGTERM, then stops accepting
 requests, finishes those in progress and closes the log.
+
+--cpuprofile and --memprofile write profiles for 'go tool pprof' when serve stops: where
+the time went while it ran (under a load, 'make load'), and the heap when it was largest.
 
 Exit status: 0 after a clean shutdown; 2 on bad usage or an address it cannot listen on;
 3 when the log store could not be reached or the projector failed.`,
@@ -140,11 +143,12 @@ var serveContext = func() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-func runServe(m *Main, args []string) error {
+func runServe(m *Main, args []string) (err error) {
 	c := commands["serve"]
 	fs := m.flags(c)
 	var f serveFlags
 	f.register(fs)
+	prof := addProfileFlags(fs)
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -152,6 +156,11 @@ func runServe(m *Main, args []string) error {
 	if len(rest) > 0 {
 		return usageErr("unexpected argument %q (see 'fechado serve --help')", rest[0])
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	defer stopProfile(&err)
 	ctx, stop := serveContext()
 	defer stop()
 	return serveRun(ctx, m, &f, nil)

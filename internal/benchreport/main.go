@@ -51,6 +51,8 @@ type config struct {
 	// is run in turn with this one's on the same files, baselineRounds rounds at the first size.
 	baseline, baselineCommit string
 	baselineRounds           int
+	// apiSeconds is how long the web API is read at each size after project (0: not at all).
+	apiSeconds int
 }
 
 func main() {
@@ -60,6 +62,7 @@ func main() {
 			dedupFlag: func(args []string) error { return publishPlain(args, true) },
 			readsFlag: func(args []string) error { return timeReads(args, os.Stdout) },
 			serveFlag: func(args []string) error { return serveLog(args, os.Stdout) },
+			apiFlag:   func(args []string) error { return timeAPI(args, os.Stdout) },
 		}
 		if mode := modes[os.Args[1]]; mode != nil {
 			if err := mode(os.Args[2:]); err != nil {
@@ -110,6 +113,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.StringVar(&cfg.baseline, "audit-baseline", "", "a fechado built from an earlier commit: its audit --json runs in turn with this one's on the same files (\"\": none)")
 	fs.StringVar(&cfg.baselineCommit, "audit-baseline-commit", "", "the commit -audit-baseline was built from, as the report names it")
 	fs.IntVar(&cfg.baselineRounds, "audit-baseline-rounds", 15, fmt.Sprintf("rounds of the two audits at the first size (at the largest, at most %d, as the budget allows)", bigBaselineRounds))
+	fs.IntVar(&cfg.apiSeconds, "api-seconds", 20, fmt.Sprintf("seconds the web API is read by %d clients at each size, under a serve of the log and its read models (0: not read)", apiClients))
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

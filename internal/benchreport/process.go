@@ -194,29 +194,34 @@ func (t *table) count() error {
 
 // size is the whole-process measurements of one log size.
 type size struct {
-	Nominal             int    // the size asked for: at least this many hands
-	Load                string // load averages before the size's first measurement
-	Tables              int
-	Hands, Events       int
-	Bytes               int64
-	Sim                 time.Duration // simulating the tables new at this size (not a figure)
-	Audit, JQ           *run
-	Record, Project     *run  // record: only the tables new at this size; project: the median of ProjectRuns
-	ProjectRuns         []run // every run of project at this size (projectRounds below projectOnceFrom hands)
-	Plain               *run  // the same tables published plainly to a log of their own (publishPlain)
-	PlainErr            error
-	Dedup               *run // the same with each event id as Nats-Msg-Id (dedupFlag)
-	DedupErr            error
-	RecordedHands       int        // hands of the tables recorded at this size
-	RecordedEvents      int        // their events
-	AuditOnly           bool       // record and project were left out to stay within the budget
-	NoJQ                bool       // jq was left out: the size is over -jq-max
-	Reads               *readTimes // hands read back by id after record (measureReads)
-	ReadsRun            *run       // the process that read them
-	ModelReads          *readTimes // the same hands read back by id after project, with its read models
-	ModelReadsRun       *run       // the process that read them
-	ModelReadsErr       error
-	Server              *run // the log's server while project ran (measureProject)
+	Nominal         int    // the size asked for: at least this many hands
+	Load            string // load averages before the size's first measurement
+	Tables          int
+	Hands, Events   int
+	Bytes           int64
+	Sim             time.Duration // simulating the tables new at this size (not a figure)
+	Audit, JQ       *run
+	Record, Project *run  // record: only the tables new at this size; project: the median of ProjectRuns
+	ProjectRuns     []run // every run of project at this size (projectRounds below projectOnceFrom hands)
+	Plain           *run  // the same tables published plainly to a log of their own (publishPlain)
+	PlainErr        error
+	Dedup           *run // the same with each event id as Nats-Msg-Id (dedupFlag)
+	DedupErr        error
+	RecordedHands   int        // hands of the tables recorded at this size
+	RecordedEvents  int        // their events
+	AuditOnly       bool       // record and project were left out to stay within the budget
+	NoJQ            bool       // jq was left out: the size is over -jq-max
+	Reads           *readTimes // hands read back by id after record (measureReads)
+	ReadsRun        *run       // the process that read them
+	ModelReads      *readTimes // the same hands read back by id after project, with its read models
+	ModelReadsRun   *run       // the process that read them
+	ModelReadsErr   error
+	Server          *run // the log's server while project ran (measureProject)
+	// API is the web API read by apiClients clients with the read models project left (-time-api),
+	// APIRun the timer's process; API.ServeMaxRSS is serve's peak memory.
+	API                 *apiTimes
+	APIRun              *run
+	APIErr              error
 	RecordErr, AuditErr error
 	ProjectErr, JQErr   error
 	ReadsErr            error

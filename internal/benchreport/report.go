@@ -123,6 +123,7 @@ func (r *report) markdown() []byte {
 	r.summary(p)
 	r.presets(p)
 	r.growth(p)
+	r.apiReads(p)
 	r.allGo(p)
 	r.how(p)
 	r.compare(p)
@@ -407,7 +408,7 @@ func (r *report) growth(p printer) {
 	}
 	p("\n")
 	for _, s := range w.sizes {
-		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ReadsErr, s.PlainErr, s.DedupErr, s.ProjectErr, s.ModelReadsErr} {
+		for _, e := range []error{s.AuditErr, s.JQErr, s.RecordErr, s.ReadsErr, s.PlainErr, s.DedupErr, s.ProjectErr, s.ModelReadsErr, s.APIErr} {
 			if e != nil {
 				p("- %s hands: **failed**: %v\n", thousands(s.Hands), e)
 			}

@@ -80,13 +80,15 @@ async function pagePlayer(name) {
   name = decodeURIComponent(name);
   const d = await api(`/api/players/${encodeURIComponent(name)}/stats`);
   const s = d.stats;
-  let run = 0;
+  // The series is his last hands (the API bounds it): it starts where the earlier ones left him.
+  let run = d.net_before || 0;
+  const first = (d.hands_before || 0) + 1;
   const label = (h) => t("web.hands.title.one", { table: h.table, number: h.number });
   const net = [{ name: "", segments: [d.hands.map((h, k) => {
     run += h.net;
-    return { x: k + 1, y: run, hand: h.hand, kind: "", title: t("web.list.chart.net", { hand: label(h), chips: run }) };
+    return { x: first + k, y: run, hand: h.hand, kind: "", title: t("web.list.chart.net", { hand: label(h), chips: run }) };
   })] }];
-  const stacks = [{ name: "", segments: chipSegments(d.hands.map((h, k) => ({ ...h, x: k + 1 })), label) }];
+  const stacks = [{ name: "", segments: chipSegments(d.hands.map((h, k) => ({ ...h, x: first + k })), label) }];
   const statRows = [["hands", num(s.hands)], ["vpip", pct(s.vpip_pct)], ["raise_pre", pct(s.raise_pre_pct)], ["aggression", dec(s.aggression)],
     ["open", t("web.player.opens", { opens: num(s.opens), chances: num(s.open_chances), pct: pct(s.open_pct) })], ["avg_drawn", dec(s.avg_drawn)],
     ["stand_pat", pct(s.stand_pat_pct)], ["wtsd", pct(s.wtsd_pct)], ["wsd", pct(s.wsd_pct)], ["net", num(s.net)]];
