@@ -563,6 +563,14 @@ type Reader struct {
 	long    bool
 	longLen int
 	longSum [multisha.Size]byte
+	// more, for a Reader of chosen lines (NewReaderLines), gives the next lines to return:
+	// queue[qi:] are those not returned yet, numbers their line numbers; summed is set once
+	// sums holds the SHA-256 of every line of queue.
+	more    func() (spans []multisha.Span, numbers []int)
+	queue   []multisha.Span
+	numbers []int
+	qi      int
+	summed  bool
 }
 
 // LineHead is how much of a line longer than MaxLineSize ReadLine returns: its first bytes,
@@ -599,6 +607,56 @@ func NewReader(r io.Reader, name string) *Reader {
 // go, as long as it can still be read (logfile gives the pages back to the file they came from).
 func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, done: done, doneAt: doneStep}
+}
+
+// NewReaderLines returns a Reader of chosen lines of a whole file held in b, as NewReaderBytes
+// reads them all: the lines of one table, say, when the tables of a log are read by several
+// readers at once. more gives the next lines each time those it gave before are all returned:
+// their spans in b (without their newline), in order, and each line's number in the file, for
+// Line and the errors. When it gives none, Next returns io.EOF, and reading may go on once more
+// has lines again. Blank lines are skipped as Next
+// skips them. The lines of each list are hashed together when LineSum is first asked for one of
+// them, so a list is best a few hundred lines long or more.
+func NewReaderLines(b []byte, name string, more func() (spans []multisha.Span, numbers []int)) *Reader {
+	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, more: more}
+}
+
+// readQueued is ReadLine for a Reader of chosen lines (NewReaderLines).
+func (r *Reader) readQueued() ([]byte, error) {
+	if r.qi == len(r.queue) {
+		r.queue, r.numbers = r.more()
+		r.qi, r.summed, r.lok = 0, false, false
+		if len(r.queue) == 0 {
+			return nil, io.EOF // until more has lines again
+		}
+	}
+	sp := r.queue[r.qi]
+	r.line = r.numbers[r.qi]
+	r.qi++
+	end := sp.Off + sp.Len
+	line := r.chunk[sp.Off:end:end]
+	r.ls, r.le, r.lok = sp.Off, end, true
+	if len(line) > MaxLineSize {
+		return line[:LineHead:LineHead], &Error{File: r.name, Line: r.line, Err: tooLong(len(line))}
+	}
+	return line, nil
+}
+
+// queuedSum is LineSum for a Reader of chosen lines: the lines of the list being read are hashed
+// together the first time.
+func (r *Reader) queuedSum() (sum [multisha.Size]byte, ok bool) {
+	if !r.lok || r.qi == 0 {
+		return sum, false
+	}
+	if !r.summed {
+		if cap(r.sums) < len(r.queue) {
+			r.sums = make([][multisha.Size]byte, len(r.queue))
+		}
+		r.sums = r.sums[:len(r.queue)]
+		multisha.SumMany(r.sums, r.chunk, r.queue)
+		r.summed = true
+	}
+	return r.sums[r.qi-1], true
 }
 
 // doneStep is how many bytes a Reader of bytes returns between two calls of its done function.
@@ -677,6 +735,9 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 func (r *Reader) ReadLine() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.more != nil {
+		return r.readQueued()
 	}
 	line, err := r.readSlice()
 	if err == errSkipped {
@@ -823,6 +884,9 @@ func (r *Reader) nextChunk() {
 // messages at once go about twice as fast as one at a time (multisha) — so a caller that wants
 // the sums should ask for every line's. Nothing is hashed for a caller that never asks.
 func (r *Reader) LineSum() (sum [multisha.Size]byte, ok bool) {
+	if r.more != nil {
+		return r.queuedSum()
+	}
 	if r.long {
 		return r.longSum, true
 	}

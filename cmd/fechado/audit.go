@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/fechado/fechado/audit"
@@ -82,6 +85,9 @@ type auditFlags struct {
 	all     bool
 	// tournament audits the hands of one tournament only (audit_tournament.go).
 	tournament string
+	// workers is how many workers audit the tables of FILEs (--workers; 0: one per core, or
+	// one for a small log).
+	workers int
 }
 
 func runAudit(m *Main, args []string) (err error) {
@@ -94,6 +100,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table, in its chain's order (a tournament's hands judged across its tables)")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
+	fs.IntVar(&f.workers, "workers", 0, "audit the tables of FILEs on `N` cores at once (default: every core, or one for a log under 8 MB)")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
@@ -120,6 +127,8 @@ func runAudit(m *Main, args []string) (err error) {
 		f.all, stored = true, 1 // the whole stored log, filtered
 	case stored == 0 && len(files) == 0:
 		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
+	case f.workers < 0:
+		return usageErr("--workers must be 0 (every core) or more")
 	}
 	stopProfile, err := prof.start()
 	if err != nil {
@@ -138,7 +147,7 @@ func runAudit(m *Main, args []string) (err error) {
 		} else if stored == 1 {
 			err = auditStored(store, f, a, rep)
 		} else {
-			err = auditFiles(m, files, a)
+			err = auditFiles(m, files, a, rep)
 		}
 		a.Close()
 		rep.summary(m, a)
@@ -166,7 +175,12 @@ func runAudit(m *Main, args []string) (err error) {
 // missing one fails before anything is printed. A line that does not decode is a log.schema
 // finding (events-v1.md §8). The report's callbacks print a hand at once and keep nothing of its
 // events, so the memory of a hand's events is freed once the hand is audited.
-func auditFiles(m *Main, names []string, a *audit.Auditor) error {
+func auditFiles(m *Main, names []string, a *audit.Auditor, rep *auditReport) error {
+	if files, n, err := spreadLogs(names, rep.f.workers); err != nil {
+		return err
+	} else if n > 1 {
+		return auditSpread(files, n, a, rep)
+	}
 	rs, closeAll, err := openLogs(m, names)
 	if err != nil {
 		return err
@@ -176,6 +190,109 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) error {
 		if _, err := audit.AuditReader(a, rd); err != nil {
 			return usageErr("%v", err) // unreadable
 		}
+	}
+	return nil
+}
+
+// spreadMin is the least log, in bytes, that audit spreads over the cores unless --workers says.
+const spreadMin = 8 << 20
+
+// spreadLogs maps the files for a spread audit (audit.Spread) and says on how many workers:
+// workers (--workers), else one per core (GOMAXPROCS) when they hold spreadMin bytes or more.
+// n is 1, and the files are read one line after the other (openLogs), when one worker is asked
+// for, or standard input is read, or a file cannot be mapped (not a regular file, or not on
+// Linux). A file that cannot be opened is an error, as in openLogs.
+func spreadLogs(names []string, workers int) (files []audit.File, n int, err error) {
+	n = workers
+	if n == 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	if n == 1 || slices.Contains(names, "-") {
+		return nil, 1, nil
+	}
+	size := 0
+	for _, name := range names {
+		b, release, ok, err := logfile.Map(name)
+		if err != nil {
+			return nil, 0, usageErr("%v", err)
+		}
+		if !ok {
+			return nil, 1, nil
+		}
+		files = append(files, audit.File{Bytes: b, Name: name, Release: release})
+		size += len(b)
+	}
+	if workers == 0 && size < spreadMin {
+		return nil, 1, nil
+	}
+	return files, n, nil
+}
+
+// auditPiece is what a worker of a spread audit makes of one finding or hand: the report's
+// text, and what the summary counts of it.
+type auditPiece struct {
+	text    []byte
+	counted finding.Severity // the severity counted, or ""
+	flagged string           // the hand counted among the hands with findings, or ""
+}
+
+// auditSpread audits files on n workers (audit.Spread): each worker writes the report of its
+// hands into pieces, which are printed in the order one auditor prints them.
+func auditSpread(files []audit.File, n int, a *audit.Auditor, rep *auditReport) error {
+	s := audit.Spread[auditPiece]{
+		Workers: n,
+		Guard:   logfile.Guard,
+		Worker: func(wa *audit.Auditor, put func(auditPiece)) {
+			var buf bytes.Buffer
+			w := bufio.NewWriter(&buf)
+			wr := newAuditReport(w, rep.f)
+			wr.attach(wa)
+			wa.HandBorrows = true
+			cut := func(p auditPiece) {
+				w.Flush()
+				if buf.Len() > 0 {
+					p.text = bytes.Clone(buf.Bytes())
+					buf.Reset()
+				}
+				if p.text != nil || p.counted != "" || p.flagged != "" {
+					put(p)
+				}
+			}
+			report := wa.Report
+			wa.Report = func(fd finding.Finding) {
+				before := wr.by[fd.Severity]
+				report(fd)
+				p := auditPiece{}
+				if wr.by[fd.Severity] != before {
+					p.counted = fd.Severity
+				}
+				cut(p)
+			}
+			if hand := wa.Hand; hand != nil {
+				wa.Hand = func(h *audit.HandResult) {
+					before := wr.hands
+					hand(h)
+					p := auditPiece{}
+					if wr.hands != before {
+						p.flagged = h.Table + "/" + h.Hand
+					}
+					cut(p)
+				}
+			}
+		},
+		Deliver: func(p auditPiece) {
+			if p.counted != "" {
+				rep.by[p.counted]++
+			}
+			if p.flagged != "" && !rep.flagged[p.flagged] {
+				rep.flagged[p.flagged] = true
+				rep.hands++
+			}
+			rep.w.Write(p.text)
+		},
+	}
+	if _, err := s.Audit(a, files); err != nil {
+		return err
 	}
 	return nil
 }
@@ -236,6 +353,7 @@ func (r *auditReport) attach(a *audit.Auditor) {
 			r.by[f.Severity]++
 		}
 	}
+	a.HandBorrows = true // hand prints the hand and keeps nothing of it
 	a.Hand = func(h *audit.HandResult) {
 		if r.mine(h.Table) {
 			r.hand(h)

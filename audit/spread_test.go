@@ -1,0 +1,116 @@
+package audit
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/finding"
+)
+
+// recordTo makes a's callbacks write what they are given to put, one line each: every finding,
+// every hand with its findings' count (and whether its state was followed).
+func recordTo(a *Auditor, put func(string)) {
+	a.Report = func(f finding.Finding) { put("F " + string(f.JSON())) }
+	a.Hand = func(h *HandResult) {
+		put(fmt.Sprintf("H %s %s %d events %d findings state %v", h.Table, h.Hand, len(h.Events), len(h.Findings), h.State != nil))
+	}
+	a.HandBorrows = true
+}
+
+// tournamentTo makes a's Tournament callback write to out.
+func tournamentTo(a *Auditor, out *[]string) {
+	a.Tournament = func(h *HandResult) {
+		*out = append(*out, fmt.Sprintf("T %s %s %d events %d findings", h.Table, h.Hand, len(h.Events), len(h.Findings)))
+	}
+}
+
+// oneAuditor audits logs one after the other with one Auditor (AuditReader), as `fechado audit
+// --workers 1` does, and returns what its callbacks were given, in order, then its counts.
+func oneAuditor(t *testing.T, logs [][]byte) []string {
+	t.Helper()
+	var out []string
+	a := New(nil)
+	recordTo(a, func(s string) { out = append(out, s) })
+	tournamentTo(a, &out)
+	bad := 0
+	for i, b := range logs {
+		n, err := AuditReader(a, events.NewReaderBytes(b, fmt.Sprint("log", i), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad += n
+	}
+	a.Close()
+	return append(out, fmt.Sprintf("hands %d findings %d errors %d bad %d", a.Hands, a.Findings, a.Errors, bad))
+}
+
+// spread audits logs as oneAuditor does, on n workers.
+func spread(t *testing.T, logs [][]byte, n int) []string {
+	t.Helper()
+	var out []string
+	a := New(nil)
+	recordTo(a, func(s string) { out = append(out, s) })
+	tournamentTo(a, &out)
+	files := make([]File, len(logs))
+	released := make([]int, len(logs))
+	for i, b := range logs {
+		files[i] = File{Bytes: b, Name: fmt.Sprint("log", i), Release: func(n int) {
+			if n < released[i] || n > len(b) {
+				t.Errorf("log %d: released %d after %d (%d bytes)", i, n, released[i], len(b))
+			}
+			released[i] = n
+		}}
+	}
+	s := Spread[string]{
+		Workers: n,
+		Worker:  func(wa *Auditor, put func(string)) { recordTo(wa, put) },
+		Deliver: func(v string) { out = append(out, v) },
+	}
+	bad, err := s.Audit(a, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	return append(out, fmt.Sprintf("hands %d findings %d errors %d bad %d", a.Hands, a.Findings, a.Errors, bad))
+}
+
+// sameSpread fails t unless spreading logs over 2 and 3 workers reports what one Auditor
+// reports, in the same order.
+func sameSpread(t *testing.T, logs ...[]byte) {
+	t.Helper()
+	want := oneAuditor(t, logs)
+	for _, n := range []int{2, 3} {
+		if got := spread(t, logs, n); !slices.Equal(got, want) {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Fatalf("%d workers: line %d of %d is\n%s\nwant (one auditor, %d lines)\n%s", n, i, len(got), got[i], len(want), want[i])
+				}
+			}
+			t.Fatalf("%d workers: %d lines, one auditor %d; last:\n%s", n, len(got), len(want), want[len(want)-1])
+		}
+	}
+}
+
+// A log spread over workers is audited as one Auditor audits it: the same findings and hands in
+// the same order, log by log and all logs as the files of one audit (a table going on from one
+// file to the next), over the logs of every audit script case (tampered lines, lines that are
+// not events, hands out of order), the example vectors and the test logs.
+func TestSpreadReportsAsOneAuditor(t *testing.T) {
+	paths := testLogs(t)
+	var all [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) == 0 {
+			continue
+		}
+		all = append(all, b)
+		sameSpread(t, b)
+	}
+	sameSpread(t, all...)
+}
