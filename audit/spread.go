@@ -365,11 +365,11 @@ func envelopeOf(l []byte) (hand, table []byte, ok bool) {
 	const idKey, tableKey, handKey = `{"id":"`, `","table":"`, `","hand":"`
 	if bytes.HasPrefix(l, []byte(idKey)) && l[len(l)-1] == '}' && utf8.Valid(l) {
 		rest := l[len(idKey):]
-		if id := bytes.IndexAny(rest, `"\`); id >= 0 && bytes.HasPrefix(rest[id:], []byte(tableKey)) {
+		if id := plainString(rest); id >= 0 && bytes.HasPrefix(rest[id:], []byte(tableKey)) {
 			rest = rest[id+len(tableKey):]
-			if t := bytes.IndexAny(rest, `"\`); t >= 0 && bytes.HasPrefix(rest[t:], []byte(handKey)) {
+			if t := plainString(rest); t >= 0 && bytes.HasPrefix(rest[t:], []byte(handKey)) {
 				table, rest = rest[:t], rest[t+len(handKey):]
-				if h := bytes.IndexAny(rest, `"\`); h > 0 && rest[h] == '"' {
+				if h := plainString(rest); h > 0 {
 					return rest[:h], table, true
 				}
 			}
@@ -383,4 +383,18 @@ func envelopeOf(l []byte) (hand, table []byte, ok bool) {
 		return nil, nil, false
 	}
 	return []byte(e.Hand), []byte(e.Table), true
+}
+
+// plainString returns the length of the string that b begins with, up to its closing quote,
+// or -1 when it holds an escape or does not close.
+func plainString(b []byte) int {
+	for i, c := range b {
+		switch c {
+		case '"':
+			return i
+		case '\\':
+			return -1
+		}
+	}
+	return -1
 }
