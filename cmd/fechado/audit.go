@@ -23,7 +23,7 @@ func init() {
 	register(&command{
 		name:    "audit",
 		summary: "audit hand logs against their rules and report every irregularity",
-		usage:   "audit [--json] [-v] [--tournament ID] [--cpuprofile FILE] [--memprofile FILE] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
+		usage:   "audit [--json] [-v] [--workers N] [--tournament ID] [--cpuprofile FILE] [--memprofile FILE] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
 		help: `Audit replays hand logs through the rules of each hand's preset and reports every
 irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
 drawing, showdown and pots, and the continuity of each table from hand to hand.
@@ -41,6 +41,14 @@ ended (docs/stream.md, "The order of a table's hands"). The files are streamed: 
 only the hands still open, and those that came before the hand before them. With --hand,
 --table or --all the stored log is audited instead of files. A file must not change while it is
 audited; one cut short meanwhile ends the audit with exit status 2.
+
+The tables of FILEs are audited on every core (--workers N; default: one worker a core, or one
+for a log under 8 MB): one reader gives each table's lines to one worker, and the findings are
+printed in the order one worker prints them. They are the same but for what a worker cannot see
+of another's tables: an event id used twice at two tables of different workers, and a line that
+begins and ends as an event but is not JSON in between, which one worker places after the line
+before it and several at the hand it names (docs/cli.md, "On every core"). Standard input, and
+--tournament, --hand, --table and --all, are audited by one worker.
 
 With --tournament ID only the hands of that tournament are audited, across all its tables: the
 FILEs (say one per table) are merged into one log in time order, each file read in its own

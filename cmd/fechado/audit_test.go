@@ -329,3 +329,53 @@ func TestAuditTextReportLanguages(t *testing.T) {
 		t.Errorf("--json differs with --lang:\n%s\n%s", en, pt)
 	}
 }
+
+// audit --workers N prints what --workers 1 prints, byte for byte, with the same summary and
+// exit status: a room of tables dealing at once, a tournament with an irregularity in its hands,
+// tables with one in every hand, and every vector, in the text report (in two languages, with
+// and without -v) and as JSON.
+func TestAuditWorkersPrintAsOne(t *testing.T) {
+	dir := t.TempDir()
+	sims := [][]string{
+		{"--room", "--players", "40", "--tables", "6", "--hands", "300", "--seed", "5"},
+		{"--tournament", "--rules", "std-draw", "--entries", "30", "--tables", "4", "--seed", "3", "--inject", "all"},
+		{"--rules", "br-fechado", "--players", "5", "--hands", "60", "--seed", "1", "--table", "A", "--inject", "all"},
+		{"--rules", "online-draw", "--players", "6", "--hands", "60", "--seed", "2", "--table", "B", "--inject", "all"},
+	}
+	var files []string
+	for i, args := range sims {
+		path := filepath.Join(dir, string(rune('a'+i))+".jsonl")
+		if code, _, errOut := fechado("", append(append([]string{"sim"}, args...), "--out", path)...); code != exitOK {
+			t.Fatalf("sim %v: exit %d: %s", args, code, errOut)
+		}
+		files = append(files, path)
+	}
+	vectors, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
+	if len(vectors) == 0 {
+		t.Fatal("no vector")
+	}
+	for _, mode := range [][]string{nil, {"-v"}, {"--lang", "pt-BR"}, {"--json"}} {
+		for _, logs := range [][]string{files, vectors, append(slices.Clone(vectors), files...)} {
+			args := append(append([]string{"audit"}, mode...), logs...)
+			code1, out1, err1 := fechado("", append(args[:1:1], append([]string{"--workers", "1"}, args[1:]...)...)...)
+			code3, out3, err3 := fechado("", append(args[:1:1], append([]string{"--workers", "3"}, args[1:]...)...)...)
+			if code1 != code3 || out1 != out3 || err1 != err3 {
+				t.Errorf("audit %v: --workers 3 differs from --workers 1: exit %d and %d, %d and %d bytes out, stderr %q and %q",
+					mode, code3, code1, len(out3), len(out1), err3, err1)
+			}
+			if len(out1) < 1000 || (len(logs) == len(files) && code1 != exitFindings) {
+				t.Errorf("audit %v: exit %d, nothing to compare:\n%s", mode, code1, err1)
+			}
+		}
+	}
+}
+
+// --workers takes 0 (every core) and up, nothing below.
+func TestAuditWorkersFlag(t *testing.T) {
+	if code, _, errOut := fechado("", "audit", "--workers", "-1", vector(t, "table-br-fechado.jsonl")); code != exitUsage || !strings.Contains(errOut, "--workers") {
+		t.Errorf("--workers -1: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := fechado("", "audit", "--workers", "0", vector(t, "table-br-fechado.jsonl")); code != exitOK {
+		t.Errorf("--workers 0: exit %d, stderr %q", code, errOut)
+	}
+}
