@@ -117,8 +117,10 @@ type item[T any] struct {
 
 // spreadWorker is one worker: its Auditor and the rounds it is given and gives back.
 type spreadWorker[T any] struct {
-	a     *Auditor
-	in    chan batch
+	a  *Auditor
+	in chan batch
+	// free takes back the lists of a batch once read, for the reader's next rounds.
+	free  chan batch
 	out   chan []item[T]
 	items []item[T]
 	bad   int
@@ -137,7 +139,8 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 	}
 	ws := make([]*spreadWorker[T], n)
 	for i := range ws {
-		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), out: make(chan []item[T], spreadAhead)}
+		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
+			out: make(chan []item[T], spreadAhead)}
 		w.a.seqFirst = map[string]place{}
 		s.Worker(w.a, func(v T) { w.items = append(w.items, item[T]{w.a.at, v}) })
 		// Never called by a worker (closeWorker leaves the tournaments to a), but it says that
@@ -252,6 +255,12 @@ func (w *spreadWorker[T]) run(files []File, guard func(func() error) error) {
 				}
 			})
 		}
+		if b.spans != nil {
+			select {
+			case w.free <- batch{spans: b.spans[:0], numbers: b.numbers[:0]}:
+			default:
+			}
+		}
 		w.out <- w.items
 		w.items = nil
 	}
@@ -294,7 +303,12 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round) erro
 		send := func(end int) {
 			for i, w := range ws {
 				w.in <- bs[i]
-				bs[i] = batch{file: fi}
+				select {
+				case used := <-w.free:
+					bs[i] = batch{file: fi, spans: used.spans, numbers: used.numbers}
+				default:
+					bs[i] = batch{file: fi}
+				}
 			}
 			rounds <- round{file: fi, end: end}
 		}
@@ -388,13 +402,9 @@ func envelopeOf(l []byte) (hand, table []byte, ok bool) {
 // plainString returns the length of the string that b begins with, up to its closing quote,
 // or -1 when it holds an escape or does not close.
 func plainString(b []byte) int {
-	for i, c := range b {
-		switch c {
-		case '"':
-			return i
-		case '\\':
-			return -1
-		}
+	i := bytes.IndexByte(b, '"')
+	if i < 0 || bytes.IndexByte(b[:i], '\\') >= 0 {
+		return -1
 	}
-	return -1
+	return i
 }

@@ -564,13 +564,13 @@ type Reader struct {
 	longLen int
 	longSum [multisha.Size]byte
 	// more, for a Reader of chosen lines (NewReaderLines), gives the next lines to return:
-	// queue[qi:] are those not returned yet, numbers their line numbers; summed is set once
-	// sums holds the SHA-256 of every line of queue.
-	more    func() (spans []multisha.Span, numbers []int)
-	queue   []multisha.Span
-	numbers []int
-	qi      int
-	summed  bool
+	// queue[qi:] are those not returned yet, numbers their line numbers; sums holds the SHA-256
+	// of the lines of queue from sumFrom to sumTo.
+	more           func() (spans []multisha.Span, numbers []int)
+	queue          []multisha.Span
+	numbers        []int
+	qi             int
+	sumFrom, sumTo int
 }
 
 // LineHead is how much of a line longer than MaxLineSize ReadLine returns: its first bytes,
@@ -614,9 +614,9 @@ func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 // readers at once. more gives the next lines each time those it gave before are all returned:
 // their spans in b (without their newline), in order, and each line's number in the file, for
 // Line and the errors. When it gives none, Next returns io.EOF, and reading may go on once more
-// has lines again. Blank lines are skipped as Next
-// skips them. The lines of each list are hashed together when LineSum is first asked for one of
-// them, so a list is best a few hundred lines long or more.
+// has lines again. Blank lines are skipped as Next skips them. The lines of a list are hashed a
+// few hundred at a time when LineSum is asked for one of them (queuedSums), so a list is best a
+// few hundred lines long or more.
 func NewReaderLines(b []byte, name string, more func() (spans []multisha.Span, numbers []int)) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, more: more}
 }
@@ -625,7 +625,7 @@ func NewReaderLines(b []byte, name string, more func() (spans []multisha.Span, n
 func (r *Reader) readQueued() ([]byte, error) {
 	if r.qi == len(r.queue) {
 		r.queue, r.numbers = r.more()
-		r.qi, r.summed, r.lok = 0, false, false
+		r.qi, r.sumFrom, r.sumTo, r.lok = 0, 0, 0, false
 		if len(r.queue) == 0 {
 			return nil, io.EOF // until more has lines again
 		}
@@ -642,22 +642,28 @@ func (r *Reader) readQueued() ([]byte, error) {
 	return line, nil
 }
 
-// queuedSum is LineSum for a Reader of chosen lines: the lines of the list being read are hashed
-// together the first time.
+// queuedSum is LineSum for a Reader of chosen lines: the line and the next ones of the list being
+// read, up to queuedSums of them, are hashed together, while they are still in the processor's
+// caches.
 func (r *Reader) queuedSum() (sum [multisha.Size]byte, ok bool) {
-	if !r.lok || r.qi == 0 {
+	i := r.qi - 1
+	if !r.lok || i < 0 {
 		return sum, false
 	}
-	if !r.summed {
-		if cap(r.sums) < len(r.queue) {
-			r.sums = make([][multisha.Size]byte, len(r.queue))
+	if i < r.sumFrom || i >= r.sumTo {
+		r.sumFrom, r.sumTo = i, min(i+queuedSums, len(r.queue))
+		if cap(r.sums) < queuedSums {
+			r.sums = make([][multisha.Size]byte, queuedSums)
 		}
-		r.sums = r.sums[:len(r.queue)]
-		multisha.SumMany(r.sums, r.chunk, r.queue)
-		r.summed = true
+		r.sums = r.sums[:r.sumTo-r.sumFrom]
+		multisha.SumMany(r.sums, r.chunk, r.queue[r.sumFrom:r.sumTo])
 	}
-	return r.sums[r.qi-1], true
+	return r.sums[i-r.sumFrom], true
 }
+
+// queuedSums is how many lines a Reader of chosen lines hashes at a time: about a chunk's worth
+// (bufSize), as a Reader of a file hashes them.
+const queuedSums = 256
 
 // doneStep is how many bytes a Reader of bytes returns between two calls of its done function.
 const doneStep = 1 << 20
