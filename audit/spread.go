@@ -321,7 +321,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round) erro
 			line++
 			l := b[off:end]
 			if (len(l) > 0 && l[0] == '{') || len(bytes.TrimSpace(l)) > 0 {
-				hand, table, ok := envelopeOf(l)
+				hand, table, ok := envelopeOf(l, lastHand)
 				w := last
 				switch {
 				case !ok:
@@ -367,27 +367,21 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round) erro
 }
 
 // envelopeOf returns the hand and table that a line names, as the Auditor will read them: from
-// its first members when they are id, table and hand as fechado writes them (and the line is
-// UTF-8 that ends as an object does), else from what events.ParseLenient reads of it. ok is false
-// when it names no hand the Auditor reads (not JSON, no readable envelope, or too long).
+// its first members when they are id, table and hand as fechado writes them (and, when the hand
+// is not lastHand, that of the line before it, the line is UTF-8 that ends as an object does),
+// else from what events.ParseLenient reads of it. ok is false when it names no hand the Auditor
+// reads (not JSON, no readable envelope, or too long).
 //
 // The first way reads a few dozen bytes of a line where the Auditor reads them all: the reader
-// keeps up with several workers. Its one guess is that such a line is JSON in between; one that
-// is not is placed after the line before it (events-v1.md §8) by one Auditor, at its own hand by
-// a Spread.
-func envelopeOf(l []byte) (hand, table []byte, ok bool) {
-	const idKey, tableKey, handKey = `{"id":"`, `","table":"`, `","hand":"`
-	if bytes.HasPrefix(l, []byte(idKey)) && l[len(l)-1] == '}' && utf8.Valid(l) {
-		rest := l[len(idKey):]
-		if id := plainString(rest); id >= 0 && bytes.HasPrefix(rest[id:], []byte(tableKey)) {
-			rest = rest[id+len(tableKey):]
-			if t := plainString(rest); t >= 0 && bytes.HasPrefix(rest[t:], []byte(handKey)) {
-				table, rest = rest[:t], rest[t+len(handKey):]
-				if h := plainString(rest); h > 0 {
-					return rest[:h], table, true
-				}
-			}
-		}
+// keeps up with several workers. Its one guess is that the first line of a hand other than the
+// line before it's is JSON in between; one that is not is placed after the line before it
+// (events-v1.md §8) by one Auditor, at its own hand by a Spread.
+func envelopeOf(l, lastHand []byte) (hand, table []byte, ok bool) {
+	// A line of the hand of the line before it goes where that line went, whether it is JSON
+	// or not (placed after the line before it, it is in that hand too): only the first line of
+	// another hand is checked further.
+	if hand, table, ok = written(l); ok && (bytes.Equal(hand, lastHand) || l[len(l)-1] == '}' && utf8.Valid(l)) {
+		return hand, table, true
 	}
 	if len(l) > events.MaxLineSize {
 		return nil, nil, false
@@ -397,6 +391,30 @@ func envelopeOf(l []byte) (hand, table []byte, ok bool) {
 		return nil, nil, false
 	}
 	return []byte(e.Hand), []byte(e.Table), true
+}
+
+// written returns the hand and table of a line that begins with id, table and hand as fechado
+// writes them, plain strings.
+func written(l []byte) (hand, table []byte, ok bool) {
+	const idKey, tableKey, handKey = `{"id":"`, `","table":"`, `","hand":"`
+	if !bytes.HasPrefix(l, []byte(idKey)) {
+		return nil, nil, false
+	}
+	rest := l[len(idKey):]
+	id := plainString(rest)
+	if id < 0 || !bytes.HasPrefix(rest[id:], []byte(tableKey)) {
+		return nil, nil, false
+	}
+	rest = rest[id+len(tableKey):]
+	t := plainString(rest)
+	if t < 0 || !bytes.HasPrefix(rest[t:], []byte(handKey)) {
+		return nil, nil, false
+	}
+	table, rest = rest[:t], rest[t+len(handKey):]
+	if h := plainString(rest); h > 0 {
+		return rest[:h], table, true
+	}
+	return nil, nil, false
 }
 
 // plainString returns the length of the string that b begins with, up to its closing quote,
