@@ -90,6 +90,10 @@ type Auditor struct {
 	at       place
 	seqFirst map[string]place
 	closing  bool
+	// idsApart, in a worker of a Spread, says that its chain does not track ids: the Spread's
+	// reader does, in the order of the whole log, and seenID says whether the id of the line
+	// being fed was seen before.
+	idsApart, seenID bool
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -146,7 +150,7 @@ func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 	}
 	if p == nil && a.chain.Ended(e.Hand) {
 		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
-		for _, pr := range a.chain.CheckSum(e, sum) {
+		for _, pr := range a.checkSum(e, sum) {
 			a.emit(chainFinding(e, pr))
 		}
 		return
@@ -155,9 +159,20 @@ func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 		p = a.openHand(e)
 	}
 	a.last = p
-	if p.take(e, a.chain.CheckSum(e, sum)) {
+	if p.take(e, a.checkSum(e, sum)) {
 		a.finish(p)
 	}
+}
+
+// checkSum is the chain's check of e (events.Chain.CheckSum), with the id's check made by a
+// Spread's reader when it makes it (idsApart).
+func (a *Auditor) checkSum(e *events.Event, sum *[sha256.Size]byte) []events.Problem {
+	if a.idsApart {
+		seen := a.seenID
+		a.seenID = false
+		return a.chain.CheckSumSeen(e, sum, seen)
+	}
+	return a.chain.CheckSum(e, sum)
 }
 
 // chainFinding is the finding of a problem the chain found with e (log.sequence,

@@ -66,10 +66,10 @@ type File struct {
 }
 
 // Spread audits logs held in memory on several workers at once, with the findings, and their
-// order, of one Auditor reading them one after the other (AuditReader), but for what a worker
-// cannot see of another's tables: an event id used twice at two tables of different workers
-// (log.duplicate-id), and an event of a hand that ended thousands of hands before it, naming
-// another table (events.Chain's window).
+// order, of one Auditor reading them one after the other (AuditReader). The ids are checked by
+// the reader, in the log's order (events.IDs). What differs is what the reader guesses of a line
+// that is not JSON but begins and ends as an event (envelopeOf), and where an event of a hand
+// that began more than spreadHands hands before it, naming another table, goes.
 type Spread[T any] struct {
 	// Workers is how many workers audit the tables (at least 1).
 	Workers int
@@ -101,7 +101,9 @@ type batch struct {
 	file    int
 	spans   []multisha.Span
 	numbers []int
-	close   bool
+	// dups are the numbers of the lines whose id was used before in the log.
+	dups  []int
+	close bool
 }
 
 // round is what the reader tells the merger of a round: the file and how far it read.
@@ -142,6 +144,7 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
 			out: make(chan []item[T], spreadAhead)}
 		w.a.seqFirst = map[string]place{}
+		w.a.idsApart, w.a.chain.TrackIDs = true, false
 		s.Worker(w.a, func(v T) { w.items = append(w.items, item[T]{w.a.at, v}) })
 		// Never called by a worker (closeWorker leaves the tournaments to a), but it says that
 		// the tournaments' hands keep their events for a's.
@@ -152,7 +155,11 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 	rounds := make(chan round, spreadAhead)
 	var readErr error
 	go func() {
-		readErr = guard(func() error { return route(files, ws, rounds) })
+		ids := &events.IDs{Window: a.chain.IDWindow}
+		if !a.chain.TrackIDs {
+			ids = nil
+		}
+		readErr = guard(func() error { return route(files, ws, rounds, ids) })
 		// On an error the round under way is sent as it is, then the workers close.
 		for _, w := range ws {
 			w.in <- batch{close: true}
@@ -238,9 +245,14 @@ func (w *spreadWorker[T]) run(files []File, guard func(func() error) error) {
 					}
 				}
 				next = b
+				dups := b.dups
 				for {
 					e, err := r.NextLenient()
-					a.at = place{phaseLine, lineAt(file, r.Line())}
+					line := r.Line()
+					a.at = place{phaseLine, lineAt(file, line)}
+					if a.seenID = len(dups) > 0 && dups[0] == line; a.seenID {
+						dups = dups[1:]
+					}
 					switch {
 					case err == nil:
 						a.add(e, lineSum(r, &sum))
@@ -286,7 +298,7 @@ func (a *Auditor) closeWorker() {
 // to the worker of its first line, a hand's first line to its table's worker (the tables taken in
 // turn as they come), a line that names no hand to the worker of the line before it (it is placed
 // there, events-v1.md §8). Blank lines are skipped, as Reader.Next skips them.
-func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round) error {
+func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
 	n := len(ws)
 	tables := map[string]int{}
 	hands := map[string]int{}
@@ -321,7 +333,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round) erro
 			line++
 			l := b[off:end]
 			if (len(l) > 0 && l[0] == '{') || len(bytes.TrimSpace(l)) > 0 {
-				hand, table, ok := envelopeOf(l, lastHand)
+				hand, table, id, ok := envelopeOf(l, lastHand)
 				w := last
 				switch {
 				case !ok:
@@ -352,6 +364,9 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round) erro
 					lastHand = hand
 				}
 				last = w
+				if id != nil && ids != nil && ids.Seen(id) {
+					bs[w].dups = append(bs[w].dups, line)
+				}
 				bs[w].spans = append(bs[w].spans, multisha.Span{Off: off, Len: end - off})
 				bs[w].numbers = append(bs[w].numbers, line)
 			}
@@ -366,55 +381,60 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round) erro
 	return nil
 }
 
-// envelopeOf returns the hand and table that a line names, as the Auditor will read them: from
-// its first members when they are id, table and hand as fechado writes them (and, when the hand
-// is not lastHand, that of the line before it, the line is UTF-8 that ends as an object does),
-// else from what events.ParseLenient reads of it. ok is false when it names no hand the Auditor
-// reads (not JSON, no readable envelope, or too long).
+// envelopeOf returns the hand and table that a line names, as the Auditor will read them, and
+// the id the Auditor's chain checks (nil: none, the line is not an event's): from its first
+// members when they are id, table and hand as fechado writes them and the line is UTF-8 that ends
+// as an object does, or when the hand is lastHand (that of the line before it); else from what
+// events.ParseLenient reads of it. ok is false when it names no hand the Auditor reads (not JSON,
+// no readable envelope, or too long).
 //
 // The first way reads a few dozen bytes of a line where the Auditor reads them all: the reader
-// keeps up with several workers. Its one guess is that the first line of a hand other than the
-// line before it's is JSON in between; one that is not is placed after the line before it
-// (events-v1.md §8) by one Auditor, at its own hand by a Spread.
-func envelopeOf(l, lastHand []byte) (hand, table []byte, ok bool) {
-	// A line of the hand of the line before it goes where that line went, whether it is JSON
-	// or not (placed after the line before it, it is in that hand too): only the first line of
-	// another hand is checked further.
-	if hand, table, ok = written(l); ok && (bytes.Equal(hand, lastHand) || l[len(l)-1] == '}' && utf8.Valid(l)) {
-		return hand, table, true
+// keeps up with several workers. Its one guess is that such a line is JSON in between; one that
+// is not is placed after the line before it (events-v1.md §8) by one Auditor, at its own hand by
+// a Spread when that is another hand, and its id is checked by a Spread only.
+func envelopeOf(l, lastHand []byte) (hand, table, id []byte, ok bool) {
+	if hand, table, id, ok = written(l); ok {
+		if l[len(l)-1] == '}' && utf8.Valid(l) {
+			return hand, table, id, true
+		}
+		if bytes.Equal(hand, lastHand) {
+			// Not JSON: placed after the line before it, in the same hand, so it goes where
+			// that line went; its id is not an event's.
+			return hand, table, nil, true
+		}
 	}
 	if len(l) > events.MaxLineSize {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	e, _ := events.ParseLenient(l)
 	if e == nil || e.Hand == "" {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return []byte(e.Hand), []byte(e.Table), true
+	return []byte(e.Hand), []byte(e.Table), []byte(e.ID), true
 }
 
-// written returns the hand and table of a line that begins with id, table and hand as fechado
-// writes them, plain strings.
-func written(l []byte) (hand, table []byte, ok bool) {
+// written returns the hand, table and id of a line that begins with id, table and hand as
+// fechado writes them, plain strings.
+func written(l []byte) (hand, table, id []byte, ok bool) {
 	const idKey, tableKey, handKey = `{"id":"`, `","table":"`, `","hand":"`
 	if !bytes.HasPrefix(l, []byte(idKey)) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	rest := l[len(idKey):]
-	id := plainString(rest)
-	if id < 0 || !bytes.HasPrefix(rest[id:], []byte(tableKey)) {
-		return nil, nil, false
+	i := plainString(rest)
+	if i < 0 || !bytes.HasPrefix(rest[i:], []byte(tableKey)) {
+		return nil, nil, nil, false
 	}
-	rest = rest[id+len(tableKey):]
+	id, rest = rest[:i], rest[i+len(tableKey):]
 	t := plainString(rest)
 	if t < 0 || !bytes.HasPrefix(rest[t:], []byte(handKey)) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	table, rest = rest[:t], rest[t+len(handKey):]
 	if h := plainString(rest); h > 0 {
-		return rest[:h], table, true
+		return rest[:h], table, id, true
 	}
-	return nil, nil, false
+	return nil, nil, nil, false
 }
 
 // plainString returns the length of the string that b begins with, up to its closing quote,

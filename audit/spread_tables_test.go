@@ -43,8 +43,9 @@ func interleave(tables [][]*sim.Hand) []byte {
 
 // A room of tables dealing at once, a tournament across tables, and tables with an irregularity
 // in every hand, their lines interleaved and some of them damaged (an unknown type, a line cut
-// short, a byte that is not UTF-8, a line that is not JSON, blank lines), are audited on several
-// workers as one Auditor audits them.
+// short, a byte that is not UTF-8, a line that is not JSON, blank lines), and the same events
+// again at other tables (every id used twice), are audited on several workers as one Auditor
+// audits them.
 func TestSpreadTablesAtOnce(t *testing.T) {
 	var room bytes.Buffer
 	if _, err := sim.Room(sim.RoomConfig{Players: 40, Tables: 6, Hands: 400, Seed: 9, Colluders: 2}, &room); err != nil {
@@ -86,5 +87,12 @@ func TestSpreadTablesAtOnce(t *testing.T) {
 	audit.SameSpread(t, room.Bytes(), cup.Bytes(), damaged, mixed[:len(mixed)/2])
 	if !strings.Contains(strings.Join(audit.OneAuditor(t, [][]byte{cup.Bytes()}), "\n"), "tournament.") {
 		t.Fatal("the tournament has no tournament.* finding to compare")
+	}
+	// The same events again at other tables and hands: every id used twice, at tables that
+	// different workers audit.
+	again := bytes.ReplaceAll(bytes.ReplaceAll(mixed, []byte(`"table":"t`), []byte(`"table":"u`)), []byte(`"hand":"01`), []byte(`"hand":"91`))
+	audit.SameSpread(t, mixed, again)
+	if !strings.Contains(strings.Join(audit.OneAuditor(t, [][]byte{mixed, again}), "\n"), "log.duplicate-id") {
+		t.Fatal("no id used twice to compare")
 	}
 }

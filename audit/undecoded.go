@@ -71,7 +71,7 @@ func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err erro
 	}
 	track := a.chain.TrackIDs
 	a.chain.TrackIDs = track && e.ID != ""
-	problems := a.chain.CheckSum(e, sum)
+	problems := a.checkSum(e, sum)
 	a.chain.TrackIDs = track
 	if notJSON {
 		a.chain.Unread(e.Hand)

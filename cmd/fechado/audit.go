@@ -44,11 +44,9 @@ audited; one cut short meanwhile ends the audit with exit status 2.
 
 With --workers N the tables of FILEs are audited on N cores at once (0: one worker a core, or
 one for a log under 8 MB; default 1): one reader gives each table's lines to one worker, and the
-findings are printed in the order one worker prints them. They are the same but for what a
-worker cannot see of another's tables: an event id used twice at two tables of different
-workers, and a line that begins and ends as an event of another hand than the line before it
-but is not JSON in between, which one worker places after the line before it and several at the
-hand it names (docs/cli.md, "On every core"). Standard input, and
+findings are printed in the order one worker prints them, the same findings but for a damaged
+line that begins and ends as an event but is not JSON in between, which several workers take as
+the event it names (docs/cli.md, "On every core"). Standard input, and
 --tournament, --hand, --table and --all, are audited by one worker.
 
 With --tournament ID only the hands of that tournament are audited, across all its tables: the
