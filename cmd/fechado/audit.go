@@ -42,12 +42,12 @@ only the hands still open, and those that came before the hand before them. With
 --table or --all the stored log is audited instead of files. A file must not change while it is
 audited; one cut short meanwhile ends the audit with exit status 2.
 
-With --workers N the tables of FILEs are audited on N cores at once (0: one worker a core, or
-one for a log under 8 MB; default 1): one reader gives each table's lines to one worker, and the
-findings are printed in the order one worker prints them, the same findings but for a damaged
-line that begins and ends as an event but is not JSON in between, which several workers take as
-the event it names (docs/cli.md, "On every core"). Standard input, and
---tournament, --hand, --table and --all, are audited by one worker.
+The tables of FILEs are audited on every core (--workers N: on N; by default one worker a
+core, or one for a log under 8 MB; 1 reads the files one line after the other): one reader
+gives each table's lines to one worker, and the findings are printed in the order one worker
+prints them, the same findings but for a damaged line that begins and ends as an event but is
+not JSON in between, which several workers take as the event it names (docs/cli.md, "On every
+core"). Standard input, and --tournament, --hand, --table and --all, are audited by one worker.
 
 With --tournament ID only the hands of that tournament are audited, across all its tables: the
 FILEs (say one per table) are merged into one log in time order, each file read in its own
@@ -93,8 +93,7 @@ type auditFlags struct {
 	// tournament audits the hands of one tournament only (audit_tournament.go).
 	tournament string
 	// workers is how many workers audit the tables of FILEs (--workers; 0: one per core, or
-	// one for a small log). One by default: on a machine whose cores are busy a spread audit
-	// takes longer than one worker (BENCHMARKS.md, sixteenth session).
+	// one for a small log).
 	workers int
 }
 
@@ -108,7 +107,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table, in its chain's order (a tournament's hands judged across its tables)")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
-	fs.IntVar(&f.workers, "workers", 1, "audit the tables of FILEs on `N` cores at once; 0: every core, or one for a log under 8 MB")
+	fs.IntVar(&f.workers, "workers", 0, "audit the tables of FILEs on `N` cores at once (default: every core, or one for a log under 8 MB)")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
