@@ -6,6 +6,7 @@ func SetWindows(a *Auditor, hands, ids int) { a.chain.Window, a.chain.IDWindow =
 // SameSpread and OneAuditor are sameSpread and oneAuditor, for the tests of package audit_test
 // (which may import sim).
 var (
-	SameSpread = sameSpread
-	OneAuditor = oneAuditor
+	SameSpread       = sameSpread
+	SameSpreadEvents = sameSpreadEvents
+	OneAuditor       = oneAuditor
 )

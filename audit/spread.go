@@ -101,6 +101,9 @@ type batch struct {
 	file    int
 	spans   []multisha.Span
 	numbers []int
+	// evs are the events of a batch of decoded events (Spread.AuditEvents), numbers their
+	// places in the log, instead of spans.
+	evs []*events.Event
 	// dups are the numbers of the lines whose id was used before in the log.
 	dups  []int
 	close bool
@@ -134,6 +137,23 @@ type spreadWorker[T any] struct {
 // hands too, which a.Close follows (the Tournament callback, on the caller's goroutine). It
 // returns how many lines did not decode, and the first error of a Guard.
 func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
+	return s.spread(a, files, func(ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
+		return route(files, ws, rounds, ids)
+	})
+}
+
+// AuditEvents audits the events that feed gives to add, in the order of the log (events already
+// decoded: the stored log), as Auditor.Add does into a, on the workers. The events are the
+// Auditor's once given. It returns feed's error.
+func (s *Spread[T]) AuditEvents(a *Auditor, feed func(add func(*events.Event)) error) error {
+	_, err := s.spread(a, nil, func(ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
+		return routeEvents(feed, ws, rounds, ids)
+	})
+	return err
+}
+
+// spread runs the workers on what routing sends them, and merges what they report.
+func (s *Spread[T]) spread(a *Auditor, files []File, routing func([]*spreadWorker[T], chan<- round, *events.IDs) error) (bad int, err error) {
 	n := max(s.Workers, 1)
 	guard := s.Guard
 	if guard == nil {
@@ -159,7 +179,7 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 		if !a.chain.TrackIDs {
 			ids = nil
 		}
-		readErr = guard(func() error { return route(files, ws, rounds, ids) })
+		readErr = guard(func() error { return routing(ws, rounds, ids) })
 		// On an error the round under way is sent as it is, then the workers close.
 		for _, w := range ws {
 			w.in <- batch{close: true}
@@ -174,7 +194,7 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 			heads[i] = <-w.out
 		}
 		merge(heads, s.Deliver)
-		if !r.close && files[r.file].Release != nil {
+		if !r.close && files != nil && files[r.file].Release != nil {
 			files[r.file].Release(r.end)
 		}
 	}
@@ -235,6 +255,17 @@ func (w *spreadWorker[T]) run(files []File, guard func(func() error) error) {
 			w.err = guard(func() error {
 				if b.close {
 					a.closeWorker()
+					return nil
+				}
+				if files == nil { // decoded events (AuditEvents)
+					dups := b.dups
+					for i, e := range b.evs {
+						a.at = place{phaseLine, uint64(b.numbers[i])}
+						if a.seenID = len(dups) > 0 && dups[0] == b.numbers[i]; a.seenID {
+							dups = dups[1:]
+						}
+						a.add(e, nil)
+					}
 					return nil
 				}
 				if b.file != file {
@@ -299,14 +330,10 @@ func (a *Auditor) closeWorker() {
 // turn as they come), a line that names no hand to the worker of the line before it (it is placed
 // there, events-v1.md §8). Blank lines are skipped, as Reader.Next skips them.
 func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
-	n := len(ws)
-	tables := map[string]int{}
-	hands := map[string]int{}
-	ring := make([]string, 0, spreadHands) // the hands in hands, oldest first from head
-	head := 0
+	rt := newRouter(len(ws))
 	var lastHand []byte
 	last := 0
-	bs := make([]batch, n)
+	bs := make([]batch, len(ws))
 	for fi, f := range files {
 		b := f.Bytes
 		for i := range bs {
@@ -340,25 +367,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids 
 					// No hand to route by: the line before it (whose hand it joins) decides.
 				case bytes.Equal(hand, lastHand):
 				default:
-					if h, known := hands[string(hand)]; known {
-						w = h
-						break
-					}
-					t, known := tables[string(table)]
-					if !known {
-						t = len(tables) % n
-						tables[string(table)] = t
-					}
-					w = t
-					key := string(hand)
-					hands[key] = w
-					if len(ring) < cap(ring) {
-						ring = append(ring, key)
-					} else {
-						delete(hands, ring[head])
-						ring[head] = key
-						head = (head + 1) % len(ring)
-					}
+					w = rt.worker(hand, table)
 				}
 				if ok {
 					lastHand = hand
@@ -379,6 +388,79 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids 
 		send(len(b))
 	}
 	return nil
+}
+
+// router chooses the workers of hands: a hand's first line goes to its table's worker, the
+// tables taken in turn as they come, and the hand's other lines after it.
+type router struct {
+	n      int
+	tables map[string]int
+	hands  map[string]int
+	ring   []string // the hands in hands, oldest first from head
+	head   int
+}
+
+func newRouter(n int) *router {
+	return &router{n: n, tables: map[string]int{}, hands: map[string]int{}, ring: make([]string, 0, spreadHands)}
+}
+
+// worker returns the worker of hand, whose line names table.
+func (rt *router) worker(hand, table []byte) int {
+	if w, known := rt.hands[string(hand)]; known {
+		return w
+	}
+	w, known := rt.tables[string(table)]
+	if !known {
+		w = len(rt.tables) % rt.n
+		rt.tables[string(table)] = w
+	}
+	key := string(hand)
+	rt.hands[key] = w
+	if len(rt.ring) < cap(rt.ring) {
+		rt.ring = append(rt.ring, key)
+	} else {
+		delete(rt.hands, rt.ring[rt.head])
+		rt.ring[rt.head] = key
+		rt.head = (rt.head + 1) % len(rt.ring)
+	}
+	return w
+}
+
+// spreadEvents is how many decoded events the reader gives the workers at a time.
+const spreadEvents = 4096
+
+// routeEvents sends the events feed gives to their workers, as route sends lines, in rounds of
+// spreadEvents.
+func routeEvents[T any](feed func(add func(*events.Event)) error, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
+	rt := newRouter(len(ws))
+	bs := make([]batch, len(ws))
+	lastHand, last, n, count := "", 0, 0, 0
+	send := func() {
+		for i, w := range ws {
+			w.in <- bs[i]
+			bs[i] = batch{}
+		}
+		rounds <- round{}
+		count = 0
+	}
+	err := feed(func(e *events.Event) {
+		n++
+		if e.Hand != lastHand || n == 1 {
+			last = rt.worker([]byte(e.Hand), []byte(e.Table))
+			lastHand = e.Hand
+		}
+		b := &bs[last]
+		if ids != nil && ids.SeenString(e.ID) {
+			b.dups = append(b.dups, n)
+		}
+		b.evs = append(b.evs, e)
+		b.numbers = append(b.numbers, n)
+		if count++; count == spreadEvents {
+			send()
+		}
+	})
+	send()
+	return err
 }
 
 // envelopeOf returns the hand and table that a line names, as the Auditor will read them, and

@@ -85,6 +85,7 @@ func TestSpreadTablesAtOnce(t *testing.T) {
 	audit.SameSpread(t, mixed)
 	audit.SameSpread(t, damaged)
 	audit.SameSpread(t, room.Bytes(), cup.Bytes(), damaged, mixed[:len(mixed)/2])
+	audit.SameSpreadEvents(t, room.Bytes(), cup.Bytes(), damaged)
 	if !strings.Contains(strings.Join(audit.OneAuditor(t, [][]byte{cup.Bytes()}), "\n"), "tournament.") {
 		t.Fatal("the tournament has no tournament.* finding to compare")
 	}
@@ -92,6 +93,7 @@ func TestSpreadTablesAtOnce(t *testing.T) {
 	// different workers audit.
 	again := bytes.ReplaceAll(bytes.ReplaceAll(mixed, []byte(`"table":"t`), []byte(`"table":"u`)), []byte(`"hand":"01`), []byte(`"hand":"91`))
 	audit.SameSpread(t, mixed, again)
+	audit.SameSpreadEvents(t, mixed, again)
 	if !strings.Contains(strings.Join(audit.OneAuditor(t, [][]byte{mixed, again}), "\n"), "log.duplicate-id") {
 		t.Fatal("no id used twice to compare")
 	}

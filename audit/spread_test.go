@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"testing"
@@ -113,4 +114,80 @@ func TestSpreadReportsAsOneAuditor(t *testing.T) {
 		sameSpread(t, b)
 	}
 	sameSpread(t, all...)
+}
+
+// decoded returns the events of logs that decode, in order (as a stored log gives them).
+func decoded(t *testing.T, logs [][]byte) []*events.Event {
+	t.Helper()
+	var evs []*events.Event
+	for i, b := range logs {
+		r := events.NewReaderBytes(b, fmt.Sprint("log", i), nil)
+		for {
+			e, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err == nil {
+				evs = append(evs, e)
+			}
+		}
+	}
+	return evs
+}
+
+// sameSpreadEvents fails t unless the decoded events of logs, spread over 3 workers
+// (Spread.AuditEvents), are reported as one Auditor fed them with Add reports them.
+func sameSpreadEvents(t *testing.T, logs ...[]byte) {
+	t.Helper()
+	var want, got []string
+	a := New(nil)
+	recordTo(a, func(s string) { want = append(want, s) })
+	tournamentTo(a, &want)
+	for _, e := range decoded(t, logs) {
+		a.Add(e)
+	}
+	a.Close()
+	want = append(want, fmt.Sprintf("hands %d findings %d errors %d", a.Hands, a.Findings, a.Errors))
+
+	b := New(nil)
+	recordTo(b, func(s string) { got = append(got, s) })
+	tournamentTo(b, &got)
+	s := Spread[string]{
+		Workers: 3,
+		Worker:  func(wa *Auditor, put func(string)) { recordTo(wa, put) },
+		Deliver: func(v string) { got = append(got, v) },
+	}
+	evs := decoded(t, logs)
+	if err := s.AuditEvents(b, func(add func(*events.Event)) error {
+		for _, e := range evs {
+			add(e)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	got = append(got, fmt.Sprintf("hands %d findings %d errors %d", b.Hands, b.Findings, b.Errors))
+	if !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("decoded events on 3 workers: line %d of %d is\n%s\nwant (one auditor, %d lines)\n%s", i, len(got), got[i], len(want), want[i])
+			}
+		}
+		t.Fatalf("decoded events on 3 workers: %d lines, one auditor %d", len(got), len(want))
+	}
+}
+
+// Decoded events, as the stored log gives them to `fechado audit --all`, spread over workers
+// are reported as one Auditor reports them: every script case, vector and test log together.
+func TestSpreadEventsReportsAsOneAuditor(t *testing.T) {
+	var all [][]byte
+	for _, p := range testLogs(t) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b)
+	}
+	sameSpreadEvents(t, all...)
 }

@@ -193,6 +193,15 @@ func (s *IDs) Seen(id []byte) bool {
 	return s.set.Seen(alias.String(id), w) // the set keeps a fingerprint, not the string
 }
 
+// SeenString is Seen of an id held as a string (a decoded event's).
+func (s *IDs) SeenString(id string) bool {
+	w := s.Window
+	if w <= 0 {
+		w = DefaultIDWindow
+	}
+	return s.set.Seen(id, w)
+}
+
 // IsHashOf reports whether s is the lowercase hex of sum, the way Hash writes it, without encoding
 // sum: what a prev is compared with when millions of lines are checked. It compares eight digits
 // at a time with hexWord's.

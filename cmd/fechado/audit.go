@@ -42,12 +42,12 @@ only the hands still open, and those that came before the hand before them. With
 --table or --all the stored log is audited instead of files. A file must not change while it is
 audited; one cut short meanwhile ends the audit with exit status 2.
 
-The tables of FILEs are audited on every core (--workers N: on N; by default one worker a
-core, or one for a log under 8 MB; 1 reads the files one line after the other): one reader
-gives each table's lines to one worker, and the findings are printed in the order one worker
-prints them, the same findings but for a damaged line that begins and ends as an event but is
-not JSON in between, which several workers take as the event it names (docs/cli.md, "On every
-core"). Standard input, and --tournament, --hand, --table and --all, are audited by one worker.
+The tables of FILEs, or of the stored log with --all, are audited on every core (--workers N: on
+N; by default one worker a core, or one for files under 8 MB; 1 reads the log one line after
+the other): one reader gives each table's lines to one worker, and the findings are printed in
+the order one worker prints them, the same findings but for a damaged line that begins and ends
+as an event but is not JSON in between, which several workers take as the event it names
+(docs/cli.md, "On every core"). Standard input, and --tournament, --hand and --table, are audited by one worker.
 
 With --tournament ID only the hands of that tournament are audited, across all its tables: the
 FILEs (say one per table) are merged into one log in time order, each file read in its own
@@ -107,7 +107,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table, in its chain's order (a tournament's hands judged across its tables)")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
-	fs.IntVar(&f.workers, "workers", 0, "audit the tables of FILEs on `N` cores at once (default: every core, or one for a log under 8 MB)")
+	fs.IntVar(&f.workers, "workers", 0, "audit the tables of FILEs or of --all on `N` cores at once (default: every core, or one for files under 8 MB)")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
@@ -243,10 +243,19 @@ type auditPiece struct {
 	flagged string           // the hand counted among the hands with findings, or ""
 }
 
-// auditSpread audits files on n workers (audit.Spread): each worker writes the report of its
-// hands into pieces, which are printed in the order one auditor prints them.
+// auditSpread audits files on n workers (audit.Spread).
 func auditSpread(files []audit.File, n int, a *audit.Auditor, rep *auditReport) error {
-	s := audit.Spread[auditPiece]{
+	s := spreadReport(n, rep)
+	if _, err := s.Audit(a, files); err != nil {
+		return err
+	}
+	return nil
+}
+
+// spreadReport returns a Spread on n workers for rep: each worker writes the report of its hands
+// into pieces, which rep prints in the order one auditor prints them.
+func spreadReport(n int, rep *auditReport) *audit.Spread[auditPiece] {
+	return &audit.Spread[auditPiece]{
 		Workers: n,
 		Guard:   logfile.Guard,
 		Worker: func(wa *audit.Auditor, put func(auditPiece)) {
@@ -298,10 +307,6 @@ func auditSpread(files []audit.File, n int, a *audit.Auditor, rep *auditReport) 
 			rep.w.Write(p.text)
 		},
 	}
-	if _, err := s.Audit(a, files); err != nil {
-		return err
-	}
-	return nil
 }
 
 // auditReport prints findings as the auditor reports them.
@@ -457,6 +462,17 @@ func readStored(ctx context.Context, s *logFlags, hand, table string, fn func(*e
 func auditStored(s *logFlags, f auditFlags, a *audit.Auditor, rep *auditReport) error {
 	ctx, stop := interruptible()
 	defer stop()
+	if n := f.workers; f.all && f.hand == "" && f.table == "" && n != 1 {
+		if n == 0 {
+			n = runtime.GOMAXPROCS(0)
+		}
+		if n > 1 {
+			// The log is read and decoded as it is for one worker; the workers judge its tables.
+			return spreadReport(n, rep).AuditEvents(a, func(add func(*events.Event)) error {
+				return readStored(ctx, s, "", "", add)
+			})
+		}
+	}
 	if f.table == "" || f.hand != "" {
 		return readStored(ctx, s, f.hand, f.table, a.Add)
 	}

@@ -379,3 +379,47 @@ func TestAuditWorkersFlag(t *testing.T) {
 		t.Errorf("--workers 0: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// audit --all --workers N prints what --workers 1 prints, byte for byte, with the same summary and
+// exit status: the stored log of a room of tables, a tournament with irregularities and tables
+// with one in every hand, recorded together.
+func TestAuditAllWorkersPrintAsOne(t *testing.T) {
+	tmp := t.TempDir()
+	sims := [][]string{
+		{"--room", "--players", "30", "--tables", "5", "--hands", "150", "--seed", "5"},
+		{"--tournament", "--rules", "std-draw", "--entries", "20", "--tables", "3", "--seed", "3", "--inject", "all"},
+		{"--rules", "online-draw", "--players", "6", "--hands", "30", "--seed", "2", "--table", "B", "--inject", "all"},
+	}
+	dir := filepath.Join(tmp, "data")
+	l := recordertest.OpenDir(t, dir)
+	rec := l.NewRecorder(context.Background(), recorder.RecordOptions{})
+	for i, args := range sims {
+		path := filepath.Join(tmp, string(rune('a'+i))+".jsonl")
+		if code, _, errOut := fechado("", append(append([]string{"sim"}, args...), "--out", path)...); code != exitOK {
+			t.Fatalf("sim %v: exit %d: %s", args, code, errOut)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.AddLines(bytes.NewReader(b), path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, err := rec.Close(); err != nil || st.Appended == 0 { // the recorder refuses some injected hands
+		t.Fatalf("recording: %+v %v", st, err)
+	}
+	l.Close()
+	for _, mode := range [][]string{nil, {"--json"}} {
+		args := append(append([]string{"audit", "--all", "--data", dir}, mode...), "--workers")
+		code1, out1, err1 := fechado("", append(args, "1")...)
+		code3, out3, err3 := fechado("", append(args, "3")...)
+		if code1 != code3 || out1 != out3 || err1 != err3 {
+			t.Errorf("audit --all %v: --workers 3 differs from --workers 1: exit %d and %d, %d and %d bytes out, stderr %q and %q",
+				mode, code3, code1, len(out3), len(out1), err3, err1)
+		}
+		if code1 != exitFindings || len(out1) < 1000 {
+			t.Errorf("audit --all %v: exit %d, %d bytes: nothing to compare", mode, code1, len(out1))
+		}
+	}
+}
