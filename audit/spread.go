@@ -326,9 +326,9 @@ func (a *Auditor) closeWorker() {
 }
 
 // route reads the lines of files and sends each to its worker, round by round: a hand's lines go
-// to the worker of its first line, a hand's first line to its table's worker (the tables taken in
-// turn as they come), a line that names no hand to the worker of the line before it (it is placed
-// there, events-v1.md §8). Blank lines are skipped, as Reader.Next skips them.
+// to the worker of its first line, a hand's first line to its table's worker (router), a line
+// that names no hand to the worker of the line before it (it is placed there, events-v1.md §8).
+// Blank lines are skipped, as Reader.Next skips them.
 func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
 	rt := newRouter(len(ws))
 	var lastHand []byte
@@ -373,6 +373,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids 
 					lastHand = hand
 				}
 				last = w
+				rt.load[w] += len(l)
 				if id != nil && ids != nil && ids.Seen(id) {
 					bs[w].dups = append(bs[w].dups, line)
 				}
@@ -390,10 +391,11 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids 
 	return nil
 }
 
-// router chooses the workers of hands: a hand's first line goes to its table's worker, the
-// tables taken in turn as they come, and the hand's other lines after it.
+// router chooses the workers of hands: a hand's first line goes to its table's worker, a new
+// table to the worker given the least so far (load: bytes, or events), and the hand's other lines
+// after it.
 type router struct {
-	n      int
+	load   []int
 	tables map[string]int
 	hands  map[string]int
 	ring   []string // the hands in hands, oldest first from head
@@ -401,7 +403,7 @@ type router struct {
 }
 
 func newRouter(n int) *router {
-	return &router{n: n, tables: map[string]int{}, hands: map[string]int{}, ring: make([]string, 0, spreadHands)}
+	return &router{load: make([]int, n), tables: map[string]int{}, hands: map[string]int{}, ring: make([]string, 0, spreadHands)}
 }
 
 // worker returns the worker of hand, whose line names table.
@@ -411,7 +413,11 @@ func (rt *router) worker(hand, table []byte) int {
 	}
 	w, known := rt.tables[string(table)]
 	if !known {
-		w = len(rt.tables) % rt.n
+		for i, l := range rt.load {
+			if l < rt.load[w] {
+				w = i
+			}
+		}
 		rt.tables[string(table)] = w
 	}
 	key := string(hand)
@@ -450,6 +456,7 @@ func routeEvents[T any](feed func(add func(*events.Event)) error, ws []*spreadWo
 			lastHand = e.Hand
 		}
 		b := &bs[last]
+		rt.load[last]++
 		if ids != nil && ids.SeenString(e.ID) {
 			b.dups = append(b.dups, n)
 		}
