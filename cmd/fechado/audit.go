@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -224,7 +225,10 @@ func spreadLogs(names []string, workers int) (files []audit.File, n int, err err
 			return nil, 0, usageErr("%v", err)
 		}
 		if !ok {
-			return nil, 1, nil
+			if st, err := os.Stat(name); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
+				return nil, 1, nil
+			}
+			// An empty file has no line to map.
 		}
 		files = append(files, audit.File{Bytes: b, Name: name, Release: release})
 		size += len(b)
