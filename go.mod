@@ -18,6 +18,7 @@ require (
 	golang.org/x/mod v0.41.0
 	golang.org/x/text v0.43.0
 	pgregory.net/rapid v1.3.0
+	rsc.io/qr v0.2.0
 )
 
 require (

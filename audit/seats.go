@@ -140,7 +140,11 @@ func blindRotation(out []finding.Finding, first *events.Event, table string, hs 
 		}
 		return out // the blinds left of it are the hand's own check (blind.amount)
 	}
-	bb, button, ok := rules.NextBlinds(seats, r.LastBB, r.LastSmall(), r.LastDealtIn)
+	var away []events.Seat // seated, not dealt in: the dead button may stay on one's seat
+	for _, a := range hs.Away {
+		away = append(away, a.Seat)
+	}
+	bb, button, ok := rules.NextBlindsAway(seats, rules.SeatSetOf(away), r.LastBB, r.LastSmall(), r.LastDealtIn)
 	switch {
 	case bb != 0 && h.BigBlind != 0 && h.BigBlind != bb && h.BigBlind != hs.Dealer:
 		add(bb, h.BigBlind, false)

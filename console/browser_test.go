@@ -668,22 +668,36 @@ func TestBrowserLanguages(t *testing.T) {
 		}
 		return s[0]
 	}
+	// settled reads the element's text until ok holds or 10 seconds pass, and returns the last
+	// text read: a language change re-renders the page after html[lang] changes, so one read
+	// right after it may still see the previous language's figures.
+	settled := func(sel string, ok func(string) bool) string {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			got := text(sel)
+			if ok(got) || time.Now().After(deadline) {
+				return got
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	is := func(want string) func(string) bool { return func(s string) bool { return s == want } }
 	choose := func(code string) {
 		p.do("language "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
 			`(() => { const s = document.querySelector("#bar-lang"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, code)),
 			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`html[lang=%q]`, code))))
 	}
 	choose("pt-BR")
-	if got := text(`#setup h1`); got != "Abrir a mesa mesa-1" {
+	if got := settled(`#setup h1`, is("Abrir a mesa mesa-1")); got != "Abrir a mesa mesa-1" {
 		t.Errorf("pt-BR setup title %q", got)
 	}
 	p.setup("br-fechado", 500, 1000, 5000, 1, []string{"Ana", "Beto", "Caio"}, []int{12500, 12500, 12500})
 	p.tap("physical-shuffle")
 	p.tap("no-cut")
-	if got := text(`#step .prompt`); got != "Beto (lugar 2) põe o pingo de 500." {
+	if got := settled(`#step .prompt`, is("Beto (lugar 2) põe o pingo de 500.")); got != "Beto (lugar 2) põe o pingo de 500." {
 		t.Errorf("pt-BR ante prompt %q", got)
 	}
-	if got := text(`.players .player:nth-child(1)`); !strings.Contains(got, "12.500") {
+	if got := settled(`.players .player:nth-child(1)`, func(s string) bool { return strings.Contains(s, "12.500") }); !strings.Contains(got, "12.500") {
 		t.Errorf("pt-BR stack %q, want 12.500", got)
 	}
 	for range 3 {
@@ -692,22 +706,22 @@ func TestBrowserLanguages(t *testing.T) {
 	for range 15 {
 		p.tap("unknown")
 	}
-	if got := text(`[data-act=check]`); got != "Mesa" {
+	if got := settled(`[data-act=check]`, is("Mesa")); got != "Mesa" {
 		t.Errorf("pt-BR check button %q, want Mesa", got)
 	}
 	choose("tr")
-	if got := text(`[data-act=check]`); got != "Pas" {
+	if got := settled(`[data-act=check]`, is("Pas")); got != "Pas" {
 		t.Errorf("tr check button %q, want Pas", got)
 	}
-	if got := text(`#bar-pot`); got != "Pot: 1.500" {
+	if got := settled(`#bar-pot`, is("Pot: 1.500")); got != "Pot: 1.500" {
 		t.Errorf("tr pot %q, want Pot: 1.500", got)
 	}
 	p.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#step`)))
-	if got := text(`[data-act=check]`); got != "Pas" {
+	if got := settled(`[data-act=check]`, is("Pas")); got != "Pas" {
 		t.Errorf("after a reload the check button is %q, want Pas", got)
 	}
 	choose("en")
-	if got := text(`#bar-pot`); got != "Pot: 1,500" {
+	if got := settled(`#bar-pot`, is("Pot: 1,500")); got != "Pot: 1,500" {
 		t.Errorf("en pot %q, want Pot: 1,500", got)
 	}
 }

@@ -8,6 +8,9 @@
 // Machine shuffles (hmac-sha256-fy-v1) are made by the console's server: it keeps each seed in
 // memory until the hand reveals it, tells the page the commitment before the deal and the card on
 // top at each deal, burn and draw, and gives the seed to the page for deck.revealed at the end.
+//
+// With Options.PlayerCards (serve --player-cards) it also serves a player's page of his own cards
+// of the hand in progress, on his phone, opened by a link bound to his seat and hand (seat.go).
 package console
 
 import (
@@ -61,6 +64,12 @@ type Options struct {
 	// ended hand's receipt (GET /tlog/receipt/{hand}, docs/security.md §8), which the player
 	// keeps and checks later.
 	Receipts bool
+	// PlayerCards lets each player see his own cards of the hand in progress on his own phone
+	// (serve --player-cards, seat.go): the console offers a link and QR code for each seat.
+	PlayerCards bool
+	// SeatKey is the secret the players' links are signed with (LoadSeatKey); nil draws one that
+	// lives as long as the console.
+	SeatKey []byte
 }
 
 // PageCSP is the console page's Content-Security-Policy: webguard's, and WebAssembly compiled
@@ -79,6 +88,9 @@ type Console struct {
 	seeds    map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
 	seedFile string
 	receipts bool // Options.Receipts
+
+	playerCards bool   // Options.PlayerCards
+	seatKey     []byte // Options.SeatKey: the secret of the players' links (seat.go)
 
 	devMu   sync.Mutex
 	devices map[string]*deviceLog // the log as each device, by the device's name
@@ -106,6 +118,14 @@ func New(o Options) (*Console, error) {
 				return nil, fmt.Errorf("console: the seeds in %s: %w", o.SeedFile, err)
 			}
 		}
+	}
+	c.playerCards, c.seatKey = o.PlayerCards, o.SeatKey
+	if c.seatKey == nil {
+		k, err := LoadSeatKey("")
+		if err != nil {
+			return nil, err
+		}
+		c.seatKey = k
 	}
 	devs := &roles.Auth{}
 	if o.Auth != nil {
@@ -140,6 +160,15 @@ func New(o Options) (*Console, error) {
 	m.HandleFunc("POST /console/api/hands/{hand}/next", c.device(c.postNext))
 	m.HandleFunc("POST /console/api/hands/{hand}/events", c.device(c.postEvent))
 	m.HandleFunc("POST /console/api/hands/{hand}/shuffle", c.device(c.postShuffle))
+	m.HandleFunc("GET /console/api/hands/{hand}/seats", c.device(c.getSeats))
+	if o.PlayerCards {
+		// A player's page of his own cards: no login, its capability in the address (seat.go).
+		m.HandleFunc("GET /console/seat/{$}", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-store")
+			http.ServeFileFS(w, r, sub, "seat.html")
+		})
+		m.HandleFunc("GET /console/api/seat", c.getSeat)
+	}
 	m.Handle("/console/", files)
 	c.mux = webguard.Secure(m)
 	return c, nil
@@ -217,7 +246,7 @@ func fail(w http.ResponseWriter, code int, key, detail string) {
 }
 
 func (c *Console) getDevice(w http.ResponseWriter, _ *http.Request, u roles.User) {
-	writeJSON(w, http.StatusOK, map[string]string{"device": u.Name, "table": u.Table})
+	writeJSON(w, http.StatusOK, map[string]any{"device": u.Name, "table": u.Table, "player_cards": c.playerCards})
 }
 
 // presetInfo is what the page shows of a preset: its limits, its forced bets and its remedies for

@@ -10,17 +10,21 @@ import (
 	"github.com/fechado/fechado/lang"
 )
 
-// TestMessagesComplete: every key the page asks for (t("key") in console.js, "remedy." plus each
-// preset's remedy) and every error key the API answers is a console.* message of the lang
-// catalogue, and every console.* message is used, so that the four languages hold the page's
-// whole text (go test ./lang/ keeps each language complete).
+// TestMessagesComplete: every key the pages ask for (t("key") in console.js and seat.js,
+// "remedy." plus each preset's remedy) and every error key the API answers is a console.*
+// message of the lang catalogue, and every console.* message is used, so that the four languages
+// hold the pages' whole text (go test ./lang/ keeps each language complete).
 func TestMessagesComplete(t *testing.T) {
-	js, err := os.ReadFile("assets/console.js")
-	if err != nil {
-		t.Fatal(err)
+	var js []byte
+	for _, f := range []string{"assets/console.js", "assets/seat.js"} { // the console's page, a player's page
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js = append(js, b...)
 	}
 	var goSrc []byte
-	for _, f := range []string{"console.go", "next.go", "session.go"} { // the handlers
+	for _, f := range []string{"console.go", "next.go", "session.go", "seat.go"} { // the handlers
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

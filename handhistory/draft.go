@@ -142,6 +142,9 @@ type game struct {
 	d     *draft
 	seats map[events.Seat]*seatState
 	order []events.Seat // clockwise from the seat left of the button
+	// used holds the known cards that left a live hand: discarded, or in a folded hand. One of
+	// them given again in the draw means the source reshuffled them (see apply).
+	used cards.Set
 }
 
 func (g *game) live(s *seatState) bool { return !s.folded && !s.mucked }
@@ -537,6 +540,9 @@ func (g *game) apply(s *step, emit func(events.Data), take func(int, events.Seat
 			if s.action == events.Fold {
 				st.folded = true
 				release(held, s.seat)
+				for _, c := range st.hold {
+					g.used = g.used.Add(c)
+				}
 			}
 		default:
 			if err := put(); err != nil {
@@ -608,6 +614,19 @@ func (g *game) apply(s *step, emit func(events.Data), take func(int, events.Seat
 		}
 		if s.drawn != nil && (len(s.drawn) != s.count || hasDuplicate(s.drawn)) {
 			return bad("is given %s for %d cards thrown", cards.Join(s.drawn, " "), s.count)
+		}
+		for _, c := range s.discarded {
+			g.used = g.used.Add(c)
+		}
+		for _, c := range s.drawn {
+			// A card already thrown or folded, or held by a player who draws later, can only come
+			// from a reshuffle of used cards when the stub ran out; the source does not say which
+			// cards it gathered (pokerkit gathers the burn, the folded hands and every discard, the
+			// later players' too, before it deals), so the hand cannot be written as it was played
+			// (docs/cli.md, import) and is left out rather than dealing a card twice.
+			if o, ok := held[c]; g.used.Has(c) || ok && o != s.seat {
+				return atLine(s.line, errf(ErrUnsupported, "seat %d (%s) is given %s in the draw, a card already used in this hand: the source reshuffled used cards when the stub ran out, which fechado cannot place", s.seat, st.p.name, c))
+			}
 		}
 		release(held, s.seat)
 		st.hold = nil

@@ -145,8 +145,10 @@ func writePHH(b *bytes.Buffer, x *xHand, k int, many bool) {
 	flushDraw()
 	b.WriteString("]\n")
 	fmt.Fprintf(b, "finishing_stacks = %s\n", chipList(finish))
+	// time is a TOML local time, as PHH defines it and pokerkit reads it (a datetime.time), not a
+	// string.
 	u := x.at.UTC()
-	fmt.Fprintf(b, "year = %d\nmonth = %d\nday = %d\ntime = %s\ntime_zone = \"UTC\"\n", u.Year(), int(u.Month()), u.Day(), tomlString(u.Format("15:04:05")))
+	fmt.Fprintf(b, "year = %d\nmonth = %d\nday = %d\ntime = %s\ntime_zone = \"UTC\"\n", u.Year(), int(u.Month()), u.Day(), u.Format("15:04:05"))
 	// pokerkit's table and hand are numbers: fechado's ids go in user-defined fields, which
 	// pokerkit keeps without a warning when their names begin with "_".
 	fmt.Fprintf(b, "hand = %d\n", st.Number)

@@ -118,13 +118,15 @@ func roundTrip(t *testing.T, f handhistory.Format, hands [][]*events.Event) {
 	}
 }
 
-// importedHands returns the hands of the importer's own fixtures and of the real files: every
-// structure (fixed, pot, no limit), side pots, rake, all-ins, unknown cards, sessions.
+// importedHands returns the hands of the importer's own fixtures, of the real files and of the
+// hands pokerkit played: every structure (fixed, pot, no limit), side pots, rake, all-ins, unknown
+// cards, sessions.
 func importedHands(t *testing.T) [][]*events.Event {
 	t.Helper()
 	var hands [][]*events.Event
 	ps, _ := filepath.Glob("testdata/pokerstars/*.txt")
 	phh, _ := filepath.Glob("testdata/phh/*.phh*")
+	phh = append(phh, testfilesGlob(t, "phh/pokerkit/*.phhs")...) // pokerkit's own PHH
 	seen := map[string]bool{}
 	for _, path := range append(append(ps, realFiles(t)...), phh...) {
 		if filepath.Base(path) == "malformed.txt" {

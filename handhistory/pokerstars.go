@@ -112,10 +112,12 @@ func assemble(res *Result, name, prefix string, blocks []psBlock) {
 	tables := map[string]*tableRun{}
 	for _, b := range blocks {
 		h := b.h
-		// The online rooms (PokerStars, Full Tilt, OnGame, Boss, Merge) deal their cash games
-		// with a moving button (events-v1.md §7, 2026-12-05: "imports of online rooms' cash games
-		// declare moving"); their tournaments keep the dead button.
-		h.d.moving = h.d.tournament == nil
+		// The online rooms (PokerStars, Full Tilt, OnGame, Merge) deal their cash games with a
+		// moving button (events-v1.md §7, 2026-12-05: "imports of online rooms' cash games declare
+		// moving"); their tournaments keep the dead button. Boss's cash games keep it too: its
+		// big blind never skips a player, and a player sitting out keeps the button (events.md,
+		// Reading R6).
+		h.d.moving = h.d.tournament == nil && !h.deadButton
 		if h.seated {
 			t := tables[h.tableName]
 			if t == nil {
@@ -215,6 +217,9 @@ type psHand struct {
 	number    string // the PokerStars hand number
 	tableName string
 	seated    bool // the table line was read: tableName is known
+	// deadButton says the room deals its cash games by the TDA dead button, not the moving button
+	// of the other online rooms (Boss: events.md, Reading R6).
+	deadButton bool
 }
 
 // psParser reads one hand: lines[start:end].

@@ -60,7 +60,6 @@ func TestPokerStarsFiles(t *testing.T) {
 		"5-Carddraw-FL-USD-0.10-0.20-201106.Walked.txt":         {1, 0},
 		"5-Carddraw-FL-USD-0.25-0.50-201209.fold.to.cb.fix.txt": {1, 0},
 		"5-Carddraw-USD-0.10-0.20-200911.txt":                   {30, 0},
-		"fl-2009-session-laodica.txt":                           {30, 0},
 	}
 	files, _ := filepath.Glob("testdata/pokerstars/*.txt")
 	files = append(files, realFiles(t)...)

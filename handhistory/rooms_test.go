@@ -32,14 +32,6 @@ var roomFixtures = map[handhistory.Format]map[string]int{
 	},
 }
 
-// roomGaps are findings of severity error the auditor gives on fixtures whose originals are
-// legal, keyed by file and code, with the reason. Any other error fails.
-var roomGaps = map[string]string{
-	// A player sitting out kept the button (DEALER="Y" on his seat) and the blinds went to the
-	// next two players: the room's rotation, not the preset's dead button.
-	"5CD-FL-EUR-2-4.Opoker.sample.xml table.dealer": "the room's button rotation around a player sitting out",
-}
-
 // Every fixture is recognised by --format auto as the room that wrote it.
 func TestDetectRecognisesEveryFixture(t *testing.T) {
 	for f, files := range roomFixtures {
@@ -86,11 +78,7 @@ func TestRoomFixturesImportAndAuditClean(t *testing.T) {
 					checkEvents(t, h)
 				}
 				for _, fd := range auditImported(t, res) {
-					switch {
-					case fd.Severity != finding.Error:
-					case roomGaps[file+" "+string(fd.Code)] != "":
-						t.Logf("known auditor gap (%s): %s", roomGaps[file+" "+string(fd.Code)], fd.JSON())
-					default:
+					if fd.Severity == finding.Error {
 						t.Errorf("%s", fd.JSON())
 					}
 				}

@@ -145,6 +145,7 @@ func ImportBoss(name string, data []byte) *Result {
 
 func readBoss(name string, bh *bossHistory, line int) (*psHand, error) {
 	h := newRoomHand("boss", bh.ID, line-1)
+	h.deadButton = true
 	d := h.d
 	bad := func(kind error, format string, a ...any) (*psHand, error) {
 		return h, atLine(line, errf(kind, format, a...))

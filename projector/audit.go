@@ -112,6 +112,9 @@ func (p *Projector) auditHand(ctx context.Context, endSeq uint64, h *hand, j *au
 
 // insertFinding stores f as finding n of hand, shown by stream message m.
 func (p *Projector) insertFinding(ctx context.Context, m Message, hand string, n int, f finding.Finding) error {
+	if w := p.waitingIDs[hand]; w != nil {
+		w.found = true // judging numbers its own after it (order.go)
+	}
 	var seat any
 	if f.Seat != 0 {
 		seat = int(f.Seat)

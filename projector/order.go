@@ -33,6 +33,12 @@ type waitingHand struct {
 	// j is the hand replayed on its own at its end (audit.Judge, for its rows), judged against
 	// the hand before it once that one is; nil for a hand loaded after a restart.
 	j *audit.Judgement
+	// found is set when findings may have been stored for the hand while it waited (a stray line
+	// of it, a tournament.* finding: insertFinding), or it was loaded after a restart: judging
+	// reads them back to number its own after them and count them all. A hand that waited
+	// without any has none stored (endHand stores a waiting hand with no findings), so judging
+	// it reads nothing back.
+	found bool
 }
 
 // linkOf returns the link of h in its table's chain (its first event is its hand.started).
@@ -57,32 +63,44 @@ func (p *Projector) ready(ctx context.Context, l handorder.Link) (bool, error) {
 }
 
 // wait keeps h, which ended at stream message endSeq, until the hand before it is judged.
-func (p *Projector) wait(h *hand, endSeq uint64, l handorder.Link, j *audit.Judgement) {
+func (p *Projector) wait(h *hand, endSeq uint64, l handorder.Link, j *audit.Judgement) *waitingHand {
 	if p.waiting == nil {
-		p.waiting = map[string][]*waitingHand{}
+		p.waiting, p.waitingIDs = map[string][]*waitingHand{}, map[string]*waitingHand{}
 	}
-	p.waiting[h.table] = append(p.waiting[h.table], &waitingHand{h: h, endSeq: endSeq, link: l, j: j})
+	w := &waitingHand{h: h, endSeq: endSeq, link: l, j: j}
+	p.waiting[h.table] = append(p.waiting[h.table], w)
+	p.waitingIDs[h.id] = w
+	return w
+}
+
+// nextWaiting returns the index, among the hands waiting at table, of the one that comes next
+// in its chain's order after the last hand judged there (handorder.Next).
+func (p *Projector) nextWaiting(ctx context.Context, table string) (int, error) {
+	ws := p.waiting[table]
+	p.links = p.links[:0]
+	for _, w := range ws {
+		p.links = append(p.links, w.link)
+	}
+	prev, err := p.memory(ctx, table)
+	if err != nil {
+		return 0, err
+	}
+	var last *handorder.Link
+	if prev != nil {
+		l := prev.Link(table)
+		last = &l
+	}
+	return handorder.Next(p.links, last), nil
 }
 
 // releaseWaiting judges the hands waiting at table that now come next, one after another.
 func (p *Projector) releaseWaiting(ctx context.Context, table string) error {
 	for len(p.waiting[table]) > 0 {
-		ws := p.waiting[table]
-		var ls []handorder.Link
-		for _, w := range ws {
-			ls = append(ls, w.link)
-		}
-		prev, err := p.memory(ctx, table)
+		i, err := p.nextWaiting(ctx, table)
 		if err != nil {
 			return err
 		}
-		var last *handorder.Link
-		if prev != nil {
-			l := prev.Link(table)
-			last = &l
-		}
-		i := handorder.Next(ls, last)
-		if ok, err := p.ready(ctx, ls[i]); err != nil || !ok {
+		if ok, err := p.ready(ctx, p.waiting[table][i].link); err != nil || !ok {
 			return err
 		}
 		if err := p.judgeWaiting(ctx, table, i); err != nil {
@@ -100,29 +118,32 @@ func (p *Projector) judgeWaiting(ctx context.Context, table string, i int) error
 	if len(p.waiting[table]) == 0 {
 		delete(p.waiting, table)
 	}
+	delete(p.waitingIDs, w.h.id)
 	fs, err := p.auditHand(ctx, w.endSeq, w.h, w.j)
-	if err != nil {
-		return err
-	}
-	rows, err := p.b.tx.QueryContext(ctx, `SELECT n, severity FROM findings WHERE hand_id = ?`, w.h.id)
 	if err != nil {
 		return err
 	}
 	var all []finding.Finding
 	maxN := 0
-	for rows.Next() {
-		var n int
-		var f finding.Finding
-		if err := rows.Scan(&n, &f.Severity); err != nil {
-			rows.Close()
+	if w.found {
+		rows, err := p.b.stmt(stWaitingFindings).QueryContext(ctx, w.h.id)
+		if err != nil {
 			return err
 		}
-		maxN = max(maxN, n)
-		all = append(all, f)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
+		for rows.Next() {
+			var n int
+			var f finding.Finding
+			if err := rows.Scan(&n, &f.Severity); err != nil {
+				rows.Close()
+				return err
+			}
+			maxN = max(maxN, n)
+			all = append(all, f)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 	}
 	m := Message{Seq: w.endSeq}
 	for j, f := range fs {
@@ -134,8 +155,7 @@ func (p *Projector) judgeWaiting(ctx context.Context, table string, i int) error
 		}
 	}
 	all = append(all, fs...)
-	if _, err := p.b.tx.ExecContext(ctx, `UPDATE hands SET findings = ?, audit_status = ? WHERE stream_seq = ?`,
-		len(all), auditStatus(all), w.h.startSeq); err != nil {
+	if _, err := p.b.stmt(stJudged).ExecContext(ctx, len(all), auditStatus(all), w.h.startSeq); err != nil {
 		return fmt.Errorf("projector: hand %s: %w", w.h.id, err)
 	}
 	return nil
@@ -174,22 +194,12 @@ func (p *Projector) Settle(ctx context.Context) error {
 	slices.Sort(tables)
 	for _, t := range tables {
 		for len(p.waiting[t]) > 0 {
-			ws := p.waiting[t]
-			ls := make([]handorder.Link, len(ws))
-			for i, w := range ws {
-				ls[i] = w.link
-			}
-			prev, err := p.memory(ctx, t)
+			i, err := p.nextWaiting(ctx, t)
 			if err != nil {
 				p.reset()
 				return err
 			}
-			var last *handorder.Link
-			if prev != nil {
-				l := prev.Link(t)
-				last = &l
-			}
-			if err := p.judgeWaiting(ctx, t, handorder.Next(ls, last)); err != nil {
+			if err := p.judgeWaiting(ctx, t, i); err != nil {
 				p.reset()
 				return err
 			}
@@ -248,7 +258,7 @@ func (p *Projector) loadWaiting(ctx context.Context) error {
 		if !ok || !linked {
 			l = handorder.Link{Table: r.table, Hand: r.id}
 		}
-		p.wait(h, r.end, l, nil)
+		p.wait(h, r.end, l, nil).found = true
 	}
 	return nil
 }

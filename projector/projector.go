@@ -35,6 +35,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/finding"
 )
 
@@ -89,6 +90,9 @@ type Projector struct {
 	mem map[string]*audit.TableMemory
 	// waiting holds, by table, the ended hands waiting for the hand before them (order.go).
 	waiting map[string][]*waitingHand
+	// waitingIDs holds the same hands by hand id; links is nextWaiting's scratch.
+	waitingIDs map[string]*waitingHand
+	links      []handorder.Link
 	// tourHands holds the ended hands of each tournament followed since the load, as
 	// tournament_hands holds them (tournament.go).
 	tourHands map[string][]storedHand
@@ -220,7 +224,7 @@ func (p *Projector) reset() {
 		p.b.tx.Rollback()
 		p.b = nil
 	}
-	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.waiting, p.tourHands = false, nil, nil, false, 0, nil, nil, nil
+	p.loaded, p.open, p.replay, p.replaying, p.checkpoint, p.mem, p.waiting, p.waitingIDs, p.tourHands = false, nil, nil, false, 0, nil, nil, nil, nil
 	p.sourceSaved, p.bulk = false, nil
 }
 

@@ -36,6 +36,8 @@ const (
 	stSourceLog
 	stHandRow
 	stHandAt
+	stWaitingFindings
+	stJudged
 	numStmts
 )
 
@@ -108,4 +110,7 @@ var statements = [numStmts]string{
 	stFindingsOf:   `SELECT COALESCE(MAX(n), 0) FROM findings WHERE hand_id = ?`,
 	stAuditStatus:  `SELECT audit_status FROM hands WHERE stream_seq = ?`,
 	stStrayFinding: `UPDATE hands SET findings = findings + 1, audit_status = ? WHERE stream_seq = ?`,
+	// A waiting hand's findings stored meanwhile, and its count and status once judged (order.go).
+	stWaitingFindings: `SELECT n, severity FROM findings WHERE hand_id = ?`,
+	stJudged:          `UPDATE hands SET findings = ?, audit_status = ? WHERE stream_seq = ?`,
 }

@@ -282,7 +282,7 @@ func (p *Projector) replaceTournamentFindings(ctx context.Context, id string, st
 		if err != nil {
 			return err
 		}
-		if ok {
+		if ok && p.waitingIDs[hand] == nil { // a waiting hand counts them when judged (order.go)
 			all := append(own, want...)
 			if _, err := tx.ExecContext(ctx, `UPDATE hands SET findings = ?, audit_status = ? WHERE stream_seq = ?`,
 				len(all), auditStatus(all), seq); err != nil {

@@ -96,6 +96,10 @@ type handJob struct {
 	expect uint64
 	res    handResult
 	msg    *nats.Msg // the fast path's message, reused for each event (see Recorder.send)
+	// gate is passed once the hand's hand.ended has been sent, or the job is done; before is the
+	// gate of the hand handed over before it at its table, which its own hand.ended waits for on
+	// the fast path (Recorder.send). Both nil for a job that does not end its hand.
+	gate, before *endGate
 }
 
 func newJob(e *events.Event) *handJob {

@@ -101,8 +101,10 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 	if !follow && pending == 0 {
 		return short()
 	}
+	var w bound
+	defer w.stop()
 	for {
-		m, err := l.nextMsg(ctx, it, &next, follow, filter == "")
+		m, err := l.nextMsg(ctx, it, &w, &next, follow, filter == "")
 		if errors.Is(err, errIdle) {
 			// A filtered read waits on: unless what it got falls short of what the stream
 			// holds for its filter by a message the store cannot give.
@@ -144,19 +146,46 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 // errIdle is nextMsg's answer to a filtered read that got nothing for Options.Timeout.
 var errIdle = errors.New("no message")
 
+// bound is the deadline of a read's waits for its next message. One bound serves the waits
+// that follow one another until it passes, rather than a context and a timer for each message
+// (2-3 % of a projection's time); a wait that meets a bound made before it began waits again
+// with a new one, so that only a whole Options.Timeout without a message counts as one.
+type bound struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// renew returns the bound to wait with, and whether it was made for this wait.
+func (b *bound) renew(ctx context.Context, d time.Duration) (context.Context, bool) {
+	if b.ctx != nil && b.ctx.Err() == nil {
+		return b.ctx, false
+	}
+	b.stop()
+	b.ctx, b.cancel = context.WithTimeout(ctx, d)
+	return b.ctx, true
+}
+
+func (b *bound) stop() {
+	if b.cancel != nil {
+		b.cancel()
+	}
+}
+
 // nextMsg waits for the next message of a read, each wait bounded by Options.Timeout: when none
 // comes in that time and the stream holds the sequence an unfiltered read waits for (next), the
 // store is asked for it, and one it cannot give is reported as damaged instead of waited on.
-func (l *Log) nextMsg(ctx context.Context, it jetstream.MessagesContext, next *uint64, follow, unfiltered bool) (jetstream.Msg, error) {
+func (l *Log) nextMsg(ctx context.Context, it jetstream.MessagesContext, w *bound, next *uint64, follow, unfiltered bool) (jetstream.Msg, error) {
 	for {
-		wctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		wctx, fresh := w.renew(ctx, l.opts.Timeout)
 		m, err := it.Next(jetstream.NextContext(wctx))
-		cancel()
 		if err == nil {
 			return m, nil
 		}
 		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("recorder: reading the log: %w", err)
+		}
+		if !fresh {
+			continue // the bound of earlier waits passed during this one: a whole one again
 		}
 		if !unfiltered {
 			if follow {

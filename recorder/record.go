@@ -50,7 +50,9 @@ type Stats struct {
 // the goroutine that hands it over, in order, on the log's one connection. (A hand that continues
 // a stored one, repeats a hand still in flight, or meets a conflict or a timeout is handled apart
 // and may land later.) Its next events are sent as the acks arrive, from the goroutine that
-// receives them, without a goroutine per hand.
+// receives them, without a goroutine per hand; its hand.ended only once the hand handed over
+// before it at its table has sent its own (endGate), so that a table's hands end in the stream
+// in the order of the input.
 //
 // Add, AddLines and Close must be called from one goroutine; Stats from any. Close the Recorder
 // before its Log.
@@ -70,6 +72,11 @@ type Recorder struct {
 	inflight map[string]*handJob // handed over and not finished, by hand id
 	fatal    error
 
+	// lastEnd holds, by table, the gate of the last hand handed over that ends there (handOver's
+	// goroutine only); gateMu guards every endGate.
+	lastEnd map[string]*endGate
+	gateMu  sync.Mutex
+
 	rejectMu sync.Mutex
 	halted   atomic.Bool // the store failed or ctx is done
 	closed   bool
@@ -88,6 +95,7 @@ func (l *Log) NewRecorder(ctx context.Context, opts RecordOptions) *Recorder {
 		slots:    make(chan struct{}, opts.Window),
 		open:     map[string]*handJob{},
 		inflight: map[string]*handJob{},
+		lastEnd:  map[string]*endGate{},
 	}
 	context.AfterFunc(ctx, func() { r.halted.Store(true) })
 	pub, err := newFastPub(l.nc, l.opts.Timeout, r.acked, r.refused)
@@ -262,6 +270,10 @@ func (r *Recorder) handOver(j *handJob) error {
 	}
 	r.inflight[j.hand] = j
 	r.mu.Unlock()
+	if j.evs[len(j.evs)-1].ev.Type == events.HandEndedType {
+		j.gate, j.before = &endGate{}, r.lastEnd[j.table]
+		r.lastEnd[j.table] = j.gate
+	}
 	if j.after != nil || j.evs[0].ev.Seq != 1 {
 		go r.slow(j)
 		return r.err()
@@ -303,9 +315,73 @@ func (r *Recorder) indexSlow(j *handJob) {
 	r.finish(j, err)
 }
 
-// send publishes j.evs[i] on the fast path; acked or refused takes it from there.
+// endGate keeps a table's hand.ended events in the order their hands were handed over, which
+// is the order of the input: a hand's hand.ended is sent on the fast path only once the hand
+// handed over before it at its table has sent its own (or is done, whatever became of it). The
+// hands' other events go on as their acks come, so only the hand.ended events wait, and rarely
+// long: the hands of a table are handed over in order. The messages of the recorder's one
+// connection are stored in the order they are sent, so the stream holds each table's hands
+// ending in their chain's order, and a projector reading it judges each hand at its hand.ended
+// instead of keeping it until the hand before it comes (projector/order.go). It is the usual
+// order, not a promise: a hand appended the slow way (a retry, a conflict, a hand continuing a
+// stored one) or by another writer may still end out of it, and readers judge that too.
+type endGate struct {
+	passed bool
+	waiter *handJob // the next hand's job, stopped before its hand.ended until passed
+}
+
+// pass passes j's gate and sends the hand.ended events that waited for it, one after another.
+func (r *Recorder) pass(j *handJob) {
+	for j != nil && j.gate != nil {
+		r.gateMu.Lock()
+		g := j.gate
+		if g.passed {
+			r.gateMu.Unlock()
+			return
+		}
+		g.passed = true
+		w := g.waiter
+		g.waiter, j.before = nil, nil // j.before: no longer needed
+		r.gateMu.Unlock()
+		if w == nil {
+			return
+		}
+		if r.halted.Load() {
+			r.finish(w, r.ctx.Err()) // passes w's gate in turn
+			return
+		}
+		if !r.publish(w) {
+			return
+		}
+		j = w
+	}
+}
+
+// send publishes j.evs[i] on the fast path; acked or refused takes it from there. A hand.ended
+// waits for the hand before it at its table (endGate).
 func (r *Recorder) send(j *handJob, i int, expect uint64) {
 	j.next, j.expect = i, expect
+	if j.gate != nil && i == len(j.evs)-1 {
+		r.gateMu.Lock()
+		if b := j.before; b != nil && !b.passed {
+			b.waiter = j
+			r.gateMu.Unlock()
+			return // sent by pass
+		}
+		j.before = nil
+		r.gateMu.Unlock()
+		if r.publish(j) {
+			r.pass(j)
+		}
+		return
+	}
+	r.publish(j)
+}
+
+// publish publishes j.evs[j.next] with j.expect, and reports whether it was sent: if not, the slow
+// path takes the hand over.
+func (r *Recorder) publish(j *handJob) bool {
+	i, expect := j.next, j.expect
 	// One message a hand, its fields set again for each event: PublishMsg copies a message out
 	// before it returns, and the hand has one event in flight. (The slow path's
 	// PublishMsgAsync keeps its message for retries: it gets one of its own each time.)
@@ -319,7 +395,9 @@ func (r *Recorder) send(j *handJob, i int, expect uint64) {
 	}
 	if err := r.pub.publish(j, j.msg); err != nil {
 		go r.resume(j, nil, err)
+		return false
 	}
+	return true
 }
 
 // acked is the publisher's ack handler: a clean ack sends the hand's next event at once.
@@ -417,6 +495,7 @@ func (r *Recorder) finish(j *handJob, err error) {
 		delete(r.inflight, j.hand)
 	}
 	r.mu.Unlock()
+	r.pass(j)
 	close(j.done)
 	<-r.slots
 	r.pending.Done()

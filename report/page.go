@@ -28,6 +28,9 @@ article.finding.info{border-left-color:#2364aa}
 .info .badge{background:#2364aa}
 .sentence{font-size:1.1em;margin:.4em 0}
 .cite{color:#333;font-size:.92em}
+.remedy{background:#f4f2ec;border-radius:6px;padding:6px 10px;margin:.5em 0}
+.remedy h3{font-size:1em;margin:0 0 .2em}
+.remedy p{margin:0}
 ol.timeline{padding-left:0;list-style:none;margin:0}
 ol.timeline li{display:flex;gap:10px;padding:3px 0;border-bottom:1px dotted #ddd}
 ol.timeline .seq{flex:0 0 4.5em;color:#666;font-variant-numeric:tabular-nums}
@@ -87,6 +90,7 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{range .Findings}}<article class="finding {{.Class}}" id="finding-{{.Index}}">
 <p><span class="badge">{{.Severity}}</span> <strong>{{.At}}</strong></p>
 <p class="sentence">{{.Sentence}}</p>
+{{if .Remedy}}<div class="remedy"><h3>{{index $.Labels "report.remedy"}}</h3><p>{{.Remedy}}</p></div>{{end}}
 <p class="cite">{{.Citation}}</p>
 {{if .Who}}<p>{{.Who}}</p>{{end}}{{if .Cards}}<p class="cards">{{.Cards}}</p>{{end}}
 {{if .Table}}<h3>{{.Caption}}</h3><div class="scroll" tabindex="0"><div class="drawing">{{.Table}}</div></div>

@@ -81,11 +81,13 @@ type findingView struct {
 	At       string
 	Sentence string
 	Citation string
-	Where    string
-	Who      string
-	Cards    string
-	Table    template.HTML
-	Caption  string
+	// Remedy says what the floor does now (explain.Remedy, the words the dispute desk shows).
+	Remedy  string
+	Where   string
+	Who     string
+	Cards   string
+	Table   template.HTML
+	Caption string
 }
 
 // DeckCheck is one shuffle of a hand checked against its commitment, in words.
@@ -152,7 +154,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 		x := h.Explain(l, f)
 		concerned = append(concerned, x.Seats...)
 		fv := findingView{Index: i + 1, Severity: x.Severity, Class: string(f.Severity),
-			At: l.T("report.seq", lang.Args{"seq": int(f.Seq)}), Sentence: x.Sentence, Citation: x.Citation}
+			At: l.T("report.seq", lang.Args{"seq": int(f.Seq)}), Sentence: x.Sentence, Citation: x.Citation, Remedy: x.Remedy}
 		var who []string
 		for _, s := range x.Seats {
 			who = append(who, h.Name(l, s))
@@ -254,7 +256,7 @@ func unique(cs []cards.Card) []cards.Card {
 func labels(l *lang.Lang) map[string]string {
 	m := map[string]string{}
 	for _, k := range []string{"report.players", "report.final", "report.timeline", "report.deck", "report.findings",
-		"report.nofindings", "report.chain", "report.legend", "deck.order", "deck.taken", "pot.label", "col.seat", "col.player", "col.start",
+		"report.nofindings", "report.remedy", "report.chain", "report.legend", "deck.order", "deck.taken", "pot.label", "col.seat", "col.player", "col.start",
 		"col.final", "col.cards", "col.hand", "col.result"} {
 		m[k] = l.T(k, nil)
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"html/template"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/explain"
+	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/eventfiles"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/replay"
@@ -153,4 +156,45 @@ func hasShowdown(hand []*events.Event) bool {
 		}
 	}
 	return false
+}
+
+// An error finding's remedy, what the floor does now, is printed with it in the reader's
+// language: the words explain.Remedy gives the dispute desk (issue 41), under the report's
+// heading for it, in Portuguese and Turkish, not in English.
+func TestRemedyOfAnErrorFinding(t *testing.T) {
+	hands := simLog(t, "br-fechado", 12)
+	for _, code := range []string{"pt-BR", "tr"} {
+		l, _ := lang.Get(code)
+		told := 0
+		for _, hand := range hands {
+			if _, ok := hand[0].Data.(*events.HandStarted); !ok {
+				continue
+			}
+			var b bytes.Buffer
+			if err := Write(&b, hand, Options{Lang: l, Now: time.Unix(0, 0)}); err != nil {
+				t.Fatal(err)
+			}
+			page := b.String()
+			for _, f := range audit.Hand(hand) {
+				if f.Severity != finding.Error {
+					continue
+				}
+				remedy := explain.Remedy(l, f.Code, "br-fechado")
+				if remedy == "" || remedy == explain.Remedy(lang.English(), f.Code, "br-fechado") {
+					t.Errorf("%s: the error %s has no remedy of its own in %s: %q", hand[0].Hand, f.Code, code, remedy)
+					continue
+				}
+				if !strings.Contains(page, template.HTMLEscapeString(remedy)) {
+					t.Errorf("%s report of hand %s: no remedy of its error %s (%q)", code, hand[0].Hand, f.Code, remedy)
+				}
+				if !strings.Contains(page, "<h3>"+template.HTMLEscapeString(l.T("report.remedy", nil))+"</h3>") {
+					t.Errorf("%s report of hand %s: no heading of the remedy", code, hand[0].Hand)
+				}
+				told++
+			}
+		}
+		if told == 0 {
+			t.Errorf("%s: no error finding in 12 hands with injected irregularities", code)
+		}
+	}
 }

@@ -45,7 +45,13 @@ func (r Rotation) Deal(old, newcomers []events.Seat, dealer events.Seat) (b Blin
 		}
 	}
 	slices.Sort(in)
-	b = r.Place(in, dealer)
+	var waiting SeatSet // the newcomers who wait for the big blind sit at the table, away
+	for _, n := range newcomers {
+		if !slices.Contains(in, n) {
+			waiting |= SeatSetOf([]events.Seat{n})
+		}
+	}
+	b = r.PlaceAway(in, waiting, dealer)
 	for _, n := range newcomers {
 		if n != b.Big && slices.Contains(in, n) {
 			b.Extra = append(b.Extra, n)
@@ -111,7 +117,11 @@ func (r Rotation) After(h *Hand) Rotation {
 	}
 	if bb == 0 {
 		// No big blind was posted (the hand ended before): where the rotation put it.
-		bb = r.Place(seats, h.Start.Dealer).Big
+		var away []events.Seat
+		for _, a := range h.Start.Away {
+			away = append(away, a.Seat)
+		}
+		bb = r.PlaceAway(seats, SeatSetOf(away), h.Start.Dealer).Big
 	}
 	return Rotation{LastBB: bb, BBBefore: r.LastBB, LastSB: h.SmallBlind, LastDealtIn: len(h.Players),
 		LastIn: SeatSetOf(seats), LastButton: h.Start.Dealer, Moving: h.Preset.Button == events.ButtonMoving}
@@ -134,6 +144,13 @@ func seatsOf(h *Hand) []events.Seat {
 // A table that moves its button (Moving) places it by MovingButton and the blinds on the next two
 // seats dealt in after it.
 func (r Rotation) Place(seats []events.Seat, dealer events.Seat) Blinds {
+	return r.PlaceAway(seats, 0, dealer)
+}
+
+// PlaceAway is Place for a hand at which the players of the seats away sit at the table without
+// being dealt in: by NextBlindsAway, the dead button may stay on the seat of one of them, and the
+// two players dealt in then post the small and the big blind left of it.
+func (r Rotation) PlaceAway(seats []events.Seat, away SeatSet, dealer events.Seat) Blinds {
 	if r.Misdeal && r.LastBB == 0 {
 		return Blinds{Button: r.LastButton} // the misdealt first hand's button again
 	}
@@ -143,10 +160,12 @@ func (r Rotation) Place(seats []events.Seat, dealer events.Seat) Blinds {
 		}
 		return MovingBlinds(seats, MovingButton(seats, r.LastButton, r.LastIn))
 	}
-	bb, button, ok := NextBlinds(seats, r.LastBB, r.LastSmall(), r.LastDealtIn)
+	bb, button, ok := NextBlindsAway(seats, away, r.LastBB, r.LastSmall(), r.LastDealtIn)
 	switch {
 	case bb == 0:
 		return Blinds{Button: dealer}
+	case len(seats) == 2 && ok && !slices.Contains(seats, button):
+		return Blinds{Button: button, Small: r.LastBB, Big: bb} // a dead button on a seat away
 	case len(seats) == 2:
 		return Blinds{Button: button, Small: button, Big: bb}
 	case !ok:

@@ -174,16 +174,18 @@ func (h *Hand) onDrawCard(seq events.Seq, p *Player, d *events.CardDealt) {
 	case p.Pending > 0:
 		p.Pending--
 		if h.Preset.BurnBeforeFourth && p.Discards == 4 && p.Pending == 0 && h.lastBurn != seq-1 {
-			// tr-kapali "most cards drawn": the fourth card comes after a burned card.
-			h.once(finding.DrawProcedure, seq, p.Seat, fmt.Sprintf("seat %d got his fourth card without a burn before it", p.Seat), "a burned card before the fourth", nil)
+			// tr-kapali "most cards drawn": the fourth card comes after a burned card. The
+			// finding carries the seat; its message does not name it, as the explanation
+			// quotes the message in a sentence that names the player.
+			h.once(finding.DrawProcedure, seq, p.Seat, "the fourth replacement came without a burn before it", "a burned card before the fourth", nil)
 		}
 	case h.delayed[p.Seat]:
 		last := h.othersDone(p.Seat)
 		switch {
 		case !last:
-			h.once(finding.DrawProcedure, seq, p.Seat, fmt.Sprintf("seat %d drew five and got the fifth card before the others drew", p.Seat), "the fifth card after everyone else", nil)
+			h.once(finding.DrawProcedure, seq, p.Seat, "five cards drawn, and the fifth given before the others drew", "the fifth card after everyone else", nil)
 		case h.lastBurn != seq-1:
-			h.once(finding.DrawProcedure, seq, p.Seat, fmt.Sprintf("seat %d, last to draw, got his fifth card without a burn", p.Seat), "a burned card before the fifth", nil)
+			h.once(finding.DrawProcedure, seq, p.Seat, "the fifth card, given last, came without a burn before it", "a burned card before the fifth", nil)
 		}
 		h.delayed[p.Seat] = false
 	case h.owedLater[p.Seat] > 0:

@@ -112,7 +112,8 @@ func (h *Hand) Qualifies(v Value) bool {
 //     (events-v1.md §7, continuity).
 //   - TDA "button in heads-up": with two players the button posts the small blind and the other
 //     player the big blind; when play becomes heads-up the button is placed so that nobody takes
-//     the big blind twice in a row, which the big blind's move already ensures.
+//     the big blind twice in a row, which the big blind's move already ensures. Play is not
+//     heads-up while a third player still sits at the table: NextBlindsAway.
 //   - New players and the big blind: a player who sits down is dealt in when the big blind
 //     reaches him, or earlier by posting a big blind from his seat (an extra blind); meanwhile he
 //     is away, waiting for it. Either way the big blind moves as above.
@@ -120,12 +121,26 @@ func (h *Hand) Qualifies(v Value) bool {
 // ok is false when the rule does not fix the button: without the last two big blinds, or in the
 // hand after heads-up play (the button then only has to keep the blinds where the rule puts them).
 func NextBlinds(seats []events.Seat, lastBB, lastSB events.Seat, lastDealtIn int) (bb, button events.Seat, ok bool) {
+	return NextBlindsAway(seats, 0, lastBB, lastSB, lastDealtIn)
+}
+
+// NextBlindsAway is NextBlinds for a hand at which the players of the seats away are seated but
+// not dealt in (sitting out, or waiting for the big blind). Two players dealt in are not heads-up
+// while the player of the last small blind still sits at the table, out of this hand, and the last
+// big blind, dealt in, is the first player after him: the button stays dead on his seat, as on an
+// empty one, and the two players dealt in post the small blind (the last big blind, as the TDA
+// has it) and the big blind left of it (events.md, Reading R6: a real Boss session of 2011, hand
+// 2692988440 of testdata/hh/boss/5CD-FL-EUR-2-4.Opoker.sample.xml, leaves the button with a
+// player who sits out, three-handed, and the blinds to the other two; at the next hand he has
+// left, play is heads-up and the big blind moves on). Otherwise two players dealt in play
+// heads-up: the button posts the small blind.
+func NextBlindsAway(seats []events.Seat, away SeatSet, lastBB, lastSB events.Seat, lastDealtIn int) (bb, button events.Seat, ok bool) {
 	if lastBB == 0 || len(seats) == 0 {
 		return 0, 0, false
 	}
 	bb = NextSeat(seats, lastBB)
 	switch {
-	case len(seats) == 2:
+	case len(seats) == 2 && !(away.Has(lastSB) && lastDealtIn > 2 && NextSeat(seats, lastSB) == lastBB):
 		for _, s := range seats {
 			if s != bb {
 				return bb, s, true

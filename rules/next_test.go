@@ -82,6 +82,55 @@ func TestNextBlinds(t *testing.T) {
 	}
 }
 
+// events.md Reading R6, a player who sits out keeps the dead button: two players dealt in are not
+// heads-up while the last small blind sits out on the seat the rule gives the button and the last
+// big blind, dealt in, is the first player after it (the Boss session of handhistory's fixtures,
+// hands 2692988440 and 2692989117).
+func TestNextBlindsAway(t *testing.T) {
+	s := func(xs ...events.Seat) []events.Seat { return xs }
+	for _, tc := range []struct {
+		rule               string
+		seats              []events.Seat
+		away               []events.Seat
+		lastBB, lastSB     events.Seat
+		lastDealtIn        int
+		wantBB, wantButton events.Seat
+		wantOK             bool
+	}{
+		{`TDA dead button: the last small blind (seat 2) sits out; the button stays on his seat, the big blind moves 3 → 5`,
+			s(3, 5), s(2), 3, 2, 3, 5, 2, true},
+		{`TDA button in heads-up: he has left; the big blind moves 5 → 3 and the button posts the small blind`,
+			s(3, 5), nil, 5, 3, 2, 3, 5, true},
+		{`TDA button in heads-up: someone away elsewhere (seat 6) does not keep the button, seat 2 is empty`,
+			s(3, 5), s(6), 3, 2, 3, 5, 3, true},
+		{`TDA button in heads-up: already heads-up with him away, only the big blind is fixed`,
+			s(3, 5), s(2), 5, 3, 2, 3, 5, true},
+		{`TDA button in heads-up: the last small blind (3) and big blind (4) both sit out; heads-up, the big blind moves 4 → 5`,
+			s(2, 5), s(1, 3, 4, 6), 4, 3, 4, 5, 2, true},
+	} {
+		var away SeatSet
+		if tc.away != nil {
+			away = SeatSetOf(tc.away)
+		}
+		bb, button, ok := NextBlindsAway(tc.seats, away, tc.lastBB, tc.lastSB, tc.lastDealtIn)
+		if bb != tc.wantBB || button != tc.wantButton || ok != tc.wantOK {
+			t.Errorf("%s: big blind %d, button %d, %v; want %d, %d, %v", tc.rule, bb, button, ok, tc.wantBB, tc.wantButton, tc.wantOK)
+		}
+	}
+	// Rotation.PlaceAway puts the blinds on the two players dealt in, left of the dead button.
+	r := Rotation{LastBB: 3, LastSB: 2, BBBefore: 5, LastDealtIn: 3}
+	if got, want := r.PlaceAway(s(3, 5), SeatSetOf(s(2)), 5), (Blinds{Button: 2, Small: 3, Big: 5}); !blindsEqual(got, want) {
+		t.Errorf("placed %+v, want %+v", got, want)
+	}
+	if got, want := r.Place(s(3, 5), 5), (Blinds{Button: 3, Small: 3, Big: 5}); !blindsEqual(got, want) {
+		t.Errorf("nobody away: placed %+v, want %+v (heads-up)", got, want)
+	}
+}
+
+func blindsEqual(a, b Blinds) bool {
+	return a.Button == b.Button && a.Small == b.Small && a.Big == b.Big && slices.Equal(a.Extra, b.Extra)
+}
+
 // Property (TDA dead button): with the same players dealt in hand after hand, the big blind visits
 // every seat once per orbit, and the button is always the seat two big blinds back.
 func TestNextBlindsOrbit(t *testing.T) {

@@ -57,6 +57,8 @@ var ReadModels = []string{
 	"void_copies",
 	// 0011
 	"player_totals",
+	// 0013
+	"integrity_runs", "integrity_pairs",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.

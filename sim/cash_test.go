@@ -174,3 +174,35 @@ func TestWaitForBigBlind(t *testing.T) {
 	}
 	t.Logf("%d players dealt in again or sitting down, each as the big blind", checked)
 }
+
+// events.md Reading R6: a player who sits out on the seat of the last small blind keeps the dead
+// button, and the two players dealt in post the blinds left of it (rules.NextBlindsAway), as the
+// auditor expects. Cash sessions that reach the case, a misdeal among them (5 players, seed 2:
+// the replayed small blind is the first player left of the dead button, not the button), play
+// and audit clean.
+func TestDeadButtonStaysWithAPlayerAway(t *testing.T) {
+	reached := 0
+	for _, cfg := range []Config{
+		{Rules: "online-draw", Players: 5, Hands: 400, Seed: 2, Cash: true},
+		{Rules: "online-draw", Players: 3, Hands: 400, Seed: 1, Cash: true},
+		{Rules: "online-draw", Players: 6, Hands: 400, Seed: 3, Cash: true},
+	} {
+		hands, fs := auditRun(t, cfg)
+		clean(t, hands, fs)
+		for _, h := range hands {
+			hs := h.Events[0].Data.(*events.HandStarted)
+			if len(hs.Seats) != 2 {
+				continue
+			}
+			for _, a := range hs.Away {
+				if a.Seat == hs.Dealer {
+					reached++
+				}
+			}
+		}
+	}
+	if reached == 0 {
+		t.Fatal("no hand with two players dealt in and the button on the seat of a player away: the case is not exercised")
+	}
+	t.Logf("%d hands with the dead button on the seat of a player away", reached)
+}

@@ -1,11 +1,8 @@
 package sim
 
 import (
-	"slices"
-
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/rules"
 )
 
@@ -89,9 +86,7 @@ func (g *game) give(s events.Seat, own []cards.Card) bool {
 func (g *game) draw() {
 	h := g.h
 	pr := h.Preset
-	if pr.DrawSource == rules.DrawReshuffle && g.inj == finding.DrawProcedure {
-		g.injected = true // no reshuffle of the stub and the folded hands
-	} else if pr.DrawSource == rules.DrawReshuffle {
+	if pr.DrawSource == rules.DrawReshuffle {
 		// br-fechado: the stub and the folded players' cards, reshuffled before the first
 		// replacement, and cut.
 		set := cards.SetOf(g.stub...)
@@ -118,42 +113,9 @@ func (g *game) draw() {
 		plan[s] = d
 		fives = fives || len(d) == 5
 	}
-	short := events.Seat(0)                // draw.replacements: gets one card fewer
-	var notHeld map[events.Seat]cards.Card // draw.not-held: a card he does not hold, listed too
-	switch g.inj {
-	case finding.DrawTooMany:
-		if h.MaxDraw() < 5 && len(order) > 0 {
-			s := order[0]
-			d := append([]cards.Card(nil), h.Player(s).Cards...)
-			sortByRank(d)
-			plan[s] = d[:h.MaxDraw()+1]
-			g.injected = true
-		}
-	case finding.DrawOrder:
-		if len(order) >= 2 && len(plan[order[0]]) < 5 && len(plan[order[1]]) < 5 {
-			order = append([]events.Seat{order[1], order[0]}, order[2:]...)
-			g.injected = true
-		}
-	case finding.DrawNotHeld:
-		for _, s := range order {
-			if n := len(plan[s]); n >= 1 && n < h.MaxDraw() && len(g.stub) > 0 {
-				notHeld = map[events.Seat]cards.Card{s: g.stub[len(g.stub)-1]}
-				g.injected = true
-				break
-			}
-		}
-	case finding.DrawReplacements:
-		for _, s := range order {
-			if n := len(plan[s]); n >= 2 && n < 5 {
-				short = s
-				g.injected = true
-				break
-			}
-		}
-	}
 	// An exposed card in the draw, where the preset has a remedy for it.
 	exposeSeat := events.Seat(0)
-	if g.inj == "" && (pr.ExposedDraw == rules.RemedyBurnNext || (pr.ExposedDraw == rules.RemedyReplaceEnd && !fives)) {
+	if pr.ExposedDraw == rules.RemedyBurnNext || (pr.ExposedDraw == rules.RemedyReplaceEnd && !fives) {
 		if g.chance(g.rate() / 3) {
 			var cands []events.Seat
 			for _, s := range order {
@@ -169,11 +131,7 @@ func (g *game) draw() {
 	var delayed, owed events.Seat
 	for i, s := range order {
 		d := plan[s]
-		listed := d
-		if x, ok := notHeld[s]; ok {
-			listed = append(slices.Clone(d), x)
-		}
-		g.emit(&events.CardsDiscarded{Seat: s, Cards: listed})
+		g.emit(&events.CardsDiscarded{Seat: s, Cards: d})
 		if pr.DrawSource == rules.DrawUnderStub {
 			g.stub = append(g.stub, d...) // each discard goes under the stub
 		} else {
@@ -183,9 +141,6 @@ func (g *game) draw() {
 		if n == 5 && pr.DelayedFifth {
 			n = 4
 			delayed = s
-		}
-		if s == short {
-			n--
 		}
 		for k := 0; k < n; k++ {
 			if s == exposeSeat && k == 0 {
@@ -202,21 +157,13 @@ func (g *game) draw() {
 				}
 			}
 			if pr.BurnBeforeFourth && len(d) == 4 && k == 3 {
-				if g.inj == finding.DrawProcedure && !g.injected {
-					g.injected = true // the fourth card without a burn
-				} else {
-					g.burn(s, d)
-				}
+				g.burn(s, d)
 			}
 			g.give(s, d)
 		}
 		if delayed == s && i == len(order)-1 {
 			// Last to draw: the fifth card after a burn.
-			if g.inj == finding.DrawProcedure && !g.injected {
-				g.injected = true
-			} else {
-				g.burn(s, d)
-			}
+			g.burn(s, d)
 			g.give(s, d)
 			delayed = 0
 		}
@@ -279,23 +226,11 @@ func (g *game) showdown() {
 func (g *game) settle() {
 	h := g.h
 	if s, x := h.Excess(); x > 0 && h.InHand() > 0 {
-		if g.inj == finding.BetReturned {
-			g.injected = true // the excess stays in the pot
-		} else {
-			g.emit(&events.BetReturned{Seat: s, Amount: x})
-		}
+		g.emit(&events.BetReturned{Seat: s, Amount: x})
 	}
 	pots, _ := h.ExpectedAwards()
 	if o := h.Player(h.Opener); o != nil && o.Live() && h.Preset.MustShowOpeners && h.Preset.Openers != rules.OpenFree && len(h.OpenerCards) == 5 {
-		paid := false
-		for _, pot := range pots {
-			paid = paid || pot.Shares[o.Seat] > 0
-		}
-		if g.inj == finding.OpenNotShown && paid && !h.OpenersShown {
-			g.injected = true // paid without showing openers
-		} else {
-			g.emit(&events.OpenersShown{Seat: o.Seat, Cards: openers(h, h.OpenerCards)})
-		}
+		g.emit(&events.OpenersShown{Seat: o.Seat, Cards: openers(h, h.OpenerCards)})
 	}
 	for _, pot := range pots {
 		for _, w := range pot.Winners {

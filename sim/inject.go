@@ -1,7 +1,10 @@
 package sim
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
@@ -10,31 +13,29 @@ import (
 	"github.com/fechado/fechado/rules"
 )
 
-// An irregularity is injected in one of three ways, whichever leaves it the only error of the
-// hand:
-//   - pre: the table starts the hand wrongly (table.* codes): the hand is then played out
-//     consistently from that start;
-//   - behave: a player or the dealer does the wrong thing during the hand, and the hand goes on
-//     from what the log records (so later events stay consistent with it);
-//   - post: the events of a clean hand are altered afterwards, then renumbered and re-sealed.
+// An irregularity is injected in one of two ways; the players and the dealer always play clean:
+//   - pre: the table starts the hand with another dealer (table.dealer) or leaves a player out
+//     of the deal (table.seating), and the hand is played out clean from that start: both
+//     change who gets which card and who speaks when, which no edit of the finished hand can
+//     follow;
+//   - post: a mutation of the finished clean hand's events (Mutate): a pure pass keyed by the
+//     code, which alters, inserts, drops or re-deals events, or cuts the deck at another place
+//     (the later events naming the cards each player then holds), then renumbers and re-seals
+//     the chain.
 //
 // Every injected hand is audited on its own before it is written; if the auditor does not report
 // the code, or reports another error as well, the hand is played again clean and the code waits
 // for the next hand.
 type injector struct {
-	pre    func(s *Sim, dealt []*seat) (preplay, bool)
-	behave bool
-	post   func(s *Sim, g *game, code finding.Code) bool
+	pre  func(s *Sim, dealt []*seat) (preplay, bool)
+	post func(m *mutation, code finding.Code) bool
 }
 
-// preplay is how the table starts a hand wrongly.
+// preplay is how the table starts a hand wrongly where no mutation of the finished hand can:
+// another dealer changes who is dealt and who speaks first, a player left out changes the deal.
 type preplay struct {
-	dealer    events.Seat
-	carry     events.Chips
-	passedOut int
-	stack     map[events.Seat]events.Chips
-	rebuy     map[events.Seat]events.Chips
-	exclude   events.Seat
+	dealer  events.Seat
+	exclude events.Seat
 }
 
 // NotInjectable lists the codes the simulator cannot inject alone, with the reason.
@@ -57,32 +58,32 @@ var injectors = map[finding.Code]injector{
 	finding.DeckCutExposed:    {post: injectExposed},
 	finding.DeckShuffles:      {post: injectReveal},
 	finding.DealMismatch:      {post: injectMismatch},
-	finding.DealOrder:         {behave: true},
-	finding.DealCount:         {behave: true},
+	finding.DealOrder:         {post: injectDeal},
+	finding.DealCount:         {post: injectDeal},
 	// Exposed cards and misdeals.
 	finding.CardExposed:       {post: injectExposed},
 	finding.CardExposedRemedy: {post: injectExposed},
-	finding.MisdealSettlement: {behave: true},
+	finding.MisdealSettlement: {post: injectMisdeal},
 	// Opening and betting.
 	finding.AnteAmount:         {post: injectForced},
 	finding.BlindAmount:        {post: injectForced},
-	finding.OpenWithoutOpeners: {behave: true},
-	finding.OpenNotShown:       {behave: true},
-	finding.OpenBelowMinimum:   {behave: true},
-	finding.OpenNotAllowed:     {behave: true},
+	finding.OpenWithoutOpeners: {post: injectFalseOpen},
+	finding.OpenNotShown:       {post: injectOpen},
+	finding.OpenBelowMinimum:   {post: injectOpen},
+	finding.OpenNotAllowed:     {post: injectBrokeOpen},
 	finding.BetOutOfTurn:       {post: injectBetting},
 	finding.BetIllegalAction:   {post: injectBetting},
 	finding.BetAmount:          {post: injectBetting},
 	finding.BetReopen:          {post: injectBetting},
 	finding.BetRoundIncomplete: {post: injectBetting},
-	finding.BetReturned:        {behave: true},
+	finding.BetReturned:        {post: injectReturned},
 	// Drawing.
-	finding.DrawTooMany:      {behave: true},
-	finding.DrawOrder:        {behave: true},
-	finding.DrawNotHeld:      {behave: true},
-	finding.DrawReplacements: {behave: true},
+	finding.DrawTooMany:      {post: injectDraw},
+	finding.DrawOrder:        {post: injectDraw},
+	finding.DrawNotHeld:      {post: injectDraw},
+	finding.DrawReplacements: {post: injectDraw},
 	finding.DrawDeclared:     {post: injectDeclared},
-	finding.DrawProcedure:    {behave: true},
+	finding.DrawProcedure:    {post: injectDraw},
 	// Showdown and pots.
 	finding.ShowdownCards: {post: injectPots},
 	finding.PotWinner:     {post: injectPots},
@@ -92,11 +93,11 @@ var injectors = map[finding.Code]injector{
 	finding.PotUnawarded:  {post: injectPots},
 	finding.StackFinal:    {post: injectPots},
 	// Table continuity.
-	finding.TableStack:     {pre: preTable(finding.TableStack)},
-	finding.TableRebuy:     {pre: preTable(finding.TableRebuy)},
+	finding.TableStack:     {post: injectStart},
+	finding.TableRebuy:     {post: injectStart},
 	finding.TableDealer:    {pre: preTable(finding.TableDealer)},
-	finding.TableCarry:     {pre: preTable(finding.TableCarry)},
-	finding.TablePassedOut: {pre: preTable(finding.TablePassedOut)},
+	finding.TableCarry:     {post: injectStart},
+	finding.TablePassedOut: {post: injectStart},
 	finding.TableSeating:   {pre: preTable(finding.TableSeating)},
 }
 
@@ -213,7 +214,7 @@ func isTable(c finding.Code) bool {
 // preTable starts the hand wrongly for a table.* code.
 func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 	return func(s *Sim, dealt []*seat) (preplay, bool) {
-		pre := preplay{stack: map[events.Seat]events.Chips{}, rebuy: map[events.Seat]events.Chips{}}
+		var pre preplay
 		if s.lastSeats == nil {
 			return pre, false // the first hand has no previous hand to differ from
 		}
@@ -228,13 +229,6 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 		}
 		pick := rich[s.injRng.IntN(len(rich))]
 		switch code {
-		case finding.TableStack:
-			pre.stack[pick.seat] = 1 + events.Chips(s.injRng.IntN(5))
-		case finding.TableRebuy:
-			if s.preset.Rebuys {
-				return pre, false
-			}
-			pre.rebuy[pick.seat] = 100
 		case finding.TableDealer:
 			var seats []events.Seat
 			for _, p := range dealt {
@@ -252,12 +246,13 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 				// dealt in moves the starter wrongly.
 				pre.dealer = rules.NextSeat(seats, right)
 			}
-		case finding.TableCarry:
-			pre.carry = 5 + events.Chips(s.injRng.IntN(10))
-		case finding.TablePassedOut:
-			pre.passedOut = 1
 		case finding.TableSeating:
 			if _, ok := s.preset.Low(len(dealt) - 1); !ok || len(rich) < 3 {
+				return pre, false
+			}
+			if s.cfg.Cash {
+				// A cash player left out may leave before his next hand, listed as gone from
+				// a hand he was not in: a second finding, of the next hand.
 				return pre, false
 			}
 			pre.exclude = pick.seat
@@ -266,17 +261,79 @@ func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
 	}
 }
 
-// --- post-processing -------------------------------------------------------------------
+// timeLayout is the layout of events' times (Sim.tick).
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// mutation edits the events of a hand, then renumbers and re-seals them.
+// --- mutations of clean hands ------------------------------------------------------------
+
+// Mutate returns the events of a finished clean hand altered so that the auditor reports code
+// on it: a pure pass over the events (hand is not changed; rng draws the choices and the ids of
+// any inserted event, salt is the table's id salt), renumbered and re-sealed. ok is false when
+// the hand has nothing the mutation needs (the caller then tries another hand).
+func Mutate(code finding.Code, hand []*events.Event, rng *rand.Rand, salt uint64) ([]*events.Event, bool) {
+	inj, ok := injectors[code]
+	if !ok || inj.post == nil || len(hand) < 2 {
+		return nil, false
+	}
+	h, ok := replay(hand, len(hand))
+	if !ok {
+		return nil, false
+	}
+	m := &mutation{h: h, rng: rng, salt: salt}
+	for _, e := range hand {
+		c := *e
+		m.evs = append(m.evs, &c)
+	}
+	if !inj.post(m, code) {
+		return nil, false
+	}
+	if !m.sealed {
+		m.seal()
+	}
+	return m.evs, true
+}
+
+// replay follows the first n events of a hand with the rules engine, the seeds revealed
+// anywhere in the hand known from the start (as the auditor knows them).
+func replay(evs []*events.Event, n int) (*rules.Hand, bool) {
+	h, err := rules.NewHand(evs[0])
+	if err != nil {
+		return nil, false
+	}
+	h.Seeds = map[events.Seq]cards.Seed{}
+	for _, e := range evs {
+		if d, ok := e.Data.(*events.DeckRevealed); ok {
+			h.Seeds[d.Shuffle] = d.Seed
+		}
+	}
+	for _, e := range evs[1:n] {
+		h.Apply(e)
+	}
+	return h, true
+}
+
+// mutation edits copies of the events of a hand; Mutate then renumbers and re-seals them.
 type mutation struct {
-	s   *Sim
-	evs []*events.Event
+	h      *rules.Hand // the clean hand, followed to its end
+	evs    []*events.Event
+	rng    *rand.Rand
+	salt   uint64
+	sealed bool // the mutation broke the envelope after sealing: leave it as it is
+}
+
+// stubAt returns the stub, top first, before event i of the events as they are now.
+func (m *mutation) stubAt(i int) []cards.Card {
+	h, ok := replay(m.evs, i)
+	if !ok {
+		return nil
+	}
+	return h.Stub()
 }
 
 func (m *mutation) insert(i int, d events.Data) *events.Event {
 	at := m.evs[max(0, i-1)].At
-	e := &events.Event{ID: uuid7(m.s.injRng, m.s.clock, m.s.idSalt), Table: m.evs[0].Table, Hand: m.evs[0].Hand, At: at, Type: d.EventType(), Data: d}
+	t, _ := time.Parse(timeLayout, at)
+	e := &events.Event{ID: uuid7(m.rng, t, m.salt), Table: m.evs[0].Table, Hand: m.evs[0].Hand, At: at, Type: d.EventType(), Data: d}
 	m.evs = slices.Insert(m.evs, i, e)
 	return e
 }
@@ -305,6 +362,7 @@ func (m *mutation) seal() []*events.Event {
 		events.Seal(e, prev)
 		prev = events.Hash(e.Raw)
 	}
+	m.sealed = true
 	return m.evs
 }
 
@@ -335,19 +393,140 @@ func isDeal(e *events.Event) bool {
 	return ok && d.Phase == events.PhaseDeal
 }
 
-func (g *game) mutation() *mutation { return &mutation{s: g.s, evs: g.evs} }
+func isDrawCard(e *events.Event) bool {
+	d, ok := e.Data.(*events.CardDealt)
+	return ok && d.Phase == events.PhaseDraw
+}
 
-func (g *game) done(m *mutation) bool {
-	g.evs = m.seal()
+// relabel makes the events from index i on name the cards of seat as swap maps them: what
+// the seat shows, discards or shows as openers follows the cards it now holds.
+func (m *mutation) relabel(i int, seat events.Seat, swap map[cards.Card]cards.Card) {
+	sub := func(cs []cards.Card) []cards.Card {
+		out := slices.Clone(cs)
+		for k, c := range out {
+			if n, ok := swap[c]; ok {
+				out[k] = n
+			}
+		}
+		return out
+	}
+	for _, e := range m.evs[i:] {
+		switch d := e.Data.(type) {
+		case *events.CardsDiscarded:
+			if d.Seat == seat {
+				c := *d
+				c.Cards = sub(d.Cards)
+				e.Data = &c
+			}
+		case *events.HandShown:
+			if d.Seat == seat {
+				c := *d
+				c.Cards = sub(d.Cards)
+				e.Data = &c
+			}
+		case *events.OpenersShown:
+			if d.Seat == seat {
+				c := *d
+				c.Cards = sub(d.Cards)
+				e.Data = &c
+			}
+		}
+	}
+}
+
+// redeal gives the cards of stream, in order, to the burns and the draw's cards from index i
+// on, and makes each seat's later hand.shown name the cards it now holds. It fails at a shuffle
+// or an exposed card, or when the stream runs out.
+func (m *mutation) redeal(i int, stream []cards.Card) bool {
+	k := 0
+	next := func() (cards.Card, bool) {
+		if k >= len(stream) {
+			return 0, false
+		}
+		k++
+		return stream[k-1], true
+	}
+	swaps := map[events.Seat]map[cards.Card]cards.Card{}
+	for j := i; j < len(m.evs); j++ {
+		e := m.evs[j]
+		switch d := e.Data.(type) {
+		case *events.DeckShuffled, *events.CardExposed:
+			return false
+		case *events.CardBurned:
+			c, ok := next()
+			if !ok {
+				return false
+			}
+			b := *d
+			b.Card = c
+			e.Data = &b
+		case *events.CardDealt:
+			if d.Phase != events.PhaseDraw {
+				continue
+			}
+			c, ok := next()
+			if !ok {
+				return false
+			}
+			if swaps[d.Seat] == nil {
+				swaps[d.Seat] = map[cards.Card]cards.Card{}
+			}
+			swaps[d.Seat][d.Card] = c
+			b := *d
+			b.Card = c
+			e.Data = &b
+		case *events.HandShown:
+			if sw := swaps[d.Seat]; sw != nil {
+				b := *d
+				b.Cards = slices.Clone(d.Cards)
+				for x, c := range b.Cards {
+					if n, ok := sw[c]; ok {
+						b.Cards[x] = n
+					}
+				}
+				e.Data = &b
+			}
+		}
+	}
 	return true
 }
 
+// showHeld makes the hand.shown of seat show the cards he holds by then.
+func (m *mutation) showHeld(seat events.Seat) bool {
+	i := m.find(func(e *events.Event) bool { d, ok := e.Data.(*events.HandShown); return ok && d.Seat == seat })
+	if i < 0 {
+		return true
+	}
+	h, ok := replay(m.evs, i)
+	if !ok || len(h.Player(seat).Cards) != 5 {
+		return false
+	}
+	m.evs[i].Data = &events.HandShown{Seat: seat, Cards: slices.Clone(h.Player(seat).Cards)}
+	return true
+}
+
+// drawStream returns the cards of the burns and draw cards from index i on, in order, then the
+// stub left at the end of the hand.
+func (m *mutation) drawStream(i int) []cards.Card {
+	var out []cards.Card
+	for _, e := range m.evs[i:] {
+		switch d := e.Data.(type) {
+		case *events.CardBurned:
+			out = append(out, d.Card)
+		case *events.CardDealt:
+			if d.Phase == events.PhaseDraw {
+				out = append(out, d.Card)
+			}
+		}
+	}
+	return append(out, m.h.Stub()...)
+}
+
 // injectSchema adds an event for a seat not dealt in.
-func injectSchema(s *Sim, g *game, _ finding.Code) bool {
-	m := g.mutation()
+func injectSchema(m *mutation, _ finding.Code) bool {
 	var seat events.Seat
 	for x := events.MaxSeat; x >= 1; x-- {
-		if g.h.Player(x) == nil {
+		if m.h.Player(x) == nil {
 			seat = x
 			break
 		}
@@ -357,15 +536,14 @@ func injectSchema(s *Sim, g *game, _ finding.Code) bool {
 		return false
 	}
 	m.insert(i, &events.HandMucked{Seat: seat})
-	return g.done(m)
+	return true
 }
 
 // injectEnvelope breaks the envelope of the last event (or drops it).
-func injectEnvelope(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectEnvelope(m *mutation, code finding.Code) bool {
 	if code == finding.LogIncomplete {
 		m.remove(len(m.evs) - 1)
-		return g.done(m)
+		return true
 	}
 	evs := m.seal()
 	last := evs[len(evs)-1]
@@ -376,17 +554,14 @@ func injectEnvelope(s *Sim, g *game, code finding.Code) bool {
 		last.ID = evs[len(evs)-2].ID
 	case finding.LogChain:
 		events.Seal(last, events.Hash([]byte("not the previous line")))
-		g.evs = evs
 		return true
 	}
 	events.Seal(last, last.Prev)
-	g.evs = evs
 	return true
 }
 
 // injectBurn burns, right after the deal, a card that is not in the deck or that a player holds.
-func injectBurn(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectBurn(m *mutation, code finding.Code) bool {
 	i := m.findLast(isDeal)
 	if i < 0 {
 		return false
@@ -394,31 +569,30 @@ func injectBurn(s *Sim, g *game, code finding.Code) bool {
 	var c cards.Card
 	switch code {
 	case finding.DeckForeignCard:
-		if g.h.Low == cards.Two {
+		if m.h.Low == cards.Two {
 			return false // a 52-card deck has no foreign card
 		}
-		c = cards.New(g.h.Low-1, cards.Suit(s.injRng.IntN(4)))
+		c = cards.New(m.h.Low-1, cards.Suit(m.rng.IntN(4)))
 	default:
 		// A card of a player who never folds: it is in his hand when burned.
 		var held []cards.Card
 		for _, e := range m.evs[:i+1] {
-			if d, ok := e.Data.(*events.CardDealt); ok && d.Phase == events.PhaseDeal && !g.h.Player(d.Seat).Folded {
+			if d, ok := e.Data.(*events.CardDealt); ok && d.Phase == events.PhaseDeal && !m.h.Player(d.Seat).Folded {
 				held = append(held, d.Card)
 			}
 		}
 		if len(held) == 0 {
 			return false
 		}
-		c = held[s.injRng.IntN(len(held))]
+		c = held[m.rng.IntN(len(held))]
 	}
 	m.insert(i+1, &events.CardBurned{Card: c})
-	return g.done(m)
+	return true
 }
 
 // injectReveal breaks the reveal of the first shuffle: a wrong seed, none, or a physical shuffle
 // with too few riffles (br-fechado).
-func injectReveal(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectReveal(m *mutation, code finding.Code) bool {
 	i := m.find(func(e *events.Event) bool {
 		d, ok := e.Data.(*events.DeckRevealed)
 		return ok && d.Shuffle == 2
@@ -434,21 +608,20 @@ func injectReveal(s *Sim, g *game, code finding.Code) bool {
 	case finding.DeckUnrevealed:
 		m.remove(i)
 	case finding.DeckShuffles:
-		if g.h.Preset.MinShuffles < 2 {
+		if m.h.Preset.MinShuffles < 2 {
 			return false
 		}
 		one := 1
 		m.evs[1].Data = &events.DeckShuffled{Method: cards.PhysicalMethod, Count: &one}
 		m.remove(i)
 	}
-	return g.done(m)
+	return true
 }
 
 // injectExposed shows a card: in the cut without a reshuffle (deck.cut-exposed), the last card
 // of the deal (card.exposed), or the first card of the deal with no misdeal (card.exposed-remedy).
-func injectExposed(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
-	pr := g.h.Preset
+func injectExposed(m *mutation, code finding.Code) bool {
+	pr := m.h.Preset
 	switch code {
 	case finding.DeckCutExposed:
 		i := m.find(isType(events.DeckCutType))
@@ -472,28 +645,26 @@ func injectExposed(s *Sim, g *game, code finding.Code) bool {
 		seat := d.Seat
 		m.insert(i+1, &events.CardExposed{Card: d.Card, Phase: events.PhaseDeal, Seat: &seat, Cause: events.CauseDealer})
 	}
-	return g.done(m)
+	return true
 }
 
 // injectMismatch swaps two cards of the deal that go to the same player: he holds the same
 // hand, but the first comes out of the order the seed and the cut give.
-func injectMismatch(s *Sim, g *game, _ finding.Code) bool {
-	m := g.mutation()
+func injectMismatch(m *mutation, _ finding.Code) bool {
 	i := m.find(isDeal)
-	n := len(g.h.Players)
+	n := len(m.h.Players)
 	if i < 0 || i+n >= len(m.evs) || !isDeal(m.evs[i+n]) {
 		return false
 	}
 	a, b := *m.evs[i].Data.(*events.CardDealt), *m.evs[i+n].Data.(*events.CardDealt)
 	a.Card, b.Card = b.Card, a.Card
 	m.evs[i].Data, m.evs[i+n].Data = &a, &b
-	return g.done(m)
+	return true
 }
 
 // injectForced posts a second ante of nothing (ante.amount) or a big blind of nothing by the
 // small blind before the big blind's (blind.amount).
-func injectForced(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectForced(m *mutation, code finding.Code) bool {
 	switch code {
 	case finding.AnteAmount:
 		i := m.find(isType(events.AntePostedType))
@@ -511,7 +682,7 @@ func injectForced(s *Sim, g *game, code finding.Code) bool {
 		sb := m.evs[i].Data.(*events.BlindPosted).Seat
 		m.insert(i+1, &events.BlindPosted{Seat: sb, Amount: 0, Blind: events.BlindBig})
 	}
-	return g.done(m)
+	return true
 }
 
 func acted(e *events.Event) *events.PlayerActed {
@@ -520,8 +691,7 @@ func acted(e *events.Event) *events.PlayerActed {
 }
 
 // injectBetting alters the betting without moving a chip.
-func injectBetting(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectBetting(m *mutation, code finding.Code) bool {
 	switch code {
 	case finding.BetOutOfTurn:
 		// The last two checks of a round, by different players, in the wrong order.
@@ -534,7 +704,7 @@ func injectBetting(s *Sim, g *game, code finding.Code) bool {
 				continue // not the end of the round
 			}
 			m.evs[i], m.evs[i+1] = m.evs[i+1], m.evs[i]
-			return g.done(m)
+			return true
 		}
 		return false
 	case finding.BetIllegalAction:
@@ -561,7 +731,7 @@ func injectBetting(s *Sim, g *game, code finding.Code) bool {
 			return false
 		}
 		var seat events.Seat
-		for _, p := range g.h.Players {
+		for _, p := range m.h.Players {
 			if !p.Folded && !p.AllIn && !p.Mucked {
 				seat = p.Seat
 				break
@@ -583,11 +753,11 @@ func injectBetting(s *Sim, g *game, code finding.Code) bool {
 				continue
 			}
 			m.remove(i)
-			return g.done(m)
+			return true
 		}
 		return false
 	}
-	return g.done(m)
+	return true
 }
 
 func at(evs []*events.Event, i int) *events.Event {
@@ -598,11 +768,10 @@ func at(evs []*events.Event, i int) *events.Event {
 }
 
 // injectDeclared declares one card more than the player draws (tr-kapali: never lowered).
-func injectDeclared(s *Sim, g *game, _ finding.Code) bool {
-	if g.h.Preset.Declared != rules.DeclaredRaiseOnly {
+func injectDeclared(m *mutation, _ finding.Code) bool {
+	if m.h.Preset.Declared != rules.DeclaredRaiseOnly {
 		return false
 	}
-	m := g.mutation()
 	i := m.find(isType(events.CardsDiscardedType))
 	if i < 0 {
 		return false
@@ -611,12 +780,11 @@ func injectDeclared(s *Sim, g *game, _ finding.Code) bool {
 	n := len(d.Cards) + 1
 	d.Declared = &n
 	m.evs[i].Data = &d
-	return g.done(m)
+	return true
 }
 
 // injectPots alters the showdown or the awards, and the final stacks to match the events.
-func injectPots(s *Sim, g *game, code finding.Code) bool {
-	m := g.mutation()
+func injectPots(m *mutation, code finding.Code) bool {
 	endI := len(m.evs) - 1
 	end := *m.evs[endI].Data.(*events.HandEnded)
 	end.Stacks = slices.Clone(end.Stacks)
@@ -637,7 +805,7 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 		return out
 	}()
 	award := func(i int) events.PotAwarded { return *m.evs[i].Data.(*events.PotAwarded) }
-	pots, _ := g.h.ExpectedAwards()
+	pots, _ := m.h.ExpectedAwards()
 	switch code {
 	case finding.ShowdownCards:
 		i := m.find(isType(events.HandShownType))
@@ -646,7 +814,7 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 		}
 		d := *m.evs[i].Data.(*events.HandShown)
 		d.Cards = slices.Clone(d.Cards)
-		stub := g.h.StubSet()
+		stub := m.h.StubSet()
 		if stub.Len() == 0 {
 			return false
 		}
@@ -687,7 +855,8 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 						adjust(a.Seat, 1)
 						adjust(b.Seat, -1)
 						m.evs[i].Data, m.evs[j].Data = &a, &b
-						return g.done(m.withEnd(endI, end))
+						m.withEnd(endI, end)
+						return true
 					}
 				}
 			}
@@ -718,12 +887,638 @@ func injectPots(s *Sim, g *game, code finding.Code) bool {
 		m.remove(awards[0])
 		endI--
 	case finding.StackFinal:
-		adjust(end.Stacks[s.injRng.IntN(len(end.Stacks))].Seat, 1)
+		adjust(end.Stacks[m.rng.IntN(len(end.Stacks))].Seat, 1)
 	}
-	return g.done(m.withEnd(endI, end))
+	m.withEnd(endI, end)
+	return true
 }
 
 func (m *mutation) withEnd(i int, end events.HandEnded) *mutation {
 	m.evs[i].Data = &end
 	return m
+}
+
+// injectDeal gives the last two cards of the deal to the wrong players (deal.order), or leaves
+// out the last card of a player who did not open (deal.count: the draw then deals from that
+// card on; if he plays on, he does not discard it, gets one replacement fewer and his short
+// hand is mucked); the later events name the cards each player then holds, and the hand is
+// settled again.
+func injectDeal(m *mutation, code finding.Code) bool {
+	i := m.findLast(isDeal)
+	if i < 1 || !isDeal(m.evs[i-1]) {
+		return false
+	}
+	b := *m.evs[i].Data.(*events.CardDealt)
+	switch code {
+	case finding.DealOrder:
+		a := *m.evs[i-1].Data.(*events.CardDealt)
+		if a.Seat == b.Seat {
+			return false
+		}
+		// Each of the two now holds the other's card.
+		m.relabel(i+1, a.Seat, map[cards.Card]cards.Card{a.Card: b.Card})
+		m.relabel(i+1, b.Seat, map[cards.Card]cards.Card{b.Card: a.Card})
+		a.Seat, b.Seat = b.Seat, a.Seat
+		m.evs[i-1].Data, m.evs[i].Data = &a, &b
+		return m.resettle()
+	case finding.DealCount:
+		seat, folded := b.Seat, m.h.Player(b.Seat).Folded
+		if seat == m.h.Opener || !folded && m.h.Preset.DrawSource == rules.DrawReshuffle {
+			return false // the pre-draw reshuffle would gather the card left in the stub
+		}
+		d := m.find(isType(events.CardsDiscardedType))
+		var stream []cards.Card
+		if d >= 0 {
+			stream = append([]cards.Card{b.Card}, m.drawStream(d)...) // the card left is the draw's first
+		}
+		m.remove(i)
+		if d < 0 {
+			return m.resettle()
+		}
+		d--
+		if !folded {
+			// His hand is four cards: he cannot discard the card he never got, gets one
+			// replacement fewer for it, and his short hand is mucked at the showdown.
+			j := m.find(func(e *events.Event) bool { c, ok := e.Data.(*events.CardsDiscarded); return ok && c.Seat == seat })
+			if j >= 0 {
+				c := *m.evs[j].Data.(*events.CardsDiscarded)
+				if k := slices.Index(c.Cards, b.Card); k >= 0 {
+					c.Cards = slices.Delete(slices.Clone(c.Cards), k, k+1)
+					if c.Declared != nil {
+						n := len(c.Cards)
+						c.Declared = &n
+					}
+					m.evs[j].Data = &c
+					r := m.findLast(func(e *events.Event) bool {
+						x, ok := e.Data.(*events.CardDealt)
+						return ok && x.Phase == events.PhaseDraw && x.Seat == seat
+					})
+					if r < 0 {
+						return false
+					}
+					m.remove(r)
+				}
+			}
+			if k := m.find(func(e *events.Event) bool { x, ok := e.Data.(*events.HandShown); return ok && x.Seat == seat }); k >= 0 {
+				m.evs[k].Type, m.evs[k].Data = events.HandMuckedType, &events.HandMucked{Seat: seat}
+			}
+		}
+		if m.h.Preset.DrawSource == rules.DrawReshuffle {
+			return m.resettle()
+		}
+		return m.redeal(d, stream) && m.resettle()
+	}
+	return true
+}
+
+// injectMisdeal exposes the first card of the deal (a misdeal where the preset keeps an exposed
+// card) and returns every chip put in but one: the hand is cut after that card and settled.
+func injectMisdeal(m *mutation, _ finding.Code) bool {
+	if m.h.Preset.ExposedDeal != rules.RemedyKeep {
+		return false
+	}
+	i := m.find(isDeal)
+	if i < 0 {
+		return false
+	}
+	d := m.evs[i].Data.(*events.CardDealt)
+	seat := d.Seat
+	m.evs = m.evs[:i+1]
+	m.insert(len(m.evs), &events.CardExposed{Card: d.Card, Phase: events.PhaseDeal, Seat: &seat, Cause: events.CauseDealer})
+	m.insert(len(m.evs), &events.MisdealDeclared{Reason: fmt.Sprintf("%v exposed in the deal", d.Card)})
+	h, ok := replay(m.evs, len(m.evs))
+	if !ok {
+		return false
+	}
+	kept := false
+	for _, p := range h.Players {
+		amount := p.In
+		if amount > 0 && !kept {
+			amount-- // a chip kept back
+			kept = true
+		}
+		if amount > 0 {
+			m.insert(len(m.evs), &events.BetReturned{Seat: p.Seat, Amount: amount})
+		}
+	}
+	if !kept {
+		return false
+	}
+	for _, e := range m.evs {
+		if e.Type == events.DeckShuffledType {
+			m.insert(len(m.evs), &events.DeckRevealed{Shuffle: e.Seq, Seed: m.h.Seeds[e.Seq]})
+		}
+	}
+	h, _ = replay(m.evs, len(m.evs))
+	end := &events.HandEnded{Carry: h.Carry}
+	for _, p := range h.Players {
+		end.Stacks = append(end.Stacks, events.SeatChips{Seat: p.Seat, Stack: p.Stack})
+	}
+	m.insert(len(m.evs), end)
+	return true
+}
+
+// injectOpen leaves out the openers of an opener who is paid (open.not-shown), or makes an
+// opening bet one chip below the minimum (open.below-minimum): the other players' first chips
+// of the round lowered to match, and the hand settled again.
+func injectOpen(m *mutation, code finding.Code) bool {
+	switch code {
+	case finding.OpenNotShown:
+		i := m.find(isType(events.OpenersShownType))
+		if i < 0 {
+			return false
+		}
+		seat := m.evs[i].Data.(*events.OpenersShown).Seat
+		if m.find(func(e *events.Event) bool {
+			d, ok := e.Data.(*events.PotAwarded)
+			return ok && d.Seat == seat && d.Amount > 0
+		}) < 0 {
+			return false
+		}
+		m.remove(i)
+		return true
+	}
+	i := m.find(func(e *events.Event) bool {
+		d := acted(e)
+		return d != nil && d.Action == events.Bet && (d.Round == events.RoundFirst || d.Round == events.RoundBlind)
+	})
+	if i < 0 {
+		return false
+	}
+	h, _ := replay(m.evs, i)
+	bet := *acted(m.evs[i])
+	o, ok := h.Options()
+	if !ok {
+		o, ok = (&game{h: h}).firstOptions(bet.Round) // the round's first action
+	}
+	if !ok || !o.Opening || o.Seat != bet.Seat || o.MinBet <= 1 || bet.Amount >= h.Player(bet.Seat).Stack {
+		return false
+	}
+	delta := bet.Amount - (o.MinBet - 1)
+	bet.Amount = o.MinBet - 1
+	m.evs[i].Data = &bet
+	// Every other player's first chips of the round after the open are as many fewer: the
+	// round's level is lower by delta. Then the hand is settled again from what was put in.
+	paid := map[events.Seat]bool{bet.Seat: true}
+	for j := i + 1; j < len(m.evs); j++ {
+		d := acted(m.evs[j])
+		if d == nil || d.Round != bet.Round || d.Amount == 0 || paid[d.Seat] {
+			continue
+		}
+		paid[d.Seat] = true
+		c := *d
+		c.Amount -= delta
+		if c.Amount <= 0 {
+			return false
+		}
+		m.evs[j].Data = &c
+	}
+	return m.resettle()
+}
+
+// settleTypes are the events that settle a hand, after its last action and showdown.
+var settleTypes = map[events.Type]bool{events.BetReturnedType: true, events.OpenersShownType: true,
+	events.PotAwardedType: true, events.DeckRevealedType: true, events.HandEndedType: true}
+
+// resettle drops the settlement at the end of the hand and writes it again as the engine
+// reckons it from the events before it.
+func (m *mutation) resettle() bool { return m.resettleReturning(true) }
+
+// resettleReturning is resettle; with returning false the uncalled excess stays in the pot.
+func (m *mutation) resettleReturning(returning bool) bool {
+	i := len(m.evs)
+	for i > 0 && settleTypes[m.evs[i-1].Type] {
+		i--
+	}
+	var reveals []*events.Event
+	for _, e := range m.evs[i:] {
+		if e.Type == events.DeckRevealedType {
+			reveals = append(reveals, e)
+		}
+	}
+	h, ok := replay(m.evs, i)
+	if !ok {
+		return false
+	}
+	m.evs = m.evs[:i]
+	m.settle(h, reveals, returning)
+	return true
+}
+
+// settle ends the hand h follows as the dealer does (game.settle): the excess returned, the
+// openers shown, the pots paid, the seeds revealed (reveals), the stacks.
+func (m *mutation) settle(h *rules.Hand, reveals []*events.Event, returning bool) {
+	add := func(d events.Data) { h.Apply(m.insert(len(m.evs), d)) }
+	if s, x := h.Excess(); returning && x > 0 && h.InHand() > 0 {
+		add(&events.BetReturned{Seat: s, Amount: x})
+	}
+	pots, _ := h.ExpectedAwards()
+	if p := h.Player(h.Opener); p != nil && p.Live() && h.Preset.MustShowOpeners && h.Preset.Openers != rules.OpenFree && len(h.OpenerCards) == 5 {
+		add(&events.OpenersShown{Seat: p.Seat, Cards: openers(h, h.OpenerCards)})
+	}
+	for _, pot := range pots {
+		for _, w := range pot.Winners {
+			if a := pot.Shares[w]; a > 0 {
+				add(&events.PotAwarded{Seat: w, Amount: a, Pot: pot.Index})
+			}
+		}
+	}
+	for _, r := range reveals {
+		m.evs = append(m.evs, r)
+		h.Apply(r)
+	}
+	end := &events.HandEnded{Carry: h.ExpectedCarry()}
+	for _, p := range h.Players {
+		end.Stacks = append(end.Stacks, events.SeatChips{Seat: p.Seat, Stack: p.Stack})
+	}
+	m.insert(len(m.evs), end)
+}
+
+// injectReturned leaves the uncalled excess in the pot: the hand is settled again without
+// returning it, the pots paid as the engine reckons them with it.
+func injectReturned(m *mutation, _ finding.Code) bool {
+	i := m.find(isType(events.BetReturnedType))
+	if i < 0 {
+		return false
+	}
+	m.remove(i)
+	return m.resettleReturning(false)
+}
+
+// injectDraw alters the draw, the cards then dealt in the order the stub gives them and the
+// hands shown following them: too many cards discarded by the last drawer (draw.too-many); the
+// first two drawers swapped (draw.order); a card discarded that the player does not hold
+// (draw.not-held); one replacement short for the last drawer, whose short hand is then mucked
+// (draw.replacements); the pre-draw reshuffle or a burn left out (draw.procedure).
+func injectDraw(m *mutation, code finding.Code) bool {
+	pr := m.h.Preset
+	first := m.find(isType(events.CardsDiscardedType))
+	last := m.findLast(isType(events.CardsDiscardedType))
+	if first < 0 {
+		return false
+	}
+	discards := func(i int) events.CardsDiscarded { return *m.evs[i].Data.(*events.CardsDiscarded) }
+	switch code {
+	case finding.DrawTooMany:
+		// The drawer who discarded the most: the fewest cards to add.
+		for i, e := range m.evs {
+			if d, ok := e.Data.(*events.CardsDiscarded); ok && len(d.Cards) > len(discards(last).Cards) {
+				last = i
+			}
+		}
+		d := discards(last)
+		if pr.MaxDraw >= 5 || len(d.Cards) > pr.MaxDraw {
+			return false
+		}
+		h, _ := replay(m.evs, last)
+		var kept []cards.Card
+		for _, c := range h.Player(d.Seat).Cards {
+			if !slices.Contains(d.Cards, c) {
+				kept = append(kept, c)
+			}
+		}
+		extra := pr.MaxDraw + 1 - len(d.Cards)
+		if extra > len(kept) {
+			return false
+		}
+		stream := m.drawStream(last)
+		d.Cards = append(slices.Clone(d.Cards), kept[:extra]...)
+		if d.Declared != nil {
+			n := len(d.Cards)
+			d.Declared = &n
+		}
+		m.evs[last].Data = &d
+		j := last + 1
+		for j < len(m.evs) && (isDrawCard(m.evs[j]) || m.evs[j].Type == events.CardBurnedType) {
+			j++
+		}
+		for range extra {
+			m.insert(j, &events.CardDealt{Seat: d.Seat, Phase: events.PhaseDraw})
+		}
+		return m.redeal(last, stream) && m.showHeld(d.Seat) && m.resettle()
+	case finding.DrawOrder:
+		a, b := discards(first), m.find(func(e *events.Event) bool {
+			d, ok := e.Data.(*events.CardsDiscarded)
+			return ok && e != m.evs[first] && d.Seat != 0
+		})
+		if b < 0 || len(a.Cards) >= 5 || len(discards(b).Cards) >= 5 {
+			return false
+		}
+		end := b + 1
+		for end < len(m.evs) && (isDrawCard(m.evs[end]) || m.evs[end].Type == events.CardBurnedType) {
+			end++
+		}
+		stream := m.drawStream(first)
+		blockA, blockB := slices.Clone(m.evs[first:b]), slices.Clone(m.evs[b:end])
+		m.evs = slices.Concat(m.evs[:first], blockB, blockA, m.evs[end:])
+		return m.redeal(first, stream) && m.resettle()
+	case finding.DrawNotHeld:
+		stub := m.h.Stub()
+		for i, e := range m.evs {
+			d, ok := e.Data.(*events.CardsDiscarded)
+			if !ok || len(d.Cards) < 1 || len(d.Cards) >= pr.MaxDraw || len(stub) == 0 {
+				continue
+			}
+			c := *d
+			c.Cards = append(slices.Clone(d.Cards), stub[len(stub)-1])
+			m.evs[i].Data = &c
+			return true
+		}
+		return false
+	case finding.DrawReplacements:
+		d := discards(last)
+		if len(d.Cards) < 2 || len(d.Cards) >= 5 {
+			return false
+		}
+		j := m.findLast(func(e *events.Event) bool {
+			c, ok := e.Data.(*events.CardDealt)
+			return ok && c.Phase == events.PhaseDraw && c.Seat == d.Seat
+		})
+		if j < last {
+			return false
+		}
+		stream := m.drawStream(last)
+		m.remove(j)
+		if k := m.find(func(e *events.Event) bool {
+			s, ok := e.Data.(*events.HandShown)
+			return ok && s.Seat == d.Seat
+		}); k >= 0 {
+			m.evs[k].Type, m.evs[k].Data = events.HandMuckedType, &events.HandMucked{Seat: d.Seat}
+		}
+		return m.redeal(last, stream) && m.resettle()
+	case finding.DrawProcedure:
+		if pr.DrawSource == rules.DrawReshuffle {
+			i := m.find(func(e *events.Event) bool {
+				d, ok := e.Data.(*events.DeckShuffled)
+				return ok && d.Cards != nil
+			})
+			if i < 0 || i > first {
+				return false
+			}
+			stream := m.stubAt(i)
+			seq := m.evs[i].Seq
+			if r := m.find(func(e *events.Event) bool {
+				d, ok := e.Data.(*events.DeckRevealed)
+				return ok && d.Shuffle == seq
+			}); r >= 0 {
+				m.remove(r)
+			}
+			if m.evs[i+1].Type == events.DeckCutType {
+				m.remove(i + 1)
+			}
+			m.remove(i)
+			return m.redeal(i, stream) && m.resettle()
+		}
+		i := m.find(func(e *events.Event) bool { return e.Type == events.CardBurnedType && e.Seq > m.evs[first].Seq })
+		if i < 0 || at(m.evs, i+1).Type == events.CardExposedType {
+			return false
+		}
+		stream := m.drawStream(i)
+		m.remove(i)
+		return m.redeal(i, stream) && m.resettle()
+	}
+	return false
+}
+
+// injectFalseOpen makes the clean hand's opener open without openers (open.without-openers):
+// the deck of the hand's first shuffle is cut at another place (recut), one where the five
+// cards he is dealt do not qualify, and every card of the hand follows that cut. Everything the
+// players do stays as they did it: the false opener bets, is answered, draws and shows down as
+// before, with the cards he now holds; the hand is then settled again as the engine reckons it
+// (a false opener's hand is dead: the pot goes to the best other hand, or is carried). Only
+// hands where he and another player show down fit: a false open is read as it is played out.
+func injectFalseOpen(m *mutation, _ finding.Code) bool {
+	h := m.h
+	o := h.Opener
+	if o == 0 || !h.OpenerQualified || h.Preset.Openers == rules.OpenFree {
+		return false
+	}
+	shown := map[events.Seat]bool{}
+	for _, e := range m.evs {
+		if d, ok := e.Data.(*events.HandShown); ok {
+			shown[d.Seat] = true
+		}
+	}
+	if !shown[o] || len(shown) < 2 {
+		return false
+	}
+	deck, at, ok := m.firstDeck()
+	if !ok {
+		return false
+	}
+	// His five cards at the open are the five of the deal: their places in the cut deck.
+	var places []int
+	for _, e := range m.evs {
+		if d, ok := e.Data.(*events.CardDealt); ok && d.Phase == events.PhaseDeal && d.Seat == o {
+			places = append(places, slices.Index(cut(deck, at), d.Card))
+		}
+	}
+	if len(places) != 5 || slices.Contains(places, -1) {
+		return false
+	}
+	var cands []int
+	for k := 1; k < len(deck); k++ {
+		if k == at {
+			continue
+		}
+		c := cut(deck, k)
+		var five [5]cards.Card
+		for x, i := range places {
+			five[x] = c[i]
+		}
+		if !h.Qualifies(h.Eval.Eval(five)) {
+			cands = append(cands, k)
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	return m.recut(cands[m.rng.IntN(len(cands))]) && m.resettle()
+}
+
+// cut returns deck cut at k (cards.Cut on a copy; k is in range).
+func cut(deck []cards.Card, k int) []cards.Card {
+	out, _ := cards.Cut(deck, k)
+	return out
+}
+
+// firstDeck returns the order of the hand's first shuffle, a machine shuffle of the whole deck
+// whose seed the hand reveals, and where its cut was made. ok is false when the hand has no such
+// shuffle, cut right after it, or has an exposed card (recut does not follow one).
+func (m *mutation) firstDeck() (deck []cards.Card, at int, ok bool) {
+	i := m.find(isType(events.DeckShuffledType))
+	if i < 0 || i+1 >= len(m.evs) || m.find(isType(events.CardExposedType)) >= 0 {
+		return nil, 0, false
+	}
+	d := m.evs[i].Data.(*events.DeckShuffled)
+	seed, known := m.h.Seeds[m.evs[i].Seq]
+	c, isCut := m.evs[i+1].Data.(*events.DeckCut)
+	if d.Method != cards.ShuffleMethod || d.Cards != nil || !known || !isCut || c.At < 1 {
+		return nil, 0, false
+	}
+	deck = cards.Shuffle(seed, cards.Deck(m.h.Low))
+	if c.At >= len(deck) {
+		return nil, 0, false
+	}
+	return deck, c.At, true
+}
+
+// recut cuts the deck of the hand's first shuffle at at instead, and makes every card of the
+// hand follow it. Every card the dealer gives, burns or gathers comes off the top of the stub, so
+// the card at each place of the deck is relabelled as the card the new cut puts at that place,
+// wherever it goes (a hand, a discard, a burn, a hand shown); a later reshuffle gathers the
+// relabelled cards and shuffles them with its own seed, its places relabelled the same way (a
+// cut after it keeps its place: it moves both orders alike). Nobody's actions change.
+func (m *mutation) recut(at int) bool {
+	deck, was, ok := m.firstDeck()
+	if !ok {
+		return false
+	}
+	i := m.find(isType(events.DeckShuffledType)) + 1
+	relabel := map[cards.Card]cards.Card{}
+	follow := func(old, now []cards.Card) {
+		for k, c := range old {
+			relabel[c] = now[k]
+		}
+	}
+	follow(cut(deck, was), cut(deck, at))
+	one := func(c cards.Card) cards.Card { return relabel[c] }
+	all := func(cs []cards.Card) []cards.Card {
+		out := make([]cards.Card, len(cs))
+		for k, c := range cs {
+			out[k] = relabel[c]
+		}
+		return out
+	}
+	c := *m.evs[i].Data.(*events.DeckCut)
+	c.At = at
+	m.evs[i].Data = &c
+	for _, e := range m.evs[i+1:] {
+		switch d := e.Data.(type) {
+		case *events.DeckShuffled:
+			seed, known := m.h.Seeds[e.Seq]
+			if d.Method != cards.ShuffleMethod || d.Cards == nil || !known {
+				return false
+			}
+			x := *d
+			x.Cards = cards.SetOf(all(d.Cards)...).Cards()
+			follow(cards.Shuffle(seed, d.Cards), cards.Shuffle(seed, x.Cards))
+			e.Data = &x
+		case *events.CardDealt:
+			x := *d
+			x.Card = one(d.Card)
+			e.Data = &x
+		case *events.CardBurned:
+			x := *d
+			x.Card = one(d.Card)
+			e.Data = &x
+		case *events.CardExposed:
+			return false
+		case *events.CardsDiscarded:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		case *events.HandShown:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		case *events.OpenersShown:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		}
+	}
+	return true
+}
+
+// injectBrokeOpen puts an open the preset forbids before the first action of round first
+// (open.not-allowed): by a player who started with no chips and holds openers, for nothing. An
+// all-in open for nothing moves no chip and needs no answer: the hand goes on as it was played
+// (a hand passed out after it is refused by the auditor's check).
+func injectBrokeOpen(m *mutation, _ finding.Code) bool {
+	i := m.find(func(e *events.Event) bool { d := acted(e); return d != nil && d.Round == events.RoundFirst })
+	if i < 0 {
+		return false
+	}
+	h, _ := replay(m.evs, i)
+	for _, p := range h.Players {
+		if p.Start == 0 && !p.Folded && len(p.Cards) == 5 && h.Qualifies(h.Eval.Eval([5]cards.Card(p.Cards))) {
+			m.insert(i, &events.PlayerActed{Seat: p.Seat, Round: events.RoundFirst, Action: events.Bet})
+			return true
+		}
+	}
+	return false
+}
+
+// injectStart starts the hand differently from where the previous hand left the table, and
+// carries the difference to the end of the hand: more chips for a player who was in the
+// previous hand and is not all-in (table.stack), a rebuy where the preset has none
+// (table.rebuy), a larger carry, paid to the one winner of pot 0 or carried on
+// (table.carry), one more passed-out deal (table.passed-out).
+func injectStart(m *mutation, code finding.Code) bool {
+	hs := *m.evs[0].Data.(*events.HandStarted)
+	if hs.Previous == nil {
+		return false // the first hand has no previous hand to differ from
+	}
+	hs.Seats = slices.Clone(hs.Seats)
+	endI := len(m.evs) - 1
+	end, ok := m.evs[endI].Data.(*events.HandEnded)
+	if !ok {
+		return false
+	}
+	e := *end
+	e.Stacks = slices.Clone(end.Stacks)
+	give := func(seat events.Seat, by events.Chips) {
+		for i := range e.Stacks {
+			if e.Stacks[i].Seat == seat {
+				e.Stacks[i].Stack += by
+			}
+		}
+	}
+	switch code {
+	case finding.TableStack, finding.TableRebuy:
+		var rich []int
+		for i, ss := range hs.Seats {
+			if p := m.h.Player(ss.Seat); ss.Stack > 0 && !ss.Joined && ss.From == "" && p != nil && !p.AllIn {
+				rich = append(rich, i)
+			}
+		}
+		if len(rich) == 0 || code == finding.TableRebuy && m.h.Preset.Rebuys {
+			return false
+		}
+		ss := &hs.Seats[rich[m.rng.IntN(len(rich))]]
+		by := 1 + events.Chips(m.rng.IntN(5))
+		if code == finding.TableRebuy {
+			by = 100
+			r := by
+			ss.Rebuy = &r
+		}
+		ss.Stack += by
+		give(ss.Seat, by)
+	case finding.TableCarry:
+		by := 5 + events.Chips(m.rng.IntN(10))
+		hs.Carry += by
+		var awards []int
+		for i, ev := range m.evs {
+			if a, ok := ev.Data.(*events.PotAwarded); ok && a.Pot == 0 {
+				awards = append(awards, i)
+			}
+		}
+		switch {
+		case m.h.Passed:
+			e.Carry += by
+		case len(awards) == 1:
+			a := *m.evs[awards[0]].Data.(*events.PotAwarded)
+			a.Amount += by
+			m.evs[awards[0]].Data = &a
+			give(a.Seat, by)
+		default:
+			return false
+		}
+	case finding.TablePassedOut:
+		hs.PassedOut++
+	}
+	m.evs[0].Data = &hs
+	m.evs[endI].Data = &e
+	return true
 }

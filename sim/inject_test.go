@@ -1,8 +1,13 @@
 package sim
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/events"
 
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/rules"
@@ -14,6 +19,10 @@ var injectPresets = []struct {
 	players int
 }{{"br-fechado", 4}, {"std-draw", 5}, {"tr-kapali", 4}, {"online-draw", 4}, {"br-online", 4}, {"br-fechado", 7}, {"tr-kapali", 6}}
 
+// TestInject is the spec of every injectable code (findings-v1.md): on a table of a preset it
+// fits, each hand it was injected into reports it at the hand's recorded seq, and no hand of the
+// run (injected or not) has any other error: no mutation, nor wrong start, has a follow-on
+// error, in its own hand or in the table's next hand.
 func TestInject(t *testing.T) {
 	for _, code := range Injectable() {
 		t.Run(string(code), func(t *testing.T) {
@@ -23,6 +32,11 @@ func TestInject(t *testing.T) {
 					continue
 				}
 				cfg := Config{Rules: ps.rules, Players: ps.players, Hands: 12, Seed: uint64(k + 11), Inject: []finding.Code{code}}
+				if code == finding.OpenNotAllowed {
+					// A player dealt in broke who holds openers, in a hand someone else opens
+					// after him (the mutation keeps the rest of the hand): 40 hands find one.
+					cfg.Hands = 40
+				}
 				if code == finding.PotSplit {
 					// Ties are rare: a table where one comes in the second hand.
 					cfg = Config{Rules: "br-fechado", Players: 4, Hands: 3, Seed: 49, EvenStacks: true, Inject: []finding.Code{code}}
@@ -109,6 +123,130 @@ func TestInjectRotation(t *testing.T) {
 				t.Errorf("only %d codes injected in %d hands: %v", len(got), len(hands), got)
 			}
 			t.Logf("%d hands, %d codes injected", len(hands), len(got))
+		})
+	}
+}
+
+// TestMutateIsAPurePass: a mutation reads the finished clean hand and returns new events; the
+// hand it was given is left as it was, byte for byte, and the same draws give the same bytes.
+// Every code is tried on the hands of a clean table of each preset it fits.
+func TestMutateIsAPurePass(t *testing.T) {
+	for _, name := range rules.Names() {
+		hands, err := All(Config{Rules: name, Players: 4, Hands: 10, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, code := range InjectableFor(name) {
+			if injectors[code].post == nil {
+				continue // a wrong start (table.dealer, table.seating), not a mutation
+			}
+			mutated := 0
+			for _, h := range hands {
+				before := rawLines(h.Events)
+				a, ok := Mutate(code, h.Events, rand.New(rand.NewPCG(7, 8)), 3)
+				if rawLines(h.Events) != before || encoded(h.Events) != before {
+					t.Fatalf("%s %s: Mutate changed the clean hand it was given", name, code)
+				}
+				if !ok {
+					continue
+				}
+				mutated++
+				b, _ := Mutate(code, h.Events, rand.New(rand.NewPCG(7, 8)), 3)
+				if rawLines(a) != rawLines(b) {
+					t.Errorf("%s %s: the same draws gave two different hands", name, code)
+				}
+				if rawLines(a) == before {
+					t.Errorf("%s %s: the mutation left the hand as it was", name, code)
+				}
+			}
+			if mutated == 0 {
+				t.Logf("%s %s: no hand of 10 fits", name, code)
+			}
+		}
+	}
+}
+
+func rawLines(evs []*events.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		b.Write(e.Raw)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// encoded encodes the events again from their fields: equal to their lines when nothing
+// changed the fields behind them.
+func encoded(evs []*events.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		b.Write(events.Encode(e))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestInjectAllSameSeedSameBytes: with every code the preset can show in rotation, the same seed
+// gives the same log, byte for byte (the mutations draw from the seeded injection source only).
+func TestInjectAllSameSeedSameBytes(t *testing.T) {
+	for _, name := range rules.Names() {
+		cfg := Config{Rules: name, Players: 4, Hands: 30, Seed: 77, Inject: InjectableFor(name)}
+		var a, b bytes.Buffer
+		if err := Run(cfg, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := Run(cfg, &b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: two runs of seed 77 differ", name)
+		}
+	}
+}
+
+// TestFalseOpenerPlaysOn: a false opener (open.without-openers, presets.md "opening": openers
+// are needed to open) opens, is answered, draws and shows down; his hand is dead, so the pot is
+// paid to another player or carried, and the deal still follows the seed and the cut (the
+// auditor reports nothing else). The replayer and the explanations read the hand as played out.
+func TestFalseOpenerPlaysOn(t *testing.T) {
+	for _, ps := range []struct {
+		rules   string
+		players int
+	}{{"std-draw", 3}, {"br-fechado", 4}, {"tr-kapali", 4}} {
+		t.Run(ps.rules, func(t *testing.T) {
+			hands, fs := auditRun(t, Config{Rules: ps.rules, Players: ps.players, Hands: 12, Seed: 7, Inject: []finding.Code{finding.OpenWithoutOpeners}})
+			checkInjected(t, hands, fs)
+			n := 0
+			for _, h := range hands {
+				if h.Injected == "" {
+					continue
+				}
+				n++
+				open := acted(h.Events[h.Seq-1])
+				if open == nil || open.Action != events.Bet || open.Round != events.RoundFirst {
+					t.Fatalf("hand %s: the finding's event is %s, not the open", h.Events[0].Hand, h.Events[h.Seq-1].Type)
+				}
+				var answered, drew, showed, paid bool
+				for _, e := range h.Events[h.Seq:] {
+					switch d := e.Data.(type) {
+					case *events.PlayerActed:
+						answered = answered || d.Seat != open.Seat
+					case *events.CardsDiscarded:
+						drew = drew || d.Seat == open.Seat
+					case *events.HandShown:
+						showed = showed || d.Seat == open.Seat
+					case *events.PotAwarded:
+						paid = paid || d.Seat == open.Seat
+					}
+				}
+				if !answered || !drew || !showed || paid {
+					t.Errorf("hand %s: after the false open: answered %v, he drew %v, showed down %v, was paid %v",
+						h.Events[0].Hand, answered, drew, showed, paid)
+				}
+			}
+			if n == 0 {
+				t.Fatal("no false open injected")
+			}
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
-	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/rules"
 )
 
@@ -27,10 +26,6 @@ type game struct {
 
 	exposed  bool // a card.exposed was written
 	misdealt bool
-	// inj is the irregularity the players or the dealer commit in this hand ("" = none);
-	// injected is set once they did.
-	inj      finding.Code
-	injected bool
 	// problems lists the rule violations the engine reported while the hand was played: a
 	// clean hand has none but card.exposed.
 	problems []rules.Violation
@@ -56,17 +51,19 @@ func (g *game) emit(d events.Data) *events.Event {
 
 func (g *game) nextSeq() events.Seq { return events.Seq(len(g.evs) + 1) }
 
-// play plays one hand with the seats dealt in.
-func (s *Sim) play(dealt []*seat, pre preplay, inj finding.Code) (*game, error) {
+// play plays one hand with the seats dealt in, clean: the dealer and the players follow the
+// rules from the start pre gives (table.* injections start it wrongly; every other injected
+// irregularity is a mutation of the finished hand, inject.go).
+func (s *Sim) play(dealt []*seat, pre preplay) (*game, error) {
 	s.number++
-	g := &game{s: s, hand: s.newID(), styles: map[events.Seat]Style{}, inj: inj}
+	g := &game{s: s, hand: s.newID(), styles: map[events.Seat]Style{}}
 	var seats []events.Seat
 	hs := &events.HandStarted{Rules: events.Rules{Name: s.preset.Name}, Number: s.number, Stakes: s.stakes,
 		Carry: s.carry, PassedOut: s.passedOut}
 	for _, p := range dealt {
 		seats = append(seats, p.seat)
-		ss := events.SeatStack{Seat: p.seat, Player: p.name, Stack: p.stack + p.rebuy + pre.stack[p.seat] + pre.rebuy[p.seat]}
-		if r := p.rebuy + pre.rebuy[p.seat]; r > 0 {
+		ss := events.SeatStack{Seat: p.seat, Player: p.name, Stack: p.stack + p.rebuy}
+		if r := p.rebuy; r > 0 {
 			ss.Rebuy = &r
 		}
 		ss.Joined, ss.From = p.joined, p.from
@@ -94,8 +91,6 @@ func (s *Sim) play(dealt []*seat, pre preplay, inj finding.Code) (*game, error) 
 	if !s.preset.PassedOutAllowed {
 		hs.PassedOut = 0
 	}
-	hs.Carry += pre.carry
-	hs.PassedOut += pre.passedOut
 	if pre.dealer != 0 {
 		hs.Dealer = pre.dealer
 		g.sb, g.bb = 0, 0 // the blinds left of the dealer written
@@ -261,27 +256,14 @@ func (g *game) deal() bool {
 	order := g.fromLeft()
 	n := 5 * len(order)
 	expose, second := -1, -1
-	if g.h.Preset.ExposedDeal == rules.RemedyKeep && g.inj == "" && g.chance(g.rate()/3) {
+	if g.h.Preset.ExposedDeal == rules.RemedyKeep && g.chance(g.rate()/3) {
 		expose = g.s.rng.IntN(n)
 		if g.chance(0.15) && expose < n-1 {
 			second = expose + 1 + g.s.rng.IntN(n-expose-1)
 		}
 	}
-	if g.inj == finding.MisdealSettlement && g.h.Preset.ExposedDeal == rules.RemedyKeep {
-		expose = 0 // the first card shows: a misdeal, settled wrongly below
-	}
 	for i := 0; i < n; i++ {
 		p := order[i%len(order)]
-		switch {
-		case g.inj == finding.DealCount && i == n-1:
-			g.injected = true // the dealer forgets the last card
-			return true
-		case g.inj == finding.DealOrder && i == n-2:
-			p = order[(n-1)%len(order)] // the last two cards go to the wrong players
-			g.injected = true
-		case g.inj == finding.DealOrder && i == n-1:
-			p = order[(n-2)%len(order)]
-		}
 		c := g.take()
 		g.emit(&events.CardDealt{Seat: p.Seat, Card: c, Phase: events.PhaseDeal})
 		if i == expose || i == second {
@@ -302,14 +284,7 @@ func (g *game) settleMisdeal() {
 	g.misdealt = true
 	for _, p := range g.h.Players {
 		if p.In > 0 {
-			amount := p.In
-			if g.inj == finding.MisdealSettlement && !g.injected {
-				amount-- // a chip kept back
-				g.injected = true
-			}
-			if amount > 0 {
-				g.emit(&events.BetReturned{Seat: p.Seat, Amount: amount})
-			}
+			g.emit(&events.BetReturned{Seat: p.Seat, Amount: p.In})
 		}
 	}
 	g.reveals()
@@ -471,14 +446,6 @@ func (g *game) qualifies(hand []cards.Card) bool {
 
 // betting plays round r to its end.
 func (g *game) betting(r events.Round) {
-	if g.inj == finding.OpenNotAllowed && r == events.RoundFirst && g.brokeOpens() {
-		o, ok := g.h.Options()
-		for ok {
-			g.act(o, r)
-			o, ok = g.h.Options()
-		}
-		return
-	}
 	o, ok := g.firstOptions(r)
 	for ok {
 		g.act(o, r)
@@ -517,31 +484,8 @@ func (g *game) act(o rules.Options, r events.Round) {
 	if r == events.RoundBlind && o.Opening && d.action != events.Bet {
 		d = decision{events.Bet, o.MinBet} // the round's starter bets the blind
 	}
-	if o.Opening && o.Bet && !g.injected {
-		switch {
-		case g.inj == finding.OpenWithoutOpeners && h.Preset.Openers != rules.OpenFree && len(p.Cards) == 5 && !g.qualifies(p.Cards):
-			d = decision{events.Bet, o.MinBet} // opens without openers
-			g.injected = true
-		case g.inj == finding.OpenBelowMinimum && o.MinBet > 1 && o.MinBet-1 < p.Stack && (d.action == events.Bet || r == events.RoundBlind):
-			d = decision{events.Bet, o.MinBet - 1}
-			g.injected = true
-		}
-	}
 	if g.s.collude != nil {
 		d = g.s.collude.act(g, o, r, p, str, d)
 	}
 	g.emit(&events.PlayerActed{Seat: o.Seat, Round: r, Action: d.action, Amount: d.amount})
-}
-
-// brokeOpens has a player who started the hand with no chips open it (tr-kapali forbids it),
-// before anyone acts; it reports whether he did.
-func (g *game) brokeOpens() bool {
-	for _, p := range g.fromLeft() {
-		if p.Start == 0 && !p.Folded && len(p.Cards) == 5 && g.qualifies(p.Cards) {
-			g.emit(&events.PlayerActed{Seat: p.Seat, Round: events.RoundFirst, Action: events.Bet})
-			g.injected = true
-			return true
-		}
-	}
-	return false
 }

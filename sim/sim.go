@@ -1,10 +1,12 @@
 // Package sim owns the simulator: computer players who play hands of closed poker at one table
 // under a preset, with machine shuffles, and write every hand as the events of events-v1.md. The
 // same seed gives the same bytes. It can also inject irregularities of the finding codes into
-// otherwise clean hands, to make corpora for the auditor.
+// otherwise clean hands, to make corpora for the auditor: the players and the dealer always play
+// clean, and the irregularity is a mutation of the finished hand (inject.go).
 package sim
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -120,6 +122,7 @@ type Sim struct {
 	lastSeats []events.Seat
 	played    int
 	injectAt  int
+	injected  []int // how many hands each code of cfg.Inject was injected into
 	done      bool
 	ending    Ending // why the table stopped early, once done
 	// idSalt is mixed into every id the table draws (hands, events), derived from the table id:
@@ -296,10 +299,9 @@ func (s *Sim) Next() (*Hand, error) {
 	}
 	snap := s.snapshot()
 	var out *Hand
-	// The codes in rotation: the first that fits the hand (and stays the hand's only error)
-	// is injected; when none does, the hand is played clean.
-	for k := 0; k < len(s.cfg.Inject) && out == nil; k++ {
-		i := (s.injectAt + k) % len(s.cfg.Inject)
+	// The codes take turns: the first that fits the hand (and stays the hand's only error) is
+	// injected; when none does, the hand is played clean.
+	for _, i := range s.turns() {
 		h, err := s.hand(dealt, s.cfg.Inject[i])
 		if err != nil {
 			return nil, err
@@ -307,6 +309,7 @@ func (s *Sim) Next() (*Hand, error) {
 		if h.Injected != "" {
 			out = h
 			s.injectAt = i + 1
+			s.injected[i]++
 			break
 		}
 		s.restore(snap)
@@ -320,6 +323,24 @@ func (s *Sim) Next() (*Hand, error) {
 	s.played++
 	s.after(out.Events, snap)
 	return out, nil
+}
+
+// turns returns the order in which the codes to inject are tried on the next hand: the codes
+// injected the fewest times first, then in rotation from the one after the last injected. A
+// code that few hands fit (a tie for pot.split, a showdown for pot.winner) is tried first on
+// every hand until one fits it, rather than only when the codes before it in the rotation
+// fitted none.
+func (s *Sim) turns() []int {
+	n := len(s.cfg.Inject)
+	if len(s.injected) != n {
+		s.injected = make([]int, n)
+	}
+	out := make([]int, n)
+	for k := range out {
+		out[k] = (s.injectAt + k) % n
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(s.injected[a], s.injected[b]) })
+	return out
 }
 
 // hand plays one hand, with code injected when it fits.
@@ -341,11 +362,7 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 			dealt = rest
 		}
 	}
-	var behave finding.Code
-	if inj.behave {
-		behave = code
-	}
-	g, err := s.play(dealt, pre, behave)
+	g, err := s.play(dealt, pre)
 	if err != nil {
 		return nil, err
 	}
@@ -353,16 +370,17 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 	if code == "" {
 		return out, nil
 	}
-	if inj.behave && !g.injected {
-		return &Hand{}, nil
-	}
 	if inj.post != nil {
-		if g.exposed || g.misdealt || !inj.post(s, g, code) {
+		if g.exposed || g.misdealt {
 			return &Hand{}, nil
 		}
-		out.Events = g.evs
+		evs, ok := Mutate(code, g.evs, s.injRng, s.idSalt)
+		if !ok {
+			return &Hand{}, nil
+		}
+		out.Events = evs
 	}
-	seq, ok := verify(g.evs, code)
+	seq, ok := verify(out.Events, code)
 	if !ok {
 		return &Hand{}, nil
 	}
@@ -617,21 +635,27 @@ func (s *Sim) nextDealer(seats []events.Seat) events.Seat {
 }
 
 // blinds places the button and the blinds of a blind game by the TDA dead-button rule
-// (events-v1.md §7, rules.Rotation.Place), given the seats dealt in and the dealer the last hand
-// leaves by the deal passing left. With no big blind to move on from, the blinds are left of the
-// dealer given.
+// (events-v1.md §7, rules.Rotation.PlaceAway), given the seats dealt in and the dealer the last
+// hand leaves by the deal passing left. With no big blind to move on from, the blinds are left of
+// the dealer given. The players away at the next hand (awayList) still sit at the table: one of
+// them on the last small blind's seat keeps the dead button there (events.md, Reading R6).
 func (s *Sim) blinds(seats []events.Seat, dealer events.Seat) (button, sb, bb events.Seat) {
 	if s.misdeal && s.bb != 0 {
 		// The misdeal's blinds play again.
 		return s.dealer, s.sbAgain(seats), s.bb
 	}
-	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastSB: s.sb, LastDealtIn: len(s.lastSeats)}.Place(seats, dealer)
+	var away []events.Seat
+	for _, a := range s.awayList() {
+		away = append(away, a.Seat)
+	}
+	b := rules.Rotation{LastBB: s.bb, BBBefore: s.bbBefore, LastSB: s.sb, LastDealtIn: len(s.lastSeats)}.PlaceAway(seats, rules.SeatSetOf(away), dealer)
 	return b.Button, b.Small, b.Big
 }
 
-// sbAgain is the small blind of the hand replayed after a misdeal: the seat before the big blind.
+// sbAgain is the small blind of the hand replayed after a misdeal: the seat before the big blind;
+// heads-up the button, unless the button is dead on the seat of a player away (blinds).
 func (s *Sim) sbAgain(seats []events.Seat) events.Seat {
-	if len(seats) == 2 {
+	if len(seats) == 2 && slices.Contains(seats, s.dealer) {
 		return s.dealer
 	}
 	return rules.PrevSeat(seats, s.bb)

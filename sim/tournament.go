@@ -39,6 +39,11 @@ type TournamentConfig struct {
 	// Inject lists tournament codes to inject wherever they fit (TournamentInjectable).
 	Inject []finding.Code
 	Start  time.Time
+	// Colluders is the number of planted pairs of colluders among the entries; Collusion the
+	// kinds they play, given to the pairs in turn (CollusionKinds; empty = all three), as in a
+	// room (RoomConfig). The draw seats each pair at the same table.
+	Colluders int
+	Collusion []string
 }
 
 // TournamentInjectable lists the codes a simulated tournament can inject: a moved player
@@ -89,6 +94,8 @@ type TournamentSim struct {
 	// broke is the time of the last table break.
 	broke time.Time
 	done  bool
+	// pairs are the planted colluders (Colluders).
+	pairs []Pair
 	// Moves counts the players moved between tables; Breaks the tables broken.
 	Moves, Breaks int
 }
@@ -141,13 +148,33 @@ func NewTournament(cfg TournamentConfig) (*TournamentSim, error) {
 	for i := 0; i < 8; i++ {
 		key[8+i] = byte(cfg.Seed >> (8 * i))
 	}
+	if len(cfg.Collusion) == 0 {
+		cfg.Collusion = CollusionKinds
+	}
+	for _, k := range cfg.Collusion {
+		if err := validKind(k); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Colluders < 0 || 2*cfg.Colluders > cfg.Entries {
+		return nil, fmt.Errorf("%w: %d pairs of colluders among %d entries", ErrConfig, cfg.Colluders, cfg.Entries)
+	}
 	t := &TournamentSim{cfg: cfg, preset: p, rng: rand.New(rand.NewChaCha8(key))}
 	order := t.rng.Perm(cfg.Entries)
-	for i := 0; i < n; i++ {
+	size := func(i int) int {
 		k := cfg.Entries / n
 		if i < cfg.Entries%n {
 			k++
 		}
+		return k
+	}
+	var col *collusion
+	if cfg.Colluders > 0 {
+		t.pairs = t.plant(order, n, size)
+		col = newCollusion(t.pairs, cfg.Seed)
+	}
+	for i := 0; i < n; i++ {
+		k := size(i)
 		tc := Config{Rules: cfg.Rules, Players: k, Hands: math.MaxInt, Seed: cfg.Seed*1_000_003 + uint64(i),
 			Table: fmt.Sprintf("%s-t%02d", cfg.ID, i+1), Stack: cfg.Stack, EvenStacks: true, Stakes: cfg.Stakes,
 			ExposeRate: cfg.ExposeRate, Start: cfg.Start}
@@ -158,6 +185,7 @@ func NewTournament(cfg TournamentConfig) (*TournamentSim, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.collude = col
 		t.base = s.stakes
 		t.cfg.Stack = s.cfg.Stack
 		entries, stack := cfg.Entries, s.cfg.Stack
@@ -172,6 +200,48 @@ func NewTournament(cfg TournamentConfig) (*TournamentSim, error) {
 	}
 	return t, nil
 }
+
+// plant draws the pairs of colluders among the entries, with a generator of its own so that a
+// tournament without colluders keeps its bytes, and changes the draw order (entries in seat
+// order, table after table, size(i) at table i of n) so that each pair sits at one table: the
+// partner takes the place of an honest entry at his colluder's table. Balancing and breaking
+// tables may part them later, as in a real tournament.
+func (t *TournamentSim) plant(order []int, n int, size func(int) int) []Pair {
+	rng := rand.New(rand.NewPCG(t.cfg.Seed, 0x70c0))
+	perm := rng.Perm(t.cfg.Entries)
+	colluder := map[int]bool{}
+	var pairs []Pair
+	for k := range t.cfg.Colluders {
+		a, b := perm[2*k], perm[2*k+1]
+		colluder[a], colluder[b] = true, true
+		pairs = append(pairs, Pair{A: playerName(a), B: playerName(b), Kind: t.cfg.Collusion[k%len(t.cfg.Collusion)]})
+	}
+	table := make([]int, len(order)) // the table of each place of order
+	for i, at := 0, 0; i < n; i++ {
+		for range size(i) {
+			table[at] = i
+			at++
+		}
+	}
+	for k := range t.cfg.Colluders {
+		a, b := perm[2*k], perm[2*k+1]
+		pa, pb := slices.Index(order, a), slices.Index(order, b)
+		if table[pa] == table[pb] {
+			continue
+		}
+		for q := range order {
+			if table[q] == table[pa] && !colluder[order[q]] {
+				order[q], order[pb] = order[pb], order[q]
+				break
+			}
+		}
+	}
+	return pairs
+}
+
+// Pairs returns the planted pairs of colluders (TournamentConfig.Colluders), as sim --truth
+// writes them; in a chip dump A passes chips to B.
+func (t *TournamentSim) Pairs() []Pair { return slices.Clone(t.pairs) }
 
 // playerName names entry i (0-based): the simulator's names, numbered.
 func playerName(i int) string { return fmt.Sprintf("%s-%d", names[i%len(names)], i/len(names)+1) }

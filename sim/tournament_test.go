@@ -294,3 +294,52 @@ func TestTournamentEndsWithOneStackProperty(t *testing.T) {
 		}
 	})
 }
+
+// A tournament plants its colluders as a room does (TournamentConfig.Colluders): the pairs, of
+// the kinds in turn, are entries, the draw seats each pair at one table, and the same seed plants
+// the same pairs; a bad number of pairs or an unknown kind is refused.
+func TestTournamentPlantsColludersAtOneTable(t *testing.T) {
+	cfg := TournamentConfig{Rules: "std-draw", Entries: 40, Tables: 5, Seed: 9, Colluders: 3}
+	ts, err := NewTournament(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := ts.Pairs()
+	if len(pairs) != 3 {
+		t.Fatalf("%d pairs planted, want 3", len(pairs))
+	}
+	tableOf := map[string]string{}
+	for _, tb := range ts.tables {
+		for _, s := range tb.s.seats {
+			tableOf[s.name] = tb.id
+		}
+	}
+	seen := map[string]bool{}
+	for i, p := range pairs {
+		if p.Kind != CollusionKinds[i] {
+			t.Errorf("pair %d is %s, want %s (the kinds in turn)", i+1, p.Kind, CollusionKinds[i])
+		}
+		if tableOf[p.A] == "" || tableOf[p.A] != tableOf[p.B] {
+			t.Errorf("pair %s-%s drawn to tables %q and %q", p.A, p.B, tableOf[p.A], tableOf[p.B])
+		}
+		if seen[p.A] || seen[p.B] || p.A == p.B {
+			t.Errorf("pair %s-%s shares a player with another", p.A, p.B)
+		}
+		seen[p.A], seen[p.B] = true, true
+	}
+	if len(tableOf) != 40 {
+		t.Errorf("%d entries seated, want 40", len(tableOf))
+	}
+	again, err := NewTournament(cfg)
+	if err != nil || fmt.Sprint(again.Pairs()) != fmt.Sprint(pairs) {
+		t.Errorf("the same seed planted %v, then %v (%v)", pairs, again.Pairs(), err)
+	}
+	for _, bad := range []TournamentConfig{
+		{Rules: "std-draw", Entries: 40, Colluders: 21},
+		{Rules: "std-draw", Entries: 40, Colluders: 1, Collusion: []string{"whisper"}},
+	} {
+		if _, err := NewTournament(bad); err == nil {
+			t.Errorf("%d pairs of %v among %d entries accepted", bad.Colluders, bad.Collusion, bad.Entries)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 package web
 
 // The routes and the answers every handler shares; the handlers are in one file per noun:
-// tables.go, hands.go, players.go, tournaments.go, and ingest.go for POST /api/events.
+// tables.go, hands.go, players.go, tournaments.go, integrity.go, and ingest.go for POST /api/events.
 
 import (
 	"encoding/json"
@@ -27,6 +27,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/hands/{id}/replay", s.getReplay)
 	m.HandleFunc("GET /api/players", s.getPlayers)
 	m.HandleFunc("GET /api/players/{name}/stats", s.getPlayerStats)
+	m.HandleFunc("GET /api/integrity", s.getIntegrity)
 	m.HandleFunc("GET /api/messages", s.getMessages)
 	m.HandleFunc("GET /api/events", s.serveSSE)
 	m.HandleFunc("POST /api/events", s.postEvents)

@@ -17,11 +17,13 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/fechado/fechado/audit/integrity"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/explain"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/browsertest"
 	"github.com/fechado/fechado/lang"
+	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -69,6 +71,18 @@ func newDesk(t *testing.T) *desk {
 	bodies = append(bodies, handsBody(tourney))
 	d.e.postTogether(bodies...)
 	d.e.waitProjected()
+	// An integrity analysis of these hands for the Integrity page: the desk's tables are too
+	// small for the default least number of hands a pair must share, so a pair needs 5 here.
+	a := integrity.New(integrity.Options{MinHands: 5})
+	for _, b := range bodies {
+		rd := events.NewReaderBytes(b, "desk", nil)
+		for ev, err := rd.Next(); err == nil; ev, err = rd.Next() {
+			a.Add(ev)
+		}
+	}
+	if err := projector.SaveIntegrity(context.Background(), d.e.db, a.Result(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
 
 	h := injected(t, flagged)
 	start := h.Events[0].Data.(*events.HandStarted)
@@ -350,6 +364,7 @@ func (d *desk) pages(l *lang.Lang) []deskPage {
 		{"player", "/#/player/" + url.PathEscape(d.player), `#sessions`},
 		{"tournaments", "/#/tournaments", `#tournaments a`},
 		{"tournament", "/#/tournaments/" + d.tournament, `#standings`},
+		{"integrity", "/#/integrity", `#pairs .ipair`},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,22 +120,111 @@ func (d *desk) controlsStay(t *testing.T, tab context.Context, l *lang.Lang) {
 	}
 }
 
-// resultAtItsStep: the hand's result is hidden until its last step, then shown.
+// resultAtItsStep: the hand's result is hidden until its last step, then shown; the list of all
+// the hand's findings at the bottom, and the marks of findings on the slider (whose tooltips say
+// them), show a finding only once the replay has reached its event, as it happened; with all
+// cards, the floor's review, the slider's marks show from the start and jump to their event.
 func (d *desk) resultAtItsStep(t *testing.T, tab context.Context) {
+	js[bool](tab, t, `localStorage.setItem("handCards", "shown"), true`)
+	// Whatever fails, the next test finds the hand as it happened.
+	defer js[bool](tab, t, `localStorage.setItem("handCards", "shown"), true`)
 	d.open(t, tab, fmt.Sprintf("/#/hand/%s/1", d.hand), `#next`)
 	// The page is drawn again when the address changes: wait for the first step's.
 	poll(tab, t, `/^#\/hand\/[^/]+\/1$/.test(location.hash) && document.querySelector("#slider") && document.querySelector("#slider").value === "0"`)
 	if js[bool](tab, t, `!document.querySelector("#result").hidden`) {
 		t.Error("the result shows at the hand's first event")
 	}
+	// listed: the findings of the bottom list a reader sees, as [seq, code].
+	listed := func() [][2]any {
+		return js[[][2]any](tab, t, `[...document.querySelectorAll("#all-findings article.hf")].filter((a) => a.offsetHeight > 0).map((a) => [Number(a.dataset.seq), a.dataset.code])`)
+	}
+	if got := listed(); len(got) > 0 {
+		t.Errorf("at the hand's first event the list of findings shows %v", got)
+	}
+	// dots: the slider's marks of findings a reader sees (laid out, so neither the eye nor a
+	// screen reader finds a hidden one), as [event, tooltip].
+	dots := func() [][2]any {
+		return js[[][2]any](tab, t, `[...document.querySelectorAll(".hand-marks .find")].filter((b) => b.getClientRects().length > 0).map((b) => [Number(b.dataset.seq), b.title])`)
+	}
+	allDots := js[int](tab, t, `document.querySelectorAll(".hand-marks .find").length`)
+	if got := dots(); len(got) > 0 {
+		t.Errorf("as it happened, at the hand's first event the slider marks findings at %v", got)
+	}
+	flagged := fmt.Sprintf(`#all-findings article.hf[data-code=%q][data-seq="%d"]`, d.code, d.seq)
+	flaggedDot := fmt.Sprintf(`.hand-marks .find[data-seq="%d"]`, d.seq)
+	// One event before the finding's, it is still not listed nor marked; at its event it is.
+	d.openStep(t, tab, d.seq-1)
+	for _, f := range listed() {
+		if seq := f[0].(float64); int(seq) > d.seq-1 {
+			t.Errorf("at event %d the list of findings shows %v, of event %.0f", d.seq-1, f[1], seq)
+		}
+	}
+	for _, f := range dots() {
+		if seq := f[0].(float64); int(seq) > d.seq-1 {
+			t.Errorf("as it happened, at event %d the slider marks the finding of event %.0f: %q", d.seq-1, seq, f[1])
+		}
+	}
+	js[bool](tab, t, `document.querySelector("#next").click(), true`)
+	poll(tab, t, fmt.Sprintf(`location.hash.endsWith("/%d") && document.querySelector(%q).offsetHeight > 0`, d.seq, flagged))
+	if js[bool](tab, t, `!document.querySelector("#result").hidden`) {
+		t.Errorf("the result shows at the finding's event %d, before the hand's end", d.seq)
+	}
+	// At its event the finding is marked, its sentence in the mark's tooltip and accessible name.
+	sentence := mustText(tab, t, fmt.Sprintf(`#step-findings article.hf[data-code=%q] .hf-sentence`, d.code))
+	if shown := js[bool](tab, t, fmt.Sprintf(`(() => { const b = document.querySelector(%q);
+		return !!b && b.getClientRects().length > 0 && b.title.includes(%q) && b.getAttribute("aria-label").includes(%q); })()`, flaggedDot, sentence, sentence)); !shown {
+		t.Errorf("as it happened, at its event %d the slider does not mark the finding %q", d.seq, sentence)
+	}
 	js[bool](tab, t, `document.querySelector("#last").click(), true`)
 	poll(tab, t, `!document.querySelector("#result").hidden && document.querySelector("#result").offsetHeight > 0`)
+	if all, shown := js[int](tab, t, `document.querySelectorAll("#all-findings article.hf").length`), len(listed()); shown != all || all == 0 {
+		t.Errorf("at the hand's last event the list shows %d of its %d findings", shown, all)
+	}
+	if shown := len(dots()); shown != allDots || allDots == 0 {
+		t.Errorf("as it happened, at the hand's last event the slider marks %d of its %d steps with findings", shown, allDots)
+	}
+
+	// All cards: every mark from the first event on, and a mark is a button to its event, by
+	// keyboard too.
+	js[bool](tab, t, `localStorage.setItem("handCards", "all"), true`)
+	d.openStep(t, tab, 1)
+	if shown := len(dots()); shown != allDots {
+		t.Errorf("with all cards, at the hand's first event the slider marks %d of its %d steps with findings", shown, allDots)
+	}
+	if js[bool](tab, t, `!document.querySelector("#result").hidden`) {
+		t.Error("with all cards, the result shows at the hand's first event")
+	}
+	if got := js[string](tab, t, fmt.Sprintf(`(() => { const b = document.querySelector(%q); return b ? b.title : ""; })()`, flaggedDot)); !strings.Contains(got, sentence) {
+		t.Errorf("with all cards, the mark of event %d reads %q, want the finding %q", d.seq, got, sentence)
+	}
+	js[bool](tab, t, fmt.Sprintf(`(() => { const b = document.querySelector(%q); b.focus(); return document.activeElement === b; })()`, flaggedDot))
+	if err := chromedp.Do(tab, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	poll(tab, t, fmt.Sprintf(`location.hash.endsWith("/%d") && document.querySelector(%q).offsetHeight > 0`, d.seq, `#step-findings article.hf`))
+	// Back to the hand as it happened (the page is drawn again for another event): a step before
+	// the finding's, its mark is gone again.
+	js[bool](tab, t, `localStorage.setItem("handCards", "shown"), true`)
+	d.openStep(t, tab, d.seq-1)
+	if js[bool](tab, t, fmt.Sprintf(`document.querySelector(%q).getClientRects().length > 0`, flaggedDot)) {
+		t.Errorf("as it happened again, at event %d the slider marks the finding of event %d", d.seq-1, d.seq)
+	}
+}
+
+// openStep opens the flagged hand at event seq, from another step of it: the page is drawn again
+// for the new address, so it waits for the page at that event (its line of the history marked),
+// not the other step's still on screen, whose controls a test would find detached.
+func (d *desk) openStep(t *testing.T, tab context.Context, seq int) {
+	t.Helper()
+	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, seq), `#next`)
+	poll(tab, t, fmt.Sprintf(`(() => { const li = document.querySelector("#history li.now");
+		return !!li && Number(li.dataset.seq) <= %[1]d && %[1]d <= Number(li.dataset.last) && location.hash.endsWith("/%[1]d"); })()`, seq))
 }
 
 // speedAndCards: the play speed is chosen and kept; "all cards" turns the face-down cards of the
 // hand as it happened face up, and the choice is kept until it is turned back.
 func (d *desk) speedAndCards(t *testing.T, tab context.Context, l *lang.Lang) {
-	d.open(t, tab, fmt.Sprintf("/#/hand/%s/%d", d.hand, d.seq), `#speed`)
+	d.openStep(t, tab, d.seq)
 	js[bool](tab, t, `(() => { const s = document.querySelector("#speed"); s.value = "2"; s.dispatchEvent(new Event("change")); return true; })()`)
 	if v := js[string](tab, t, `localStorage.getItem("handSpeed")`); v != "2" {
 		t.Errorf("the speed chosen is kept as %q", v)

@@ -165,7 +165,7 @@ func TestPlayersListSortFilterPage(t *testing.T) {
 func TestListPagesWordsExist(t *testing.T) {
 	t.Parallel()
 	var src strings.Builder
-	for _, f := range []string{"tables.js", "handlist.js", "players.js", "tournaments.js", "charts.js"} {
+	for _, f := range []string{"tables.js", "handlist.js", "players.js", "tournaments.js", "integrity.js", "charts.js"} {
 		b, err := os.ReadFile(filepath.Join("assets", f))
 		if err != nil {
 			t.Fatal(err)

@@ -238,6 +238,8 @@ func TestOpenAPIEveryOperationAnswersAsDocumented(t *testing.T) {
 		{"GET", "/api/players?limit=3&sort=net&order=desc", 200},
 		{"GET", "/api/players/" + url.PathEscape(player) + "/stats", 200},
 		{"GET", "/api/messages?lang=tr", 200},
+		{"GET", "/api/integrity?lang=pt-BR", 200},
+		{"GET", "/api/integrity?limit=0", 400},
 		{"GET", "/api/hands/01900000-0000-7000-8000-00000000dead", 404},
 		{"GET", "/api/hands/" + hand + "/replay?at=9999", 404},
 		{"GET", "/api/players?sort=nonsense", 400},

@@ -840,7 +840,15 @@ func (a *Analyzer) overlap() {
 	for _, p := range a.pairs {
 		p.slots, p.together, p.expected = 0, 0, 0
 	}
-	for _, ps := range bySlot {
+	// The slots in time order: the sums of chances are then the same bits at every run (a map's
+	// order is not), so the same log gives the same report byte for byte.
+	slots := make([]int64, 0, len(bySlot))
+	for k := range bySlot {
+		slots = append(slots, k)
+	}
+	slices.Sort(slots)
+	for _, slot := range slots {
+		ps := bySlot[slot]
 		if len(ps) < 2 {
 			continue
 		}

@@ -386,7 +386,7 @@ func (r *auditReport) mine(table string) bool {
 }
 
 // hand prints one audited hand of the text report: a heading, then each finding as a sentence
-// with the rule it enforces.
+// with the rule it enforces and, for a fault, what the floor does now.
 func (r *auditReport) hand(h *audit.HandResult) {
 	if len(h.Findings) == 0 && !r.f.verbose {
 		return
@@ -407,15 +407,19 @@ func (r *auditReport) hand(h *audit.HandResult) {
 		return
 	}
 	for _, f := range h.Findings {
-		sentence, cite := f.Message, ""
+		sentence, cite, remedy := f.Message, "", ""
 		if xh != nil {
 			x := xh.Explain(r.l, f)
-			sentence, cite = x.Sentence, x.Citation
+			sentence, cite, remedy = x.Sentence, x.Citation, x.Remedy
 		}
 		fmt.Fprintf(r.w, "  %s\n", r.l.T("audit.finding", lang.Args{"severity": r.l.T("sev."+string(f.Severity), nil),
 			"seq": int(f.Seq), "code": string(f.Code), "sentence": sentence}))
 		if cite != "" {
 			fmt.Fprintf(r.w, "      %s\n", cite)
+		}
+		// What the floor does now: the words of the dispute desk and the printed report.
+		if remedy != "" {
+			fmt.Fprintf(r.w, "      %s\n", r.l.T("audit.remedy", lang.Args{"remedy": remedy}))
 		}
 	}
 	fmt.Fprintln(r.w)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html/template"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,8 +14,10 @@ import (
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/explain"
 	"github.com/fechado/fechado/finding"
 	"github.com/fechado/fechado/internal/testfiles"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 )
@@ -420,6 +423,35 @@ func TestAuditAllWorkersPrintAsOne(t *testing.T) {
 		}
 		if code1 != exitFindings || len(out1) < 1000 {
 			t.Errorf("audit --all %v: exit %d, %d bytes: nothing to compare", mode, code1, len(out1))
+		}
+	}
+}
+
+// An error finding's remedy, what the floor does now, follows it in audit's text report and in
+// the printed report of `fechado report`, in the reader's language: the words the dispute desk
+// shows (explain.Remedy), not another copy of them (issue 41).
+func TestAuditAndReportTellTheRemedy(t *testing.T) {
+	file := vector(t, "bad-false-open-std-draw.jsonl")
+	const hand = "dd0017a1-9748-54c6-84cb-58795b480192"
+	for _, code := range []string{"pt-BR", "tr"} {
+		l, _ := lang.Get(code)
+		remedy := explain.Remedy(l, finding.OpenWithoutOpeners, "std-draw")
+		if remedy == "" || remedy == explain.Remedy(lang.English(), finding.OpenWithoutOpeners, "std-draw") {
+			t.Fatalf("%s: open.without-openers has no remedy of its own: %q", code, remedy)
+		}
+		exit, out, errOut := fechado("", "audit", "--lang", code, file)
+		if exit != exitFindings {
+			t.Fatalf("audit --lang %s: exit %d: %s", code, exit, errOut)
+		}
+		if want := "      " + l.T("audit.remedy", lang.Args{"remedy": remedy}) + "\n"; !strings.Contains(out, want) {
+			t.Errorf("audit --lang %s: no line %q in\n%s", code, want, out)
+		}
+		exit, page, errOut := fechado("", "report", file, "--hand", hand, "--lang", code)
+		if exit != exitOK {
+			t.Fatalf("report --lang %s: exit %d: %s", code, exit, errOut)
+		}
+		if !strings.Contains(page, template.HTMLEscapeString(remedy)) {
+			t.Errorf("report --lang %s: the page lacks the remedy %q", code, remedy)
 		}
 	}
 }

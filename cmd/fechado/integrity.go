@@ -2,11 +2,14 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/text/message"
 
@@ -14,13 +17,14 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/internal/logfile"
 	"github.com/fechado/fechado/lang"
+	"github.com/fechado/fechado/projector"
 )
 
 func init() {
 	register(&command{
 		name:    "integrity",
 		summary: "find the pairs of players who play together: soft play, chip dumping, shared cards",
-		usage:   "integrity [--json] [--top N] [--lang L] FILE…   |   integrity [--json] [--top N] [--lang L] --all",
+		usage:   "integrity [--json] [--top N] [--lang L] [--save [--db FILE]] FILE…   |   integrity [--json] [--top N] [--lang L] [--save [--db FILE]] --all [--data DIR | --nats URL…]",
 		help: `Integrity reads hand logs and scores every pair of players dealt in together at least
 50 times on four signals (docs/integrity.md):
 
@@ -48,8 +52,13 @@ ids of the hands that show them best; --top N also lists the N highest pairs not
 --json, one line per pair scored, highest first: {"a","b","score","flagged","kind"?, "hands",
 "p","q","overlap","soft_play","chip_dump","share_cards"}.
 
+--save also stores the analysis, every pair scored as --json writes it, with the time and the
+number of hands, in the read models (--db FILE, default DIR/fechado.db): the dashboard's
+Integrity page ('fechado serve') shows the last analysis stored, and never scores a pair itself.
+'fechado serve --integrity PERIOD' runs the same analysis by itself every PERIOD.
+
 Exit status: 0 no pair flagged; 1 at least one; 2 bad usage or an unreadable file; 3 the log
-store could not be reached.`,
+store could not be reached or the read models could not be written.`,
 		run: runIntegrity,
 	})
 }
@@ -60,6 +69,8 @@ func runIntegrity(m *Main, args []string) (err error) {
 	asJSON := fs.Bool("json", false, "one line per pair scored, as JSON")
 	all := fs.Bool("all", false, "read the stored log")
 	top := fs.Int("top", 0, "also list the N highest pairs not flagged (text report)")
+	save := fs.Bool("save", false, "also store the analysis in the read models (--db) for the dashboard's Integrity page")
+	db := fs.String("db", "", "SQLite read-model `FILE` --save writes (default DIR/fechado.db)")
 	store := addLogFlags(fs)
 	store.existing = true
 	files, err := m.parse(fs, args)
@@ -75,6 +86,8 @@ func runIntegrity(m *Main, args []string) (err error) {
 		return usageErr("give FILEs or --all, not both")
 	case !*all && len(files) == 0:
 		return usageErr("no FILE given (use - for standard input, or --all for the stored log; see 'fechado integrity --help')")
+	case *db != "" && !*save:
+		return usageErr("--db goes with --save")
 	}
 	a := integrity.New(integrity.Options{})
 	var r *integrity.Report
@@ -98,6 +111,15 @@ func runIntegrity(m *Main, args []string) (err error) {
 	if err != nil {
 		return err
 	}
+	if *save {
+		path := *db
+		if path == "" {
+			path = filepath.Join(store.data, "fechado.db")
+		}
+		if err := saveIntegrity(path, r, time.Now()); err != nil {
+			return err
+		}
+	}
 	out := bufio.NewWriter(m.Stdout)
 	if *asJSON {
 		enc := json.NewEncoder(out)
@@ -116,6 +138,21 @@ func runIntegrity(m *Main, args []string) (err error) {
 		if p.Flagged {
 			return withCode(exitFindings, errQuiet)
 		}
+	}
+	return nil
+}
+
+// saveIntegrity stores r, computed at at, in the read models at path (projector.SaveIntegrity),
+// where the dashboard's Integrity page reads it. A database that cannot be written exits 3.
+func saveIntegrity(path string, r *integrity.Report, at time.Time) error {
+	ctx := context.Background()
+	db, err := projector.Open(ctx, path)
+	if err != nil {
+		return withCode(exitStore, fmt.Errorf("read models %s: %w", path, err))
+	}
+	defer db.Close()
+	if err := projector.SaveIntegrity(ctx, db, r, at); err != nil {
+		return withCode(exitStore, err)
 	}
 	return nil
 }
@@ -146,16 +183,10 @@ func integrityFiles(m *Main, names []string, a *integrity.Analyzer) error {
 }
 
 // writeIntegrity writes the text report: the summary, then each pair flagged (and the top
-// others) with its signals in words.
+// others) with its signals in words (integrity.Pair.Words, as the dashboard's Integrity page).
 func writeIntegrity(w io.Writer, l *lang.Lang, r *integrity.Report, top int) {
 	pr := message.NewPrinter(l.Tag)
 	num := func(f string, v float64) string { return pr.Sprintf(f, v) }
-	pv := func(p float64) string {
-		if p >= 0.01 {
-			return num("%.2f", p)
-		}
-		return strings.Replace(fmt.Sprintf("%.1e", p), ".", num("%.1f", 0.5)[1:2], 1)
-	}
 	flagged := 0
 	for _, p := range r.Pairs {
 		if p.Flagged {
@@ -177,28 +208,15 @@ func writeIntegrity(w io.Writer, l *lang.Lang, r *integrity.Report, top int) {
 			shown++
 		}
 		fmt.Fprintln(w, l.T("integrity.pair", lang.Args{"rank": i + 1, "a": p.A, "b": p.B, "score": num("%.1f", p.Score), "hands": p.Hands}))
-		if p.Flagged {
-			fmt.Fprintf(w, "   %s\n", l.T("integrity.flagged."+p.Kind, nil))
-		} else {
-			fmt.Fprintf(w, "   %s\n", l.T("integrity.unflagged", nil))
-		}
-		fmt.Fprintf(w, "   %s\n", l.T("integrity.overlap", lang.Args{"together": p.Overlap.Together, "slots": p.Overlap.Slots,
-			"expected": num("%.1f", p.Overlap.Expected), "p": pv(p.Overlap.P)}))
-		signal := func(key, name string, s integrity.Signal, args lang.Args) {
-			if s.P >= 1 && s.Z == 0 {
-				fmt.Fprintf(w, "   %s\n", l.T("integrity.nodata", lang.Args{"signal": l.T("integrity.signal."+name, nil)}))
-				return
-			}
-			args["z"], args["p"], args["decisions"] = num("%.1f", s.Z), pv(s.P), s.N
-			fmt.Fprintf(w, "   %s\n", l.T(key, args))
-			if len(s.Hands) > 0 && s.Z >= 2 { // the hands of a signal that says something
-				fmt.Fprintf(w, "      %s\n", l.T("integrity.hands", lang.Args{"hands": strings.Join(s.Hands, ", ")}))
+		words := p.Words(l)
+		fmt.Fprintf(w, "   %s\n", words.Verdict)
+		fmt.Fprintf(w, "   %s\n", words.Overlap)
+		for _, r := range words.Reasons {
+			fmt.Fprintf(w, "   %s\n", r.Text)
+			if len(r.Hands) > 0 {
+				fmt.Fprintf(w, "      %s\n", l.T("integrity.hands", lang.Args{"hands": strings.Join(r.Hands, ", ")}))
 			}
 		}
-		signal("integrity.soft", "soft", p.Soft, lang.Args{})
-		signal("integrity.dump", "dump", p.Dumping.Signal, lang.Args{"from": p.Dumping.From, "to": p.Dumping.To,
-			"chips": int64(p.Dumping.Chips)})
-		signal("integrity.share", "share", p.Shared, lang.Args{})
 		fmt.Fprintln(w)
 	}
 }

@@ -28,7 +28,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		summary: "run the log, projector, live auditor and web interface",
-		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR]",
+		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD]",
 		help: `Serve opens the log (an embedded NATS JetStream server storing under --data, or the
 external server(s) of --nats), keeps the SQLite read models (--db) up to date as events
 arrive, audits every hand when it ends, and serves the web interface and its JSON API on
@@ -59,6 +59,11 @@ logs in as a table device of the --auth file and appends to that table only, ove
 connection as that device, so that the server itself refuses any other table. With --nats,
 --auth names the console's devices, which the cluster must know as its users.
 
+Integrity. The Integrity page shows the last integrity analysis stored in the read models
+(docs/integrity.md): --integrity PERIOD runs it over the whole log at start and then every
+PERIOD (e.g. 1h); without it, 'fechado integrity --all --save' stores one. The page says when
+the analysis ran and over how many hands.
+
 Hands in progress are shown with public information only; their face-down cards and seeds
 appear once the hand has ended. Serve runs until SIGINT or SIGTERM, then stops accepting
 requests, finishes those in progress and closes the log.
@@ -81,7 +86,11 @@ type serveFlags struct {
 	db         string
 	natsListen string
 	auth       string
-	tlog       tlogFlags // serve_tlog.go
+	integrity  time.Duration // serve_integrity.go
+	tlog       tlogFlags     // serve_tlog.go
+	// playerCards: each player may see his own cards of the hand in progress on his own phone,
+	// by a link the table console shows for his seat (docs/security.md §10).
+	playerCards bool
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -92,6 +101,8 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
 	f.tlog.register(fs)
+	fs.DurationVar(&f.integrity, "integrity", 0, "run the integrity analysis of the whole log at start and then every `PERIOD` (e.g. 1h), for the Integrity page (0: never; 'fechado integrity --all --save' stores one)")
+	fs.BoolVar(&f.playerCards, "player-cards", false, "let each player see his own cards of the hand in progress on his own phone: the table console shows a link and QR code for each seat, read-only and good for that hand only (docs/security.md §10)")
 	fs.StringVar(&f.auth, "auth", "", "the users and roles `FILE` (docs/security.md): the embedded NATS server enforces them, and the table console logs its devices in as them (with --nats, the cluster must know the same users); without it the embedded server listens on loopback only")
 }
 
@@ -154,6 +165,9 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	if err != nil {
 		return err
 	}
+	if f.integrity < 0 {
+		return usageErr("--integrity must not be negative")
+	}
 	if f.logger, err = f.format.logger(m.Stderr, f.command); err != nil {
 		return err
 	}
@@ -210,7 +224,17 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
-	handler, closeConsole, err := withConsole(srv.Handler(), l, auth, filepath.Join(filepath.Dir(f.dbPath()), "console-seeds.json"), tl != nil)
+	// The console's secrets live beside the read models: the seeds of its machine shuffles until
+	// their hands end, and the key of the players' links, so that a restart loses neither.
+	dir := filepath.Dir(f.dbPath())
+	co := console.Options{Log: l, Auth: auth, SeedFile: filepath.Join(dir, "console-seeds.json"), Receipts: tl != nil,
+		PlayerCards: f.playerCards}
+	if f.playerCards {
+		if co.SeatKey, err = console.LoadSeatKey(filepath.Join(dir, "console-seat.key")); err != nil {
+			return withCode(exitStore, err)
+		}
+	}
+	handler, closeConsole, err := withConsole(srv.Handler(), co)
 	if err != nil {
 		return err
 	}
@@ -244,6 +268,13 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 			errs <- withCode(exitStore, err)
 		}
 	}()
+	if f.integrity > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			integrityEvery(runCtx, l, db, f.integrity, log)
+		}()
+	}
 	if started != nil {
 		wg.Add(1)
 		go func() {
@@ -282,14 +313,15 @@ func (f *serveFlags) authFile() (*roles.Auth, error) {
 	return a, nil
 }
 
-// withConsole mounts the table console (package console) at /console/ beside the web interface;
-// its devices are the table users of auth (none without it); it keeps the seeds of its machine
-// shuffles in seedFile, beside the read models, until their hands end. Every answer of the two,
-// and of the mux between them, carries the security headers (webguard.Secure). The function it
-// returns closes the console's connections as its devices. With receipts (serve --sign-key) the
-// console links each ended hand's receipt.
-func withConsole(web http.Handler, l *recorder.Log, auth *roles.Auth, seedFile string, receipts bool) (http.Handler, func(), error) {
-	c, err := console.New(console.Options{Log: l, Auth: auth, SeedFile: seedFile, Receipts: receipts})
+// withConsole mounts the table console (package console) of options o at /console/ beside the web
+// interface: its devices are the table users of o.Auth (none without it); it keeps the seeds of
+// its machine shuffles in o.SeedFile, beside the read models, until their hands end. Every answer
+// of the two, and of the mux between them, carries the security headers (webguard.Secure). The
+// function it returns closes the console's connections as its devices. With o.Receipts (serve
+// --sign-key) the console links each ended hand's receipt; with o.PlayerCards (--player-cards)
+// it gives each seat a link to his own cards.
+func withConsole(web http.Handler, o console.Options) (http.Handler, func(), error) {
+	c, err := console.New(o)
 	if err != nil {
 		return nil, nil, withCode(exitStore, err)
 	}

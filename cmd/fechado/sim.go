@@ -53,7 +53,9 @@ tr-kapali 5/10/0, std-draw 5/10/20, online-draw blinds 5/10 no limit. Stacks var
 
 --inject CODE (repeatable, or comma-separated; "all" for every code the preset can show) gives
 every hand that fits it exactly one irregularity of that code, the only error the auditor finds
-in the hand; several codes rotate. A hand no code fits is written clean.
+in the hand; several codes take turns, the fewest injected first. A hand no code fits is
+written clean. The players play clean: each irregularity is a mutation of the finished hand,
+but table.dealer and table.seating, which start the hand wrongly.
 Codes that cannot be injected:
 `)
 	var codes []string
@@ -137,7 +139,10 @@ func runSim(m *Main, args []string) error {
 		return runSimRoom(m, rf, *name, *players, tf.tables, *hands, *seed, *out)
 	}
 	if tf.on {
-		return runSimTournament(m, tf, *name, *seed, stack.v, *expose, inject, *out, *publish, store)
+		return runSimTournament(m, tf, rf, *name, *seed, stack.v, *expose, inject, *out, *publish, store)
+	}
+	if rf.colluders != 0 || rf.collusion != "" || rf.truth != "" {
+		return usageErr("--colluders, --collusion and --truth go with --room or --tournament")
 	}
 	if *name == "" || *players == 0 || *hands <= 0 {
 		return usageErr("--rules, --players and --hands are required (see 'fechado sim --help')")

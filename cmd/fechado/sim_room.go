@@ -37,9 +37,9 @@ type roomSimFlags struct {
 func addRoomSimFlags(fs *flag.FlagSet) *roomSimFlags {
 	var rf roomSimFlags
 	fs.BoolVar(&rf.on, "room", false, "play a room of many cash tables whose players come and go (see Rooms below)")
-	fs.IntVar(&rf.colluders, "colluders", 0, "room: pairs of colluders to plant")
-	fs.StringVar(&rf.collusion, "collusion", "", "room: kinds of collusion, comma-separated: soft-play, chip-dump, share-cards (default all)")
-	fs.StringVar(&rf.truth, "truth", "", "room: write the planted pairs to FILE as JSON Lines")
+	fs.IntVar(&rf.colluders, "colluders", 0, "room or tournament: pairs of colluders to plant")
+	fs.StringVar(&rf.collusion, "collusion", "", "room or tournament: kinds of collusion, comma-separated: soft-play, chip-dump, share-cards (default all)")
+	fs.StringVar(&rf.truth, "truth", "", "room or tournament: write the planted pairs to FILE as JSON Lines")
 	return &rf
 }
 
@@ -66,10 +66,15 @@ func runSimRoom(m *Main, rf *roomSimFlags, preset string, players, tables, hands
 	if err != nil {
 		return err
 	}
-	if rf.truth == "" {
+	return writeTruth(rf.truth, pairs)
+}
+
+// writeTruth writes the planted pairs to path as JSON Lines (--truth); nothing when path is "".
+func writeTruth(path string, pairs []sim.Pair) error {
+	if path == "" {
 		return nil
 	}
-	f, err := os.Create(rf.truth)
+	f, err := os.Create(path)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -33,6 +33,10 @@ arrives with chips he did not have), tournament.level (a table plays one hand at
 its last one), tournament.chips (a player who never entered sits down with a starting stack once a
 table breaks); "all" for the three.
 
+--colluders K plants K pairs of colluders among the entries, as in a room (--collusion, --truth:
+see Rooms below); the draw seats each pair at one table, and balancing and breaking tables may
+part them later, as in a real tournament.
+
 Example: fechado sim --tournament --rules std-draw --entries 60 --tables 8 --seed 3 --out cup.jsonl`
 
 // tournamentSimFlags are sim's tournament flags.
@@ -55,11 +59,17 @@ func addTournamentSimFlags(fs *flag.FlagSet) *tournamentSimFlags {
 }
 
 // runSimTournament plays a tournament and writes it as JSON Lines, or appends it to the log.
-func runSimTournament(m *Main, tf *tournamentSimFlags, rules string, seed uint64, stack events.Chips, expose float64, inject []string, out string, publish bool, store *logFlags) error {
+// Its colluders (rf: --colluders, --collusion) are planted as in a room, and --truth names them.
+func runSimTournament(m *Main, tf *tournamentSimFlags, rf *roomSimFlags, rules string, seed uint64, stack events.Chips, expose float64, inject []string, out string, publish bool, store *logFlags) error {
 	if rules == "" || tf.entries == 0 {
 		return usageErr("--tournament needs --rules and --entries (see 'fechado sim --help')")
 	}
-	cfg := sim.TournamentConfig{Rules: rules, ID: tf.id, Entries: tf.entries, Tables: tf.tables, Level: tf.level, Seed: seed, ExposeRate: expose}
+	kinds, err := sim.ParseCollusion(rf.collusion)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	cfg := sim.TournamentConfig{Rules: rules, ID: tf.id, Entries: tf.entries, Tables: tf.tables, Level: tf.level, Seed: seed, ExposeRate: expose,
+		Colluders: rf.colluders, Collusion: kinds}
 	if expose == 0 {
 		cfg.ExposeRate = -1
 	}
@@ -86,9 +96,14 @@ func runSimTournament(m *Main, tf *tournamentSimFlags, rules string, seed uint64
 		if out != "" {
 			return usageErr("--publish and --out exclude each other")
 		}
-		return publishHands(m, t.Next, store)
+		err = publishHands(m, t.Next, store)
+	} else {
+		err = writeSim(m, out, t.Next)
 	}
-	return writeSim(m, out, t.Next)
+	if err != nil {
+		return err
+	}
+	return writeTruth(rf.truth, t.Pairs())
 }
 
 // publishHands appends the hands next gives to the log, event by event.

@@ -376,6 +376,7 @@ async function login(quiet) {
   }
   S.device = r.data.device;
   S.table = r.data.table;
+  S.playerCards = !!r.data.player_cards;
   S.error = "";
   S.presets = (await api("GET", "presets")).data || [];
   loadOffline();
@@ -611,9 +612,48 @@ function handView(m) {
     localStorage.setItem("console.hidden", S.hidden ? "1" : "0");
     render();
   })));
+  seatLinksView(m, a);
   if (a.Commitments && a.Commitments.length) m.append(el("p", { class: "note mono", id: "commitment" }, t("hand.commitment", { commitment: a.Commitments[a.Commitments.length - 1] })));
   // Exposed cards and misdeals belong to the cut, the deal, the first round and the draw.
   if (a.Step !== "misdeal" && (["setup", "deal", "draw"].includes(a.Stage) || (a.Stage === "betting" && a.Round === "first"))) toolsView(m, a);
+}
+
+// seatLinksView offers each player his own cards on his own phone, when the room gives them
+// (serve --player-cards): the link and QR code of one seat at a time, shown on a tap and hidden
+// again by the next, so that nobody near the tablet scans another player's code.
+function seatLinksView(m, a) {
+  const hs = started();
+  if (!S.playerCards || !hs || a.Step === "done" || S.local) return;
+  const box = el("section", { id: "seat-links", class: "seat-links" }, el("h2", {}, t("seat.links")));
+  const links = S.seatLinks && S.seatLinks.hand === S.hand.id ? S.seatLinks.seats : [];
+  const shown = links.find((x) => x.seat === S.seatShown);
+  if (shown) {
+    const who = { player: shown.player, seat: shown.seat };
+    box.append(el("p", { class: "prompt" }, t("seat.scan", who)),
+      el("img", { class: "qr", id: "seat-qr", src: shown.qr, alt: t("seat.qr", who), width: 264, height: 264 }),
+      el("p", { class: "mono" }, el("a", { id: "seat-link", "data-seat": shown.seat, href: shown.link, target: "_blank", rel: "noopener noreferrer" }, shown.link)),
+      el("div", { class: "row" }, btn(t("seat.hide"), "seat-hide", () => { S.seatShown = 0; render(); }, "main")));
+  } else {
+    box.append(el("div", { class: "row" }, hs.seats.map((x) =>
+      btn(t("seat.show", { player: x.player, seat: x.seat }), "seat-" + x.seat, () => showSeat(x.seat)))));
+  }
+  m.append(box);
+}
+
+// showSeat shows the link of seat, asking the server for the hand's links the first time: they
+// are made from this page's own address, the one the players' phones reach the server at.
+async function showSeat(seat) {
+  if (!S.seatLinks || S.seatLinks.hand !== S.hand.id) {
+    const r = await api("GET", "hands/" + encodeURIComponent(S.hand.id) + "/seats?base=" + encodeURIComponent(location.origin)).catch(() => null);
+    if (!r || r.status !== 200) {
+      S.error = t((r && r.data && r.data.error) || "err.store", { detail: "" });
+      return render();
+    }
+    S.seatLinks = { hand: S.hand.id, seats: r.data.seats || [] };
+  }
+  S.error = "";
+  S.seatShown = seat;
+  render();
 }
 
 // holderOf returns the seat the stored events last dealt card c to (0 when none).

@@ -81,7 +81,11 @@ async function pageHand(id, at) {
       <span id="step-seq" class="hand-stepno"></span>
     </div>
     <div class="hand-slider"><input type="range" id="slider" min="0" max="${steps.length - 1}" value="${i}" aria-label="${esc(t("web.hand.slider"))}">
-      <div class="hand-marks">${steps.map((s, k) => (s.findings.length ? `<i class="find" style="left:${pct(k)}%" title="${esc(s.findings.map((f) => f.sentence).join(" "))}"></i>` : "")).join("")}</div></div>
+      <div class="hand-marks">${steps.map((s, k) => {
+        if (!s.findings.length) return "";
+        const said = s.findings.map((f) => f.sentence).join(" ");
+        return `<button type="button" class="find" data-k="${k}" data-seq="${s.seq}" style="left:${pct(k)}%" title="${esc(said)}" aria-label="${esc(t("web.hand.at", { seq: s.seq }))}: ${esc(said)}"></button>`;
+      }).join("")}</div></div>
     <p class="hand-line" id="event" aria-live="polite"></p>
     <div class="hand-grid">
       <div class="hand-main"><div class="hand-table" id="table"></div>
@@ -91,8 +95,8 @@ async function pageHand(id, at) {
       <aside class="hand-side"><section><h2>${esc(t("web.hand.history"))}</h2>
         <ol class="hand-history" id="history">${w.history.map((ln) => `<li data-seq="${ln.seq}" data-last="${ln.last}"><a href="#/hand/${esc(id)}/${ln.seq}" data-seq="${ln.seq}">${esc(ln.text)}</a></li>`).join("")}</ol></section></aside>
     </div>
-    ${data.ended ? `<section class="hand-all"><h2>${esc(t("web.hand.findings", { n: data.findings.length }))}</h2>
-      ${data.findings.map((f) => findingHTML(f, id)).join("") || `<p class="ok">${esc(t("report.nofindings"))}</p>`}</section>` : ""}
+    ${data.ended ? `<section class="hand-all" id="all-findings"><h2 id="all-findings-head">${esc(t("web.hand.findings", { n: data.findings.length }))}</h2>
+      ${data.findings.map((f) => findingHTML(f, id)).join("")}<p class="ok" id="all-findings-none">${esc(t("report.nofindings"))}</p></section>` : ""}
     ${data.ended && w.decks.length ? `<details class="hand-deck" id="deck"><summary>${esc(t("web.hand.deck"))}</summary>${w.decks.map(deckHTML).join("")}</details>` : ""}
     ${data.ended ? "" : `<p class="muted">${esc(t("web.hand.public"))}</p>`}
     <p class="hand-keys">${esc(t("web.hand.keys"))}</p></div>`;
@@ -105,8 +109,26 @@ async function pageHand(id, at) {
     $("#event").textContent = st.line;
     $("#table").innerHTML = st.table;
     $("#step-findings").innerHTML = st.findings.map((f) => findingHTML(f, id)).join("");
-    // The result is told at the hand's last step, not before.
-    if ($("#result")) $("#result").hidden = i < steps.length - 1;
+    // The result is told at the hand's last step, not before; and the list of all the hand's
+    // findings holds those the replay has reached (a finding of the whole hand, with no event of
+    // its own, at the last step), so that stepping through the hand tells nothing ahead of it.
+    const end = i === steps.length - 1;
+    if ($("#result")) $("#result").hidden = !end;
+    // The slider's marks of the findings, whose tooltips say them: as it happened, a mark shows
+    // once the replay has reached its event; with all cards (the floor's review) every mark shows
+    // from the start, for the floor to jump to it.
+    view().querySelectorAll(".hand-marks .find").forEach((b) => { b.hidden = asHappened && Number(b.dataset.k) > i; });
+    if ($("#all-findings")) {
+      let n = 0;
+      view().querySelectorAll("#all-findings article.hf").forEach((a) => {
+        const seq = Number(a.dataset.seq);
+        a.hidden = !(end || (seq > 0 && seq <= st.seq));
+        if (!a.hidden) n++;
+      });
+      $("#all-findings-head").textContent = t("web.hand.findings", { n });
+      $("#all-findings-none").hidden = n > 0;
+      $("#all-findings-none").textContent = t(end ? "report.nofindings" : "web.hand.findings.notyet");
+    }
     // The history list follows the step by scrolling itself, never the page: the controls stay
     // where the reader's finger is.
     const ol = $("#history");
@@ -159,7 +181,7 @@ async function pageHand(id, at) {
       (newer ? ` · <a id="next-hand" href="#/hand/${esc(newer.hand)}">${esc(t("web.hand.nexthand", { number: newer.number }))}</a>` : "");
   }).catch(() => {});
   $("#slider").oninput = (ev) => { stop(); go(Number(ev.target.value)); };
-  view().querySelectorAll(".jump-round").forEach((b) => { b.onclick = () => { stop(); go(Number(b.dataset.k)); }; });
+  view().querySelectorAll(".jump-round, .hand-marks .find").forEach((b) => { b.onclick = () => { stop(); go(Number(b.dataset.k)); }; });
   $(".hand-page").addEventListener("click", (ev) => {
     const a = ev.target.closest("a[data-seq]");
     if (!a) return;

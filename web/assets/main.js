@@ -10,6 +10,7 @@ const routes = [
   [/^#\/players(?:\?(.*))?$/, pagePlayers],
   [/^#\/player\/(.+)$/, pagePlayer],
   [/^#\/tournaments(?:\/(.+))?$/, pageTournaments],
+  [/^#\/integrity(?:\?(.*))?$/, pageIntegrity],
 ];
 
 async function route() {

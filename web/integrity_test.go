@@ -1,0 +1,183 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fechado/fechado/audit/integrity"
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/projector"
+	"github.com/fechado/fechado/sim"
+)
+
+// integrityAnswer is what the tests read of GET /api/integrity.
+type integrityAnswer struct {
+	Computed   bool              `json:"computed"`
+	ComputedAt string            `json:"computed_at"`
+	Hands      int               `json:"hands"`
+	Known      int               `json:"known"`
+	Flagged    int               `json:"flagged"`
+	Summary    string            `json:"summary"`
+	Total      int               `json:"total"`
+	Graph      string            `json:"graph"`
+	HandTitles map[string]string `json:"hand_titles"`
+	Pairs      []struct {
+		Rank    int     `json:"rank"`
+		A       string  `json:"a"`
+		B       string  `json:"b"`
+		Score   float64 `json:"score"`
+		Flagged bool    `json:"flagged"`
+		Kind    string  `json:"kind"`
+		Hands   int     `json:"hands"`
+		Title   string  `json:"title"`
+		Words   struct {
+			Verdict string `json:"verdict"`
+			Overlap string `json:"overlap"`
+			Reasons []struct {
+				Signal string   `json:"signal"`
+				Text   string   `json:"text"`
+				Hands  []string `json:"hands"`
+			} `json:"reasons"`
+		} `json:"words"`
+	} `json:"pairs"`
+}
+
+// plantedRoom plays a small room with one planted soft-play pair (sim.Room), appends it to the
+// server's log, and returns its JSON Lines and the planted pair.
+func plantedRoom(t *testing.T, e *env) ([]byte, sim.Pair) {
+	t.Helper()
+	var b bytes.Buffer
+	// Seed 5 is the first tried that flags its planted pair in a room this small.
+	pairs, err := sim.Room(sim.RoomConfig{Players: 12, Tables: 2, Hands: 1500, Seed: 5, Colluders: 1, Collusion: []string{sim.CollusionKinds[0]}}, &b)
+	if err != nil || len(pairs) != 1 {
+		t.Fatalf("sim.Room: %v, %d pairs", err, len(pairs))
+	}
+	e.post(b.Bytes(), http.StatusOK, nil)
+	e.waitProjected()
+	return b.Bytes(), pairs[0]
+}
+
+// analyse runs the integrity analysis over log (JSON Lines), as `fechado integrity` does.
+func analyse(t *testing.T, log []byte) *integrity.Report {
+	t.Helper()
+	a := integrity.New(integrity.Options{})
+	rd := events.NewReaderBytes(log, "room", nil)
+	for {
+		ev, err := rd.Next()
+		if err != nil {
+			break
+		}
+		a.Add(ev)
+	}
+	return a.Result()
+}
+
+// TestIntegrityPageShowsStoredPairsInPortuguese: before any analysis the page says so, in the
+// reader's language; once one is stored (projector.SaveIntegrity, as `fechado integrity --save`
+// does), GET /api/integrity?lang=pt-BR gives its time and hands, the pairs strongest first with
+// the planted pair flagged at the top, their verdict and signals in Portuguese, evidence hands the
+// replayer opens, and a graph of the pairs' players with the flagged pair's line in red.
+func TestIntegrityPageShowsStoredPairsInPortuguese(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 64<<20)
+	log, planted := plantedRoom(t, e)
+
+	var none integrityAnswer
+	e.get("/api/integrity?lang=pt-BR", http.StatusOK, &none)
+	if none.Computed || len(none.Pairs) != 0 || !strings.Contains(none.Summary, "Nenhuma análise de integridade") {
+		t.Errorf("before any analysis: computed %v, %d pairs, summary %q", none.Computed, len(none.Pairs), none.Summary)
+	}
+
+	r := analyse(t, log)
+	at := time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
+	if err := projector.SaveIntegrity(context.Background(), e.db, r, at); err != nil {
+		t.Fatal(err)
+	}
+	var got integrityAnswer
+	e.get("/api/integrity?lang=pt-BR&tz=America/Sao_Paulo&limit=1000", http.StatusOK, &got)
+	if !got.Computed || got.ComputedAt != "2026-12-01T09:30:00Z" || got.Hands != 1500 || got.Known != 1500 || got.Total != len(r.Pairs) ||
+		len(got.Pairs) != len(r.Pairs) || got.Flagged != 1 {
+		t.Fatalf("the page: computed %v at %s over %d hands (%d known), %d of %d pairs, %d flagged; the analysis %d hands, %d pairs",
+			got.Computed, got.ComputedAt, got.Hands, got.Known, len(got.Pairs), got.Total, got.Flagged, r.Hands, len(r.Pairs))
+	}
+	// When and over how many hands, in Portuguese and the reader's time zone (UTC-3).
+	for _, want := range []string{"Análise de", "06:30", "1.500 mãos", "pares avaliados"} {
+		if !strings.Contains(got.Summary, want) {
+			t.Errorf("the summary %q does not say %q", got.Summary, want)
+		}
+	}
+	top := got.Pairs[0]
+	a, b := min(planted.A, planted.B), max(planted.A, planted.B)
+	if top.Rank != 1 || top.A != a || top.B != b || !top.Flagged || top.Kind != "soft-play" || top.Score < 2 {
+		t.Fatalf("first pair %d: %s-%s flagged %v (%s, score %.1f); planted %s-%s", top.Rank, top.A, top.B, top.Flagged, top.Kind, top.Score, a, b)
+	}
+	if !strings.HasPrefix(top.Title, "1. "+a+" e "+b+": pontuação ") || !strings.HasPrefix(top.Words.Verdict, "Apontado: jogo suave") ||
+		!strings.HasPrefix(top.Words.Overlap, "Mesa em comum:") {
+		t.Errorf("the flagged pair in Portuguese: %q / %q / %q", top.Title, top.Words.Verdict, top.Words.Overlap)
+	}
+	for i, p := range got.Pairs[1:] {
+		if p.Flagged || p.Rank != i+2 || !strings.HasPrefix(p.Words.Verdict, "Não apontado") {
+			t.Errorf("pair %d (%s-%s): flagged %v, verdict %q", p.Rank, p.A, p.B, p.Flagged, p.Words.Verdict)
+		}
+	}
+	// The soft-play signal shows its evidence hands, and each opens in the replayer.
+	var evidence []string
+	for _, rs := range top.Words.Reasons {
+		if rs.Signal == "soft-play" {
+			evidence = rs.Hands
+			if !strings.HasPrefix(rs.Text, "Jogo suave:") {
+				t.Errorf("soft play in Portuguese: %q", rs.Text)
+			}
+		}
+	}
+	if len(evidence) == 0 {
+		t.Fatalf("the flagged pair's soft play gives no hands: %+v", top.Words.Reasons)
+	}
+	for _, h := range evidence {
+		var hand struct {
+			Events []struct {
+				Data struct {
+					Seats []struct {
+						Player string `json:"player"`
+					} `json:"seats"`
+				} `json:"data"`
+			} `json:"events"`
+		}
+		e.get("/api/hands/"+url.PathEscape(h), http.StatusOK, &hand)
+		names := map[string]bool{}
+		if len(hand.Events) > 0 {
+			for _, s := range hand.Events[0].Data.Seats {
+				names[s.Player] = true
+			}
+		}
+		if !names[a] || !names[b] {
+			t.Errorf("evidence hand %s is not a hand of %s and %s: %v", h, a, b, names)
+		}
+		if title := got.HandTitles[h]; !strings.HasPrefix(title, "Mesa room-") || !strings.Contains(title, ", mão ") {
+			t.Errorf("evidence hand %s is titled %q", h, title)
+		}
+		if code, _ := e.do(http.MethodGet, "/api/hands/"+url.PathEscape(h)+"/replay?lang=pt-BR", nil); code != http.StatusOK {
+			t.Errorf("the replayer of evidence hand %s: %d", h, code)
+		}
+	}
+	// The graph: an SVG with its name in Portuguese, the players linked to their pages, and the
+	// flagged pair's line in red; no script.
+	g := got.Graph
+	if !strings.HasPrefix(g, "<svg") || !strings.Contains(g, "Quem joga com quem") || strings.Count(g, `class="flagged"`) != 1 ||
+		!strings.Contains(g, `href="#/player/`+a+`"`) || !strings.Contains(g, `href="#/player/`+b+`"`) || strings.Contains(g, "<script") {
+		t.Errorf("the graph:\n%.600s", g)
+	}
+
+	// A page of the list, and a bad request.
+	var page integrityAnswer
+	e.get("/api/integrity?lang=tr&limit=2&offset=1", http.StatusOK, &page)
+	if len(page.Pairs) != 2 || page.Pairs[0].Rank != 2 || !strings.HasPrefix(page.Pairs[0].Words.Verdict, "İşaretlenmedi") {
+		t.Errorf("the second page of 2 in Turkish: %+v", page.Pairs)
+	}
+	e.get("/api/integrity?tz=Nowhere/Else", http.StatusBadRequest, nil)
+}
