@@ -94,6 +94,11 @@ type Auditor struct {
 	// reader does, in the order of the whole log, and seenID says whether the id of the line
 	// being fed was seen before.
 	idsApart, seenID bool
+	// unsure, in a worker of a Spread, says that it met a line whose place may depend on lines
+	// other workers hold: a line that is not a valid event (placed after the line before it in
+	// the log, events-v1.md §8), or a line after its hand's hand.ended (recognised while the hand
+	// is in the chain's window of the whole log). The Spread then audits the log on one Auditor.
+	unsure bool
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -150,6 +155,7 @@ func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 	}
 	if p == nil && a.chain.Ended(e.Hand) {
 		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
+		a.unsure = a.unsure || a.idsApart // the whole log's window may have forgotten it (Spread)
 		for _, pr := range a.checkSum(e, sum) {
 			a.emit(chainFinding(e, pr))
 		}

@@ -7,6 +7,7 @@ func SetWindows(a *Auditor, hands, ids int) { a.chain.Window, a.chain.IDWindow =
 // (which may import sim).
 var (
 	SameSpread       = sameSpread
+	SameSpreadOn     = sameSpreadOn
 	SameSpreadEvents = sameSpreadEvents
 	OneAuditor       = oneAuditor
 )

@@ -48,8 +48,16 @@ func oneAuditor(t *testing.T, logs [][]byte) []string {
 	return append(out, fmt.Sprintf("hands %d findings %d errors %d bad %d", a.Hands, a.Findings, a.Errors, bad))
 }
 
-// spread audits logs as oneAuditor does, on n workers.
-func spread(t *testing.T, logs [][]byte, n int) []string {
+// smallRounds makes the rounds of the spreads small until t ends (round bytes, events events), so
+// that a small log is read in many rounds and a spread is given up after some were delivered.
+func smallRounds(t *testing.T, bytes, events int) {
+	round, evs := spreadRound, spreadEvents
+	spreadRound, spreadEvents = bytes, events
+	t.Cleanup(func() { spreadRound, spreadEvents = round, evs })
+}
+
+// spread audits logs as oneAuditor does, on n workers, and says whether the spread was given up.
+func spread(t *testing.T, logs [][]byte, n int) ([]string, bool) {
 	t.Helper()
 	var out []string
 	a := New(nil)
@@ -75,16 +83,28 @@ func spread(t *testing.T, logs [][]byte, n int) []string {
 		t.Fatal(err)
 	}
 	a.Close()
-	return append(out, fmt.Sprintf("hands %d findings %d errors %d bad %d", a.Hands, a.Findings, a.Errors, bad))
+	return append(out, fmt.Sprintf("hands %d findings %d errors %d bad %d", a.Hands, a.Findings, a.Errors, bad)), s.gaveUp
 }
 
 // sameSpread fails t unless spreading logs over 2 and 3 workers reports what one Auditor
-// reports, in the same order.
-func sameSpread(t *testing.T, logs ...[]byte) {
+// reports, in the same order: on 2 workers in rounds of the usual size, on 3 in rounds of 4 KB.
+// It says whether a spread was given up.
+func sameSpread(t *testing.T, logs ...[]byte) (gaveUp bool) {
+	t.Helper()
+	return sameSpreadOn(t, []int{2, 3}, logs...)
+}
+
+// sameSpreadOn is sameSpread on each number of workers of ns.
+func sameSpreadOn(t *testing.T, ns []int, logs ...[]byte) (gaveUp bool) {
 	t.Helper()
 	want := oneAuditor(t, logs)
-	for _, n := range []int{2, 3} {
-		if got := spread(t, logs, n); !slices.Equal(got, want) {
+	for _, n := range ns {
+		if n == 3 {
+			smallRounds(t, 4<<10, 64)
+		}
+		got, gave := spread(t, logs, n)
+		gaveUp = gaveUp || gave
+		if !slices.Equal(got, want) {
 			for i := range min(len(got), len(want)) {
 				if got[i] != want[i] {
 					t.Fatalf("%d workers: line %d of %d is\n%s\nwant (one auditor, %d lines)\n%s", n, i, len(got), got[i], len(want), want[i])
@@ -93,6 +113,7 @@ func sameSpread(t *testing.T, logs ...[]byte) {
 			t.Fatalf("%d workers: %d lines, one auditor %d; last:\n%s", n, len(got), len(want), want[len(want)-1])
 		}
 	}
+	return gaveUp
 }
 
 // A log spread over workers is audited as one Auditor audits it: the same findings and hands in
@@ -136,8 +157,9 @@ func decoded(t *testing.T, logs [][]byte) []*events.Event {
 }
 
 // sameSpreadEvents fails t unless the decoded events of logs, spread over 3 workers
-// (Spread.AuditEvents), are reported as one Auditor fed them with Add reports them.
-func sameSpreadEvents(t *testing.T, logs ...[]byte) {
+// (Spread.AuditEvents), are reported as one Auditor fed them with Add reports them. It says
+// whether the spread was given up.
+func sameSpreadEvents(t *testing.T, logs ...[]byte) (gaveUp bool) {
 	t.Helper()
 	var want, got []string
 	a := New(nil)
@@ -176,6 +198,7 @@ func sameSpreadEvents(t *testing.T, logs ...[]byte) {
 		}
 		t.Fatalf("decoded events on 3 workers: %d lines, one auditor %d", len(got), len(want))
 	}
+	return s.gaveUp
 }
 
 // Decoded events, as the stored log gives them to `fechado audit --all`, spread over workers

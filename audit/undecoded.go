@@ -47,6 +47,7 @@ func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq eve
 // the hand's play is not judged from that line on (rules findings there would only echo the
 // missing event).
 func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err error) {
+	a.unsure = a.unsure || a.idsApart // where it goes depends on the line before it (Spread)
 	msg := fmt.Sprintf("this line is not a valid event: %v", err)
 	notJSON := e == nil
 	e = Place(e, nil, a.prevHand, a.prevTable, a.prevSeq)
