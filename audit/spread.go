@@ -69,7 +69,8 @@ func (p place) compare(q place) int {
 
 // File is a log held whole in memory for Spread: Bytes are its lines (a mapped file, package
 // logfile), never written; Name names it in errors; Release, when not nil, is told how much of its
-// start is done with, as events.NewReaderBytes's done.
+// start is done with, as events.NewReaderBytes's done: by the spread, then, when the spread is
+// given up, again from the start by the one Auditor that reads the log a second time.
 type File struct {
 	Bytes   []byte
 	Name    string
@@ -161,22 +162,12 @@ type spreadWorker[T any] struct {
 // hands too, which a.Close follows (the Tournament callback, on the caller's goroutine). It
 // returns how many lines did not decode, and the first error of a Guard.
 func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
-	released := make([]int, len(files))
 	routing := func(ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
 		return route(files, ws, rounds, ids)
 	}
 	again := func(one *Auditor) (bad int, err error) {
-		for i, f := range files {
-			var done func(int)
-			if f.Release != nil {
-				done = func(n int) { // the spread may have released more already
-					if n > released[i] {
-						released[i] = n
-						f.Release(n)
-					}
-				}
-			}
-			n, err := AuditReader(one, events.NewReaderBytes(f.Bytes, f.Name, done))
+		for _, f := range files {
+			n, err := AuditReader(one, events.NewReaderBytes(f.Bytes, f.Name, f.Release))
 			bad += n
 			if err != nil {
 				return bad, err
@@ -186,7 +177,6 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 	}
 	release := func(r round) {
 		if files[r.file].Release != nil {
-			released[r.file] = r.end
 			files[r.file].Release(r.end)
 		}
 	}

@@ -64,11 +64,14 @@ func spread(t *testing.T, logs [][]byte, n int) ([]string, bool) {
 	recordTo(a, func(s string) { out = append(out, s) })
 	tournamentTo(a, &out)
 	files := make([]File, len(logs))
-	released := make([]int, len(logs))
+	released, readings := make([]int, len(logs)), make([]int, len(logs))
 	for i, b := range logs {
 		files[i] = File{Bytes: b, Name: fmt.Sprint("log", i), Release: func(n int) {
-			if n < released[i] || n > len(b) {
-				t.Errorf("log %d: released %d after %d (%d bytes)", i, n, released[i], len(b))
+			if n < released[i] {
+				readings[i]++ // the one Auditor's, once the spread is given up
+			}
+			if readings[i] > 1 || n > len(b) {
+				t.Errorf("log %d: released %d after %d (%d bytes), reading %d", i, n, released[i], len(b), readings[i]+1)
 			}
 			released[i] = n
 		}}

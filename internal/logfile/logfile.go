@@ -44,7 +44,7 @@ func Open(name string) (*events.Reader, func() error, error) {
 
 // Map returns the bytes of the log file called name mapped into memory, read-only, and the
 // function that gives their first n bytes back to the file once every line there is done with
-// (as events.NewReaderBytes's done); ok is false when the file cannot be mapped (not a regular
+// (as events.NewReaderBytes's done; n smaller than before begins a second reading from the start); ok is false when the file cannot be mapped (not a regular
 // file, empty, or on a system without mappings), and the caller reads it with Open instead. The
 // bytes are never written nor unmapped; they must be read under Guard.
 func Map(name string) (b []byte, release func(n int), ok bool, err error) {
