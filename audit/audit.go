@@ -37,6 +37,10 @@ type Auditor struct {
 	// findings, and the hand's hand.started and hand.ended as Events (the tournaments are
 	// followed once every hand has been judged, tournament.Follow). It may keep them.
 	Tournament func(h *HandResult)
+	// HandBorrows says that Hand keeps nothing of the HandResult it is given once it returns (a
+	// report that prints the hand): the Auditor then reuses the hand's events, rules state and
+	// findings for the next hands, as it does when Hand is nil.
+	HandBorrows bool
 
 	chain  *events.Chain
 	open   map[string]*pending
@@ -78,9 +82,29 @@ type Auditor struct {
 	// seq puts each table's hands in the order of their chain (handorder) before they are judged
 	// against the hand before them: a hand that arrives before its previous hand waits for it.
 	seq handorder.Sequencer[*pending]
+	// at is the place in the log of the line being fed, or of the step of Close being taken, in
+	// an Auditor that is one worker of a Spread: what it reports is put back in the log's order
+	// by it (spread.go). seqFirst holds, by table, where the table's first hand went into seq,
+	// the order seq.Close releases the tables in; closing is set while it does. All are zero
+	// in an Auditor of the whole log.
+	at       place
+	seqFirst map[string]place
+	closing  bool
+	// idsApart, in a worker of a Spread, says that its chain does not track ids: the Spread's
+	// reader does, in the order of the whole log, and seenID says whether the id of the line
+	// being fed was seen before.
+	idsApart, seenID bool
+	// unsure, in a worker of a Spread, says that it met a line whose place may depend on lines
+	// other workers hold: a line that is not a valid event (placed after the line before it in
+	// the log, events-v1.md §8), or a line after its hand's hand.ended (recognised while the hand
+	// is in the chain's window of the whole log). The Spread then audits the log on one Auditor.
+	unsure bool
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
+
+// keeps reports whether a Hand callback may keep the results, events and states it is given.
+func (a *Auditor) keeps() bool { return a.Hand != nil && !a.HandBorrows }
 
 // pending is an open hand. Its table and hand are the strings of its first event.
 type pending struct {
@@ -99,6 +123,8 @@ type pending struct {
 	judge bool
 	// keep is set on a hand that waited for the hand before it: its pending is not reused.
 	keep bool
+	// at is the place in the log of the hand's first line, in a worker of a Spread.
+	at uint64
 }
 
 // HandResult is one audited hand. Its Table, Hand and Findings are the Auditor's own copies; its
@@ -129,7 +155,8 @@ func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 	}
 	if p == nil && a.chain.Ended(e.Hand) {
 		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
-		for _, pr := range a.chain.CheckSum(e, sum) {
+		a.unsure = a.unsure || a.idsApart // the whole log's window may have forgotten it (Spread)
+		for _, pr := range a.checkSum(e, sum) {
 			a.emit(chainFinding(e, pr))
 		}
 		return
@@ -138,9 +165,20 @@ func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 		p = a.openHand(e)
 	}
 	a.last = p
-	if p.take(e, a.chain.CheckSum(e, sum)) {
+	if p.take(e, a.checkSum(e, sum)) {
 		a.finish(p)
 	}
+}
+
+// checkSum is the chain's check of e (events.Chain.CheckSum), with the id's check made by a
+// Spread's reader when it makes it (idsApart).
+func (a *Auditor) checkSum(e *events.Event, sum *[sha256.Size]byte) []events.Problem {
+	if a.idsApart {
+		seen := a.seenID
+		a.seenID = false
+		return a.chain.CheckSumSeen(e, sum, seen)
+	}
+	return a.chain.CheckSum(e, sum)
 }
 
 // chainFinding is the finding of a problem the chain found with e (log.sequence,
@@ -177,6 +215,7 @@ func (a *Auditor) openHand(e *events.Event) *pending {
 	} else {
 		p = &pending{table: e.Table, hand: e.Hand}
 	}
+	p.at = a.at.at
 	a.open[e.Hand] = p
 	a.order = append(a.order, e.Hand)
 	return p
@@ -266,7 +305,7 @@ func (a *Auditor) finish(p *pending) {
 	}
 	a.chain.Forget(p.hand)
 	var res *HandResult
-	if a.Hand != nil {
+	if a.keeps() {
 		res = &HandResult{Table: strings.Clone(p.table), Hand: strings.Clone(p.hand)}
 	} else {
 		// Nobody keeps the result: reuse the Auditor's, and its findings slice (emptied below).
@@ -289,7 +328,13 @@ func (a *Auditor) finish(p *pending) {
 		return
 	}
 	if a.seq.Release == nil {
-		a.seq.Release = func(_ handorder.Link, p *pending) { a.judgeHand(p) }
+		a.seq.Release = func(l handorder.Link, p *pending) {
+			if a.closing {
+				first := a.seqFirst[l.Table]
+				a.at = place{phase: phaseSeq + first.phase, at: first.at}
+			}
+			a.judgeHand(p)
+		}
 	}
 	if !a.seq.Ready(link) {
 		// It waits for the hand before it: it keeps its result, events and state, which the
@@ -302,10 +347,15 @@ func (a *Auditor) finish(p *pending) {
 			a.res = HandResult{Findings: a.res.Findings[:0]}
 			p.res = &own
 		}
-		if a.Hand == nil {
+		if !a.keeps() {
 			a.hand, a.seeds = nil, nil
 		}
 		p.keep = true
+	}
+	if a.seqFirst != nil {
+		if _, ok := a.seqFirst[link.Table]; !ok {
+			a.seqFirst[strings.Clone(link.Table)] = a.at
+		}
 	}
 	a.seq.Add(link, p)
 }
@@ -326,6 +376,8 @@ func (a *Auditor) judgeHand(p *pending) {
 	}
 	if a.Hand != nil {
 		a.Hand(res)
+	}
+	if a.keeps() {
 		return
 	}
 	// Neither the result nor the pending is referenced any more: clear them (so that they hold
@@ -349,7 +401,7 @@ func (a *Auditor) judgeHand(p *pending) {
 // seedMap returns an empty map for the seeds of a hand: the Auditor's own, emptied, unless a
 // Hand callback may keep the hand's state (and its Seeds).
 func (a *Auditor) seedMap() map[events.Seq]cards.Seed {
-	if a.Hand != nil {
+	if a.keeps() {
 		return map[events.Seq]cards.Seed{}
 	}
 	if a.seeds == nil {
@@ -439,7 +491,7 @@ func (a *Auditor) auditHand(p *pending, res *HandResult) {
 	}
 	var h *rules.Hand
 	var err error
-	if a.Hand != nil {
+	if a.keeps() {
 		h, err = rules.NewHand(first) // the callback may keep it
 	} else if h, err = rules.Renew(a.hand, first); h != nil {
 		a.hand = h
@@ -477,12 +529,13 @@ var ErrFindings = errors.New("the log has findings of severity error")
 
 // AuditReader audits every event r yields. Lines that do not decode are part of the log being
 // audited: each is a log.schema finding through AddUndecoded (events-v1.md §8), counted in bad.
-// When a has no Hand callback, nothing outside the Auditor sees an event, so the events of each
-// audited hand go back to r for the next hands (events.Reader.Recycle): a long log then
-// allocates events only for the hands open at once, and the collector runs a third as often.
+// When a has no Hand callback that keeps what it is given (HandBorrows), nothing outside the
+// Auditor keeps an event, so the events of each audited hand go back to r for the next hands
+// (events.Reader.Recycle): a long log then allocates events only for the hands open at once,
+// and the collector runs a third as often.
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	var sum [sha256.Size]byte
-	if a.Hand == nil {
+	if !a.keeps() {
 		a.recycle = r.Recycle
 		defer func() { a.recycle = nil }()
 	}

@@ -10,6 +10,7 @@ import (
 type tourHand struct {
 	h   tournament.Hand
 	evs []*events.Event
+	at  place // where it was judged, in a worker of a Spread
 }
 
 // tournament keeps an ended hand of a tournament, judged at its table, for closeTournaments.
@@ -35,7 +36,7 @@ func (a *Auditor) tournament(evs []*events.Event, first *events.Event) {
 	if !ok {
 		return
 	}
-	t := tourHand{h: th}
+	t := tourHand{h: th, at: a.at}
 	if a.Tournament != nil {
 		t.evs = []*events.Event{s, e}
 	}

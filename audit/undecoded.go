@@ -46,6 +46,7 @@ func Place(e *events.Event, line []byte, prevHand, prevTable string, prevSeq eve
 // the hand's play is not judged from that line on (rules findings there would only echo the
 // missing event).
 func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err error) {
+	a.unsure = a.unsure || a.idsApart // where it goes depends on the line before it (Spread)
 	notJSON := e == nil
 	e = Place(e, nil, a.prevHand, a.prevTable, a.prevSeq)
 	if e == nil {
@@ -69,7 +70,7 @@ func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err erro
 	}
 	track := a.chain.TrackIDs
 	a.chain.TrackIDs = track && e.ID != ""
-	problems := a.chain.CheckSum(e, sum)
+	problems := a.checkSum(e, sum)
 	a.chain.TrackIDs = track
 	if notJSON {
 		a.chain.Unread(e.Hand)

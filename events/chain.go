@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/fechado/fechado/events/internal/alias"
 	"github.com/fechado/fechado/events/internal/idset"
 )
 
@@ -117,16 +118,30 @@ func (c *Chain) Check(e *Event) []Problem { return c.CheckSum(e, nil) }
 // CheckSum is Check given sum, the SHA-256 of e.Raw already computed (Reader.LineSum hashes a
 // file's lines several at a time); nil: Check computes it.
 func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
-	var ps []Problem
-	h := c.link(e.Hand)
+	seen := false
 	if c.TrackIDs {
 		w := c.IDWindow
 		if w <= 0 {
 			w = DefaultIDWindow
 		}
-		if c.ids.Seen(e.ID, w) {
-			ps = append(ps, Problem{ProblemDuplicateID, e.Seq, fmt.Sprintf("event id %s is used twice", e.ID)})
-		}
+		seen = c.ids.Seen(e.ID, w)
+	}
+	return c.check(e, sum, seen)
+}
+
+// CheckSumSeen is CheckSum for a Chain that does not track ids (TrackIDs off) because they are
+// tracked elsewhere, in the order of the whole log (IDs): seen says whether e's id was used
+// before, a log.duplicate-id problem.
+func (c *Chain) CheckSumSeen(e *Event, sum *[sha256.Size]byte, seen bool) []Problem {
+	return c.check(e, sum, seen)
+}
+
+// check is CheckSum once the id is known to be seen before or not.
+func (c *Chain) check(e *Event, sum *[sha256.Size]byte, seen bool) []Problem {
+	var ps []Problem
+	h := c.link(e.Hand)
+	if seen {
+		ps = append(ps, Problem{ProblemDuplicateID, e.Seq, fmt.Sprintf("event id %s is used twice", e.ID)})
 	}
 	switch {
 	case h.ended:
@@ -158,6 +173,33 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 		h.ended = true
 	}
 	return ps
+}
+
+// IDs remembers event ids as a Chain does when it tracks them (TrackIDs), apart from any chain:
+// for a reader that sends the lines of one log to several chains, and checks the ids of all of
+// them in the log's order (CheckSumSeen).
+type IDs struct {
+	set idset.Set
+	// Window is the size of a generation of remembered ids (DefaultIDWindow when 0).
+	Window int
+}
+
+// Seen records id and reports whether it was seen before, as the Chain's check does.
+func (s *IDs) Seen(id []byte) bool {
+	w := s.Window
+	if w <= 0 {
+		w = DefaultIDWindow
+	}
+	return s.set.Seen(alias.String(id), w) // the set keeps a fingerprint, not the string
+}
+
+// SeenString is Seen of an id held as a string (a decoded event's).
+func (s *IDs) SeenString(id string) bool {
+	w := s.Window
+	if w <= 0 {
+		w = DefaultIDWindow
+	}
+	return s.set.Seen(id, w)
 }
 
 // IsHashOf reports whether s is the lowercase hex of sum, the way Hash writes it, without encoding

@@ -563,6 +563,14 @@ type Reader struct {
 	long    bool
 	longLen int
 	longSum [multisha.Size]byte
+	// more, for a Reader of chosen lines (NewReaderLines), gives the next lines to return:
+	// queue[qi:] are those not returned yet, numbers their line numbers; sums holds the SHA-256
+	// of the lines of queue from sumFrom to sumTo.
+	more           func() (spans []multisha.Span, numbers []int)
+	queue          []multisha.Span
+	numbers        []int
+	qi             int
+	sumFrom, sumTo int
 }
 
 // LineHead is how much of a line longer than MaxLineSize ReadLine returns: its first bytes,
@@ -600,6 +608,62 @@ func NewReader(r io.Reader, name string) *Reader {
 func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, done: done, doneAt: doneStep}
 }
+
+// NewReaderLines returns a Reader of chosen lines of a whole file held in b, as NewReaderBytes
+// reads them all: the lines of one table, say, when the tables of a log are read by several
+// readers at once. more gives the next lines each time those it gave before are all returned:
+// their spans in b (without their newline), in order, and each line's number in the file, for
+// Line and the errors. When it gives none, Next returns io.EOF, and reading may go on once more
+// has lines again. Blank lines are skipped as Next skips them. The lines of a list are hashed a
+// few hundred at a time when LineSum is asked for one of them (queuedSums), so a list is best a
+// few hundred lines long or more.
+func NewReaderLines(b []byte, name string, more func() (spans []multisha.Span, numbers []int)) *Reader {
+	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, more: more}
+}
+
+// readQueued is ReadLine for a Reader of chosen lines (NewReaderLines).
+func (r *Reader) readQueued() ([]byte, error) {
+	if r.qi == len(r.queue) {
+		r.queue, r.numbers = r.more()
+		r.qi, r.sumFrom, r.sumTo, r.lok = 0, 0, 0, false
+		if len(r.queue) == 0 {
+			return nil, io.EOF // until more has lines again
+		}
+	}
+	sp := r.queue[r.qi]
+	r.line = r.numbers[r.qi]
+	r.qi++
+	end := sp.Off + sp.Len
+	line := r.chunk[sp.Off:end:end]
+	r.ls, r.le, r.lok = sp.Off, end, true
+	if len(line) > MaxLineSize {
+		return line[:LineHead:LineHead], &Error{File: r.name, Line: r.line, Err: tooLong(len(line))}
+	}
+	return line, nil
+}
+
+// queuedSum is LineSum for a Reader of chosen lines: the line and the next ones of the list being
+// read, up to queuedSums of them, are hashed together, while they are still in the processor's
+// caches.
+func (r *Reader) queuedSum() (sum [multisha.Size]byte, ok bool) {
+	i := r.qi - 1
+	if !r.lok || i < 0 {
+		return sum, false
+	}
+	if i < r.sumFrom || i >= r.sumTo {
+		r.sumFrom, r.sumTo = i, min(i+queuedSums, len(r.queue))
+		if cap(r.sums) < queuedSums {
+			r.sums = make([][multisha.Size]byte, queuedSums)
+		}
+		r.sums = r.sums[:r.sumTo-r.sumFrom]
+		multisha.SumMany(r.sums, r.chunk, r.queue[r.sumFrom:r.sumTo])
+	}
+	return r.sums[i-r.sumFrom], true
+}
+
+// queuedSums is how many lines a Reader of chosen lines hashes at a time: about a chunk's worth
+// (bufSize), as a Reader of a file hashes them.
+const queuedSums = 256
 
 // doneStep is how many bytes a Reader of bytes returns between two calls of its done function.
 const doneStep = 1 << 20
@@ -677,6 +741,9 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 func (r *Reader) ReadLine() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.more != nil {
+		return r.readQueued()
 	}
 	line, err := r.readSlice()
 	if err == errSkipped {
@@ -823,6 +890,9 @@ func (r *Reader) nextChunk() {
 // messages at once go about twice as fast as one at a time (multisha) — so a caller that wants
 // the sums should ask for every line's. Nothing is hashed for a caller that never asks.
 func (r *Reader) LineSum() (sum [multisha.Size]byte, ok bool) {
+	if r.more != nil {
+		return r.queuedSum()
+	}
 	if r.long {
 		return r.longSum, true
 	}

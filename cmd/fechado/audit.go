@@ -2,9 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/fechado/fechado/audit"
@@ -20,7 +24,7 @@ func init() {
 	register(&command{
 		name:    "audit",
 		summary: "audit hand logs against their rules and report every irregularity",
-		usage:   "audit [--json] [-v] [--tournament ID] [--cpuprofile FILE] [--memprofile FILE] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
+		usage:   "audit [--json] [-v] [--workers N] [--tournament ID] [--cpuprofile FILE] [--memprofile FILE] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
 		help: `Audit replays hand logs through the rules of each hand's preset and reports every
 irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
 drawing, showdown and pots, and the continuity of each table from hand to hand.
@@ -38,6 +42,16 @@ ended (docs/stream.md, "The order of a table's hands"). The files are streamed: 
 only the hands still open, and those that came before the hand before them. With --hand,
 --table or --all the stored log is audited instead of files. A file must not change while it is
 audited; one cut short meanwhile ends the audit with exit status 2.
+
+The tables of FILEs, or of the stored log with --all, are audited on every core (--workers N: on
+N; by default one worker a core, or one for files under 8 MB; 1 reads the log one line after
+the other): one reader gives each table's lines to one worker, and the findings are printed in
+the order one worker prints them, byte for byte the report of --workers 1 whatever the log
+holds. At a line whose place may depend on another worker's lines (a line that is not a valid
+event, a hand's line naming another table than its first, a line after its hand's hand.ended)
+the spread is given up and the log audited again by one worker, what was printed not printed
+twice (docs/cli.md, "On every core"). Standard input, and --tournament, --hand and --table, are
+audited by one worker.
 
 With --tournament ID only the hands of that tournament are audited, across all its tables: the
 FILEs (say one per table) are merged into one log in time order, each file read in its own
@@ -82,6 +96,9 @@ type auditFlags struct {
 	all     bool
 	// tournament audits the hands of one tournament only (audit_tournament.go).
 	tournament string
+	// workers is how many workers audit the tables of FILEs (--workers; 0: one per core, or
+	// one for a small log).
+	workers int
 }
 
 func runAudit(m *Main, args []string) (err error) {
@@ -94,6 +111,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table, in its chain's order (a tournament's hands judged across its tables)")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
+	fs.IntVar(&f.workers, "workers", 0, "audit the tables of FILEs or of --all on `N` cores at once (default: every core, or one for files under 8 MB)")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
@@ -120,6 +138,8 @@ func runAudit(m *Main, args []string) (err error) {
 		f.all, stored = true, 1 // the whole stored log, filtered
 	case stored == 0 && len(files) == 0:
 		return usageErr("no FILE given (use - for standard input, or --hand, --table, --all for the stored log; see 'fechado audit --help')")
+	case f.workers < 0:
+		return usageErr("--workers must be 0 (every core) or more")
 	}
 	stopProfile, err := prof.start()
 	if err != nil {
@@ -138,7 +158,7 @@ func runAudit(m *Main, args []string) (err error) {
 		} else if stored == 1 {
 			err = auditStored(store, f, a, rep)
 		} else {
-			err = auditFiles(m, files, a)
+			err = auditFiles(m, files, a, rep)
 		}
 		a.Close()
 		rep.summary(m, a)
@@ -166,7 +186,12 @@ func runAudit(m *Main, args []string) (err error) {
 // missing one fails before anything is printed. A line that does not decode is a log.schema
 // finding (events-v1.md §8). The report's callbacks print a hand at once and keep nothing of its
 // events, so the memory of a hand's events is freed once the hand is audited.
-func auditFiles(m *Main, names []string, a *audit.Auditor) error {
+func auditFiles(m *Main, names []string, a *audit.Auditor, rep *auditReport) error {
+	if files, n, err := spreadLogs(names, rep.f.workers); err != nil {
+		return err
+	} else if n > 1 {
+		return auditSpread(files, n, a, rep)
+	}
 	rs, closeAll, err := openLogs(m, names)
 	if err != nil {
 		return err
@@ -178,6 +203,117 @@ func auditFiles(m *Main, names []string, a *audit.Auditor) error {
 		}
 	}
 	return nil
+}
+
+// spreadMin is the least log, in bytes, that audit spreads over the cores unless --workers says.
+const spreadMin = 8 << 20
+
+// spreadLogs maps the files for a spread audit (audit.Spread) and says on how many workers:
+// workers (--workers), else one per core (GOMAXPROCS) when they hold spreadMin bytes or more.
+// n is 1, and the files are read one line after the other (openLogs), when one worker is asked
+// for, or standard input is read, or a file cannot be mapped (not a regular file, or not on
+// Linux). A file that cannot be opened is an error, as in openLogs.
+func spreadLogs(names []string, workers int) (files []audit.File, n int, err error) {
+	n = workers
+	if n == 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	if n == 1 || slices.Contains(names, "-") {
+		return nil, 1, nil
+	}
+	size := 0
+	for _, name := range names {
+		b, release, ok, err := logfile.Map(name)
+		if err != nil {
+			return nil, 0, usageErr("%v", err)
+		}
+		if !ok {
+			if st, err := os.Stat(name); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
+				return nil, 1, nil
+			}
+			// An empty file has no line to map.
+		}
+		files = append(files, audit.File{Bytes: b, Name: name, Release: release})
+		size += len(b)
+	}
+	if workers == 0 && size < spreadMin {
+		return nil, 1, nil
+	}
+	return files, n, nil
+}
+
+// auditPiece is what a worker of a spread audit makes of one finding or hand: the report's
+// text, and what the summary counts of it.
+type auditPiece struct {
+	text    []byte
+	counted finding.Severity // the severity counted, or ""
+	flagged string           // the hand counted among the hands with findings, or ""
+}
+
+// auditSpread audits files on n workers (audit.Spread).
+func auditSpread(files []audit.File, n int, a *audit.Auditor, rep *auditReport) error {
+	s := spreadReport(n, rep)
+	if _, err := s.Audit(a, files); err != nil {
+		return err
+	}
+	return nil
+}
+
+// spreadReport returns a Spread on n workers for rep: each worker writes the report of its hands
+// into pieces, which rep prints in the order one auditor prints them.
+func spreadReport(n int, rep *auditReport) *audit.Spread[auditPiece] {
+	return &audit.Spread[auditPiece]{
+		Workers: n,
+		Guard:   logfile.Guard,
+		Worker: func(wa *audit.Auditor, put func(auditPiece)) {
+			var buf bytes.Buffer
+			w := bufio.NewWriter(&buf)
+			wr := newAuditReport(w, rep.f)
+			wr.attach(wa)
+			wa.HandBorrows = true
+			cut := func(p auditPiece) {
+				w.Flush()
+				if buf.Len() > 0 {
+					p.text = bytes.Clone(buf.Bytes())
+					buf.Reset()
+				}
+				if p.text != nil || p.counted != "" || p.flagged != "" {
+					put(p)
+				}
+			}
+			report := wa.Report
+			wa.Report = func(fd finding.Finding) {
+				before := wr.by[fd.Severity]
+				report(fd)
+				p := auditPiece{}
+				if wr.by[fd.Severity] != before {
+					p.counted = fd.Severity
+				}
+				cut(p)
+			}
+			if hand := wa.Hand; hand != nil {
+				wa.Hand = func(h *audit.HandResult) {
+					before := wr.hands
+					hand(h)
+					p := auditPiece{}
+					if wr.hands != before {
+						p.flagged = h.Table + "/" + h.Hand
+					}
+					cut(p)
+				}
+			}
+		},
+		Deliver: func(p auditPiece) {
+			if p.counted != "" {
+				rep.by[p.counted]++
+			}
+			if p.flagged != "" && !rep.flagged[p.flagged] {
+				rep.flagged[p.flagged] = true
+				rep.hands++
+			}
+			rep.w.Write(p.text)
+		},
+	}
 }
 
 // auditReport prints findings as the auditor reports them.
@@ -236,6 +372,7 @@ func (r *auditReport) attach(a *audit.Auditor) {
 			r.by[f.Severity]++
 		}
 	}
+	a.HandBorrows = true // hand prints the hand and keeps nothing of it
 	a.Hand = func(h *audit.HandResult) {
 		if r.mine(h.Table) {
 			r.hand(h)
@@ -336,6 +473,17 @@ func readStored(ctx context.Context, s *logFlags, hand, table string, fn func(*e
 func auditStored(s *logFlags, f auditFlags, a *audit.Auditor, rep *auditReport) error {
 	ctx, stop := interruptible()
 	defer stop()
+	if n := f.workers; f.all && f.hand == "" && f.table == "" && n != 1 {
+		if n == 0 {
+			n = runtime.GOMAXPROCS(0)
+		}
+		if n > 1 {
+			// The log is read and decoded as it is for one worker; the workers judge its tables.
+			return spreadReport(n, rep).AuditEvents(a, func(add func(*events.Event)) error {
+				return readStored(ctx, s, "", "", add)
+			})
+		}
+	}
 	if f.table == "" || f.hand != "" {
 		return readStored(ctx, s, f.hand, f.table, a.Add)
 	}

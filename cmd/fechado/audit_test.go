@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"os"
 	"path/filepath"
@@ -330,6 +331,192 @@ func TestAuditTextReportLanguages(t *testing.T) {
 	_, pt, _ := fechado("", "audit", "--json", "--lang", "pt-BR", file)
 	if en != pt || !strings.HasPrefix(en, `{"hand":`) {
 		t.Errorf("--json differs with --lang:\n%s\n%s", en, pt)
+	}
+}
+
+// interleaved writes to path the lines of the logs x and y in turn, one of each, and puts a quote
+// into the data of three lines of y halfway on: each then begins and ends as fechado writes an
+// event, is UTF-8, names another table and hand than the line before it, but is not JSON.
+func interleaved(t *testing.T, path, x, y string) {
+	t.Helper()
+	var ls [2][][]byte
+	for i, name := range []string{x, y} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls[i] = bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+	}
+	n := min(len(ls[0]), len(ls[1]))
+	for _, k := range []int{n / 2, n/2 + 40, n/2 + 80} {
+		if !bytes.Contains(ls[1][k], []byte(`"data":{"`)) {
+			t.Fatalf("line %d of %s has no data", k+1, y)
+		}
+		ls[1][k] = bytes.Replace(ls[1][k], []byte(`"data":{"`), []byte(`"data":{""`), 1)
+	}
+	var out bytes.Buffer
+	for k := range n {
+		out.Write(ls[0][k])
+		out.WriteByte('\n')
+		out.Write(ls[1][k])
+		out.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// farTable writes to path, in dir, half of a hand at table far-a, then 65,537 hands of one line (a
+// deck.cut) at table far-f, a hand at table far-b, and the rest of the first hand, its next line
+// naming table far-b: a line of a hand that names another table than the hand's first line, more
+// than 65,536 hands after the hand began.
+func farTable(t *testing.T, dir, path string) {
+	t.Helper()
+	read := func(args ...string) [][]byte {
+		name := filepath.Join(dir, "far-sim.jsonl")
+		if code, _, errOut := fechado("", append(append([]string{"sim", "--rules", "std-draw", "--players", "4"}, args...), "--out", name)...); code != exitOK {
+			t.Fatalf("sim %v: exit %d: %s", args, code, errOut)
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(b, []byte("\n")) {
+			t.Fatalf("sim %v: the log does not end with a newline", args)
+		}
+		ls := bytes.SplitAfter(b, []byte("\n")) // each line with its newline, then ""
+		return ls[:len(ls)-1]
+	}
+	hand := read("--hands", "1", "--seed", "7", "--table", "far-a")
+	other := read("--hands", "1", "--seed", "8", "--table", "far-b")
+	var out bytes.Buffer
+	half := len(hand) / 2
+	for _, l := range hand[:half] {
+		out.Write(l)
+	}
+	cut := hand[2]
+	e, err := events.Parse(bytes.TrimSuffix(cut, []byte("\n")))
+	if err != nil || e.Type != "deck.cut" {
+		t.Fatalf("the hand's third line is not a deck.cut: %v %s", err, cut)
+	}
+	cut = bytes.Replace(cut, []byte(`"table":"far-a"`), []byte(`"table":"far-f"`), 1)
+	for i := range 1<<16 + 1 {
+		n := fmt.Sprintf("%012x", i)
+		l := bytes.Replace(cut, []byte(e.ID), []byte(e.ID[:len(e.ID)-12]+n), 1)
+		out.Write(bytes.Replace(l, []byte(e.Hand), []byte(e.Hand[:len(e.Hand)-12]+n), 1))
+	}
+	for _, l := range other {
+		out.Write(l)
+	}
+	out.Write(bytes.Replace(hand[half], []byte(`"table":"far-a"`), []byte(`"table":"far-b"`), 1))
+	for _, l := range hand[half+1:] {
+		out.Write(l)
+	}
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// audit --workers N prints what --workers 1 prints, byte for byte, with the same summary and
+// exit status: a room of tables dealing at once, a tournament with an irregularity in its hands,
+// tables with one in every hand, and every vector, in the text report (in two languages, with
+// and without -v) and as JSON; and two damaged logs, where the spread is given up (docs/cli.md,
+// "On every core"): lines that begin and end as events but are not JSON, each naming another
+// hand than the line before it (interleaved), and a hand's line that names another table than
+// its first line, 65,537 hands on (farTable; as JSON and, without -short, in the text report).
+func TestAuditWorkersPrintAsOne(t *testing.T) {
+	dir := t.TempDir()
+	sims := [][]string{
+		{"--room", "--players", "40", "--tables", "6", "--hands", "300", "--seed", "5"},
+		{"--tournament", "--rules", "std-draw", "--entries", "30", "--tables", "4", "--seed", "3", "--inject", "all"},
+		{"--rules", "br-fechado", "--players", "5", "--hands", "60", "--seed", "1", "--table", "A", "--inject", "all"},
+		{"--rules", "online-draw", "--players", "6", "--hands", "60", "--seed", "2", "--table", "B", "--inject", "all"},
+	}
+	var files []string
+	for i, args := range sims {
+		path := filepath.Join(dir, string(rune('a'+i))+".jsonl")
+		if code, _, errOut := fechado("", append(append([]string{"sim"}, args...), "--out", path)...); code != exitOK {
+			t.Fatalf("sim %v: exit %d: %s", args, code, errOut)
+		}
+		files = append(files, path)
+	}
+	vectors, _ := filepath.Glob(testfiles.Path("vectors", "*.jsonl"))
+	if len(vectors) == 0 {
+		t.Fatal("no vector")
+	}
+	broken, far := filepath.Join(dir, "broken.jsonl"), filepath.Join(dir, "far.jsonl")
+	interleaved(t, broken, files[2], files[3])
+	farTable(t, dir, far)
+	for _, mode := range [][]string{nil, {"-v"}, {"--lang", "pt-BR"}, {"--json"}} {
+		for _, logs := range [][]string{files, vectors, append(slices.Clone(vectors), files...), {broken}, {far}} {
+			if logs[0] == far && (len(mode) == 0 && testing.Short() || len(mode) > 0 && mode[0] != "--json") {
+				continue // 200,000 findings: in one language, once
+			}
+			args := append(append([]string{"audit"}, mode...), logs...)
+			code1, out1, err1 := fechado("", append(args[:1:1], append([]string{"--workers", "1"}, args[1:]...)...)...)
+			code3, out3, err3 := fechado("", append(args[:1:1], append([]string{"--workers", "3"}, args[1:]...)...)...)
+			if code1 != code3 || out1 != out3 || err1 != err3 {
+				t.Errorf("audit %v: --workers 3 differs from --workers 1: exit %d and %d, %d and %d bytes out, stderr %q and %q",
+					mode, code3, code1, len(out3), len(out1), err3, err1)
+			}
+			if len(out1) < 1000 || (len(logs) == len(files) && code1 != exitFindings) {
+				t.Errorf("audit %v: exit %d, nothing to compare:\n%s", mode, code1, err1)
+			}
+		}
+	}
+}
+
+// --workers takes 0 (every core) and up, nothing below.
+func TestAuditWorkersFlag(t *testing.T) {
+	if code, _, errOut := fechado("", "audit", "--workers", "-1", vector(t, "table-br-fechado.jsonl")); code != exitUsage || !strings.Contains(errOut, "--workers") {
+		t.Errorf("--workers -1: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := fechado("", "audit", "--workers", "0", vector(t, "table-br-fechado.jsonl")); code != exitOK {
+		t.Errorf("--workers 0: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// audit --all --workers N prints what --workers 1 prints, byte for byte, with the same summary and
+// exit status: the stored log of a room of tables, a tournament with irregularities and tables
+// with one in every hand, recorded together.
+func TestAuditAllWorkersPrintAsOne(t *testing.T) {
+	tmp := t.TempDir()
+	sims := [][]string{
+		{"--room", "--players", "30", "--tables", "5", "--hands", "150", "--seed", "5"},
+		{"--tournament", "--rules", "std-draw", "--entries", "20", "--tables", "3", "--seed", "3", "--inject", "all"},
+		{"--rules", "online-draw", "--players", "6", "--hands", "30", "--seed", "2", "--table", "B", "--inject", "all"},
+	}
+	dir := filepath.Join(tmp, "data")
+	l := recordertest.OpenDir(t, dir)
+	rec := l.NewRecorder(context.Background(), recorder.RecordOptions{})
+	for i, args := range sims {
+		path := filepath.Join(tmp, string(rune('a'+i))+".jsonl")
+		if code, _, errOut := fechado("", append(append([]string{"sim"}, args...), "--out", path)...); code != exitOK {
+			t.Fatalf("sim %v: exit %d: %s", args, code, errOut)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.AddLines(bytes.NewReader(b), path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, err := rec.Close(); err != nil || st.Appended == 0 { // the recorder refuses some injected hands
+		t.Fatalf("recording: %+v %v", st, err)
+	}
+	l.Close()
+	for _, mode := range [][]string{nil, {"--json"}} {
+		args := append(append([]string{"audit", "--all", "--data", dir}, mode...), "--workers")
+		code1, out1, err1 := fechado("", append(args, "1")...)
+		code3, out3, err3 := fechado("", append(args, "3")...)
+		if code1 != code3 || out1 != out3 || err1 != err3 {
+			t.Errorf("audit --all %v: --workers 3 differs from --workers 1: exit %d and %d, %d and %d bytes out, stderr %q and %q",
+				mode, code3, code1, len(out3), len(out1), err3, err1)
+		}
+		if code1 != exitFindings || len(out1) < 1000 {
+			t.Errorf("audit --all %v: exit %d, %d bytes: nothing to compare", mode, code1, len(out1))
+		}
 	}
 }
 

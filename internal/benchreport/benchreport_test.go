@@ -175,6 +175,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 			Reads: &readTimes{Reads: 1000, P50: 4e5, P99: 2e6}, ModelReads: &readTimes{Reads: 1000, P50: 1e5, P99: 4e5, Copies: 990}},
 		{Nominal: 2000, Hands: 2000, Events: 50000, Bytes: 14e6, RecordedHands: 1000, RecordedEvents: 25000,
 			Audit: mk(2*time.Second, 50e6), JQ: mk(4*time.Second, 5e6), ProjectErr: errors.New("project broke"),
+			Spread: mk(1250*time.Millisecond, 70e6), SpreadOne: mk(2500*time.Millisecond, 50e6), SpreadWorkers: 2,
 			Record: mk(3*time.Second, 100e6), Project: mk(time.Second, 0),
 			Reads: &readTimes{Reads: 1000, P50: 5e5, P99: 3e6}},
 	}, notes: []string{"3,000 hands and more: left out"}}
@@ -232,7 +233,8 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"Some CPU @ 2.0GHz",
 		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
 		"missing: `BenchmarkProject` did not run",
-		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c N`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.50 of jq's time |",
+		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c N`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.500 of jq's time; target at most 0.05 (issue 43): **not met** |",
+		"`fechado audit --json --workers 2`, whole process, not pinned | 1.25 s (1,600 hands/s), peak memory 70 MB | `--workers 1`: 2.50 s | 2.00× faster; target at least 1.8× on 2 cores (issue 43): met |",
 		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 0.40 | 2.00 | 4.00 s | 4000 | 6,250 | 120 | 300 | 0.10 | 0.40 |\n",
 		"| 3.00 s (1,000) | 0.50 | 3.00 | failed | — | — | — | — | — | — |\n",
 		"(the hand index, as `fechado export --hand` without read models), p99 over 1,000 random simulated hands of the log of 2,000 hands",

@@ -42,6 +42,24 @@ func Open(name string) (*events.Reader, func() error, error) {
 	return events.NewReader(f, name), f.Close, nil
 }
 
+// Map returns the bytes of the log file called name mapped into memory, read-only, and the
+// function that gives their first n bytes back to the file once every line there is done with
+// (as events.NewReaderBytes's done; n smaller than before begins a second reading from the start); ok is false when the file cannot be mapped (not a regular
+// file, empty, or on a system without mappings), and the caller reads it with Open instead. The
+// bytes are never written nor unmapped; they must be read under Guard.
+func Map(name string) (b []byte, release func(n int), ok bool, err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer f.Close() // the mapping does not need the file open
+	b, release, ok = mapFile(f)
+	if ok {
+		mapped.add(b, name)
+	}
+	return b, release, ok, nil
+}
+
 // ErrChanged is Guard's error when a part of a mapped log could not be read any more: the file
 // was cut short while it was read, or the disk failed. The error Guard returns names the file.
 var ErrChanged = errors.New("the file was cut short, or could not be read from the disk, while it was being read: read it again once nothing writes to it")

@@ -33,8 +33,14 @@ func mapFile(f *os.File) (b []byte, release func(n int), ok bool) {
 			n -= lag
 		}
 		// MADV_DONTNEED drops the pages from the process: the mapping is of a file and never
-		// written, so reading them again reads the file again, unchanged.
-		if n = n / page * page; n > released {
+		// written, so reading them again reads the file again, unchanged. Less than before is a
+		// second reading from the start (audit.Spread gives up its spread): its pages are
+		// given back as it goes, as the first reading's were.
+		n = n / page * page
+		if n < released {
+			released = 0
+		}
+		if n > released {
 			_ = syscall.Madvise(b[released:n], syscall.MADV_DONTNEED)
 			released = n
 		}

@@ -1,0 +1,661 @@
+package audit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"hash/maphash"
+	"io"
+	"slices"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/multisha"
+)
+
+// This file spreads the audit of a log over several cores. The audit of a log is a per-table
+// affair, but for three things: a hand's lines go together, a table's hands are judged in their
+// chain's order, and a tournament's hands are followed across its tables once every hand has
+// been judged (tournament.Follow). So one reader walks the log's lines and sends each table's
+// lines to one worker (a hand's lines to the worker of its first line), reading no more of a
+// line than its envelope's first members; each worker decodes, hashes and judges its tables'
+// hands with an Auditor of its own; what they report is put back in the order one Auditor
+// reports it; and the tournaments are followed at the end, by the Auditor of the whole log, from
+// the hands of every worker in the order one Auditor would have judged them.
+//
+// The findings are one Auditor's in every case, clean log or damaged. A Spread is optimistic: it
+// gives up as soon as the place of a line in the audit may depend on lines another worker holds
+// — a line that is not a valid event (events-v1.md §8 places it after the line before it in the
+// log), a line of a hand whose first line named another table, a line after its hand's
+// hand.ended (recognised while the hand is in the chain's window of the whole log) — and audits
+// the log again from its start on one Auditor, fed as AuditReader feeds it, delivering only what
+// comes after what was delivered already. What was delivered is what one Auditor reports first:
+// up to the round where the spread was given up, every line went where one Auditor puts it.
+
+// place is where in the log an Auditor stands while it reports: the number of the line being
+// fed (its file's index in the top bits), or a step of Close. Places order what the workers of a
+// Spread report as one Auditor would report it: every report is made at exactly one worker's
+// place, and a worker's places only grow.
+type place struct {
+	phase uint8
+	at    uint64
+}
+
+const (
+	// phaseLine: at is the line being fed (lineAt).
+	phaseLine = iota
+	// phaseOpen: Close judges the hand that never ended whose first line is at.
+	phaseOpen
+	// phaseSeq (+ the phase of where the table's first hand went into the sequencer): Close
+	// releases the hands still waiting at the table whose first hand went in at at.
+	phaseSeq
+)
+
+// lineAt is the place of line number n of file number file.
+func lineAt(file, n int) uint64 { return uint64(file)<<40 | uint64(n) }
+
+func (p place) compare(q place) int {
+	switch {
+	case p.phase != q.phase:
+		return int(p.phase) - int(q.phase)
+	case p.at < q.at:
+		return -1
+	case p.at > q.at:
+		return 1
+	}
+	return 0
+}
+
+// File is a log held whole in memory for Spread: Bytes are its lines (a mapped file, package
+// logfile), never written; Name names it in errors; Release, when not nil, is told how much of its
+// start is done with, as events.NewReaderBytes's done: by the spread, then, when the spread is
+// given up, again from the start by the one Auditor that reads the log a second time.
+type File struct {
+	Bytes   []byte
+	Name    string
+	Release func(n int)
+}
+
+// Spread audits logs held in memory on several workers at once, with the findings, and their
+// order, of one Auditor reading them one after the other (AuditReader), whatever the log holds.
+// The ids are checked by the reader, in the log's order (events.IDs). A log with a line whose
+// place may depend on other workers' lines is audited again on one Auditor (see above).
+type Spread[T any] struct {
+	// Workers is how many workers audit the tables (at least 1).
+	Workers int
+	// Worker readies the Auditor of each worker: its Report and Hand callbacks, which run on the
+	// worker's goroutine, give what they make of a finding or a hand to put. No other callback
+	// is called.
+	Worker func(a *Auditor, put func(T))
+	// Deliver receives, on the goroutine that called Audit, everything put, in the order one
+	// Auditor would have made it.
+	Deliver func(T)
+	// Guard, when not nil, runs the reading of each goroutine (logfile.Guard): a fault on a file's
+	// memory becomes its error.
+	Guard func(func() error) error
+
+	// gaveUp says, once Audit or AuditEvents returns, that the spread was given up and the log
+	// audited on one Auditor.
+	gaveUp bool
+}
+
+// spreadRound is how many bytes of a log the reader gives the workers at a time (a variable for
+// the tests, which give up spreads after many rounds).
+var spreadRound = 1 << 20
+
+// spreadAhead is how many rounds a worker and the reader may be ahead of the slowest worker.
+const spreadAhead = 16
+
+// batch is one worker's lines of a round of file number file: their spans in it and line numbers.
+// The last batch, close, has none: the worker then closes its Auditor.
+type batch struct {
+	file    int
+	spans   []multisha.Span
+	numbers []int
+	// evs are the events of a batch of decoded events (Spread.AuditEvents), numbers their
+	// places in the log, instead of spans.
+	evs []*events.Event
+	// dups are the numbers of the lines whose id was used before in the log.
+	dups  []int
+	close bool
+}
+
+// round is what the reader tells the merger of a round: the file and how far it read. unsure:
+// the reader gave up the spread in this round (a line whose hand's first line named another
+// table, or that names no hand).
+type round struct {
+	file, end int
+	close     bool
+	unsure    bool
+}
+
+// output is what a worker gives back of a round: what it reported, and whether it met a line
+// whose place may depend on other workers' lines (Auditor.unsure).
+type output[T any] struct {
+	items  []item[T]
+	unsure bool
+}
+
+type item[T any] struct {
+	at place
+	v  T
+}
+
+// spreadWorker is one worker: its Auditor and the rounds it is given and gives back.
+type spreadWorker[T any] struct {
+	a  *Auditor
+	in chan batch
+	// free takes back the lists of a batch once read, for the reader's next rounds.
+	free  chan batch
+	out   chan output[T]
+	items []item[T]
+	bad   int
+	err   error
+	// stop is shared by the workers and the reader of a Spread: set when the spread is given up,
+	// so that the reader stops and the workers only answer.
+	stop *atomic.Bool
+}
+
+// Audit audits files, one after the other, as AuditReader audits their Readers into a, which has
+// been fed nothing before: the workers' hands, findings and counts go to a, and their tournament
+// hands too, which a.Close follows (the Tournament callback, on the caller's goroutine). It
+// returns how many lines did not decode, and the first error of a Guard.
+func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
+	routing := func(ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
+		return route(files, ws, rounds, ids)
+	}
+	again := func(one *Auditor) (bad int, err error) {
+		for _, f := range files {
+			n, err := AuditReader(one, events.NewReaderBytes(f.Bytes, f.Name, f.Release))
+			bad += n
+			if err != nil {
+				return bad, err
+			}
+		}
+		return bad, nil
+	}
+	release := func(r round) {
+		if files[r.file].Release != nil {
+			files[r.file].Release(r.end)
+		}
+	}
+	return s.spread(a, files, routing, again, release)
+}
+
+// AuditEvents audits the events that feed gives to add, in the order of the log (events already
+// decoded: the stored log), as Auditor.Add does into a, on the workers. The events are the
+// Auditor's once given. It returns feed's error. feed is called a second time when the spread is
+// given up (see above), to give the events again from the first, into one Auditor: a log that
+// grew in between is audited as it stands then, its first events delivered once.
+func (s *Spread[T]) AuditEvents(a *Auditor, feed func(add func(*events.Event)) error) error {
+	routing := func(ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
+		return routeEvents(feed, ws, rounds, ids)
+	}
+	again := func(one *Auditor) (int, error) {
+		return 0, feed(one.Add)
+	}
+	_, err := s.spread(a, nil, routing, again, nil)
+	return err
+}
+
+// spread runs the workers on what routing sends them, and merges what they report; release, when
+// not nil, is told of each round delivered. When the spread is given up, again feeds the log from
+// its start into one Auditor instead (alone), and returns how many lines did not decode.
+func (s *Spread[T]) spread(a *Auditor, files []File, routing func([]*spreadWorker[T], chan<- round, *events.IDs) error,
+	again func(one *Auditor) (int, error), release func(round)) (bad int, err error) {
+	n := max(s.Workers, 1)
+	var stop atomic.Bool
+	guard := s.Guard
+	if guard == nil {
+		guard = func(fn func() error) error { return fn() }
+	}
+	ws := make([]*spreadWorker[T], n)
+	for i := range ws {
+		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
+			out: make(chan output[T], spreadAhead), stop: &stop}
+		w.a.seqFirst = map[string]place{}
+		w.a.idsApart, w.a.chain.TrackIDs = true, false
+		// The window of a's chain: a hand that one Auditor remembers, its worker remembers too.
+		w.a.chain.Window, w.a.chain.IDWindow = a.chain.Window, a.chain.IDWindow
+		s.Worker(w.a, func(v T) { w.items = append(w.items, item[T]{w.a.at, v}) })
+		// Never called by a worker (closeWorker leaves the tournaments to a), but it says that
+		// the tournaments' hands keep their events for a's.
+		w.a.Tournament = a.Tournament
+		ws[i] = w
+		go w.run(files, guard)
+	}
+	rounds := make(chan round, spreadAhead)
+	var readErr error
+	go func() {
+		ids := &events.IDs{Window: a.chain.IDWindow}
+		if !a.chain.TrackIDs {
+			ids = nil
+		}
+		readErr = guard(func() error { return routing(ws, rounds, ids) })
+		// On an error the round under way is sent as it is, then the workers close.
+		for _, w := range ws {
+			w.in <- batch{close: true}
+			close(w.in)
+		}
+		rounds <- round{close: true}
+		close(rounds)
+	}()
+	heads := make([][]item[T], n)
+	delivered, unsure := 0, false
+	for r := range rounds {
+		unsure = unsure || r.unsure
+		for i, w := range ws {
+			out := <-w.out
+			heads[i] = out.items
+			unsure = unsure || out.unsure
+		}
+		if unsure { // this round and the next are not delivered: the reader and workers stop
+			stop.Store(true)
+			continue
+		}
+		delivered += merge(heads, s.Deliver)
+		if !r.close && release != nil {
+			release(r)
+		}
+	}
+	if unsure {
+		for _, w := range ws {
+			if w.err != nil {
+				return 0, w.err
+			}
+		}
+		if readErr != nil {
+			return 0, readErr
+		}
+		s.gaveUp = true
+		return s.alone(a, delivered, guard, again)
+	}
+	for _, w := range ws {
+		a.Hands += w.a.Hands
+		a.Findings += w.a.Findings
+		a.Errors += w.a.Errors
+		bad += w.bad
+		if err == nil {
+			err = w.err
+		}
+		a.tours = append(a.tours, w.a.tours...)
+	}
+	// The tournaments' hands in the order one Auditor judges them, for a.Close to follow.
+	slices.SortStableFunc(a.tours, func(x, y tourHand) int { return x.at.compare(y.at) })
+	if readErr != nil {
+		err = readErr
+	}
+	return bad, err
+}
+
+// merge delivers the items of every worker's round in the order of their places: each worker's
+// are in order already, and no two workers report at the same place. It returns how many.
+func merge[T any](heads [][]item[T], deliver func(T)) (n int) {
+	for {
+		best := -1
+		for i, h := range heads {
+			if len(h) > 0 && (best < 0 || h[0].at.compare(heads[best][0].at) < 0) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return n
+		}
+		n++
+		deliver(heads[best][0].v)
+		heads[best] = heads[best][1:]
+	}
+}
+
+// alone audits the log on one Auditor, readied as the workers are (Worker) but with a's chain,
+// fed by again as AuditReader and Add feed one: skip is how many of the things it reports were
+// delivered already, those it reports first. Its hands, findings, counts and tournament hands go
+// to a, as the workers' do.
+func (s *Spread[T]) alone(a *Auditor, skip int, guard func(func() error) error, again func(one *Auditor) (int, error)) (bad int, err error) {
+	one := New(nil)
+	one.chain.Window, one.chain.IDWindow, one.chain.TrackIDs = a.chain.Window, a.chain.IDWindow, a.chain.TrackIDs
+	s.Worker(one, func(v T) {
+		if skip > 0 {
+			skip--
+			return
+		}
+		s.Deliver(v)
+	})
+	one.Tournament = a.Tournament
+	err = guard(func() error {
+		var err error
+		if bad, err = again(one); err != nil {
+			return err
+		}
+		one.closeWorker()
+		return nil
+	})
+	if err != nil {
+		return bad, err
+	}
+	a.Hands += one.Hands
+	a.Findings += one.Findings
+	a.Errors += one.Errors
+	a.tours = append(a.tours, one.tours...)
+	return bad, nil
+}
+
+// run audits the worker's batches as they come and gives back, for each, what it reported. After
+// an error, or once the spread is given up, it only answers.
+func (w *spreadWorker[T]) run(files []File, guard func(func() error) error) {
+	defer close(w.out)
+	var (
+		r    *events.Reader
+		file = -1
+		next batch
+		sum  [sha256.Size]byte
+	)
+	more := func() ([]multisha.Span, []int) {
+		spans, numbers := next.spans, next.numbers
+		next.spans, next.numbers = nil, nil
+		return spans, numbers
+	}
+	a := w.a
+	for b := range w.in {
+		if w.err == nil && !a.unsure && !w.stop.Load() {
+			w.err = guard(func() error {
+				if b.close {
+					a.closeWorker()
+					return nil
+				}
+				if files == nil { // decoded events (AuditEvents)
+					dups := b.dups
+					for i, e := range b.evs {
+						a.at = place{phaseLine, uint64(b.numbers[i])}
+						if a.seenID = len(dups) > 0 && dups[0] == b.numbers[i]; a.seenID {
+							dups = dups[1:]
+						}
+						a.add(e, nil)
+					}
+					return nil
+				}
+				if b.file != file {
+					file = b.file
+					r = events.NewReaderLines(files[file].Bytes, files[file].Name, more)
+					if !a.keeps() {
+						a.recycle = r.Recycle
+					}
+				}
+				next = b
+				dups := b.dups
+				for {
+					e, err := r.NextLenient()
+					line := r.Line()
+					a.at = place{phaseLine, lineAt(file, line)}
+					if a.seenID = len(dups) > 0 && dups[0] == line; a.seenID {
+						dups = dups[1:]
+					}
+					switch {
+					case err == nil:
+						a.add(e, lineSum(r, &sum))
+						continue
+					case err == io.EOF:
+						return nil
+					case !errors.Is(err, events.ErrInvalid):
+						return err
+					}
+					w.bad++
+					a.AddUndecoded(e, lineSum(r, &sum), err)
+				}
+			})
+		}
+		if b.spans != nil {
+			select {
+			case w.free <- batch{spans: b.spans[:0], numbers: b.numbers[:0]}:
+			default:
+			}
+		}
+		if a.unsure {
+			w.stop.Store(true)
+		}
+		// A round this worker did not audit, or audited while the spread was given up, is not
+		// delivered: it says so.
+		w.out <- output[T]{w.items, w.stop.Load()}
+		w.items = nil
+	}
+}
+
+// closeWorker is Close for a worker of a Spread, without the tournaments: it judges the hands
+// that never ended, then those still waiting at their tables, each at the place one Auditor's
+// Close would judge it.
+func (a *Auditor) closeWorker() {
+	for _, h := range a.order {
+		if p, ok := a.open[h]; ok {
+			a.at = place{phaseOpen, p.at}
+			a.finish(p)
+		}
+	}
+	a.order = nil
+	a.closing = true
+	a.seq.Close()
+	a.recycle = nil
+}
+
+// route reads the lines of files and sends each to its worker, round by round: a line to the
+// worker of the table it names (router), a line that names the hand of the line before it to the
+// same worker. Blank lines are skipped, as Reader.Next skips them. It stops, and says so in the
+// last round, at a line that names no hand, or a hand whose first line named another table: one
+// Auditor places it by lines another worker may hold (events-v1.md §8, Auditor.add); and when
+// a worker has given up the spread (stop).
+func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
+	rt := newRouter(len(ws))
+	var lastHand, lastTable []byte
+	last := 0
+	bs := make([]batch, len(ws))
+	stop := ws[0].stop
+	for fi, f := range files {
+		b := f.Bytes
+		for i := range bs {
+			bs[i] = batch{file: fi}
+		}
+		send := func(end int, unsure bool) {
+			for i, w := range ws {
+				w.in <- bs[i]
+				select {
+				case used := <-w.free:
+					bs[i] = batch{file: fi, spans: used.spans, numbers: used.numbers}
+				default:
+					bs[i] = batch{file: fi}
+				}
+			}
+			rounds <- round{file: fi, end: end, unsure: unsure}
+		}
+		start, line := 0, 0
+		for off := 0; off < len(b); {
+			end := len(b)
+			if k := bytes.IndexByte(b[off:], '\n'); k >= 0 {
+				end = off + k
+			}
+			line++
+			l := b[off:end]
+			if (len(l) > 0 && l[0] == '{') || len(bytes.TrimSpace(l)) > 0 {
+				hand, table, id, ok := envelopeOf(l)
+				w := last
+				if ok && (!bytes.Equal(hand, lastHand) || !bytes.Equal(table, lastTable)) {
+					w, ok = rt.worker(hand, table)
+				}
+				if !ok {
+					send(off, true)
+					return nil
+				}
+				lastHand, lastTable, last = hand, table, w
+				rt.load[w] += len(l)
+				if id != nil && ids != nil && ids.Seen(id) {
+					bs[w].dups = append(bs[w].dups, line)
+				}
+				bs[w].spans = append(bs[w].spans, multisha.Span{Off: off, Len: end - off})
+				bs[w].numbers = append(bs[w].numbers, line)
+			}
+			off = end + 1
+			if off-start >= spreadRound {
+				send(min(off, len(b)), false)
+				if stop.Load() {
+					return nil
+				}
+				start = off
+			}
+		}
+		send(len(b), false)
+		if stop.Load() {
+			return nil
+		}
+	}
+	return nil
+}
+
+// router chooses the workers of lines: a table's lines go to one worker, a new table to the
+// worker given the least so far (load: bytes, or events). A hand's lines go with it when they all
+// name the table its first line names; the router remembers that table of every hand, by a
+// fingerprint of the hand's id, to find a line that names another (worker). Two hands with one
+// fingerprint at different tables are taken for such a line too: the spread is given up where it
+// did not need to be, never kept where it had to be given up.
+type router struct {
+	load   []int
+	tables map[string]int32 // each table's number: its worker is workers[number]
+	// workers holds the worker of each table, by number.
+	workers []int
+	seed    maphash.Seed
+	hands   map[uint64]int32 // the number of the table of each hand's first line
+}
+
+func newRouter(n int) *router {
+	return &router{load: make([]int, n), tables: map[string]int32{}, seed: maphash.MakeSeed(), hands: map[uint64]int32{}}
+}
+
+// worker returns the worker of a line of hand that names table, and false when the hand's first
+// line named another table (or a hand with the same fingerprint did).
+func (rt *router) worker(hand, table []byte) (int, bool) {
+	t, known := rt.tables[string(table)]
+	if !known {
+		w := 0
+		for i, l := range rt.load {
+			if l < rt.load[w] {
+				w = i
+			}
+		}
+		t = int32(len(rt.workers))
+		rt.workers = append(rt.workers, w)
+		rt.tables[string(table)] = t
+	}
+	key := maphash.Bytes(rt.seed, hand)
+	if first, seen := rt.hands[key]; !seen {
+		rt.hands[key] = t
+	} else if first != t {
+		return 0, false
+	}
+	return rt.workers[t], true
+}
+
+// spreadEvents is how many decoded events the reader gives the workers at a time (a variable,
+// as spreadRound).
+var spreadEvents = 4096
+
+// routeEvents sends the events feed gives to their workers, as route sends lines, in rounds of
+// spreadEvents; after an event of a hand whose first event named another table, or once a worker
+// has given up the spread, it sends no more.
+func routeEvents[T any](feed func(add func(*events.Event)) error, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
+	rt := newRouter(len(ws))
+	bs := make([]batch, len(ws))
+	lastHand, lastTable, last, n, count := "", "", 0, 0, 0
+	stop, done := ws[0].stop, false
+	send := func(unsure bool) {
+		for i, w := range ws {
+			w.in <- bs[i]
+			bs[i] = batch{}
+		}
+		rounds <- round{unsure: unsure}
+		count = 0
+		done = done || unsure || stop.Load()
+	}
+	err := feed(func(e *events.Event) {
+		if done {
+			return // the log is audited again by one Auditor
+		}
+		n++
+		if e.Hand != lastHand || e.Table != lastTable || n == 1 {
+			var ok bool
+			if last, ok = rt.worker([]byte(e.Hand), []byte(e.Table)); !ok {
+				send(true)
+				return
+			}
+			lastHand, lastTable = e.Hand, e.Table
+		}
+		b := &bs[last]
+		rt.load[last]++
+		if ids != nil && ids.SeenString(e.ID) {
+			b.dups = append(b.dups, n)
+		}
+		b.evs = append(b.evs, e)
+		b.numbers = append(b.numbers, n)
+		if count++; count == spreadEvents {
+			send(false)
+		}
+	})
+	if !done {
+		send(false)
+	}
+	return err
+}
+
+// envelopeOf returns the hand and table that a line names, and its id, as the Auditor reads them
+// when the line is a valid event: from its first members when they are id, table and hand as
+// fechado writes them (plain UTF-8 strings); else from what events.ParseLenient reads of it. ok
+// is false when it names no hand (not JSON, no readable envelope, or too long).
+//
+// The first way reads a few dozen bytes of a line where the Auditor reads them all: the reader
+// keeps up with several workers. It reads what the Auditor reads of a valid event (whose members
+// are never named twice); a line that is not one makes its worker give up the spread (Auditor.unsure),
+// wherever it went.
+func envelopeOf(l []byte) (hand, table, id []byte, ok bool) {
+	if hand, table, id, ok = written(l); ok && utf8.Valid(hand) && utf8.Valid(table) && utf8.Valid(id) {
+		return hand, table, id, true
+	}
+	if len(l) > events.MaxLineSize {
+		return nil, nil, nil, false
+	}
+	e, _ := events.ParseLenient(l)
+	if e == nil || e.Hand == "" {
+		return nil, nil, nil, false
+	}
+	return []byte(e.Hand), []byte(e.Table), []byte(e.ID), true
+}
+
+// written returns the hand, table and id of a line that begins with id, table and hand as
+// fechado writes them, plain strings.
+func written(l []byte) (hand, table, id []byte, ok bool) {
+	const idKey, tableKey, handKey = `{"id":"`, `","table":"`, `","hand":"`
+	if !bytes.HasPrefix(l, []byte(idKey)) {
+		return nil, nil, nil, false
+	}
+	rest := l[len(idKey):]
+	i := plainString(rest)
+	if i < 0 || !bytes.HasPrefix(rest[i:], []byte(tableKey)) {
+		return nil, nil, nil, false
+	}
+	id, rest = rest[:i], rest[i+len(tableKey):]
+	t := plainString(rest)
+	if t < 0 || !bytes.HasPrefix(rest[t:], []byte(handKey)) {
+		return nil, nil, nil, false
+	}
+	table, rest = rest[:t], rest[t+len(handKey):]
+	if h := plainString(rest); h > 0 {
+		return rest[:h], table, id, true
+	}
+	return nil, nil, nil, false
+}
+
+// plainString returns the length of the string that b begins with, up to its closing quote,
+// or -1 when it holds an escape or does not close.
+func plainString(b []byte) int {
+	i := bytes.IndexByte(b, '"')
+	if i < 0 || bytes.IndexByte(b[:i], '\\') >= 0 {
+		return -1
+	}
+	return i
+}
