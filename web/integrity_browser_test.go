@@ -48,7 +48,7 @@ func TestIntegrityPageInTheBrowser(t *testing.T) {
 	if nav := mustText(tab, t, `header nav a.active`); nav != "Integridade" {
 		t.Errorf("the menu marks %q", nav)
 	}
-	if s := mustText(tab, t, `#integrity-summary`); !strings.HasPrefix(s, "Análise de") || !strings.Contains(s, "1.500 mãos") {
+	if s := mustText(tab, t, `#integrity-summary`); !strings.HasPrefix(s, "Análise de") || !strings.Contains(s, "600 mãos") {
 		t.Errorf("the summary: %q", s)
 	}
 	if n := js[int](tab, t, `document.querySelectorAll("svg.igraph line.flagged").length`); n != 1 {
