@@ -71,7 +71,9 @@ BROWSER_SUMMARY = if [ -s $(BROWSER_LOG) ]; then \
 # under the detector, and single-threaded). The others are single-threaded, and some of their
 # tests count allocations, which the detector's instrumentation would add to; their code runs under the detector too inside these packages'
 # tests (the live auditor of serve, for one), and make test-long runs every package under it.
-RACEPKGS  ?= ./recorder/... ./projector/... ./web/... ./console/... ./cmd/...
+# cmd first: go test starts the packages in the order given, and cmd/fechado's tests are the
+# longest under the detector (about 60 s); started last, the race pass waited for them alone.
+RACEPKGS  ?= ./cmd/... ./recorder/... ./projector/... ./web/... ./console/...
 # Within RACEPKGS, the tests named by RACEFREE run without the detector: the browser tests, where the
 # time is Chromium's and a page's requests come one at a time, and the integrity analyses, whole
 # rooms of simulated hands read by one goroutine. Under the detector they took half of make test's
