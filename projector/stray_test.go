@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"os"
 	"regexp"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/audittest"
 	"github.com/fechado/fechado/internal/testfiles"
 	"github.com/fechado/fechado/recorder"
 )
@@ -39,33 +39,7 @@ func cliVerdict(t *testing.T, lines [][]byte) []string {
 // storedVerdict returns the findings stored in db, as audit --json writes them, sorted.
 func storedVerdict(t *testing.T, db *sql.DB) []string {
 	t.Helper()
-	rows, err := db.Query(`SELECT hand_id, table_id, seq, code, severity, seat, message, expected, actual FROM findings`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var f finding.Finding
-		var seat sql.NullInt64
-		var exp, act sql.NullString
-		if err := rows.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Severity, &seat, &f.Message, &exp, &act); err != nil {
-			t.Fatal(err)
-		}
-		f.Seat = events.Seat(seat.Int64)
-		if exp.Valid {
-			f.Expected = json.RawMessage(exp.String)
-		}
-		if act.Valid {
-			f.Actual = json.RawMessage(act.String)
-		}
-		out = append(out, string(f.JSON()))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
-	return out
+	return audittest.Stored(t, db)
 }
 
 // One verdict (issues 39 and 42) for the lines the recorder refuses but a log may hold (a file,

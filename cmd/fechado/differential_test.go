@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/audittest"
 	"github.com/fechado/fechado/internal/race"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
@@ -638,32 +638,7 @@ func projectFile(t *testing.T, file string) []string {
 	if err := p.Settle(ctx); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.Query(`SELECT hand_id, table_id, seq, code, severity, seat, message, expected, actual FROM findings`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var f finding.Finding
-		var seat sql.NullInt64
-		var exp, act sql.NullString
-		if err := rows.Scan(&f.Hand, &f.Table, &f.Seq, &f.Code, &f.Severity, &seat, &f.Message, &exp, &act); err != nil {
-			t.Fatal(err)
-		}
-		f.Seat = events.Seat(seat.Int64)
-		if exp.Valid {
-			f.Expected = json.RawMessage(exp.String)
-		}
-		if act.Valid {
-			f.Actual = json.RawMessage(act.String)
-		}
-		out = append(out, string(f.JSON()))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return placeless(out)
+	return placeless(audittest.Stored(t, db))
 }
 
 // lineAt is where the audit of a file says a line that is not a valid event lies in it (the
