@@ -219,14 +219,9 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		}
 		at = n
 	}
-	loc := time.UTC
-	if v := r.URL.Query().Get("tz"); v != "" {
-		l, err := time.LoadLocation(v)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, "tz must be a time zone's name (Europe/Istanbul)", &apiError{Field: "tz"})
-			return
-		}
-		loc = l
+	loc, ok := readerZone(w, r)
+	if !ok {
+		return
 	}
 	evs, view, fs, ok := s.shownHand(w, r)
 	if !ok {
@@ -306,3 +301,18 @@ type gzipWriter struct {
 }
 
 func (g gzipWriter) Write(b []byte) (int, error) { return g.gz.Write(b) }
+
+// readerZone returns the time zone the request's tz names (UTC when it names none) in which a
+// page writes its times; it answers 400 and returns false when tz names no zone.
+func readerZone(w http.ResponseWriter, r *http.Request) (*time.Location, bool) {
+	v := r.URL.Query().Get("tz")
+	if v == "" {
+		return time.UTC, true
+	}
+	loc, err := time.LoadLocation(v)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "tz must be a time zone's name (Europe/Istanbul)", &apiError{Field: "tz"})
+		return nil, false
+	}
+	return loc, true
+}

@@ -68,14 +68,9 @@ func (s *Server) getIntegrity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, bad.Error, bad)
 		return
 	}
-	loc := time.UTC
-	if v := r.URL.Query().Get("tz"); v != "" {
-		l, err := time.LoadLocation(v)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, "tz must be a time zone's name (Europe/Istanbul)", &apiError{Field: "tz"})
-			return
-		}
-		loc = l
+	loc, ok := readerZone(w, r)
+	if !ok {
+		return
 	}
 	l := readerLang(r)
 	ctx := r.Context()
