@@ -3,6 +3,7 @@ package recorder_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,6 +169,109 @@ func TestReadWaitsForWhatTheLeaderHoldsAhead(t *testing.T) {
 		if s != uint64(i+1) {
 			t.Fatalf("message %d of the read has stream sequence %d, want %d", i, s, i+1)
 		}
+	}
+}
+
+// A filtered read's consumer may sit on a replica behind the stream leader, and its "nothing
+// pending" was taken for the end of the read: a table's replay or audit during a node loss saw
+// fewer events than the leader holds. ReadTable waits for the last the leader holds of its filter.
+func TestReadTableWaitsForWhatTheLeaderHoldsOfItsFilter(t *testing.T) {
+	l := recordertest.Open(t)
+	first, second := recordertest.Hand(t, "t1", 1, 4), recordertest.Hand(t, "t1", 2, 3)
+	appendAll := func(evs []*events.Event) error {
+		for _, e := range evs {
+			if _, err := l.Append(ctx(t), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := appendAll(first); err != nil {
+		t.Fatal(err)
+	}
+	n, k := uint64(len(first)), uint64(len(second))
+	defer recorder.LeaderAhead(l, k)()
+	defer recorder.FilterLeaderAt(l, n+k)()
+
+	var seqs []uint64
+	stored := make(chan error, 1)
+	err := l.ReadTable(ctx(t), "t1", func(s recorder.Stored) error {
+		seqs = append(seqs, s.Seq)
+		if s.Seq == n {
+			// The replica stores the leader's last messages now.
+			go func() { stored <- appendAll(second) }()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("ReadTable: %v, want the %d events the leader holds", err, n+k)
+	}
+	if err := <-stored; err != nil {
+		t.Fatal(err)
+	}
+	if uint64(len(seqs)) != n+k {
+		t.Fatalf("read %d events of table t1, want the %d the leader holds", len(seqs), n+k)
+	}
+	for i, s := range seqs {
+		if s != uint64(i+1) {
+			t.Fatalf("event %d of the read has stream sequence %d, want %d", i, s, i+1)
+		}
+	}
+}
+
+// The leader's last of a filter, which ends a filtered read, is the filter's own: a table's
+// wildcard (fechado.hand.<table>.*) as well as one hand's subject, and 0 for one it holds none of.
+func TestFilterLastIsTheLeadersLastOfTheFilter(t *testing.T) {
+	l := recordertest.Open(t)
+	last := map[string]uint64{}
+	for _, h := range [][]*events.Event{recordertest.Hand(t, "t1", 1, 4), recordertest.Hand(t, "t2", 2, 3), recordertest.Hand(t, "t1", 3, 2)} {
+		for _, e := range h {
+			r, err := l.Append(ctx(t), e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last[recorder.SubjectPrefix+e.Table+".*"] = r.Seq
+			last[recorder.Subject(e.Table, e.Hand)] = r.Seq
+		}
+	}
+	last[recorder.SubjectPrefix+"t9.*"] = 0
+	for filter, want := range last {
+		got, err := l.FilterLast(ctx(t), filter)
+		if err != nil {
+			t.Fatalf("FilterLast(%s): %v", filter, err)
+		}
+		if got != want {
+			t.Errorf("FilterLast(%s) = %d, want %d", filter, got, want)
+		}
+	}
+}
+
+// A filtered read whose consumer never delivers what the leader holds of its filter fails with
+// an error naming both sequences, rather than end short or wait for ever.
+func TestReadTableFailsWhenTheLeaderHoldsMoreThanComes(t *testing.T) {
+	l := recordertest.OpenOptions(t, recorder.Options{DataDir: t.TempDir(), Timeout: time.Second})
+	evs := recordertest.Hand(t, "t1", 1, 4)
+	for _, e := range evs {
+		if _, err := l.Append(ctx(t), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := uint64(len(evs))
+	defer recorder.LeaderAhead(l, 2)()
+	defer recorder.FilterLeaderAt(l, n+2)()
+	start := time.Now()
+	read := 0
+	err := l.ReadTable(ctx(t), "t1", func(recorder.Stored) error { read++; return nil })
+	if err == nil {
+		t.Fatalf("ReadTable ended without error after %d events; the leader holds %d", read, n+2)
+	}
+	for _, want := range []string{fmt.Sprint(n + 2), fmt.Sprint(n)} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name sequence %s", err, want)
+		}
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("ReadTable failed after %v, want within a few Options.Timeout", d)
 	}
 }
 

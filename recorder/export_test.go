@@ -55,3 +55,16 @@ type behindStream struct{ jetstream.Stream }
 func (behindStream) GetMsg(context.Context, uint64, ...jetstream.GetMsgOpt) (*jetstream.RawStreamMsg, error) {
 	return nil, jetstream.ErrMsgNotFound
 }
+
+// FilterLeaderAt makes the stream leader's answer to "the last stream sequence of a filter" seq
+// for every filter, as the leader's is while the replica a filtered read's consumer was placed on
+// has not stored the filter's last messages yet. restore undoes it.
+func FilterLeaderAt(l *Log, seq uint64) (restore func()) {
+	l.leaderLastOf = func(context.Context, string) (uint64, error) { return seq, nil }
+	return func() { l.leaderLastOf = nil }
+}
+
+// FilterLast is filterLast for a test: the last stream sequence the leader holds of filter.
+func (l *Log) FilterLast(ctx context.Context, filter string) (uint64, error) {
+	return l.filterLast(ctx, filter)
+}

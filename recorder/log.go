@@ -155,6 +155,9 @@ type Log struct {
 	created bool
 	// adminPassword is the embedded server's set-up user's, random per process; "" when external.
 	adminPassword string
+	// leaderLastOf, when set (tests only), answers in place of the stream leader what the last
+	// stream sequence of a filter is (filterLast).
+	leaderLastOf func(ctx context.Context, filter string) (uint64, error)
 }
 
 // Created reports whether Open created the stream (it did not exist before).

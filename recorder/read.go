@@ -97,8 +97,10 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 	// unfiltered read short of last: the consumer reads the copy of the replica it was placed
 	// on, which may be behind the leader (a moment, or the whole of a node's catching up after
 	// a restart), and says "nothing pending" where the leader holds more; the read waits for
-	// them. A filtered read counts what it got of each subject against what the stream says it
-	// holds.
+	// them. A filtered read does the same with its filter: the consumer's "nothing pending"
+	// ends it only once it delivered the last sequence the leader holds for the filter
+	// (filterLast, asked once, when the consumer first says it has nothing more), and it counts
+	// what it got of each subject against what the stream says it holds.
 	next := from
 	var pending uint64
 	var got map[string]uint64
@@ -124,8 +126,27 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 		}
 		return nil
 	}
+	// For a filtered read: the last stream sequence delivered, the leader's last of the filter
+	// (bounded by last) once asked, and whether the consumer went a whole wait without one.
+	delivered, target, asked, idle := from-1, uint64(0), false, false
+	// done says whether a filtered read that its consumer says is through may end.
+	done := func() (bool, error) {
+		if !asked {
+			t, err := l.filterLast(ctx, filter)
+			if err != nil {
+				return false, err
+			}
+			target, asked = min(t, last), true
+		}
+		return delivered >= target, nil
+	}
 	if !follow && pending == 0 && filter != "" {
-		return short()
+		if ok, err := done(); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			return short()
+		}
 	}
 	var w bound
 	defer w.stop()
@@ -146,6 +167,20 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 			// holds for its filter by a message the store cannot give.
 			if err := short(); err != nil {
 				return err
+			}
+			if asked && delivered < target {
+				// The leader holds more of the filter and the consumer gave nothing for
+				// Options.Timeout: it is lost, or its replica far behind. A new one delivers
+				// from the message after the last delivered; one that gives nothing for a
+				// whole wait more fails the read rather than end it short.
+				if idle {
+					return fmt.Errorf("recorder: reading %s: the stream leader holds it through stream sequence %d, the read got only through %d within %v", filter, target, delivered, 2*l.opts.Timeout)
+				}
+				idle = true
+				release()
+				if err := open(delivered + 1); err != nil {
+					return err
+				}
 			}
 			continue
 		}
@@ -169,13 +204,62 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 			next = seq + 1
 		} else if got != nil {
 			got[m.Subject()]++
+			delivered, idle = seq, false
 		}
 		if err := fn(m, seq); err != nil {
 			return err
 		}
-		if !follow && (seq >= last || filter != "" && md.NumPending == 0) {
+		if !follow && seq >= last {
 			return short()
 		}
+		if !follow && filter != "" && (md.NumPending == 0 || asked && seq >= target) {
+			ok, err := done()
+			if err != nil {
+				return err
+			}
+			if ok {
+				return short()
+			}
+		}
+	}
+}
+
+// filterLast returns the last stream sequence the stream leader holds of filter (a subject, or
+// one with wildcards; 0 when it holds none), asked with $JS.API.STREAM.MSG.GET's last_by_subj,
+// which only the leader answers. The read's consumer may sit on a replica behind the leader and
+// say "nothing pending" where the leader holds more of the filter. A user the leader read is
+// refused to (a table device may only use direct gets) gets 0: its reads end where the consumer
+// says, as before.
+func (l *Log) filterLast(ctx context.Context, filter string) (uint64, error) {
+	if l.leaderLastOf != nil {
+		return l.leaderLastOf(ctx, filter)
+	}
+	if l.directOnly.Load() {
+		return 0, nil
+	}
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		m, err := l.lastFromLeader(actx, filter)
+		cancel()
+		switch {
+		case err == nil:
+			return m.Sequence, nil
+		case errors.Is(err, jetstream.ErrMsgNotFound):
+			return 0, nil
+		}
+		if ctx.Err() != nil {
+			return 0, fmt.Errorf("recorder: reading the last event of %s: %w", filter, ctx.Err())
+		}
+		if attempt < maxAttempts && retryable(err) {
+			continue // no leader a moment (an election): asked again, as LastSeq
+		}
+		var ae *jetstream.APIError
+		if errors.As(err, &ae) {
+			return 0, fmt.Errorf("recorder: reading the last event of %s: %w", filter, err)
+		}
+		// Refused or never answered (no permission to the request): as last does, ask no more.
+		l.directOnly.Store(true)
+		return 0, nil
 	}
 }
 
@@ -185,7 +269,8 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 // message after the last delivered. A read waits at most Options.Timeout at a time, so two
 // heartbeats must fit in it: with the client's own for ordered consumers (5 s) a lost consumer
 // went unnoticed for ever at any timeout under 10 s, the default 5 s among them. An unfiltered
-// read also makes a new consumer itself (errStalled); a filtered one has only this. The server
+// read also makes a new consumer itself (errStalled); a filtered one only when the leader holds
+// more of its filter than the consumer delivered (scan). The server
 // takes 0.5 s to 30 s, and the client at most half its 30 s pull expiry.
 func (l *Log) heartbeat() time.Duration {
 	hb := min(l.opts.Timeout/4, 5*time.Second)
