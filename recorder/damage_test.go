@@ -132,14 +132,7 @@ func TestDamagedMessageIsReported(t *testing.T) {
 func TestReadWaitsForWhatTheLeaderHoldsAhead(t *testing.T) {
 	l := recordertest.Open(t)
 	first, second := recordertest.Hand(t, "t1", 1, 4), recordertest.Hand(t, "t1", 2, 3)
-	appendAll := func(evs []*events.Event) error {
-		for _, e := range evs {
-			if _, err := l.Append(ctx(t), e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	appendAll := appender(t, l)
 	if err := appendAll(first); err != nil {
 		t.Fatal(err)
 	}
@@ -162,14 +155,7 @@ func TestReadWaitsForWhatTheLeaderHoldsAhead(t *testing.T) {
 	if err := <-stored; err != nil {
 		t.Fatal(err)
 	}
-	if uint64(len(seqs)) != n+k {
-		t.Fatalf("read %d messages, want %d", len(seqs), n+k)
-	}
-	for i, s := range seqs {
-		if s != uint64(i+1) {
-			t.Fatalf("message %d of the read has stream sequence %d, want %d", i, s, i+1)
-		}
-	}
+	readOneToN(t, "messages", seqs, n+k)
 }
 
 // A filtered read's consumer may sit on a replica behind the stream leader, and its "nothing
@@ -178,14 +164,7 @@ func TestReadWaitsForWhatTheLeaderHoldsAhead(t *testing.T) {
 func TestReadTableWaitsForWhatTheLeaderHoldsOfItsFilter(t *testing.T) {
 	l := recordertest.Open(t)
 	first, second := recordertest.Hand(t, "t1", 1, 4), recordertest.Hand(t, "t1", 2, 3)
-	appendAll := func(evs []*events.Event) error {
-		for _, e := range evs {
-			if _, err := l.Append(ctx(t), e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	appendAll := appender(t, l)
 	if err := appendAll(first); err != nil {
 		t.Fatal(err)
 	}
@@ -209,14 +188,7 @@ func TestReadTableWaitsForWhatTheLeaderHoldsOfItsFilter(t *testing.T) {
 	if err := <-stored; err != nil {
 		t.Fatal(err)
 	}
-	if uint64(len(seqs)) != n+k {
-		t.Fatalf("read %d events of table t1, want the %d the leader holds", len(seqs), n+k)
-	}
-	for i, s := range seqs {
-		if s != uint64(i+1) {
-			t.Fatalf("event %d of the read has stream sequence %d, want %d", i, s, i+1)
-		}
-	}
+	readOneToN(t, "events of table t1", seqs, n+k)
 }
 
 // The leader's last of a filter, which ends a filtered read, is the filter's own: a table's
@@ -298,6 +270,31 @@ func TestReadableAsksTheLeaderNotAReplicaBehind(t *testing.T) {
 		ok, err := l.Readable(ctx(t), tc.seq)
 		if err != nil || ok != tc.want {
 			t.Errorf("Readable(%d) = %v, %v; want %v", tc.seq, ok, err, tc.want)
+		}
+	}
+}
+
+// appender returns a function that appends events to l one by one, for a test's goroutine.
+func appender(t *testing.T, l *recorder.Log) func([]*events.Event) error {
+	return func(evs []*events.Event) error {
+		for _, e := range evs {
+			if _, err := l.Append(ctx(t), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// readOneToN fails t unless a read gave the stream sequences 1 to n, in order.
+func readOneToN(t *testing.T, what string, seqs []uint64, n uint64) {
+	t.Helper()
+	if uint64(len(seqs)) != n {
+		t.Fatalf("read %d %s, want %d", len(seqs), what, n)
+	}
+	for i, s := range seqs {
+		if s != uint64(i+1) {
+			t.Fatalf("item %d of the read (%s) has stream sequence %d, want %d", i, what, s, i+1)
 		}
 	}
 }
