@@ -13,92 +13,79 @@ import (
 	"github.com/fechado/fechado/rules"
 )
 
-// An irregularity is injected in one of two ways; the players and the dealer always play clean:
-//   - pre: the table starts the hand with another dealer (table.dealer) or leaves a player out
-//     of the deal (table.seating), and the hand is played out clean from that start: both
-//     change who gets which card and who speaks when, which no edit of the finished hand can
-//     follow;
-//   - post: a mutation of the finished clean hand's events (Mutate): a pure pass keyed by the
-//     code, which alters, inserts, drops or re-deals events, or cuts the deck at another place
-//     (the later events naming the cards each player then holds), then renumbers and re-seals
-//     the chain.
+// An irregularity is injected as a mutation of the finished clean hand's events (Mutate): a pure
+// pass keyed by the finding code, which alters, inserts, drops or re-deals events, seats the
+// players elsewhere, or cuts the deck at another place (the later events naming the cards each
+// player then holds), then renumbers and re-seals the chain. The players and the dealer always
+// play clean.
 //
 // Every injected hand is audited on its own before it is written; if the auditor does not report
 // the code, or reports another error as well, the hand is played again clean and the code waits
 // for the next hand.
-type injector struct {
-	pre  func(s *Sim, dealt []*seat) (preplay, bool)
-	post func(m *mutation, code finding.Code) bool
-}
-
-// preplay is how the table starts a hand wrongly where no mutation of the finished hand can:
-// another dealer changes who is dealt and who speaks first, a player left out changes the deal.
-type preplay struct {
-	dealer  events.Seat
-	exclude events.Seat
-}
+type mutator func(m *mutation, code finding.Code) bool
 
 // NotInjectable lists the codes the simulator cannot inject alone, with the reason.
 var NotInjectable = map[finding.Code]string{
 	finding.OpenFalseOpenerPaid: "paying a false opener presupposes the false open, which the auditor reports as open.without-openers in the same hand",
 }
 
-var injectors = map[finding.Code]injector{
+// mutations are the mutations of clean hands, one for each code the simulator injects.
+var mutations = map[finding.Code]mutator{
 	// Log integrity.
-	finding.LogSchema:      {post: injectSchema},
-	finding.LogSequence:    {post: injectEnvelope},
-	finding.LogDuplicateID: {post: injectEnvelope},
-	finding.LogChain:       {post: injectEnvelope},
-	finding.LogIncomplete:  {post: injectEnvelope},
+	finding.LogSchema:      injectSchema,
+	finding.LogSequence:    injectEnvelope,
+	finding.LogDuplicateID: injectEnvelope,
+	finding.LogChain:       injectEnvelope,
+	finding.LogIncomplete:  injectEnvelope,
 	// Deck, shuffle and cut.
-	finding.DeckForeignCard:   {post: injectBurn},
-	finding.DeckDuplicateCard: {post: injectBurn},
-	finding.DeckCommitment:    {post: injectReveal},
-	finding.DeckUnrevealed:    {post: injectReveal},
-	finding.DeckCutExposed:    {post: injectExposed},
-	finding.DeckShuffles:      {post: injectReveal},
-	finding.DealMismatch:      {post: injectMismatch},
-	finding.DealOrder:         {post: injectDeal},
-	finding.DealCount:         {post: injectDeal},
+	finding.DeckForeignCard:   injectBurn,
+	finding.DeckDuplicateCard: injectBurn,
+	finding.DeckCommitment:    injectReveal,
+	finding.DeckUnrevealed:    injectReveal,
+	finding.DeckCutExposed:    injectExposed,
+	finding.DeckShuffles:      injectReveal,
+	finding.DealMismatch:      injectMismatch,
+	finding.DealOrder:         injectDeal,
+	finding.DealCount:         injectDeal,
 	// Exposed cards and misdeals.
-	finding.CardExposed:       {post: injectExposed},
-	finding.CardExposedRemedy: {post: injectExposed},
-	finding.MisdealSettlement: {post: injectMisdeal},
+	finding.CardExposed:       injectExposed,
+	finding.CardExposedRemedy: injectExposed,
+	finding.MisdealSettlement: injectMisdeal,
 	// Opening and betting.
-	finding.AnteAmount:         {post: injectForced},
-	finding.BlindAmount:        {post: injectForced},
-	finding.OpenWithoutOpeners: {post: injectFalseOpen},
-	finding.OpenNotShown:       {post: injectOpen},
-	finding.OpenBelowMinimum:   {post: injectOpen},
-	finding.OpenNotAllowed:     {post: injectBrokeOpen},
-	finding.BetOutOfTurn:       {post: injectBetting},
-	finding.BetIllegalAction:   {post: injectBetting},
-	finding.BetAmount:          {post: injectBetting},
-	finding.BetReopen:          {post: injectBetting},
-	finding.BetRoundIncomplete: {post: injectBetting},
-	finding.BetReturned:        {post: injectReturned},
+	finding.AnteAmount:         injectForced,
+	finding.BlindAmount:        injectForced,
+	finding.OpenWithoutOpeners: injectFalseOpen,
+	finding.OpenNotShown:       injectOpen,
+	finding.OpenBelowMinimum:   injectOpen,
+	finding.OpenNotAllowed:     injectBrokeOpen,
+	finding.BetOutOfTurn:       injectBetting,
+	finding.BetIllegalAction:   injectBetting,
+	finding.BetAmount:          injectBetting,
+	finding.BetReopen:          injectBetting,
+	finding.BetRoundIncomplete: injectBetting,
+	finding.BetReturned:        injectReturned,
 	// Drawing.
-	finding.DrawTooMany:      {post: injectDraw},
-	finding.DrawOrder:        {post: injectDraw},
-	finding.DrawNotHeld:      {post: injectDraw},
-	finding.DrawReplacements: {post: injectDraw},
-	finding.DrawDeclared:     {post: injectDeclared},
-	finding.DrawProcedure:    {post: injectDraw},
+	finding.DrawTooMany:      injectDraw,
+	finding.DrawOrder:        injectDraw,
+	finding.DrawNotHeld:      injectDraw,
+	finding.DrawReplacements: injectDraw,
+	finding.DrawDeclared:     injectDeclared,
+	finding.DrawProcedure:    injectDraw,
 	// Showdown and pots.
-	finding.ShowdownCards: {post: injectPots},
-	finding.PotWinner:     {post: injectPots},
-	finding.PotSplit:      {post: injectPots},
-	finding.PotSide:       {post: injectPots},
-	finding.PotTotal:      {post: injectPots},
-	finding.PotUnawarded:  {post: injectPots},
-	finding.StackFinal:    {post: injectPots},
+	finding.ShowdownCards: injectPots,
+	finding.PotWinner:     injectPots,
+	finding.PotSplit:      injectPots,
+	finding.PotSide:       injectPots,
+	finding.PotTotal:      injectPots,
+	finding.PotUnawarded:  injectPots,
+	finding.StackFinal:    injectPots,
 	// Table continuity.
-	finding.TableStack:     {post: injectStart},
-	finding.TableRebuy:     {post: injectStart},
-	finding.TableDealer:    {pre: preTable(finding.TableDealer)},
-	finding.TableCarry:     {post: injectStart},
-	finding.TablePassedOut: {post: injectStart},
-	finding.TableSeating:   {pre: preTable(finding.TableSeating)},
+	finding.TableStack:     injectStart,
+	finding.TableRebuy:     injectStart,
+	finding.TableDealer:    injectDealer,
+	finding.TableCarry:     injectStart,
+	finding.TablePassedOut: injectStart,
+	finding.TableSeating:   injectLeftOut,
 }
 
 // Injectable lists the codes the simulator can inject, in the order of findings-v1.md. Some fit
@@ -107,7 +94,7 @@ var injectors = map[finding.Code]injector{
 func Injectable() []finding.Code {
 	var out []finding.Code
 	for _, c := range finding.Catalogue {
-		if _, ok := injectors[c.Code]; ok {
+		if _, ok := mutations[c.Code]; ok {
 			out = append(out, c.Code)
 		}
 	}
@@ -116,7 +103,7 @@ func Injectable() []finding.Code {
 
 // Can reports whether code can be injected.
 func Can(code finding.Code) bool {
-	_, ok := injectors[code]
+	_, ok := mutations[code]
 	return ok
 }
 
@@ -177,88 +164,24 @@ func fits(p rules.Preset, st events.Stakes, code finding.Code) bool {
 	return Can(code)
 }
 
-// verify audits the hand alone and returns the seq at which the auditor reports code; ok is
-// false when it does not, or when it reports another error too.
-func verify(evs []*events.Event, code finding.Code) (events.Seq, bool) {
+// verify audits the hand as the auditor of the whole log does, against what the table's last
+// hand as written left (prev; nil before the first hand), and returns the seq at which the
+// auditor reports code and what the hand leaves the next one; ok is false when the auditor does
+// not report code, or reports another error too. The table codes are judged only against the
+// hand before: a table.seating for a player left out is one only if he was in that hand.
+func verify(evs []*events.Event, code finding.Code, prev *audit.TableMemory) (events.Seq, *audit.TableMemory, bool) {
 	var seq events.Seq
 	found, other := false, false
-	a := audit.New(func(f finding.Finding) {
+	fs, mem := audit.HandAfter(evs, prev)
+	for _, f := range fs {
 		switch {
 		case f.Code == code && !found:
 			found, seq = true, f.Seq
 		case f.Severity == finding.Error && f.Code != code:
 			other = true
 		}
-	})
-	a.Alone = true
-	for _, e := range evs {
-		a.Add(e)
 	}
-	a.Close()
-	if code.Severity() == "" || isTable(code) {
-		// Table codes show at hand.started, most only against the previous hand: the hand
-		// alone must have no other error.
-		return 1, !other && (!found || seq == 1)
-	}
-	return seq, found && !other
-}
-
-func isTable(c finding.Code) bool {
-	switch c {
-	case finding.TableStack, finding.TableRebuy, finding.TableDealer, finding.TableCarry, finding.TablePassedOut, finding.TableSeating:
-		return true
-	}
-	return false
-}
-
-// preTable starts the hand wrongly for a table.* code.
-func preTable(code finding.Code) func(s *Sim, dealt []*seat) (preplay, bool) {
-	return func(s *Sim, dealt []*seat) (preplay, bool) {
-		var pre preplay
-		if s.lastSeats == nil {
-			return pre, false // the first hand has no previous hand to differ from
-		}
-		var rich []*seat
-		for _, p := range dealt {
-			if p.stack > 0 && slices.Contains(s.lastSeats, p.seat) {
-				rich = append(rich, p) // with chips, and in the previous hand
-			}
-		}
-		if len(rich) == 0 {
-			return pre, false
-		}
-		pick := rich[s.injRng.IntN(len(rich))]
-		switch code {
-		case finding.TableDealer:
-			var seats []events.Seat
-			for _, p := range dealt {
-				seats = append(seats, p.seat)
-			}
-			right := s.nextDealer(seats)
-			if s.preset.Blinds {
-				// The button of a blind game follows the big blind (rules.NextBlinds), even
-				// onto a seat nobody is dealt in at: the seat after it moves the big blind.
-				right, _, _ = s.blinds(seats, right)
-			}
-			pre.dealer = rules.NextSeat(seats, right)
-			if s.preset.Starter {
-				// br-online: the dealer names the seat before the starter; any other seat
-				// dealt in moves the starter wrongly.
-				pre.dealer = rules.NextSeat(seats, right)
-			}
-		case finding.TableSeating:
-			if _, ok := s.preset.Low(len(dealt) - 1); !ok || len(rich) < 3 {
-				return pre, false
-			}
-			if s.cfg.Cash {
-				// A cash player left out may leave before his next hand, listed as gone from
-				// a hand he was not in: a second finding, of the next hand.
-				return pre, false
-			}
-			pre.exclude = pick.seat
-		}
-		return pre, true
-	}
+	return seq, mem, found && !other
 }
 
 // timeLayout is the layout of events' times (Sim.tick).
@@ -271,8 +194,8 @@ const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 // any inserted event, salt is the table's id salt), renumbered and re-sealed. ok is false when
 // the hand has nothing the mutation needs (the caller then tries another hand).
 func Mutate(code finding.Code, hand []*events.Event, rng *rand.Rand, salt uint64) ([]*events.Event, bool) {
-	inj, ok := injectors[code]
-	if !ok || inj.post == nil || len(hand) < 2 {
+	mutate, ok := mutations[code]
+	if !ok || len(hand) < 2 {
 		return nil, false
 	}
 	h, ok := replay(hand, len(hand))
@@ -284,7 +207,7 @@ func Mutate(code finding.Code, hand []*events.Event, rng *rand.Rand, salt uint64
 		c := *e
 		m.evs = append(m.evs, &c)
 	}
-	if !inj.post(m, code) {
+	if !mutate(m, code) {
 		return nil, false
 	}
 	if !m.sealed {
@@ -1521,4 +1444,265 @@ func injectStart(m *mutation, code finding.Code) bool {
 	m.evs[0].Data = &hs
 	m.evs[endI].Data = &e
 	return true
+}
+
+// injectDealer deals the hand from the seat after the one the table's rotation names
+// (table.dealer): every player dealt in is written one seat on, among the seats dealt in, in
+// every event of the hand (as the audit scripts' "seats" edit does). The deal, the blinds and
+// every turn keep their places around the new dealer, so the hand is played as it was from
+// there; the players keep their names and chips, which the auditor follows from hand to hand.
+// The dealer must be one of the seats dealt in (not a dead button on a seat away).
+func injectDealer(m *mutation, _ finding.Code) bool {
+	hs := *m.evs[0].Data.(*events.HandStarted)
+	if hs.Previous == nil || len(hs.Seats) < 2 {
+		return false // the first hand has no previous hand to differ from
+	}
+	var seats []events.Seat
+	for _, ss := range hs.Seats {
+		seats = append(seats, ss.Seat)
+	}
+	if !slices.Contains(seats, hs.Dealer) {
+		return false
+	}
+	on := map[events.Seat]events.Seat{}
+	for i, seat := range seats {
+		on[seat] = seats[(i+1)%len(seats)]
+	}
+	m.reseat(on)
+	return true
+}
+
+// reseat writes the seats of every event of the hand as to maps them (a seat not in to keeps its
+// number); the seats of hand.started and hand.ended stay in seat order.
+func (m *mutation) reseat(to map[events.Seat]events.Seat) {
+	mv := func(s events.Seat) events.Seat {
+		if n, ok := to[s]; ok {
+			return n
+		}
+		return s
+	}
+	mvp := func(s *events.Seat) *events.Seat {
+		if s == nil {
+			return nil
+		}
+		n := mv(*s)
+		return &n
+	}
+	for _, e := range m.evs {
+		switch d := e.Data.(type) {
+		case *events.HandStarted:
+			x := *d
+			x.Dealer = mv(d.Dealer)
+			x.Seats = slices.Clone(d.Seats)
+			for i := range x.Seats {
+				x.Seats[i].Seat = mv(x.Seats[i].Seat)
+			}
+			slices.SortFunc(x.Seats, func(a, b events.SeatStack) int { return int(a.Seat) - int(b.Seat) })
+			e.Data = &x
+		case *events.DeckShuffled:
+			x := *d
+			x.By = mvp(d.By)
+			e.Data = &x
+		case *events.DeckCut:
+			x := *d
+			x.By = mvp(d.By)
+			e.Data = &x
+		case *events.AntePosted:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.BlindPosted:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.CardDealt:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.CardExposed:
+			x := *d
+			x.Seat = mvp(d.Seat)
+			e.Data = &x
+		case *events.PlayerActed:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.CardsDiscarded:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.OpenersShown:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.HandShown:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.HandMucked:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.BetReturned:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.PotAwarded:
+			x := *d
+			x.Seat = mv(d.Seat)
+			e.Data = &x
+		case *events.HandEnded:
+			x := *d
+			x.Stacks = slices.Clone(d.Stacks)
+			for i := range x.Stacks {
+				x.Stacks[i].Seat = mv(x.Stacks[i].Seat)
+			}
+			slices.SortFunc(x.Stacks, func(a, b events.SeatChips) int { return int(a.Seat) - int(b.Seat) })
+			e.Data = &x
+		}
+	}
+}
+
+// injectLeftOut leaves out of the hand a player with chips who was at the table's last hand
+// (table.seating): one who put no chip in but his ante, and never did more than check or fold.
+// His seat, ante, cards and actions go; the cards of the deal, the burns and the draw are dealt
+// again from the same shuffle and cut to the players left (a deck of the size their number
+// calls for), each card taken off the stub given to whoever took the card in its place before,
+// and every later event names the cards each player then holds; the hand is then settled again
+// as the engine reckons it. Hands with an exposed card or a second shuffle do not fit (the stub
+// would run out elsewhere), nor does one whose dealer, starter or blinds would be the one left
+// out (the rotation would then move elsewhere too).
+func injectLeftOut(m *mutation, _ finding.Code) bool {
+	hs := *m.evs[0].Data.(*events.HandStarted)
+	if hs.Previous == nil {
+		return false
+	}
+	low, ok := m.h.Preset.Low(len(hs.Seats) - 1)
+	if !ok || len(hs.Seats)-1 < 2 {
+		return false
+	}
+	shuffles := 0
+	for _, e := range m.evs {
+		switch e.Data.(type) {
+		case *events.DeckShuffled:
+			shuffles++
+		case *events.CardExposed:
+			return false
+		}
+	}
+	deck, at, ok := m.firstDeck()
+	if !ok || shuffles != 1 {
+		return false
+	}
+	var seats []events.Seat
+	for _, ss := range hs.Seats {
+		seats = append(seats, ss.Seat)
+	}
+	keep := map[events.Seat]bool{hs.Dealer: true, rules.NextSeat(seats, hs.Dealer): true}
+	for _, e := range m.evs {
+		switch d := e.Data.(type) {
+		case *events.BlindPosted:
+			keep[d.Seat] = true
+		case *events.PlayerActed:
+			if d.Amount > 0 || d.Action != events.Check && d.Action != events.Fold {
+				keep[d.Seat] = true
+			}
+		case *events.CardsDiscarded:
+			keep[d.Seat] = true
+		case *events.HandShown:
+			keep[d.Seat] = true
+		case *events.HandMucked:
+			keep[d.Seat] = true
+		case *events.OpenersShown:
+			keep[d.Seat] = true
+		case *events.BetReturned:
+			keep[d.Seat] = true
+		case *events.PotAwarded:
+			keep[d.Seat] = true
+		}
+	}
+	var cands []events.SeatStack
+	for _, ss := range hs.Seats {
+		if ss.Stack > 0 && ss.Rebuy == nil && !ss.Joined && ss.From == "" && !keep[ss.Seat] {
+			cands = append(cands, ss)
+		}
+	}
+	if len(cands) == 0 || len(deck) != len(cards.Deck(m.h.Low)) {
+		return false
+	}
+	out := cands[m.rng.IntN(len(cands))].Seat
+	newDeck := cut(cards.Shuffle(m.h.Seeds[m.evs[m.find(isType(events.DeckShuffledType))].Seq], cards.Deck(low)), at)
+	if at >= len(newDeck) {
+		return false
+	}
+	// Every card taken off the stub, in order, but the ones dealt to him: the k-th is now the
+	// k-th card of the new cut deck.
+	relabel := map[cards.Card]cards.Card{}
+	k := 0
+	take := func(c cards.Card) (cards.Card, bool) {
+		if k >= len(newDeck) {
+			return 0, false
+		}
+		relabel[c] = newDeck[k]
+		k++
+		return relabel[c], true
+	}
+	all := func(cs []cards.Card) []cards.Card {
+		out := make([]cards.Card, len(cs))
+		for i, c := range cs {
+			out[i] = relabel[c]
+		}
+		return out
+	}
+	var kept []*events.Event
+	for _, e := range m.evs {
+		switch d := e.Data.(type) {
+		case *events.HandStarted:
+			x := *d
+			x.Seats = slices.DeleteFunc(slices.Clone(d.Seats), func(ss events.SeatStack) bool { return ss.Seat == out })
+			e.Data = &x
+		case *events.AntePosted:
+			if d.Seat == out {
+				continue
+			}
+		case *events.PlayerActed:
+			if d.Seat == out {
+				continue
+			}
+		case *events.CardDealt:
+			if d.Seat == out {
+				continue
+			}
+			c, ok := take(d.Card)
+			if !ok {
+				return false
+			}
+			x := *d
+			x.Card = c
+			e.Data = &x
+		case *events.CardBurned:
+			c, ok := take(d.Card)
+			if !ok {
+				return false
+			}
+			x := *d
+			x.Card = c
+			e.Data = &x
+		case *events.CardsDiscarded:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		case *events.HandShown:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		case *events.OpenersShown:
+			x := *d
+			x.Cards = all(d.Cards)
+			e.Data = &x
+		}
+		kept = append(kept, e)
+	}
+	m.evs = kept
+	return m.resettle()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,8 +22,8 @@ var injectPresets = []struct {
 
 // TestInject is the spec of every injectable code (findings-v1.md): on a table of a preset it
 // fits, each hand it was injected into reports it at the hand's recorded seq, and no hand of the
-// run (injected or not) has any other error: no mutation, nor wrong start, has a follow-on
-// error, in its own hand or in the table's next hand.
+// run (injected or not) has any other error: no mutation has a follow-on error, in its own hand
+// or in the table's next hand.
 func TestInject(t *testing.T) {
 	for _, code := range Injectable() {
 		t.Run(string(code), func(t *testing.T) {
@@ -127,6 +128,32 @@ func TestInjectRotation(t *testing.T) {
 	}
 }
 
+// TestEveryCodeIsAMutation: every code of findings-v1.md is injected by a mutation of a clean
+// hand, but the tournament's (played across tables, TournamentInjectable) and those the
+// simulator cannot inject alone (NotInjectable, each with its reason).
+func TestEveryCodeIsAMutation(t *testing.T) {
+	n := 0
+	for _, c := range finding.Catalogue {
+		_, mutated := mutations[c.Code]
+		_, cannot := NotInjectable[c.Code]
+		switch {
+		case slices.Contains(TournamentInjectable(), c.Code) || c.Code == finding.TournamentPlace:
+			if mutated {
+				t.Errorf("%s: a tournament code in the table of mutations of one hand", c.Code)
+			}
+		case mutated && cannot:
+			t.Errorf("%s: both a mutation and not injectable", c.Code)
+		case mutated:
+			n++
+		case !cannot:
+			t.Errorf("%s: no mutation injects it", c.Code)
+		}
+	}
+	if n != len(mutations) {
+		t.Errorf("%d mutations of catalogue codes, %d in the table", n, len(mutations))
+	}
+}
+
 // TestMutateIsAPurePass: a mutation reads the finished clean hand and returns new events; the
 // hand it was given is left as it was, byte for byte, and the same draws give the same bytes.
 // Every code is tried on the hands of a clean table of each preset it fits.
@@ -137,9 +164,6 @@ func TestMutateIsAPurePass(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, code := range InjectableFor(name) {
-			if injectors[code].post == nil {
-				continue // a wrong start (table.dealer, table.seating), not a mutation
-			}
 			mutated := 0
 			for _, h := range hands {
 				before := rawLines(h.Events)
@@ -248,5 +272,101 @@ func TestFalseOpenerPlaysOn(t *testing.T) {
 				t.Fatal("no false open injected")
 			}
 		})
+	}
+}
+
+// TestDealerMutationMovesSeatsOnly: table.dealer's mutation writes every player dealt in one
+// seat on, among the seats dealt in, dealer included (events-v1.md §7: the auditor follows the
+// players by name); each keeps his stack, his cards and his actions, in the same events.
+func TestDealerMutationMovesSeatsOnly(t *testing.T) {
+	for _, name := range rules.Names() {
+		hands, err := All(Config{Rules: name, Players: 4, Hands: 6, Seed: 21})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mutated := 0
+		for _, h := range hands[1:] {
+			evs, ok := Mutate(finding.TableDealer, h.Events, rand.New(rand.NewPCG(1, 2)), 3)
+			if !ok {
+				continue
+			}
+			mutated++
+			was, now := h.Events[0].Data.(*events.HandStarted), evs[0].Data.(*events.HandStarted)
+			var seats []events.Seat
+			for _, ss := range was.Seats {
+				seats = append(seats, ss.Seat)
+			}
+			on := func(s events.Seat) events.Seat { return rules.NextSeat(seats, s) }
+			if now.Dealer != on(was.Dealer) {
+				t.Errorf("%s: dealer %d, want %d (one seat on from %d)", name, now.Dealer, on(was.Dealer), was.Dealer)
+			}
+			for _, ss := range was.Seats {
+				if p := playerAt(now, on(ss.Seat)); p != ss.Player {
+					t.Errorf("%s: seat %d holds %q, want %s (from seat %d)", name, on(ss.Seat), p, ss.Player, ss.Seat)
+				}
+			}
+			if len(evs) != len(h.Events) {
+				t.Fatalf("%s: %d events, want %d", name, len(evs), len(h.Events))
+			}
+			for i, e := range h.Events[1:] {
+				d, ok := e.Data.(*events.CardDealt)
+				if !ok {
+					continue
+				}
+				m := evs[i+1].Data.(*events.CardDealt)
+				if playerAt(now, m.Seat) != playerAt(was, d.Seat) || m.Card != d.Card {
+					t.Errorf("%s: event %d deals %s to %s, want %s to %s", name, i+2, m.Card, playerAt(now, m.Seat), d.Card, playerAt(was, d.Seat))
+				}
+			}
+		}
+		if mutated == 0 {
+			t.Errorf("%s: no hand of 5 fits", name)
+		}
+	}
+}
+
+// TestLeftOutIsInNoEvent: table.seating's mutation leaves a player with chips out of the hand
+// (findings-v1.md table.seating: "a player with chips left out"): no event names his seat, and
+// the same shuffle and cut deal the others.
+func TestLeftOutIsInNoEvent(t *testing.T) {
+	hands, err := All(Config{Rules: "std-draw", Players: 5, Hands: 12, Seed: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutated := 0
+	for _, h := range hands[1:] {
+		evs, ok := Mutate(finding.TableSeating, h.Events, rand.New(rand.NewPCG(1, 2)), 3)
+		if !ok {
+			continue
+		}
+		mutated++
+		was, now := h.Events[0].Data.(*events.HandStarted), evs[0].Data.(*events.HandStarted)
+		if len(now.Seats) != len(was.Seats)-1 {
+			t.Fatalf("%d seats dealt in, want %d", len(now.Seats), len(was.Seats)-1)
+		}
+		var out events.Seat
+		for _, ss := range was.Seats {
+			if playerAt(now, ss.Seat) == "" {
+				out = ss.Seat
+				if ss.Stack == 0 {
+					t.Errorf("seat %d left out with no chips", ss.Seat)
+				}
+			}
+		}
+		for _, e := range evs[1:] {
+			if strings.Contains(string(e.Raw), fmt.Sprintf(`"seat":%d,`, out)) || strings.Contains(string(e.Raw), fmt.Sprintf(`"seat":%d}`, out)) {
+				t.Errorf("seat %d, left out, is in %s", out, e.Raw)
+			}
+		}
+		shuffled := func(evs []*events.Event) string {
+			i := slices.IndexFunc(evs, func(e *events.Event) bool { return e.Type == events.DeckShuffledType })
+			return string(events.Encode(&events.Event{Type: evs[i].Type, Data: evs[i].Data})) + string(events.Encode(&events.Event{Type: evs[i+1].Type, Data: evs[i+1].Data}))
+		}
+		if shuffled(evs) != shuffled(h.Events) {
+			t.Errorf("the shuffle and cut changed")
+		}
+	}
+	if mutated == 0 {
+		t.Fatal("no hand of 11 fits")
 	}
 }

@@ -52,9 +52,8 @@ func (g *game) emit(d events.Data) *events.Event {
 func (g *game) nextSeq() events.Seq { return events.Seq(len(g.evs) + 1) }
 
 // play plays one hand with the seats dealt in, clean: the dealer and the players follow the
-// rules from the start pre gives (table.* injections start it wrongly; every other injected
-// irregularity is a mutation of the finished hand, inject.go).
-func (s *Sim) play(dealt []*seat, pre preplay) (*game, error) {
+// rules (every injected irregularity is a mutation of the finished hand, inject.go).
+func (s *Sim) play(dealt []*seat) (*game, error) {
 	s.number++
 	g := &game{s: s, hand: s.newID(), styles: map[events.Seat]Style{}}
 	var seats []events.Seat
@@ -90,10 +89,6 @@ func (s *Sim) play(dealt []*seat, pre preplay) (*game, error) {
 	}
 	if !s.preset.PassedOutAllowed {
 		hs.PassedOut = 0
-	}
-	if pre.dealer != 0 {
-		hs.Dealer = pre.dealer
-		g.sb, g.bb = 0, 0 // the blinds left of the dealer written
 	}
 	start := g.emit(hs)
 	h, err := rules.NewHand(start)
@@ -219,7 +214,7 @@ func (g *game) forcedBets() {
 	}
 	if g.h.Preset.Blinds {
 		sb, bb := g.blindSeats()
-		g.s.placedBB, g.s.placedSB = bb, sb // what the rotation moves on from, whatever an injection makes of it
+		g.s.placedBB, g.s.placedSB = bb, sb // what the rotation moves on from
 		if sb != 0 {
 			g.emit(&events.BlindPosted{Seat: sb, Amount: min(g.s.cfg.SmallBlind, g.h.Player(sb).Stack), Blind: events.BlindSmall})
 		}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
@@ -97,6 +98,8 @@ type Hand struct {
 	Seq      events.Seq
 	// Exposed reports that the dealer exposed a card on purpose (card.exposed warnings expected).
 	Exposed bool
+	// memory is what the hand leaves the auditor's table checks of the next one (verify).
+	memory *audit.TableMemory
 }
 
 // Sim plays the hands of one table.
@@ -120,11 +123,14 @@ type Sim struct {
 	number    int
 	prevHand  string
 	lastSeats []events.Seat
-	played    int
-	injectAt  int
-	injected  []int // how many hands each code of cfg.Inject was injected into
-	done      bool
-	ending    Ending // why the table stopped early, once done
+	// memory is what the table's last hand as written leaves the auditor's table checks, kept
+	// when the table injects (verify judges each injected hand against it).
+	memory   *audit.TableMemory
+	played   int
+	injectAt int
+	injected []int // how many hands each code of cfg.Inject was injected into
+	done     bool
+	ending   Ending // why the table stopped early, once done
 	// idSalt is mixed into every id the table draws (hands, events), derived from the table id:
 	// two tables played with the same seed share their play but never an id.
 	idSalt uint64
@@ -320,6 +326,13 @@ func (s *Sim) Next() (*Hand, error) {
 			return nil, err
 		}
 	}
+	if len(s.cfg.Inject) > 0 {
+		// What the auditor's table checks of the next hand judge it against (verify).
+		if out.memory == nil {
+			_, out.memory = audit.HandAfter(out.Events, s.memory)
+		}
+		s.memory, out.memory = out.memory, nil
+	}
 	s.played++
 	s.after(out.Events, snap)
 	return out, nil
@@ -343,26 +356,10 @@ func (s *Sim) turns() []int {
 	return out
 }
 
-// hand plays one hand, with code injected when it fits.
+// hand plays one hand clean, then, when code is not "", mutates it so that the auditor reports
+// code on it (Mutate); the hand is not injected when the mutation does not fit it.
 func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
-	inj := injectors[code]
-	var pre preplay
-	if inj.pre != nil {
-		var ok bool
-		if pre, ok = inj.pre(s, dealt); !ok {
-			return &Hand{}, nil
-		}
-		if pre.exclude != 0 {
-			var rest []*seat
-			for _, p := range dealt {
-				if p.seat != pre.exclude {
-					rest = append(rest, p)
-				}
-			}
-			dealt = rest
-		}
-	}
-	g, err := s.play(dealt, pre)
+	g, err := s.play(dealt)
 	if err != nil {
 		return nil, err
 	}
@@ -370,21 +367,21 @@ func (s *Sim) hand(dealt []*seat, code finding.Code) (*Hand, error) {
 	if code == "" {
 		return out, nil
 	}
-	if inj.post != nil {
-		if g.exposed || g.misdealt {
-			return &Hand{}, nil
-		}
-		evs, ok := Mutate(code, g.evs, s.injRng, s.idSalt)
-		if !ok {
-			return &Hand{}, nil
-		}
-		out.Events = evs
+	if (g.exposed || g.misdealt) && code != finding.TableDealer || !s.tableFits(code) {
+		// The mutations follow clean hands; table.dealer's moves seats only, and fits a hand
+		// with an exposed card or a misdeal too (a misdeal dealt by the wrong seat).
+		return &Hand{}, nil
 	}
-	seq, ok := verify(out.Events, code)
+	evs, ok := Mutate(code, g.evs, s.injRng, s.idSalt)
 	if !ok {
 		return &Hand{}, nil
 	}
-	out.Injected, out.Seq = code, seq
+	out.Events = evs
+	seq, mem, ok := verify(out.Events, code, s.memory)
+	if !ok {
+		return &Hand{}, nil
+	}
+	out.Injected, out.Seq, out.memory = code, seq, mem
 	return out, nil
 }
 
@@ -551,12 +548,29 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	for _, ss := range hs.Seats {
 		seats = append(seats, ss.Seat)
 	}
+	// The hand as written may seat a player elsewhere than the table does (table.dealer's
+	// mutation seats everyone one seat on): the table follows the players by name, as the
+	// auditor does, and the blinds to the seats they were posted from.
+	moved := map[events.Seat]events.Seat{}
+	for _, ss := range hs.Seats {
+		if p := s.seatOf(ss.Player); p != nil && p.seat != ss.Seat {
+			moved[p.seat] = ss.Seat
+		}
+	}
+	follow := func(seat events.Seat) events.Seat {
+		if to, ok := moved[seat]; ok {
+			return to
+		}
+		return seat
+	}
 	if s.preset.Blinds && s.placedBB != 0 {
 		if !replayed {
 			s.bbBefore = s.bb
-			s.sb = s.placedSB
 		}
-		s.bb = s.placedBB
+		// The small blind where this hand posted it, a replay of a misdeal too (rules.Rotation.
+		// After): a replay written from another dealer posts it elsewhere than the misdeal.
+		s.sb = follow(s.placedSB)
+		s.bb = follow(s.placedBB)
 	}
 	s.dealer = hs.Dealer
 	s.starter = rules.NextSeat(seats, hs.Dealer)
@@ -570,7 +584,7 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	}
 	for _, st := range end.Stacks {
 		for _, p := range s.seats {
-			if p.seat == st.Seat {
+			if p.name == playerAt(hs, st.Seat) {
 				p.rebuy = 0
 				if p.stack == 0 && st.Stack == 0 {
 					p.broke++
@@ -623,6 +637,33 @@ func (s *Sim) after(evs []*events.Event, sn snapshot) {
 	if s.cfg.Cash {
 		s.comingsAndGoings()
 	}
+}
+
+// seatOf returns the player of the table called name, or nil.
+func (s *Sim) seatOf(name string) *seat {
+	for _, p := range s.seats {
+		if p.name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// playerAt returns the name of the player hs deals in at seat, or "".
+func playerAt(hs *events.HandStarted, seat events.Seat) string {
+	for _, ss := range hs.Seats {
+		if ss.Seat == seat {
+			return ss.Player
+		}
+	}
+	return ""
+}
+
+// tableFits reports whether the table can show code in its next hand and in no other: a cash
+// player left out of a hand (table.seating) may leave before his next one, listed as gone from
+// a hand he was not in, a second finding, of the next hand.
+func (s *Sim) tableFits(code finding.Code) bool {
+	return code != finding.TableSeating || !s.cfg.Cash
 }
 
 // nextDealer is presets.md "next hand": the deal (or br-online's starter) passes left; after a

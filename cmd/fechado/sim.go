@@ -54,8 +54,9 @@ tr-kapali 5/10/0, std-draw 5/10/20, online-draw blinds 5/10 no limit. Stacks var
 --inject CODE (repeatable, or comma-separated; "all" for every code the preset can show) gives
 every hand that fits it exactly one irregularity of that code, the only error the auditor finds
 in the hand; several codes take turns, the fewest injected first. A hand no code fits is
-written clean. The players play clean: each irregularity is a mutation of the finished hand,
-but table.dealer and table.seating, which start the hand wrongly.
+written clean. The players play clean: each irregularity is a mutation of the finished hand
+(table.dealer writes every player one seat on; table.seating leaves a player out and deals the
+same shuffle and cut to the others).
 Codes that cannot be injected:
 `)
 	var codes []string
