@@ -96,6 +96,37 @@ func ReadIntegrityRun(ctx context.Context, db *sql.DB) (*IntegrityRun, error) {
 	return &r, nil
 }
 
+// IntegrityGap is a signal the stored analysis could not calibrate (integrity.Gap).
+type IntegrityGap = integrity.Gap
+
+// IntegrityGaps returns the signals the stored analysis could not calibrate (integrity.Gaps),
+// read from every stored pair's signals alone: a page shows a few pairs, the gaps are the whole
+// analysis'.
+func IntegrityGaps(ctx context.Context, db Queryer) ([]IntegrityGap, error) {
+	rows, err := db.QueryContext(ctx, `SELECT
+		json_extract(pair, '$.soft_play.z'), json_extract(pair, '$.soft_play.p'), coalesce(json_extract(pair, '$.soft_play.uncalibrated'), 0),
+		json_extract(pair, '$.chip_dump.z'), json_extract(pair, '$.chip_dump.p'), coalesce(json_extract(pair, '$.chip_dump.uncalibrated'), 0),
+		json_extract(pair, '$.share_cards.z'), json_extract(pair, '$.share_cards.p'), coalesce(json_extract(pair, '$.share_cards.uncalibrated'), 0)
+		FROM integrity_pairs`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var pairs []integrity.Pair
+	for rows.Next() {
+		var p integrity.Pair
+		if err := rows.Scan(&p.Soft.Z, &p.Soft.P, &p.Soft.Uncalibrated, &p.Dumping.Z, &p.Dumping.P, &p.Dumping.Uncalibrated,
+			&p.Shared.Z, &p.Shared.P, &p.Shared.Uncalibrated); err != nil {
+			return nil, err
+		}
+		pairs = append(pairs, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return integrity.Gaps(pairs), nil
+}
+
 // IntegrityPairs returns the stored pairs of ranks offset+1 to offset+limit, strongest first.
 func IntegrityPairs(ctx context.Context, db Queryer, limit, offset int) ([]IntegrityPair, error) {
 	return integrityPairs(ctx, db, `SELECT rank, pair FROM integrity_pairs WHERE rank > ? ORDER BY rank LIMIT ?`, offset, limit)

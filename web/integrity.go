@@ -41,18 +41,21 @@ type integrityPairView struct {
 // integrityView is the answer of GET /api/integrity.
 type integrityView struct {
 	// Computed is false until an analysis was stored; Summary then says how to run one.
-	Computed   bool                `json:"computed"`
-	ComputedAt string              `json:"computed_at,omitempty"`
-	Hands      int                 `json:"hands"`
-	Known      int                 `json:"known"`
-	Players    int                 `json:"players"`
-	Flagged    int                 `json:"flagged"`
-	Threshold  float64             `json:"threshold"`
-	Summary    string              `json:"summary"`
-	Total      int                 `json:"total"`
-	Limit      int                 `json:"limit"`
-	Offset     int                 `json:"offset"`
-	Pairs      []integrityPairView `json:"pairs"`
+	Computed   bool    `json:"computed"`
+	ComputedAt string  `json:"computed_at,omitempty"`
+	Hands      int     `json:"hands"`
+	Known      int     `json:"known"`
+	Players    int     `json:"players"`
+	Flagged    int     `json:"flagged"`
+	Threshold  float64 `json:"threshold"`
+	Summary    string  `json:"summary"`
+	// Uncalibrated lists the signals (soft-play, chip-dump, share-cards) the analysis could not
+	// calibrate, too few pairs carrying them: they flag no pair, and Summary says so.
+	Uncalibrated []string            `json:"uncalibrated,omitempty"`
+	Total        int                 `json:"total"`
+	Limit        int                 `json:"limit"`
+	Offset       int                 `json:"offset"`
+	Pairs        []integrityPairView `json:"pairs"`
 	// HandTitles names each evidence hand of the page's pairs that the read models hold by its
 	// table and number, for its link: an id names no hand a reader knows.
 	HandTitles map[string]string `json:"hand_titles"`
@@ -91,6 +94,17 @@ func (s *Server) getIntegrity(w http.ResponseWriter, r *http.Request) {
 	out.Summary = l.T("web.integrity.computed", lang.Args{"date": l.DateTime(run.At.In(loc)), "hands": run.Hands, "known": run.Known,
 		"players": run.Players, "pairs": run.Pairs, "flagged": run.Flagged, "threshold": pr.Sprintf("%.0f", run.Threshold),
 		"q": pr.Sprintf("%.0f", 100*run.Q) + "%"})
+	// A signal that could not be calibrated flags nobody: the summary says so, or a reader takes
+	// its silence for a clean room (each pair's words say it too, but only of that pair).
+	gaps, err := projector.IntegrityGaps(ctx, s.db)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	for _, g := range gaps {
+		out.Summary += " " + g.Words(l)
+		out.Uncalibrated = append(out.Uncalibrated, string(g))
+	}
 	pairs, err := projector.IntegrityPairs(ctx, s.db, pg.Limit, pg.Offset)
 	if err != nil {
 		storeError(w, err)

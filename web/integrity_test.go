@@ -182,3 +182,74 @@ func TestIntegrityPageShowsStoredPairsInPortuguese(t *testing.T) {
 	}
 	e.get("/api/integrity?tz=Nowhere/Else", http.StatusBadRequest, nil)
 }
+
+// TestIntegritySummarySaysWhichSignalsWereNotCalibrated: a signal too few pairs carry to
+// calibrate flags nobody (docs/integrity.md, "Too few pairs"); the page's summary says which, and
+// why, in the reader's language, and names no signal that was calibrated. The stored analysis
+// has chip dumping uncalibrated (every pair carrying it shows its raw z), soft play calibrated,
+// shared cards with no data.
+func TestIntegritySummarySaysWhichSignalsWereNotCalibrated(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 1<<20)
+	pair := func(a, b string, soft float64, dump integrity.Signal) integrity.Pair {
+		return integrity.Pair{A: a, B: b, Hands: 60, P: 1, Q: 1,
+			Soft:    integrity.Signal{Z: soft, P: 0.2, N: 40},
+			Dumping: integrity.Dump{Signal: dump, From: a, To: b},
+			Shared:  integrity.Signal{P: 1}}
+	}
+	r := &integrity.Report{Hands: 900, Known: 900, Players: 3, Threshold: 2, Q: 0.01, Pairs: []integrity.Pair{
+		pair("ana", "bruno", 0.8, integrity.Signal{Z: 2.4, P: 1, N: 12, Uncalibrated: true}),
+		pair("ana", "carla", -0.3, integrity.Signal{Z: 0.5, P: 1, N: 9, Uncalibrated: true}),
+		pair("bruno", "carla", 0.1, integrity.Signal{P: 1}),
+	}}
+	if err := projector.SaveIntegrity(context.Background(), e.db, r, time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lang             string
+		says, never      []string
+		countsBeforeGaps string
+	}{
+		{"en", []string{"Chip dumping: not calibrated", "Fewer than 20 pairs"}, []string{"Soft play", "Shared cards"}, "3 pairs scored"},
+		{"pt-BR", []string{"Passagem de fichas: teste não calibrado", "Menos de 20 pares"}, []string{"Jogo suave", "Cartas compartilhadas"}, "3 pares avaliados"},
+		{"tr", []string{"Fiş aktarma: test kalibre edilmedi", "en az 20 ikili"}, []string{"Yumuşak oyun", "Paylaşılan kağıtlar"}, "3 ikili puanlandı"},
+		{"es", []string{"Traspaso de fichas: prueba no calibrada", "Menos de 20 parejas"}, []string{"Juego suave", "Cartas compartidas"}, "3 parejas puntuadas"},
+	} {
+		var got struct {
+			Summary      string   `json:"summary"`
+			Uncalibrated []string `json:"uncalibrated"`
+		}
+		e.get("/api/integrity?lang="+c.lang, http.StatusOK, &got)
+		for _, want := range c.says {
+			if !strings.Contains(got.Summary, want) {
+				t.Errorf("%s: the summary %q does not say %q", c.lang, got.Summary, want)
+			}
+		}
+		for _, not := range c.never {
+			if strings.Contains(got.Summary, not) {
+				t.Errorf("%s: the summary %q names %q, which was not left uncalibrated", c.lang, got.Summary, not)
+			}
+		}
+		if i := strings.Index(got.Summary, c.countsBeforeGaps); i < 0 || i > strings.Index(got.Summary, c.says[0]) {
+			t.Errorf("%s: the summary %q does not give the counts (%q) before the signals not calibrated", c.lang, got.Summary, c.countsBeforeGaps)
+		}
+		if len(got.Uncalibrated) != 1 || got.Uncalibrated[0] != integrity.ChipDump {
+			t.Errorf("%s: uncalibrated %v, want [%s]", c.lang, got.Uncalibrated, integrity.ChipDump)
+		}
+	}
+
+	// Once every signal carried by a pair is calibrated, the summary names none.
+	r.Pairs[0].Dumping.Signal = integrity.Signal{Z: 2.4, P: 0.016, N: 12}
+	r.Pairs[1].Dumping.Signal = integrity.Signal{Z: 0.5, P: 0.6, N: 9}
+	if err := projector.SaveIntegrity(context.Background(), e.db, r, time.Date(2026, 12, 2, 9, 30, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Summary      string   `json:"summary"`
+		Uncalibrated []string `json:"uncalibrated"`
+	}
+	e.get("/api/integrity?lang=en", http.StatusOK, &got)
+	if strings.Contains(got.Summary, "calibrated") || len(got.Uncalibrated) != 0 {
+		t.Errorf("every signal calibrated: the summary %q, uncalibrated %v", got.Summary, got.Uncalibrated)
+	}
+}

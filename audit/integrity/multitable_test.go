@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -99,6 +100,7 @@ func TestMultiTablingHonestPlayersAcrossPresetsAreNotFlagged(t *testing.T) {
 				t.Fatalf("seed %d: soft play not calibrated (%d pairs): the test would prove nothing", seed, u.Pairs)
 			}
 		}
+		checkGaps(t, r)
 		for _, p := range r.Pairs {
 			if p.Flagged {
 				t.Errorf("seed %d: %s and %s flagged (%s, score %.1f): soft play z %.1f p %.1e (n %d), chip dump z %.1f, share cards z %.1f",
@@ -122,6 +124,7 @@ func TestTooFewPairsToCalibrateFlagNoPair(t *testing.T) {
 	if len(r.Uncalibrated) == 0 {
 		t.Error("the report does not say the signals could not be calibrated")
 	}
+	checkGaps(t, r)
 	raw := 0
 	for _, p := range r.Pairs {
 		if p.Flagged {
@@ -138,5 +141,18 @@ func TestTooFewPairsToCalibrateFlagNoPair(t *testing.T) {
 	}
 	if raw == 0 {
 		t.Error("no signal shows its raw z")
+	}
+}
+
+// checkGaps: the signals read back from the pairs as a stored analysis keeps them
+// (integrity.Gaps, the dashboard's summary) are the report's uncalibrated signals, in order.
+func checkGaps(t *testing.T, r *integrity.Report) {
+	t.Helper()
+	var want []integrity.Gap
+	for _, u := range r.Uncalibrated {
+		want = append(want, integrity.Gap(u.Signal))
+	}
+	if got := integrity.Gaps(r.Pairs); !slices.Equal(got, want) {
+		t.Errorf("gaps read from the pairs %v, the report's uncalibrated signals %v", got, want)
 	}
 }

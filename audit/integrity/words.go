@@ -81,3 +81,49 @@ func PValue(l *lang.Lang, p float64) string {
 	}
 	return strings.Replace(fmt.Sprintf("%.1e", p), ".", pr.Sprintf("%.1f", 0.5)[1:2], 1)
 }
+
+// Gap is a signal (SoftPlay, ChipDump, ShareCards) an analysis could not calibrate: fewer than
+// MinCalibration pairs carried each of its tests, so it flags no pair (docs/integrity.md, "Too
+// few pairs"). It is what a reader of the stored verdict knows of Report.Uncalibrated, whose
+// counts of pairs are the analysis' own.
+type Gap string
+
+// Gaps returns the signals of pairs, every pair of one analysis, that could not be calibrated:
+// some pair carries the signal's raw statistic and none a calibrated one. It gives the signals of
+// Report.Uncalibrated, in the same order.
+func Gaps(pairs []Pair) []Gap {
+	var out []Gap
+	for _, kind := range []string{SoftPlay, ChipDump, ShareCards} {
+		raw, cal := false, false
+		for i := range pairs {
+			s := pairs[i].signal(kind)
+			switch {
+			case s.Uncalibrated:
+				raw = true
+			case s.P < 1 || s.Z != 0:
+				cal = true
+			}
+		}
+		if raw && !cal {
+			out = append(out, Gap(kind))
+		}
+	}
+	return out
+}
+
+// signal returns p's signal of kind.
+func (p *Pair) signal(kind string) Signal {
+	switch kind {
+	case SoftPlay:
+		return p.Soft
+	case ChipDump:
+		return p.Dumping.Signal
+	}
+	return p.Shared
+}
+
+// Words says in l which signal was not calibrated and why, for the summary of a stored analysis
+// (the dashboard's Integrity page): in a floor manager's words, not a statistician's.
+func (g Gap) Words(l *lang.Lang) string {
+	return l.T("integrity.gap", lang.Args{"signal": SignalName(l, string(g)), "least": MinCalibration})
+}
