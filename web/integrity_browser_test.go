@@ -13,9 +13,9 @@ import (
 )
 
 // TestIntegrityPageInTheBrowser opens the Integrity page from the menu as a Portuguese reader:
-// the menu names it and marks it, the page says when the analysis ran, the graph draws the
-// flagged pair's line, the flagged pair comes first and open with its words, and its evidence
-// hands are links that open the hand in the replayer.
+// the menu names it and marks it, the page says when the analysis ran and which signals could not
+// be calibrated, the graph draws the flagged pair's line, the flagged pair comes first and open
+// with its words, and its evidence hands are links that open the hand in the replayer.
 func TestIntegrityPageInTheBrowser(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 64<<20)
@@ -48,7 +48,10 @@ func TestIntegrityPageInTheBrowser(t *testing.T) {
 	if nav := mustText(tab, t, `header nav a.active`); nav != "Integridade" {
 		t.Errorf("the menu marks %q", nav)
 	}
-	if s := mustText(tab, t, `#integrity-summary`); !strings.HasPrefix(s, "Análise de") || !strings.Contains(s, "600 mãos") {
+	// The whole summary, with the signals too few pairs carried to calibrate (this room's shared
+	// cards).
+	if s := mustText(tab, t, `#integrity-summary`); !strings.HasPrefix(s, "Análise de") || !strings.Contains(s, "600 mãos") ||
+		!strings.Contains(s, "Cartas compartilhadas: teste não calibrado") || s != api.Summary {
 		t.Errorf("the summary: %q", s)
 	}
 	if n := js[int](tab, t, `document.querySelectorAll("svg.igraph line.flagged").length`); n != 1 {

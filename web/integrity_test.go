@@ -112,6 +112,13 @@ func TestIntegrityPageShowsStoredPairsInPortuguese(t *testing.T) {
 			t.Errorf("the summary %q does not say %q", got.Summary, want)
 		}
 	}
+	// And which signals too few pairs carried to calibrate them, as the text report does.
+	for _, u := range r.Uncalibrated {
+		name := map[string]string{integrity.SoftPlay: "Jogo suave", integrity.ChipDump: "Passagem de fichas", integrity.ShareCards: "Cartas compartilhadas"}[u.Signal]
+		if !strings.Contains(got.Summary, name+": teste não calibrado") {
+			t.Errorf("the summary %q does not say %s was not calibrated", got.Summary, u.Signal)
+		}
+	}
 	top := got.Pairs[0]
 	a, b := min(planted.A, planted.B), max(planted.A, planted.B)
 	if top.Rank != 1 || top.A != a || top.B != b || !top.Flagged || top.Kind != "soft-play" || top.Score < 2 {
