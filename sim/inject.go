@@ -19,9 +19,9 @@ import (
 // player then holds), then renumbers and re-seals the chain. The players and the dealer always
 // play clean.
 //
-// Every injected hand is audited on its own before it is written; if the auditor does not report
-// the code, or reports another error as well, the hand is played again clean and the code waits
-// for the next hand.
+// Every injected hand is audited before it is written, against what the table's last hand as
+// written left (verify); if the auditor does not report the code, or reports another error as
+// well, the hand is played again clean and the code waits for the next hand.
 type mutator func(m *mutation, code finding.Code) bool
 
 // NotInjectable lists the codes the simulator cannot inject alone, with the reason.
@@ -1590,7 +1590,7 @@ func injectLeftOut(m *mutation, _ finding.Code) bool {
 			return false
 		}
 	}
-	deck, at, ok := m.firstDeck()
+	_, at, ok := m.firstDeck()
 	if !ok || shuffles != 1 {
 		return false
 	}
@@ -1627,14 +1627,16 @@ func injectLeftOut(m *mutation, _ finding.Code) bool {
 			cands = append(cands, ss)
 		}
 	}
-	if len(cands) == 0 || len(deck) != len(cards.Deck(m.h.Low)) {
+	if len(cands) == 0 {
 		return false
 	}
 	out := cands[m.rng.IntN(len(cands))].Seat
-	newDeck := cut(cards.Shuffle(m.h.Seeds[m.evs[m.find(isType(events.DeckShuffledType))].Seq], cards.Deck(low)), at)
-	if at >= len(newDeck) {
+	seed := m.h.Seeds[m.evs[m.find(isType(events.DeckShuffledType))].Seq] // known: firstDeck
+	deck := cards.Deck(low)
+	if at >= len(deck) {
 		return false
 	}
+	newDeck := cut(cards.Shuffle(seed, deck), at)
 	// Every card taken off the stub, in order, but the ones dealt to him: the k-th is now the
 	// k-th card of the new cut deck.
 	relabel := map[cards.Card]cards.Card{}
