@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -32,7 +33,7 @@ func BenchmarkSpread(b *testing.B) {
 		}
 	})
 	for _, n := range []int{1, 2} {
-		b.Run("workers="+string(rune('0'+n)), func(b *testing.B) {
+		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(log)))
 			for b.Loop() {
 				a := New(nil)
