@@ -11,3 +11,6 @@ var (
 	SameSpreadEvents = sameSpreadEvents
 	OneAuditor       = oneAuditor
 )
+
+// SpreadRuns returns what the spreads of the last SameSpreadOn did.
+func SpreadRuns() []SpreadRun { return spreadRuns }

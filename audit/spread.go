@@ -22,7 +22,10 @@ import (
 // line than its envelope's first members; each worker decodes, hashes and judges its tables'
 // hands with an Auditor of its own; what they report is put back in the order one Auditor
 // reports it; and the tournaments are followed at the end, by the Auditor of the whole log, from
-// the hands of every worker in the order one Auditor would have judged them.
+// the hands of every worker in the order one Auditor would have judged them. Until the first
+// line of a table that goes to another worker than the first, the first worker judges the log
+// alone, on the caller's goroutine, as AuditReader does (judgeInline): a log of one table, whose
+// hands one Auditor must judge one after the other anyway, costs what one Auditor costs.
 //
 // The findings are one Auditor's in every case, clean log or damaged. A Spread is optimistic: it
 // gives up as soon as the place of a line in the audit may depend on lines another worker holds
@@ -96,8 +99,10 @@ type Spread[T any] struct {
 	Guard func(func() error) error
 
 	// gaveUp says, once Audit or AuditEvents returns, that the spread was given up and the log
-	// audited on one Auditor.
-	gaveUp bool
+	// audited on one Auditor; inlined how many events the first worker judged before the
+	// others started (judgeInline).
+	gaveUp  bool
+	inlined int
 }
 
 // spreadRound is how many bytes of a log the reader gives the workers at a time (a variable for
@@ -162,8 +167,11 @@ type spreadWorker[T any] struct {
 // hands too, which a.Close follows (the Tournament callback, on the caller's goroutine). It
 // returns how many lines did not decode, and the first error of a Guard.
 func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
-	routing := func(ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
-		return route(files, ws, rounds, ids)
+	inline := func(w *spreadWorker[T], st *routeState, deliver func()) (inlineEnd, error) {
+		return judgeInline(files, w, st, deliver)
+	}
+	routing := func(ws []*spreadWorker[T], rounds chan<- round, st *routeState) error {
+		return route(files, ws, rounds, st)
 	}
 	again := func(one *Auditor) (bad int, err error) {
 		for _, f := range files {
@@ -180,7 +188,7 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 			files[r.file].Release(r.end)
 		}
 	}
-	return s.spread(a, files, routing, again, release)
+	return s.spread(a, files, inline, routing, again, release)
 }
 
 // AuditEvents audits the events that feed gives to add, in the order of the log (events already
@@ -189,20 +197,24 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 // given up (see above), to give the events again from the first, into one Auditor: a log that
 // grew in between is audited as it stands then, its first events delivered once.
 func (s *Spread[T]) AuditEvents(a *Auditor, feed func(add func(*events.Event)) error) error {
-	routing := func(ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
-		return routeEvents(feed, ws, rounds, ids)
+	routing := func(ws []*spreadWorker[T], rounds chan<- round, st *routeState) error {
+		return routeEvents(feed, ws, rounds, st)
 	}
 	again := func(one *Auditor) (int, error) {
 		return 0, feed(one.Add)
 	}
-	_, err := s.spread(a, nil, routing, again, nil)
+	_, err := s.spread(a, nil, nil, routing, again, nil)
 	return err
 }
 
 // spread runs the workers on what routing sends them, and merges what they report; release, when
-// not nil, is told of each round delivered. When the spread is given up, again feeds the log from
-// its start into one Auditor instead (alone), and returns how many lines did not decode.
-func (s *Spread[T]) spread(a *Auditor, files []File, routing func([]*spreadWorker[T], chan<- round, *events.IDs) error,
+// not nil, is told of each round delivered. inline, when not nil, first judges the log on the
+// caller's goroutine with the first worker's Auditor, as long as every table goes to it
+// (judgeInline): a log of one table then costs what one Auditor costs, and no goroutine starts.
+// When the spread is given up, again feeds the log from its start into one Auditor instead
+// (alone), and returns how many lines did not decode.
+func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T], *routeState, func()) (inlineEnd, error),
+	routing func([]*spreadWorker[T], chan<- round, *routeState) error,
 	again func(one *Auditor) (int, error), release func(round)) (bad int, err error) {
 	n := max(s.Workers, 1)
 	var stop atomic.Bool
@@ -223,16 +235,52 @@ func (s *Spread[T]) spread(a *Auditor, files []File, routing func([]*spreadWorke
 		// the tournaments' hands keep their events for a's.
 		w.a.Tournament = a.Tournament
 		ws[i] = w
+	}
+	st := &routeState{rt: newRouter(n), ids: &events.IDs{Window: a.chain.IDWindow}}
+	if !a.chain.TrackIDs {
+		st.ids = nil
+	}
+	delivered := 0
+	if inline != nil {
+		// What the first worker reports while it judges alone is in one Auditor's order: it is
+		// delivered as it comes.
+		w := ws[0]
+		deliver := func() {
+			for _, it := range w.items {
+				s.Deliver(it.v)
+			}
+			delivered += len(w.items)
+			clear(w.items)
+			w.items = w.items[:0]
+		}
+		var end inlineEnd
+		if err := guard(func() error {
+			var err error
+			if end, err = inline(w, st, deliver); err == nil && end == finished {
+				w.a.closeWorker()
+				deliver()
+			}
+			return err
+		}); err != nil {
+			return 0, err
+		}
+		s.inlined = st.inlined
+		switch end {
+		case unsure:
+			s.gaveUp = true
+			return s.alone(a, delivered, guard, again)
+		case finished:
+			return 0, s.collect(a, ws, nil)
+		}
+		w.items = nil
+	}
+	for _, w := range ws {
 		go w.run(files, guard)
 	}
 	rounds := make(chan round, spreadAhead)
 	var readErr error
 	go func() {
-		ids := &events.IDs{Window: a.chain.IDWindow}
-		if !a.chain.TrackIDs {
-			ids = nil
-		}
-		readErr = guard(func() error { return routing(ws, rounds, ids) })
+		readErr = guard(func() error { return routing(ws, rounds, st) })
 		// On an error the round under way is sent as it is, then the workers close.
 		for _, w := range ws {
 			w.in <- batch{close: true}
@@ -242,7 +290,7 @@ func (s *Spread[T]) spread(a *Auditor, files []File, routing func([]*spreadWorke
 		close(rounds)
 	}()
 	heads := make([][]item[T], n)
-	delivered, unsure := 0, false
+	unsure := false
 	for r := range rounds {
 		unsure = unsure || r.unsure
 		for i, w := range ws {
@@ -272,10 +320,18 @@ func (s *Spread[T]) spread(a *Auditor, files []File, routing func([]*spreadWorke
 		return s.alone(a, delivered, guard, again)
 	}
 	for _, w := range ws {
+		bad += w.bad
+	}
+	return bad, s.collect(a, ws, readErr)
+}
+
+// collect adds the workers' counts and tournament hands to a, once they are done, and returns the
+// first error: readErr, else a worker's.
+func (s *Spread[T]) collect(a *Auditor, ws []*spreadWorker[T], readErr error) (err error) {
+	for _, w := range ws {
 		a.Hands += w.a.Hands
 		a.Findings += w.a.Findings
 		a.Errors += w.a.Errors
-		bad += w.bad
 		if err == nil {
 			err = w.err
 		}
@@ -286,7 +342,84 @@ func (s *Spread[T]) spread(a *Auditor, files []File, routing func([]*spreadWorke
 	if readErr != nil {
 		err = readErr
 	}
-	return bad, err
+	return err
+}
+
+// routeState is the router's: where each table goes (rt), the ids of the log (ids, nil when they
+// are not checked), the hand and table of the last line and its worker; and, for files, where
+// the reading begins (file number file, byte from) and how many lines of that file come before
+// it (fromLine): after what judgeInline judged, inlined events.
+type routeState struct {
+	rt                   *router
+	ids                  *events.IDs
+	lastHand, lastTable  []byte
+	last                 int
+	file, from, fromLine int
+	inlined              int
+}
+
+// inlineEnd is how judgeInline ended: at the first line of a table that goes to another worker
+// (switched), at the end of the files (finished), or at a line whose place may depend on other
+// workers' lines (unsure: the spread is given up).
+type inlineEnd int
+
+const (
+	switched inlineEnd = iota
+	finished
+	unsure
+)
+
+// judgeInline judges the lines of files with w's Auditor, one after the other, as AuditReader
+// does, while every table goes to w (the first worker): it routes each line as route does (st),
+// checks its id, and delivers what w reports after each line. It stops before the first line of
+// a table that goes to another worker, and leaves in st where route takes over; at a line that
+// is not a valid event, or of a hand whose first line named another table (unsure); or at the
+// end of the files (finished).
+func judgeInline[T any](files []File, w *spreadWorker[T], st *routeState, deliver func()) (inlineEnd, error) {
+	a := w.a
+	var sum [sha256.Size]byte
+	for fi, f := range files {
+		r := events.NewReaderBytes(f.Bytes, f.Name, f.Release)
+		if !a.keeps() {
+			a.recycle = r.Recycle
+		}
+		for {
+			e, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return unsure, nil // a line that is not a valid event: ErrInvalid
+			}
+			if st.lastHand == nil || e.Hand != string(st.lastHand) || e.Table != string(st.lastTable) {
+				hand, table := []byte(e.Hand), []byte(e.Table)
+				k, ok := st.rt.worker(hand, table)
+				if !ok {
+					return unsure, nil
+				}
+				st.lastHand, st.lastTable, st.last = hand, table, k
+				if k != 0 {
+					// route reads the log from this line on, its table known to st.rt.
+					a.recycle = nil
+					st.file, st.from, st.fromLine = fi, r.Offset(), r.Line()-1
+					return switched, nil
+				}
+			}
+			st.rt.load[0] += len(e.Raw)
+			st.inlined++
+			a.at = place{phaseLine, lineAt(fi, r.Line())}
+			a.seenID = st.ids != nil && st.ids.SeenString(e.ID)
+			a.add(e, lineSum(r, &sum))
+			if a.unsure {
+				return unsure, nil // what it reported is left to the one Auditor
+			}
+			if len(w.items) > 0 {
+				deliver()
+			}
+		}
+	}
+	a.recycle = nil
+	return finished, nil
 }
 
 // merge delivers the items of every worker's round in the order of their places: each worker's
@@ -443,14 +576,17 @@ func (a *Auditor) closeWorker() {
 // last round, at a line that names no hand, or a hand whose first line named another table: one
 // Auditor places it by lines another worker may hold (events-v1.md §8, Auditor.add); and when
 // a worker has given up the spread (stop).
-func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
-	rt := newRouter(len(ws))
-	var lastHand, lastTable []byte
-	last := 0
+func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *routeState) error {
+	rt, ids := st.rt, st.ids
+	lastHand, lastTable, last := st.lastHand, st.lastTable, st.last
 	bs := make([]batch, len(ws))
 	stop := ws[0].stop
-	for fi, f := range files {
-		b := f.Bytes
+	for fi := st.file; fi < len(files); fi++ {
+		b := files[fi].Bytes
+		from, line := 0, 0
+		if fi == st.file {
+			from, line = st.from, st.fromLine
+		}
 		for i := range bs {
 			bs[i] = batch{file: fi}
 		}
@@ -466,8 +602,8 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, ids 
 			}
 			rounds <- round{file: fi, end: end, unsure: unsure}
 		}
-		start, line := 0, 0
-		for off := 0; off < len(b); {
+		start := from
+		for off := from; off < len(b); {
 			end := len(b)
 			if k := bytes.IndexByte(b[off:], '\n'); k >= 0 {
 				end = off + k
@@ -559,8 +695,8 @@ var spreadEvents = 4096
 // routeEvents sends the events feed gives to their workers, as route sends lines, in rounds of
 // spreadEvents; after an event of a hand whose first event named another table, or once a worker
 // has given up the spread, it sends no more.
-func routeEvents[T any](feed func(add func(*events.Event)) error, ws []*spreadWorker[T], rounds chan<- round, ids *events.IDs) error {
-	rt := newRouter(len(ws))
+func routeEvents[T any](feed func(add func(*events.Event)) error, ws []*spreadWorker[T], rounds chan<- round, st *routeState) error {
+	rt, ids := st.rt, st.ids
 	bs := make([]batch, len(ws))
 	lastHand, lastTable, last, n, count := "", "", 0, 0, 0
 	stop, done := ws[0].stop, false

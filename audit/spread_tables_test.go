@@ -289,3 +289,52 @@ func FuzzSpreadAsOneAuditor(f *testing.F) {
 		audit.SameSpreadEvents(t, log)
 	})
 }
+
+// A spread judges a log on its first worker alone, on the caller's goroutine, as long as every
+// table goes to that worker, and starts the others at the first line of a table that goes to
+// another (docs/cli.md, "On every core"): a log of one table is judged by one worker from its
+// first line to its last, and a log of one table for a while, then three at once, is judged
+// alone up to the first line of the second table. Either way, and with a line whose table
+// cannot be read (events-v1.md §8) before that line or after it, the spread reports what one
+// Auditor reports; the damaged line gives it up.
+func TestSpreadJudgesAloneUntilASecondTable(t *testing.T) {
+	tables := simTables(t, 3, 12)
+	var first bytes.Buffer
+	for _, h := range tables[0] {
+		if err := sim.WriteHand(&first, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alone := bytes.Count(first.Bytes(), []byte("\n"))
+	room := append(bytes.Clone(first.Bytes()), interleave(tables[1:])...)
+	// unreadable names no table at line i of log: the hand's first table, one Auditor says
+	// (Place), if it names it at all.
+	unreadable := func(log []byte, i int) []byte {
+		lines := bytes.Split(bytes.Clone(log), []byte("\n"))
+		table, _ := envelope(lines[i])
+		lines[i] = bytes.Replace(lines[i], []byte(`"table":"`+table+`"`), []byte(`"table":"not a table!"`), 1)
+		return bytes.Join(lines, []byte("\n"))
+	}
+	for _, c := range []struct {
+		name    string
+		log     []byte
+		gaveUp  bool
+		inlined int // events judged alone, of every spread
+	}{
+		{"one table", first.Bytes(), false, alone},
+		{"one table, then three", room, false, alone},
+		{"a table unreadable while alone", unreadable(room, alone/2), true, alone / 2},
+		{"a table unreadable once spread", unreadable(room, alone+40), true, alone},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if gave := audit.SameSpreadOn(t, []int{2, 3}, c.log); gave != c.gaveUp {
+				t.Errorf("given up: %v, want %v", gave, c.gaveUp)
+			}
+			for _, r := range audit.SpreadRuns() {
+				if r.Inlined != c.inlined {
+					t.Errorf("%d workers: the first judged %d events alone, want %d", r.Workers, r.Inlined, c.inlined)
+				}
+			}
+		})
+	}
+}

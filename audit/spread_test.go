@@ -85,6 +85,7 @@ func spread(t *testing.T, logs [][]byte, n int) ([]string, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	spreadRuns = append(spreadRuns, SpreadRun{Workers: n, GaveUp: s.gaveUp, Inlined: s.inlined})
 	a.Close()
 	return append(out, fmt.Sprintf("hands %d findings %d errors %d bad %d", a.Hands, a.Findings, a.Errors, bad)), s.gaveUp
 }
@@ -97,9 +98,21 @@ func sameSpread(t *testing.T, logs ...[]byte) (gaveUp bool) {
 	return sameSpreadOn(t, []int{2, 3}, logs...)
 }
 
+// SpreadRun is what a spread of sameSpreadOn did: on how many workers, whether it was given up,
+// and how many events its first worker judged before the others started.
+type SpreadRun struct {
+	Workers int
+	GaveUp  bool
+	Inlined int
+}
+
+// spreadRuns holds the spreads of the last sameSpreadOn, in order.
+var spreadRuns []SpreadRun
+
 // sameSpreadOn is sameSpread on each number of workers of ns.
 func sameSpreadOn(t *testing.T, ns []int, logs ...[]byte) (gaveUp bool) {
 	t.Helper()
+	spreadRuns = nil
 	want := oneAuditor(t, logs)
 	for _, n := range ns {
 		if n == 3 {

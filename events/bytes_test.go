@@ -68,3 +68,28 @@ func TestReaderBytesDone(t *testing.T) {
 		})
 	}
 }
+
+// A Reader of bytes says where each line it returns begins in the bytes it was given (Offset):
+// the line is there, blank lines and lines that do not decode counted.
+func TestReaderBytesOffset(t *testing.T) {
+	b := readInputs(t)["odd"]
+	r := NewReaderBytes(b, "f.jsonl", nil)
+	lines := 0
+	for {
+		_, line, err := r.NextLine()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		lines++
+		off := r.Offset()
+		if line != nil && !bytes.HasPrefix(b[off:], line) {
+			t.Fatalf("line %d is not at offset %d", r.Line(), off)
+		}
+		if want := bytes.Count(b[:off], []byte("\n")) + 1; r.Line() != want {
+			t.Fatalf("line %d begins at offset %d, the start of line %d", r.Line(), off, want)
+		}
+	}
+	if lines < 100 {
+		t.Fatalf("only %d lines read", lines)
+	}
+}

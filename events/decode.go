@@ -687,6 +687,10 @@ func (r *Reader) Recycle(evs []*Event) {
 	r.d.spare = append(r.d.spare, evs...)
 }
 
+// Offset returns where the last line read begins, for a Reader of bytes (NewReaderBytes): its
+// offset in the bytes given. (Of a Reader of an io.Reader, the offset in a chunk of its own.)
+func (r *Reader) Offset() int { return r.ls }
+
 // Line returns the line number of the last line read.
 func (r *Reader) Line() int { return r.line }
 

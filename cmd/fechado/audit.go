@@ -45,9 +45,10 @@ audited; one cut short meanwhile ends the audit with exit status 2.
 
 The tables of FILEs, or of the stored log with --all, are audited on every core (--workers N: on
 N; by default one worker a core, or one for files under 8 MB; 1 reads the log one line after
-the other): one reader gives each table's lines to one worker, and the findings are printed in
-the order one worker prints them, byte for byte the report of --workers 1 whatever the log
-holds. At a line whose place may depend on another worker's lines (a line that is not a valid
+the other): one reader gives each table's lines to one worker (the first worker reads alone
+until a second table comes, so a log of one table costs what one worker costs), and the
+findings are printed in the order one worker prints them, byte for byte the report of
+--workers 1 whatever the log holds. At a line whose place may depend on another worker's lines (a line that is not a valid
 event, a hand's line naming another table than its first, a line after its hand's hand.ended)
 the spread is given up and the log audited again by one worker, what was printed not printed
 twice (docs/cli.md, "On every core"). Standard input, and --tournament, --hand and --table, are
