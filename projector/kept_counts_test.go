@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -164,6 +165,62 @@ func checkKeptCounts(t *testing.T, db *sql.DB, what string) {
 	}
 }
 
+// checkReaders fails unless the readers of the kept counts give what counting the hands' rows
+// gives: from the kept counts once they are kept, from the rows while a bulk has not counted
+// them yet (countsKept).
+func checkReaders(t *testing.T, db *sql.DB, what string) {
+	t.Helper()
+	ctx := context.Background()
+	for i, q := range []HandQuery{{}, {Table: "dirty", WithFindings: true}, {Preset: "br-fechado"}, {Table: "CASH-A"}} {
+		got, err := CountHands(ctx, db, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		where, args := q.where()
+		var want int
+		if err := db.QueryRow("SELECT COUNT(*) FROM hands h"+where, args...).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		if got != want || (i == 0 && want == 0) {
+			t.Errorf("%s: %+v counts %d hands, the rows %d", what, q, got, want)
+		}
+	}
+	for _, f := range []Filter{{}, {Tables: []string{"dirty"}}, {Presets: []string{"std-draw"}}} {
+		got, err := PlayerStats(ctx, db, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := scanStats(t, db, f); !reflect.DeepEqual(got, want) || (f.overAll() && len(want) == 0) {
+			t.Errorf("%s: statistics of %+v:\nread %+v\nrows %+v", what, f, got, want)
+		}
+		pos, err := OpenByPosition(ctx, db, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := scanPositions(t, db, f); !reflect.DeepEqual(pos, want) {
+			t.Errorf("%s: opens by position of %+v:\nread %+v\nrows %+v", what, f, pos, want)
+		}
+	}
+	names, err := PlayersStarting(ctx, db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	rows, err := db.Query(`SELECT DISTINCT player FROM hand_players ORDER BY player`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p string
+		rows.Scan(&p)
+		want = append(want, p)
+	}
+	rows.Close()
+	if !slices.Equal(names, want) || len(want) == 0 {
+		t.Errorf("%s: players %v, the rows name %v", what, names, want)
+	}
+}
+
 // keptCountsLog returns a log of three tables whose hands go in out of their chains' order
 // (second half first, halvesSwapped), one table's hands with findings (an injected
 // table.stack, so hands.findings moves after the hand's row is written), with, at its end, a
@@ -244,7 +301,13 @@ func TestKeptCountsAreAScansCounts(t *testing.T) {
 
 	stopped := openDB(t)
 	failAfter(t, stopped, &FileSource{Path: path}, len(lines)/2, 11)
+	var counted int
+	if err := stopped.QueryRow(`SELECT COALESCE(SUM(hands), 0) FROM hand_counts`).Scan(&counted); err != nil || counted != 0 {
+		t.Fatalf("in the middle of the bulk hand_counts counts %d hands (%v), want none yet", counted, err)
+	}
+	checkReaders(t, stopped, "in the middle of the bulk")
 	project(t, stopped, path, 0)
+	checkReaders(t, stopped, "after the bulk")
 	checkKeptCounts(t, stopped, "a stop in the bulk, then a new projector")
 
 	// Live: the first third is there when Run starts, the rest is appended a sixth at a time.

@@ -28,18 +28,20 @@ const Checkpoint = "checkpoint"
 // drops before its first row and builds once at the end (projector, bulk.go). The keys of the
 // first two, a hand id and a time, do not grow with the stream (hand ids are UUIDs, and tables
 // recorded one after another start over at an earlier time), so each new hand would write a page
-// of each at a random place. The others, the lists' indexes of migration 0012, serve readers
+// of each at a random place. The other three, lists' indexes of migration 0012, serve readers
 // only: kept while the read models fill, each hand writes each of them once or twice (its row,
-// then its hand.ended), for lists nobody reads before the end; built at the end, each is one
-// sort. The projector's own statements never need them (a test reads their query plans).
-var DeferredIndexes = []string{"hands_hand_id", "hands_started", "hands_table", "hands_preset", "hands_with_findings", "hands_end"}
+// then its hand.ended) for lists read in full only at the end; built at the end, each is one
+// sort. hands_end stays: the live feed asks it after each commit. The projector's own
+// statements never need them (a test reads their query plans).
+var DeferredIndexes = []string{"hands_hand_id", "hands_started", "hands_table", "hands_preset", "hands_with_findings"}
 
 // DeferredTriggers names the triggers that keep the counts of migrations 0011 and 0012
 // (player_totals, hand_counts, player_slices, player_positions) as the projector writes hands
 // and hand_players. A projector filling empty read models drops them with DeferredIndexes, and
 // when it builds the indexes it counts those tables once from the rows (Recount) and creates
 // the triggers again, in one transaction: the counts a trigger per row would have kept, for one
-// pass over the rows instead of a statement or three per row written.
+// pass over the rows instead of a statement or three per row written. Meanwhile the readers of
+// those counts count from the hands' rows (projector.countsKept).
 var DeferredTriggers = []string{"hand_counts_add", "hand_counts_findings", "player_totals_add", "player_slices_add"}
 
 // Recount empties the tables DeferredTriggers keep and counts them again from hands and
