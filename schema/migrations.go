@@ -28,12 +28,15 @@ const Checkpoint = "checkpoint"
 // drops before its first row and builds once at the end (projector, bulk.go). The keys of the
 // first two, a hand id and a time, do not grow with the stream (hand ids are UUIDs, and tables
 // recorded one after another start over at an earlier time), so each new hand would write a page
-// of each at a random place. The other three, lists' indexes of migration 0012, serve readers
-// only: kept while the read models fill, each hand writes each of them once or twice (its row,
-// then its hand.ended) for lists read in full only at the end; built at the end, each is one
-// sort. hands_end stays: the live feed asks it after each commit. The projector's own
-// statements never need them (a test reads their query plans).
-var DeferredIndexes = []string{"hands_hand_id", "hands_started", "hands_table", "hands_preset", "hands_with_findings"}
+// of each at a random place. The others serve only readers, and each costs every hand one write
+// or more for a list read in full only at the end: of hands by table, by preset and with
+// findings (migration 0012); of the players' rows by player (the rows of every hand, at a
+// player's place among all the players); of the actions, draws and awards by hand, which only
+// readers in SQL use (docs/sql.md). Built at the end, each is one sort. hands_end stays: the live
+// feed asks it after each commit. The projector's own statements never need them (a test reads
+// their query plans).
+var DeferredIndexes = []string{"hands_hand_id", "hands_started", "hands_table", "hands_preset", "hands_with_findings",
+	"hand_players_player", "hand_players_player_fold", "actions_hand", "draws_hand", "awards_hand"}
 
 // DeferredTriggers names the triggers that keep the counts of migrations 0011 and 0012
 // (player_totals, hand_counts, player_slices, player_positions) as the projector writes hands
