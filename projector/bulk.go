@@ -8,24 +8,31 @@ import (
 	"fmt"
 	"hash/maphash"
 	"slices"
+	"strings"
 
 	"github.com/fechado/fechado/schema"
 )
 
 // Filling empty read models. A projector that starts with no checkpoint and no hand drops the
-// indexes of schema.DeferredIndexes before its first row and builds them once it has read the
-// log to its end. Their keys, a hand id and a start time, do not grow with the stream: kept while
-// a long log goes in, each new hand writes a page of each at a random place in the WAL once they
-// outgrow memory, and projecting a hand takes longer the longer the log (docs/stream.md §5);
-// built at the end, each is one sort. Until then the projector keeps its own index of the hands
-// it wrote, from a hash of the hand id to the row, to find a hand by its id as its writes must
-// (is a hand.started the second of its hand? has the hand of a stray line ended?). Readers of
-// the database meanwhile find a hand by its id by reading the whole table: the read models are
-// not complete before the end anyway.
+// indexes of schema.DeferredIndexes and the triggers of schema.DeferredTriggers before its first
+// row, and builds them once it has read the log to its end. The keys of two of those indexes, a
+// hand id and a start time, do not grow with the stream: kept while a long log goes in, each new
+// hand writes a page of each at a random place in the WAL once they outgrow memory, and
+// projecting a hand takes longer the longer the log (docs/stream.md §5); built at the end, each
+// is one sort. The others serve only readers. The triggers keep the counts of migrations 0011
+// and 0012 (player_totals, hand_counts, player_slices, player_positions) a statement or three for
+// each row of hands and hand_players; at the end those tables are counted once from the rows
+// (schema.Recount), as the migrations first filled them, to the same counts. Until then the
+// projector keeps its own index of the hands it wrote, from a hash of the hand id to the row, to
+// find a hand by its id as its writes must (is a hand.started the second of its hand? has the
+// hand of a stray line ended?). Readers of the database meanwhile find a hand by its id by
+// reading the whole table, and see counts of zero: the read models are not complete before the
+// end anyway.
 //
-// The indexes dropped are written down in schema.DeferredTable in the transaction that drops
-// them, and load builds again any it finds there: a projector stopped before the end (an error,
-// a crash, Ctrl-C) leaves the database with every index at its next start.
+// The indexes and triggers dropped are written down in schema.DeferredTable in the transaction
+// that drops them, and load builds again any it finds there, counting again: a projector stopped
+// before the end (an error, a crash, Ctrl-C) leaves the database with every index, trigger and
+// count at its next start.
 
 // defaultBulkHands is how many hands a projector writes into empty read models before it builds
 // the deferred indexes even if the log goes on: its index of them holds about 22 bytes a hand
@@ -69,21 +76,21 @@ func (p *Projector) startBulk(ctx context.Context) error {
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM hands)`).Scan(&some); err != nil || some {
 		return err
 	}
-	for _, name := range schema.DeferredIndexes {
+	for _, d := range deferred() {
 		var q string
-		err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, name).Scan(&q)
+		err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = ? AND name = ?`, d.kind, d.name).Scan(&q)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("projector: index %s: %w", name, err)
+			return fmt.Errorf("projector: %s %s: %w", d.kind, d.name, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO `+schema.DeferredTable+` (name, sql) VALUES (?, ?)`, name, q); err != nil {
-			return fmt.Errorf("projector: index %s: %w", name, err)
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO `+schema.DeferredTable+` (name, sql) VALUES (?, ?)`, d.name, q); err != nil {
+			return fmt.Errorf("projector: %s %s: %w", d.kind, d.name, err)
 		}
-		// The name comes from the list in package schema, never from input.
-		if _, err := tx.ExecContext(ctx, `DROP INDEX "`+name+`"`); err != nil {
-			return fmt.Errorf("projector: drop index %s: %w", name, err)
+		// The name comes from the lists in package schema, never from input.
+		if _, err := tx.ExecContext(ctx, `DROP `+strings.ToUpper(d.kind)+` "`+d.name+`"`); err != nil {
+			return fmt.Errorf("projector: drop %s %s: %w", d.kind, d.name, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -93,14 +100,33 @@ func (p *Projector) startBulk(ctx context.Context) error {
 	return nil
 }
 
-// endBulk builds the deferred indexes and forgets the projector's own index.
+// deferredObject is an index or a trigger a projector filling empty read models drops.
+type deferredObject struct{ kind, name string }
+
+// deferred returns schema.DeferredIndexes and schema.DeferredTriggers, each with its kind.
+func deferred() []deferredObject {
+	var out []deferredObject
+	for _, n := range schema.DeferredIndexes {
+		out = append(out, deferredObject{"index", n})
+	}
+	for _, n := range schema.DeferredTriggers {
+		out = append(out, deferredObject{"trigger", n})
+	}
+	return out
+}
+
+// endBulk builds the deferred indexes, counts the kept counts and creates their triggers again,
+// and forgets the projector's own index.
 func (p *Projector) endBulk(ctx context.Context) error {
 	p.bulk = nil
 	return restoreIndexes(ctx, p.DB)
 }
 
-// restoreIndexes builds, in one transaction, every index schema.DeferredTable names that the
-// database lacks, and empties the table.
+// restoreIndexes creates again, in one transaction, every index and trigger schema.DeferredTable
+// names that the database lacks, and empties the table. When it names a trigger of
+// schema.DeferredTriggers, the tables they keep are counted again from the rows first
+// (schema.Recount): the rows written without the triggers are then counted once, the rows
+// written after by the triggers.
 func restoreIndexes(ctx context.Context, db *sql.DB) error {
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+schema.DeferredTable).Scan(&n); err != nil || n == 0 {
@@ -111,27 +137,42 @@ func restoreIndexes(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("projector: build indexes: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT d.name, d.sql FROM `+schema.DeferredTable+` d
-		WHERE NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = d.name) ORDER BY d.name`)
+	rows, err := tx.QueryContext(ctx, `SELECT d.name, d.sql,
+		EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type IN ('index', 'trigger') AND m.name = d.name)
+		FROM `+schema.DeferredTable+` d ORDER BY d.name`)
 	if err != nil {
 		return fmt.Errorf("projector: build indexes: %w", err)
 	}
 	var names, qs []string
+	recount := false
 	for rows.Next() {
 		var name, q string
-		if err := rows.Scan(&name, &q); err != nil {
+		var exists bool
+		if err := rows.Scan(&name, &q, &exists); err != nil {
 			rows.Close()
 			return err
 		}
-		names, qs = append(names, name), append(qs, q)
+		// A trigger a migration created again meanwhile still leaves the rows written without
+		// it uncounted.
+		recount = recount || slices.Contains(schema.DeferredTriggers, name)
+		if !exists {
+			names, qs = append(names, name), append(qs, q)
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	if recount {
+		for _, q := range schema.Recount {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("projector: recount: %w", err)
+			}
+		}
+	}
 	for i, q := range qs {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("projector: build index %s: %w", names[i], err)
+			return fmt.Errorf("projector: build %s: %w", names[i], err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM `+schema.DeferredTable); err != nil {

@@ -130,20 +130,31 @@ func TestDeferredIndexesNotNeededForWrites(t *testing.T) {
 	}
 }
 
-// deferredState returns, for db, the deferred indexes it has and the rows of
-// schema.DeferredTable, as "has: a b; noted: c".
+// deferredNames returns the names of schema.DeferredIndexes and schema.DeferredTriggers, sorted.
+func deferredNames() string {
+	var names []string
+	for _, d := range deferred() {
+		names = append(names, d.name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, " ")
+}
+
+// deferredState returns, for db, the deferred indexes and triggers it has and the rows of
+// schema.DeferredTable, each sorted by name, as "has: a b; noted: c".
 func deferredState(t *testing.T, db *sql.DB) string {
 	t.Helper()
 	var has, noted []string
-	for _, name := range schema.DeferredIndexes {
+	for _, d := range deferred() {
 		var n int
-		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?`, name).Scan(&n); err != nil {
+		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = ? AND name = ?`, d.kind, d.name).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n > 0 {
-			has = append(has, name)
+			has = append(has, d.name)
 		}
 	}
+	slices.Sort(has)
 	rows, err := db.Query(`SELECT name FROM ` + schema.DeferredTable + ` ORDER BY name`)
 	if err != nil {
 		t.Fatal(err)
@@ -159,9 +170,10 @@ func deferredState(t *testing.T, db *sql.DB) string {
 	return fmt.Sprintf("has: %s; noted: %s", strings.Join(has, " "), strings.Join(noted, " "))
 }
 
-// A projector that stops while filling empty read models leaves the deferred indexes dropped and
-// noted; the next projector of the database builds them before anything else, and goes on with
-// them (its read models are no longer empty), to the rows of a projection without a stop.
+// A projector that stops while filling empty read models leaves the deferred indexes and triggers
+// dropped and noted; the next projector of the database builds them and counts the kept counts
+// before anything else, and goes on with them (its read models are no longer empty), to the rows
+// of a projection without a stop (the kept counts' included).
 func TestStoppedBulkBuildsIndexesAtNextStart(t *testing.T) {
 	ctx := context.Background()
 	lines := linesWithRepeats(t)
@@ -169,14 +181,14 @@ func TestStoppedBulkBuildsIndexesAtNextStart(t *testing.T) {
 	clean := openDB(t)
 	project(t, clean, path, 0)
 	want := dump(t, clean)
-	all := "has: " + strings.Join(schema.DeferredIndexes, " ") + "; noted: "
+	all := "has: " + deferredNames() + "; noted: "
 	if got := deferredState(t, clean); got != all {
 		t.Fatalf("after a whole projection: %s, want %s", got, all)
 	}
 
 	db := openDB(t)
 	failAfter(t, db, &FileSource{Path: path}, len(lines)/2, 10)
-	if got, want := deferredState(t, db), "has: ; noted: "+strings.Join(schema.DeferredIndexes, " "); got != want {
+	if got, want := deferredState(t, db), "has: ; noted: "+deferredNames(); got != want {
 		t.Fatalf("after a stop in the middle: %s, want %s", got, want)
 	}
 	p := New(db, &FileSource{Path: path})

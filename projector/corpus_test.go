@@ -116,8 +116,9 @@ func project(tb testing.TB, db *sql.DB, path string, batch int) Progress {
 }
 
 // dump returns every row of every table of db, table by table, ordered by primary key (or by
-// every column where there is none), one line per row, then the SQL of every index. source_log
-// is left out: it names the source (a log, or none for a file), not what the events gave.
+// every column where there is none), one line per row, then the SQL of every index and trigger.
+// source_log is left out: it names the source (a log, or none for a file), not what the events
+// gave.
 func dump(tb testing.TB, db *sql.DB) string {
 	tb.Helper()
 	ctx := context.Background()
@@ -157,7 +158,13 @@ func dump(tb testing.TB, db *sql.DB) string {
 		if len(pk) == 0 {
 			pk = all
 		}
-		rs, err := db.QueryContext(ctx, "SELECT * FROM "+name+" ORDER BY "+strings.Join(pk, ", "))
+		where := ""
+		if name == "hand_counts" {
+			// A count of no hands is no count: the triggers leave one where a slice's last hand
+			// moved to "with findings", the count of a bulk's end (schema.Recount) none.
+			where = " WHERE hands <> 0"
+		}
+		rs, err := db.QueryContext(ctx, "SELECT * FROM "+name+where+" ORDER BY "+strings.Join(pk, ", "))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -185,17 +192,17 @@ func dump(tb testing.TB, db *sql.DB) string {
 		rs.Close()
 		fmt.Fprintf(&out, "%s: %d rows\n", name, n)
 	}
-	rows, err = db.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`)
+	rows, err = db.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name`)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var name, q string
-		if err := rows.Scan(&name, &q); err != nil {
+		var kind, name, q string
+		if err := rows.Scan(&kind, &name, &q); err != nil {
 			tb.Fatal(err)
 		}
-		fmt.Fprintf(&out, "index %s: %s\n", name, q)
+		fmt.Fprintf(&out, "%s %s: %s\n", kind, name, q)
 	}
 	return out.String()
 }

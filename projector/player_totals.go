@@ -1,6 +1,11 @@
 package projector
 
-import "strings"
+import (
+	"context"
+	"strings"
+
+	"github.com/fechado/fechado/schema"
+)
 
 // player_totals (schema migration 0011) holds each player's counts over every hand he was dealt
 // in: a trigger adds each row of hand_players as the projector writes it, in the same
@@ -8,7 +13,9 @@ import "strings"
 // prefix, are read from one row per player instead of every hand's rows. player_slices and
 // player_positions (0012) hold the same counts, and the opens by position, by table and preset,
 // for the statistics of a table's or a preset's hands; hand_counts (0012) the hands of each table
-// and preset, with findings or not, for the totals of the hands list.
+// and preset, with findings or not, for the totals of the hands list. While a projector fills
+// empty read models they are counted once at the end instead (bulk.go), and the readers count
+// from the hands' rows meanwhile (countsKept).
 
 // totalsColumns are statsQuery's columns, from player_totals.
 const totalsColumns = `SELECT player, hands, vpip, raised_pre, bets, raises, calls, saw_second, went_to_showdown,
@@ -113,3 +120,27 @@ func (q HandQuery) countsQuery() (query string, args []any, ok bool) {
 	}
 	return query, args, true
 }
+
+// countsKept reports whether the kept counts are up to date: not while a projector fills empty
+// read models with their triggers dropped (bulk.go, schema.DeferredTriggers), when the readers
+// count from the hands' rows instead, as they did before the counts were kept: the same figures,
+// read in time that grows with the log, for as long as the fill lasts.
+func countsKept(ctx context.Context, db Queryer) (bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT 1 FROM `+schema.DeferredTable+` WHERE name IN (`+
+		strings.TrimSuffix(strings.Repeat("?,", len(schema.DeferredTriggers)), ",")+`) LIMIT 1`, deferredTriggerArgs...)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	deferred := rows.Next()
+	return !deferred, rows.Err()
+}
+
+// deferredTriggerArgs are schema.DeferredTriggers as query arguments.
+var deferredTriggerArgs = func() []any {
+	out := make([]any, len(schema.DeferredTriggers))
+	for i, n := range schema.DeferredTriggers {
+		out[i] = n
+	}
+	return out
+}()

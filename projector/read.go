@@ -239,15 +239,20 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 
 // CountHands returns how many hands q selects, Limit and Offset aside: the total of a list
 // shown a page at a time. By table, preset and findings it sums the kept counts of hand_counts
-// (player_totals.go); by player it counts his hands, by time the hands of the period.
+// (player_totals.go), but while they are not kept (countsKept); by player it counts his hands,
+// by time the hands of the period.
 func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 	where, args := q.where()
 	query := "SELECT COUNT(*) FROM hands h" + where
-	if cq, cargs, ok := q.countsQuery(); ok {
+	kept, err := countsKept(ctx, db)
+	if err != nil {
+		return 0, err
+	}
+	if cq, cargs, ok := q.countsQuery(); ok && (kept || q.onlyPlayer()) {
 		query, args = cq, cargs
 	}
 	var n int
-	err := db.QueryRowContext(ctx, query, args...).Scan(&n)
+	err = db.QueryRowContext(ctx, query, args...).Scan(&n)
 	return n, err
 }
 
@@ -271,7 +276,13 @@ func TablesNamed(ctx context.Context, db *sql.DB, name string) ([]string, error)
 func PlayersStarting(ctx context.Context, db *sql.DB, prefix string) ([]string, error) {
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(prefix))
 	out := []string{}
-	err := queryRows(ctx, db, playersStartingSQL, func(r *sql.Rows) error {
+	query := playersStartingSQL
+	if kept, err := countsKept(ctx, db); err != nil {
+		return nil, err
+	} else if !kept {
+		query = playersStartingScanSQL
+	}
+	err := queryRows(ctx, db, query, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err
@@ -286,6 +297,10 @@ func PlayersStarting(ctx context.Context, db *sql.DB, prefix string) ([]string, 
 // and a %, from player_totals, one row per player (0011): LIKE over the folded column uses its
 // index (the column is NOCASE, as LIKE is).
 const playersStartingSQL = `SELECT player FROM player_totals WHERE player_fold LIKE ? ESCAPE '\' ORDER BY player`
+
+// playersStartingScanSQL is playersStartingSQL from the players' rows of every hand, while
+// player_totals is not kept (countsKept).
+const playersStartingScanSQL = `SELECT DISTINCT player FROM hand_players WHERE player_fold LIKE ? ESCAPE '\' ORDER BY player`
 
 // Hand returns the row of hand id; sql.ErrNoRows when the read models do not hold it.
 func Hand(ctx context.Context, db *sql.DB, id string) (HandRow, error) {

@@ -130,11 +130,16 @@ const statsQuery = `SELECT hp.player, COUNT(*), SUM(hp.vpip), SUM(hp.raised_pre)
 // Over every hand (f selects players at most) they are read from player_totals, one row per player
 // kept as the hands are projected (player_totals.go), whatever the size of the log; over the hands
 // of tables and presets, from player_slices, one row per player, table and preset. Only a filter by
-// time or by hand sums the hands' rows.
+// time or by hand sums the hands' rows, and any filter while the counts are not kept (countsKept).
 func PlayerStats(ctx context.Context, db Queryer, f Filter) ([]Stats, error) {
 	where, args := f.where()
 	query := statsQuery + where + " GROUP BY hp.player ORDER BY hp.player"
+	kept, err := countsKept(ctx, db)
+	if err != nil {
+		return nil, err
+	}
 	switch {
+	case !kept:
 	case f.overAll():
 		query, args = totalsQuery(f.Players)
 	case f.sliced():
@@ -173,13 +178,17 @@ func (s PositionStats) OpenPct() (float64, bool) { return pct(s.Opens, s.Chances
 
 // OpenByPosition returns, for every player and position, the open counts over the hands f
 // selects, ordered by player and position: from player_positions unless f selects by time or by
-// hand.
+// hand, or the counts are not kept (countsKept).
 func OpenByPosition(ctx context.Context, db Queryer, f Filter) ([]PositionStats, error) {
 	where, args := f.where()
 	query := `SELECT hp.player, hp.position, COUNT(*), SUM(hp.open_chance), SUM(hp.opened)
 		FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq` + where +
 		` GROUP BY hp.player, hp.position ORDER BY hp.player, hp.position`
-	if f.sliced() {
+	kept, err := countsKept(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	if kept && f.sliced() {
 		query, args = positionsQuery(f)
 	}
 	rows, err := db.QueryContext(ctx, query, args...)
