@@ -71,6 +71,7 @@ func damagedLog(t *testing.T, hands, handIdx, evIdx int) (*recorder.Log, uint64,
 // Verify of a log, and the two logs, go side by side: a read of the last message waits out
 // Options.Timeout before it asks the leader, and one after the other they waited 12 seconds.
 func TestDamagedMessageIsReported(t *testing.T) {
+	t.Parallel() // waits on timeouts, on a log of its own
 	const hands = 6
 	for _, tc := range []struct {
 		name           string
@@ -232,6 +233,7 @@ func TestFilterLastIsTheLeadersLastOfTheFilter(t *testing.T) {
 // A filtered read whose consumer never delivers what the leader holds of its filter fails with
 // an error naming both sequences, rather than end short or wait for ever.
 func TestReadTableFailsWhenTheLeaderHoldsMoreThanComes(t *testing.T) {
+	t.Parallel() // waits on timeouts, on a log of its own
 	l := recordertest.OpenOptions(t, recorder.Options{DataDir: t.TempDir(), Timeout: time.Second})
 	evs := recordertest.Hand(t, "t1", 1, 4)
 	for _, e := range evs {
