@@ -48,7 +48,9 @@ func linesWithRepeats(t *testing.T) [][]byte {
 // Filling empty read models without the deferred indexes (bulk.go) writes the rows and leaves the
 // indexes of a projection that kept them all along, whether the log ends first or the limit of
 // hands comes first (the indexes are then built in the middle of the log), at any batch size.
-func TestBulkGivesTheRowsOfIndexedProjection(t *testing.T) {
+// FromAFile: it projects a file in the test's one goroutine, where the race detector has nothing
+// to watch; make test runs it without the detector (the Makefile's RACEFREE).
+func TestBulkFromAFileGivesTheRowsOfIndexedProjection(t *testing.T) {
 	ctx := context.Background()
 	path := writeLines(t, t.TempDir(), linesWithRepeats(t))
 	projectWith := func(bulkHands, batch int) (string, Progress) {

@@ -47,7 +47,9 @@ func storedVerdict(t *testing.T, db *sql.DB) []string {
 // findings, with a restart at every line too, that `fechado audit` gives the file — the
 // projector asks the auditor (audit.Stray, audit.JudgeLines) instead of judging them itself.
 // Each case names the findings it must give, so that a case that proves nothing fails.
-func TestStrayLinesSameVerdictAsTheCLI(t *testing.T) {
+// FromAFile: it projects a file in the test's one goroutine, where the race detector has nothing
+// to watch; make test runs it without the detector (the Makefile's RACEFREE).
+func TestStrayLinesFromAFileSameVerdictAsTheCLI(t *testing.T) {
 	b, err := os.ReadFile(testfiles.File(t, "vectors", "table-std-draw.jsonl"))
 	if err != nil {
 		t.Fatal(err)

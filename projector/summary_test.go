@@ -26,10 +26,10 @@ type readModelLog struct {
 	lines [][]byte
 }
 
-// readModelLogs returns the logs of TestProjectedRowsAreTheAuditorsHand: the vectors; for every
-// preset a simulated table (and a cash session where the preset has one) and a table with every
-// fault the simulator injects into that preset, one per hand; and the imported hand histories,
-// whose cards the log does not always show.
+// readModelLogs returns the logs of TestProjectedRowsFromAFileAreTheAuditorsHand: the vectors;
+// for every preset a simulated table (and a cash session where the preset has one) and a table
+// with every fault the simulator injects into that preset, one per hand; and the imported hand
+// histories, whose cards the log does not always show.
 func readModelLogs(t *testing.T) []readModelLog {
 	t.Helper()
 	var out []readModelLog
@@ -111,7 +111,9 @@ func readModelLogs(t *testing.T) []readModelLog {
 // declared, where the old derivation counted none and called the player pat. Where the auditor
 // finds an error, the rows are its reading of the hand; the test counts them by finding code
 // (docs/architecture.md says what they show).
-func TestProjectedRowsAreTheAuditorsHand(t *testing.T) {
+// FromAFile: it projects a file in the test's one goroutine, where the race detector has nothing
+// to watch; make test runs it without the detector (the Makefile's RACEFREE).
+func TestProjectedRowsFromAFileAreTheAuditorsHand(t *testing.T) {
 	ctx := context.Background()
 	valid, invalid := 0, 0
 	changed := map[finding.Code]int{}

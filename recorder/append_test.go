@@ -287,6 +287,7 @@ func TestRecordManyHands(t *testing.T) {
 // When the server goes away in the middle of a recording, the Recorder stops with an error
 // instead of hanging.
 func TestRecordStoreGoesAway(t *testing.T) {
+	t.Parallel() // waits on timeouts, on a server of its own
 	s := startServer(t)
 	l, err := recorder.Open(ctx(t), recorder.Options{URLs: []string{s.ClientURL()}, Timeout: 300 * time.Millisecond})
 	if err != nil {

@@ -184,6 +184,7 @@ func TestRolesMatchTheStream(t *testing.T) {
 // is refused another's; the spectator can neither subscribe to the hand subjects nor reach the
 // stream; the auditor reads every event, face-down cards and seeds included.
 func TestRolesEnforcedByServer(t *testing.T) {
+	t.Parallel() // waits on timeouts, on a server of its own
 	s, app, ctx := startAuthApp(t)
 
 	// Table device A, with its own inbox prefix (it may receive replies there only).

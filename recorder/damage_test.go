@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -66,8 +67,11 @@ func damagedLog(t *testing.T, hands, handIdx, evIdx int) (*recorder.Log, uint64,
 // A byte flipped in a stored message, in the middle of the log or in its very last message:
 // every read of the log stops with a DamagedError naming the message's stream sequence and its
 // hand, within a bounded wait (the last message used to be waited on for ever, and one in the
-// middle skipped), and Verify reports it as stream.damaged, not as a deletion.
+// middle skipped), and Verify reports it as stream.damaged, not as a deletion. The reads and the
+// Verify of a log, and the two logs, go side by side: a read of the last message waits out
+// Options.Timeout before it asks the leader, and one after the other they waited 12 seconds.
 func TestDamagedMessageIsReported(t *testing.T) {
+	t.Parallel() // waits on timeouts, on a log of its own
 	const hands = 6
 	for _, tc := range []struct {
 		name           string
@@ -77,6 +81,7 @@ func TestDamagedMessageIsReported(t *testing.T) {
 		{"last", hands - 1, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			l, seq, hand := damagedLog(t, hands, tc.handIdx, tc.evIdx)
 			reads := map[string]func() error{
 				"ReadAll":   func() error { return l.ReadAll(ctx(t), 0, func(recorder.Stored) error { return nil }) },
@@ -84,43 +89,50 @@ func TestDamagedMessageIsReported(t *testing.T) {
 				"ReadTable": func() error { return l.ReadTable(ctx(t), "t1", func(recorder.Stored) error { return nil }) },
 				"ReadRaw":   func() error { return l.ReadRaw(ctx(t), 0, func(uint64, []byte) error { return nil }) },
 			}
+			var wg sync.WaitGroup
 			for name, read := range reads {
-				start := time.Now()
-				err := read()
-				var d *recorder.DamagedError
-				if !errors.As(err, &d) || !errors.Is(err, recorder.ErrDamaged) {
-					t.Errorf("%s: %v, want a DamagedError", name, err)
-					continue
-				}
-				if d.Seq != seq || d.Hand != hand || d.Table != "t1" {
-					t.Errorf("%s: damaged message %d of hand %s at %s, want %d of %s at t1", name, d.Seq, d.Hand, d.Table, seq, hand)
-				}
-				if !strings.Contains(err.Error(), "stream message") || !strings.Contains(err.Error(), hand) {
-					t.Errorf("%s: the error does not name the sequence and the hand: %v", name, err)
-				}
-				if took := time.Since(start); took > 20*time.Second {
-					t.Errorf("%s: took %s", name, took)
-				}
-			}
-			r, err := l.Verify(ctx(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var damaged, deleted int
-			for _, p := range r.Problems {
-				switch p.Code {
-				case "stream.damaged":
-					damaged++
-					if p.Seq != seq {
-						t.Errorf("verify: stream.damaged at %d, want %d", p.Seq, seq)
+				wg.Go(func() {
+					start := time.Now()
+					err := read()
+					var d *recorder.DamagedError
+					if !errors.As(err, &d) || !errors.Is(err, recorder.ErrDamaged) {
+						t.Errorf("%s: %v, want a DamagedError", name, err)
+						return
 					}
-				case "stream.deleted":
-					deleted++
+					if d.Seq != seq || d.Hand != hand || d.Table != "t1" {
+						t.Errorf("%s: damaged message %d of hand %s at %s, want %d of %s at t1", name, d.Seq, d.Hand, d.Table, seq, hand)
+					}
+					if !strings.Contains(err.Error(), "stream message") || !strings.Contains(err.Error(), hand) {
+						t.Errorf("%s: the error does not name the sequence and the hand: %v", name, err)
+					}
+					if took := time.Since(start); took > 20*time.Second {
+						t.Errorf("%s: took %s", name, took)
+					}
+				})
+			}
+			wg.Go(func() {
+				r, err := l.Verify(ctx(t))
+				if err != nil {
+					t.Errorf("verify: %v", err)
+					return
 				}
-			}
-			if damaged != 1 || deleted != 0 {
-				t.Errorf("verify: %d stream.damaged and %d stream.deleted problems, want 1 and 0: %+v", damaged, deleted, r.Problems)
-			}
+				var damaged, deleted int
+				for _, p := range r.Problems {
+					switch p.Code {
+					case "stream.damaged":
+						damaged++
+						if p.Seq != seq {
+							t.Errorf("verify: stream.damaged at %d, want %d", p.Seq, seq)
+						}
+					case "stream.deleted":
+						deleted++
+					}
+				}
+				if damaged != 1 || deleted != 0 {
+					t.Errorf("verify: %d stream.damaged and %d stream.deleted problems, want 1 and 0: %+v", damaged, deleted, r.Problems)
+				}
+			})
+			wg.Wait()
 		})
 	}
 }
@@ -221,6 +233,7 @@ func TestFilterLastIsTheLeadersLastOfTheFilter(t *testing.T) {
 // A filtered read whose consumer never delivers what the leader holds of its filter fails with
 // an error naming both sequences, rather than end short or wait for ever.
 func TestReadTableFailsWhenTheLeaderHoldsMoreThanComes(t *testing.T) {
+	t.Parallel() // waits on timeouts, on a log of its own
 	l := recordertest.OpenOptions(t, recorder.Options{DataDir: t.TempDir(), Timeout: time.Second})
 	evs := recordertest.Hand(t, "t1", 1, 4)
 	for _, e := range evs {

@@ -115,6 +115,7 @@ func firstDiff(got, want []byte) string {
 // stream update that would let limits evict events, and creating a stream (a disk filled, or a
 // log re-created empty under its name: only the set-up creates streams).
 func TestHistoryCannotBeRemoved(t *testing.T) {
+	t.Parallel() // waits on timeouts, on a log of its own
 	l := recordertest.Open(t)
 	in := readFile(t, vectors(t)[0])
 	record(t, l, "v", in)
