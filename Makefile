@@ -111,6 +111,10 @@ test lint: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO
 # failures and the race detector's reports still name files and lines (they read the binary's own
 # tables, not DWARF); a debugger wants TEST_LDFLAGS= .
 TEST_LDFLAGS ?= -w
+# -trimpath keeps the folder out of the build cache's keys: a copy of the repository in a new
+# folder (.ci/run makes one every run, a second clone) reuses the packages the cache already holds
+# instead of compiling every package of the module again, twice (with and without -race).
+TEST_FLAGS ?= -trimpath
 # A binary built with the race detector sleeps a second as it exits (the detector's atexit_sleep_ms,
 # for reports of other threads, which Go's own reports do not need): once per test binary, and
 # once per process some tests start from theirs (the SIGKILL and crash tests).
@@ -121,11 +125,11 @@ test: cc chromium ## gofmt, then the short suite (-short; the race detector on t
 	@mkdir -p bin; rm -f $(BROWSER_LOG)
 	@rc=0; \
 	echo "==> go test -short -race -skip '$(RACEFREE)' $(RACEPKGS)"; \
-	$(GO) test -short -race -ldflags='$(TEST_LDFLAGS)' -skip '$(RACEFREE)' -timeout 15m $(RACEPKGS) || rc=1; \
-	$(GO) test -short -race -ldflags='$(TEST_LDFLAGS)' -run Concurrent ./rules/ || rc=1; \
+	$(GO) test -short -race $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -skip '$(RACEFREE)' -timeout 15m $(RACEPKGS) || rc=1; \
+	$(GO) test -short -race $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -run Concurrent ./rules/ || rc=1; \
 	echo "==> go test -short -run '$(RACEFREE)' $(RACEFREEPKGS), and the other packages"; \
-	$(GO) test -short -vet=off -ldflags='$(TEST_LDFLAGS)' -run '$(RACEFREE)' -timeout 15m $(RACEFREEPKGS) || rc=1; \
-	$(GO) test -short -ldflags='$(TEST_LDFLAGS)' -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
+	$(GO) test -short -vet=off $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -run '$(RACEFREE)' -timeout 15m $(RACEFREEPKGS) || rc=1; \
+	$(GO) test -short $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
 	$(BROWSER_SUMMARY); \
 	exit $$rc
 
