@@ -15,18 +15,19 @@ import (
 // read models, else from the log (HandSubject). Its stream is "KV_" + LegacyIndexBucket.
 const LegacyIndexBucket = "FECHADO_HAND_TABLES"
 
-// dropLegacyIndex removes the old hand index from a log this process embeds the server of: the
-// bucket holds nothing that is not in the log (which keys hands by table and hand already), no
-// reader asks it, and the server keeps every one of its subjects in memory while it exists. The
-// log itself is not touched (its stream denies deletes, and this deletes another stream). Only
-// the embedded server's set-up user may delete a stream, and only one process runs it (the data
-// folder's lock), so no writer of an older fechado adds keys meanwhile; an older fechado that
-// opens the folder later makes the bucket again and fills it from the log, as it did for a log
-// recorded before the index. On an external server the bucket is left to its operator
-// (docs/deployment.md §6): fechado's users may delete no stream there. Failing is not an error:
-// the bucket only costs memory.
+// dropLegacyIndex removes the old hand index from a log this process embeds the server of, when
+// the process may create streams (not Options.Existing: the commands that only read change
+// nothing): the bucket holds nothing that is not in the log (whose subjects name each hand's
+// table already), no reader asks it, and the server keeps every one of its subjects in memory
+// while it exists. The log itself is not touched (its stream denies deletes; this deletes
+// another stream). Only the embedded server's set-up user may delete a stream, and only one
+// process runs the server (the data folder's lock), so no writer of an older fechado adds keys
+// meanwhile; an older fechado that opens the folder later makes the bucket again and fills it
+// from the log, as it did for a log recorded before the index. On an external server the bucket
+// is left to its operator (docs/deployment.md §6): fechado's users may delete no stream there.
+// Failing is not an error: the bucket only costs memory.
 func (l *Log) dropLegacyIndex(ctx context.Context) {
-	if l.srv == nil {
+	if l.srv == nil || l.opts.Existing {
 		return
 	}
 	ajs, done, err := l.SetupJetStream()

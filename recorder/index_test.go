@@ -118,10 +118,10 @@ func TestAppendAddsOneSubjectAHand(t *testing.T) {
 	}
 }
 
-// A log recorded while fechado kept the hand index still opens and reads: the process that
-// embeds its server removes the bucket (which only cost memory) and touches nothing of the log;
-// on an external server the bucket is left to its operator, and reads by id ignore it
-// (docs/stream.md §4).
+// A log recorded while fechado kept the hand index still opens and reads: a process that embeds
+// its server and may create streams removes the bucket (which only cost memory) and touches
+// nothing of the log; a command that only reads leaves it, and on an external server it is left
+// to its operator; reads by id ignore it (docs/stream.md §4).
 func TestLegacyHandIndex(t *testing.T) {
 	// legacy makes the bucket as the old fechado did, with the keys "<hand>.<table>".
 	legacy := func(t *testing.T, js jetstream.JetStream, keys ...string) {
@@ -159,7 +159,18 @@ func TestLegacyHandIndex(t *testing.T) {
 		}
 		l.Close()
 
+		// A command that only reads leaves it.
 		l = recordertest.OpenOptions(t, recorder.Options{DataDir: dir, Existing: true})
+		if _, err := l.JetStream().KeyValue(ctx(t), recorder.LegacyIndexBucket); err != nil {
+			t.Fatalf("the old hand index after a reader opened the log: %v, want it left", err)
+		}
+		got := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHand(ctx(t), "", a[0].Hand, fn) })
+		if !bytes.Equal(got, recordertest.Lines(a)) {
+			t.Fatalf("hand a by id, the old index left: %s", firstDiff(got, recordertest.Lines(a)))
+		}
+		l.Close()
+
+		l = recordertest.OpenDir(t, dir)
 		if _, err := l.JetStream().KeyValue(ctx(t), recorder.LegacyIndexBucket); !errors.Is(err, jetstream.ErrBucketNotFound) {
 			t.Fatalf("the old hand index after the log was opened again: %v, want it removed", err)
 		}
