@@ -118,7 +118,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
-	prof := addProfileFlags(fs)
+	prof := addProfileFlags(fs, defaultMemoryLimit)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err

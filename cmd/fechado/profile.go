@@ -24,10 +24,12 @@ import (
 type profileFlags struct {
 	cpu, mem string
 	limit    string
+	// defaultLimit is the limit when neither --memory-limit nor GOMEMLIMIT gives one.
+	defaultLimit string
 }
 
 // defaultMemoryLimit is the soft memory limit of the commands that take --memory-limit when
-// neither the flag nor GOMEMLIMIT says otherwise (docs/stream.md, "Memory"). Without a limit Go's
+// neither the flag nor GOMEMLIMIT says otherwise (docs/stream.md, "The memory limit"), but serve. Without a limit Go's
 // collector lets the heap grow to twice what is live (three times for record) before it collects,
 // and the process keeps what it grew to; with it, the collector runs sooner as the heap nears the
 // limit, so resident memory stays near the heap in use. It is soft: a process whose live heap
@@ -35,23 +37,29 @@ type profileFlags struct {
 // and never fails for it.
 const defaultMemoryLimit = "400MiB"
 
-func addProfileFlags(fs *flag.FlagSet) *profileFlags {
-	var p profileFlags
+// serveMemoryLimit is serve's: a long-running process whose live heap at a million hands is about
+// 120 MB, where 300 MiB kept it at 407 MB resident under 20 API clients against 450 MB with
+// 400 MiB, for no more CPU a request (BENCHMARKS.md, seventeenth session).
+const serveMemoryLimit = "300MiB"
+
+// addProfileFlags adds --cpuprofile, --memprofile and --memory-limit, whose default is def.
+func addProfileFlags(fs *flag.FlagSet, def string) *profileFlags {
+	p := profileFlags{defaultLimit: def}
 	fs.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof)")
 	fs.StringVar(&p.mem, "memprofile", "", "write to `FILE` a heap profile taken when the heap in use was largest (go tool pprof)")
-	fs.StringVar(&p.limit, "memory-limit", "", "soft limit of the process's memory, `SIZE` as GOMEMLIMIT writes it (400MiB, 1GiB) or off; default GOMEMLIMIT when set, else "+defaultMemoryLimit)
+	fs.StringVar(&p.limit, "memory-limit", "", "soft limit of the process's memory, `SIZE` as GOMEMLIMIT writes it (400MiB, 1GiB) or off; default GOMEMLIMIT when set, else "+def)
 	return &p
 }
 
 // memoryLimit sets the soft memory limit (runtime/debug.SetMemoryLimit) from --memory-limit,
-// else leaves GOMEMLIMIT's when it is set (the runtime applied it), else sets defaultMemoryLimit.
+// else leaves GOMEMLIMIT's when it is set (the runtime applied it), else sets the default.
 func (p *profileFlags) memoryLimit() error {
 	v := p.limit
 	if v == "" {
 		if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 			return nil
 		}
-		v = defaultMemoryLimit
+		v = p.defaultLimit
 	}
 	n, err := parseMemoryLimit(v)
 	if err != nil {
@@ -159,7 +167,7 @@ type workFlags struct {
 
 // addWorkFlags adds the log's flags, --log-format, --cpuprofile and --memprofile to fs.
 func addWorkFlags(fs *flag.FlagSet) *workFlags {
-	return &workFlags{log: addLogFlags(fs), format: addLogFormat(fs), prof: addProfileFlags(fs)}
+	return &workFlags{log: addLogFlags(fs), format: addLogFormat(fs), prof: addProfileFlags(fs, defaultMemoryLimit)}
 }
 
 // start checks the log's flags, makes the command's logger writing to stderr and begins

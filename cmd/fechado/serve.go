@@ -71,7 +71,7 @@ requests, finishes those in progress and closes the log.
 --cpuprofile and --memprofile write profiles for 'go tool pprof' when serve stops: where
 the time went while it ran (under a load, 'make load'), and the heap when it was largest.
 
---memory-limit SIZE is the process's soft memory limit (400MiB unless GOMEMLIMIT is set; off for
+--memory-limit SIZE is the process's soft memory limit (300MiB unless GOMEMLIMIT is set; off for
 none): near it the collector runs sooner, so resident memory stays near the heap in use.
 
 Exit status: 0 after a clean shutdown; 2 on bad usage or an address it cannot listen on;
@@ -151,7 +151,7 @@ func runServe(m *Main, args []string) (err error) {
 	fs := m.flags(c)
 	var f serveFlags
 	f.register(fs)
-	prof := addProfileFlags(fs)
+	prof := addProfileFlags(fs, serveMemoryLimit)
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err
