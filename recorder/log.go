@@ -126,7 +126,8 @@ type Options struct {
 	// AppUser without its password.
 	Auth []*server.User
 	// Existing says the log must exist already: Open then creates nothing (no stream, no data
-	// folder) and fails with ErrNoStream when the stream is missing. The commands
+	// folder), removes nothing (an old hand index stays: index.go) and fails with ErrNoStream
+	// when the stream is missing. The commands
 	// that only read or check the log open it so (a check must never create what it checks).
 	Existing bool
 }
