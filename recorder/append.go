@@ -230,12 +230,8 @@ func (l *Log) appendHand(ctx context.Context, j *handJob) (handResult, error) {
 	var res handResult
 	first := j.evs[0].ev.Seq
 	if first == 1 {
-		// Checked first: a hand refused leaves nothing in the log, not even its index entry.
+		// Checked first: a hand refused leaves nothing in the log.
 		if err := j.chain("", l.MaxEvent()); err != nil {
-			return res, err
-		}
-		// The index names the hand's table before its first event is stored (index.go).
-		if err := l.indexHand(ctx, j.table, j.hand); err != nil {
 			return res, err
 		}
 		return l.publishFrom(ctx, j, 0, 0, false, res)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -538,70 +537,37 @@ func TestAsTableDevice(t *testing.T) {
 	}
 }
 
-// A table device adds the hand index key of each hand it starts (stream.md §4; roles gives it
-// the keys naming its own table), so that its hands are read by their id alone through the
-// index like every other hand. A device of a server whose permissions predate the index is
-// refused the key: its appends go on at once without it, and its hands are still read by id,
-// through the log.
-func TestTableDeviceIndexesItsHands(t *testing.T) {
+// A table device's hands are read by their id alone like every other hand (the table from the
+// log, docs/stream.md §5), and its appends wait for nothing but their acks (no hand index to
+// write, stream.md §4).
+func TestTableDeviceHandsReadByID(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	read := func(l *recorder.Log, hand string) int {
-		n := 0
-		if err := l.ReadHand(ctx, "", hand, func(recorder.Stored) error { n++; return nil }); err != nil {
-			t.Fatalf("reading hand %s by id: %v", hand, err)
-		}
-		return n
+	l := recordertest.OpenOptions(t, recorder.Options{DataDir: t.TempDir(), Auth: recorder.ServerUsers(authFile(t))})
+	dev, err := l.As(ctx, "dealer-b", "pw-b")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		name    string
-		old     bool // the device's permissions lack the index keys
-		indexed string
-	}{
-		{"permissions with the index keys", false, tableB},
-		{"permissions without them", true, ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			users := recorder.ServerUsers(authFile(t))
-			if c.old {
-				for _, u := range users {
-					if u.Username == "dealer-b" {
-						u.Permissions.Publish.Allow = slices.DeleteFunc(u.Permissions.Publish.Allow,
-							func(s string) bool { return strings.HasPrefix(s, roles.HandIndexPrefix) })
-					}
-				}
+	defer dev.Close()
+	hands := [][]*events.Event{recordertest.Hand(t, tableB, 1, 2), recordertest.Hand(t, tableB, 2, 0)}
+	for _, h := range hands {
+		begin := time.Now()
+		for _, e := range h {
+			if _, err := dev.Append(ctx, e); err != nil {
+				t.Fatalf("hand %s, seq %d: %v", e.Hand, e.Seq, err)
 			}
-			l := recordertest.OpenOptions(t, recorder.Options{DataDir: t.TempDir(), Auth: users})
-			dev, err := l.As(ctx, "dealer-b", "pw-b")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dev.Close()
-			hand := recordertest.Hand(t, tableB, 1, 2)
-			begin := time.Now()
-			for _, e := range hand {
-				if _, err := dev.Append(ctx, e); err != nil {
-					t.Fatalf("seq %d: %v", e.Seq, err)
-				}
-			}
-			if d := time.Since(begin); d >= recorder.DefaultTimeout {
-				t.Errorf("the hand took %v to append, a request's timeout", d)
-			}
-			if got := indexed(t, l.JetStream(), hand[0].Hand); got != c.indexed {
-				t.Errorf("the index names tables %q for the device's hand, want %q", got, c.indexed)
-			}
-			// A second hand is appended the same way (the refusal is remembered, not met again).
-			second := recordertest.Hand(t, tableB, 2, 0)
-			for _, e := range second {
-				if _, err := dev.Append(ctx, e); err != nil {
-					t.Fatalf("second hand, seq %d: %v", e.Seq, err)
-				}
-			}
-			for _, h := range [][]*events.Event{hand, second} {
-				if n := read(l, h[0].Hand); n != len(h) {
-					t.Errorf("hand %s read by id: %d events, want %d", h[0].Hand, n, len(h))
-				}
-			}
-		})
+		}
+		if d := time.Since(begin); d >= recorder.DefaultTimeout {
+			t.Errorf("hand %s took %v to append, a request's timeout", h[0].Hand, d)
+		}
+	}
+	for _, h := range hands {
+		got := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHand(ctx, "", h[0].Hand, fn) })
+		if !bytes.Equal(got, recordertest.Lines(h)) {
+			t.Errorf("hand %s read by id: %s", h[0].Hand, firstDiff(got, recordertest.Lines(h)))
+		}
+	}
+	if got := subjectsOutsideTheLog(t, l); got != 0 {
+		t.Errorf("the server holds %d subjects outside the log after the device's hands", got)
 	}
 }

@@ -33,7 +33,7 @@ func TestMayPublishIsTheServersDecision(t *testing.T) {
 	}
 	subjects := []string{
 		roles.HandSubject("ta", "h1"), roles.HandSubject("tb", "h1"), roles.HandSubject("tab", "h1"),
-		roles.PublicSubject("ta", "h1"), roles.HandIndexPrefix + "h1.ta", roles.HandIndexPrefix + "h1.tb",
+		roles.PublicSubject("ta", "h1"), "$KV." + recorder.LegacyIndexBucket + ".h1.ta",
 		"$JS.API.STREAM.CREATE.EVIL", "$JS.API.STREAM.DELETE." + roles.Stream, "other.subject",
 	}
 	for _, u := range a.Users {

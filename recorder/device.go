@@ -44,11 +44,6 @@ func (l *Log) As(ctx context.Context, user, password string) (*Log, error) {
 		return nil, fmt.Errorf("recorder: connecting as %s: %w", user, err)
 	}
 	d.nc = nc
-	if l.index != nil {
-		// The device adds its hands' keys (roles gives it the keys naming its own table), so
-		// that they are read by id as every other hand; the bucket is l's, open already.
-		d.index = &handIndex{subject: l.index.subject}
-	}
 	if d.js, err = d.newJetStream(nc); err == nil {
 		err = d.ensureStream(ctx, d.js)
 	}
@@ -82,14 +77,11 @@ var deniedSubject = regexp.MustCompile(`(?i)publish to "([^"]+)"`)
 
 // asyncError receives the errors the server sends the connection outside any request. A publish
 // the server refuses gets no answer, only this error: the requests waiting on its subject are
-// stopped with ErrPermissionDenied instead of waiting for their timeouts and retrying, and a
-// refusal of the hand index is noted (indexDenied). Other errors are not printed (a library does not print); failed requests still return theirs.
-func (l *Log) asyncError(nc *nats.Conn, sub *nats.Subscription, err error) {
+// stopped with ErrPermissionDenied instead of waiting for their timeouts and retrying. Other
+// errors are not printed (a library does not print); failed requests still return theirs.
+func (l *Log) asyncError(_ *nats.Conn, _ *nats.Subscription, err error) {
 	if !errors.Is(err, nats.ErrPermissionViolation) {
 		return
-	}
-	if l.denied != nil {
-		l.denied.errorHandler(nc, sub, err) // the hand index refused (index.go)
 	}
 	if m := deniedSubject.FindStringSubmatch(err.Error()); m != nil {
 		l.refused.refuse(m[1])

@@ -125,8 +125,9 @@ type Options struct {
 	// (LoadAuth, docs/security.md). With them, clients must give credentials: no client is
 	// AppUser without its password.
 	Auth []*server.User
-	// Existing says the log must exist already: Open then creates nothing (no stream, no hand
-	// index, no data folder) and fails with ErrNoStream when the stream is missing. The commands
+	// Existing says the log must exist already: Open then creates nothing (no stream, no data
+	// folder), removes nothing (an old hand index stays: index.go) and fails with ErrNoStream
+	// when the stream is missing. The commands
 	// that only read or check the log open it so (a check must never create what it checks).
 	Existing bool
 }
@@ -142,10 +143,6 @@ type Log struct {
 	stream jetstream.Stream
 	// directOnly is set once a leader read was refused (a table device may only use direct gets).
 	directOnly atomic.Bool
-	// index is the hand index (index.go); nil when the user may not use it.
-	index *handIndex
-	// denied notes the server refusing the index to an external user; nil when embedded.
-	denied *indexDenied
 	// refused stops the requests whose subject the server refuses the log's user.
 	refused refusals
 	// reads is the log that reads for an append what this log's user may not read (a table
@@ -198,7 +195,7 @@ func Open(ctx context.Context, opts Options) (*Log, error) {
 		l.Close()
 		return nil, err
 	}
-	l.openIndex(ctx)
+	l.dropLegacyIndex(ctx)
 	return l, nil
 }
 
@@ -334,7 +331,6 @@ func loopback(addr string) (string, int, error) {
 }
 
 func (l *Log) connectExternal() error {
-	l.denied = newIndexDenied()
 	nopts := l.clientOptions()
 	nc, err := nats.Connect(strings.Join(l.opts.URLs, ","), nopts...)
 	if err != nil {

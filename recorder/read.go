@@ -493,19 +493,12 @@ func (l *Log) HandSubject(ctx context.Context, hand string) (string, error) {
 // ReadHand calls fn for every event of one hand, in seq order. With the table known the hand is
 // read from its exact subject with batched direct gets: the server finds the hand's first event
 // through its per-subject index, so a read costs the same however long the log (docs/stream.md
-// §5). With table "" the table comes from the hand index (one exact lookup); a hand the index
-// does not name one table for (missing, at several tables, recorded before the index and not
-// yet added) is looked up in the log (HandSubject). It returns ErrHandNotFound when nothing of
-// the hand is stored, and ErrAmbiguousHand when the hand is at several tables.
+// §5). With table "" the table is looked up in the log (HandSubject), a walk whose cost grows
+// with the number of tables; callers that keep read models ask them first (projector.ReadHand).
+// It returns ErrHandNotFound when nothing of the hand is stored, and ErrAmbiguousHand when the
+// hand is at several tables.
 func (l *Log) ReadHand(ctx context.Context, table, hand string, fn func(Stored) error) error {
 	if table == "" {
-		if t, ok := l.indexedTable(ctx, hand); ok {
-			// The index names the table before the hand's first event is stored there: nothing
-			// there means that event never was (a writer stopped in between); ask the log.
-			if n, err := l.readHandSubject(ctx, Subject(t, hand), fn); err != nil || n > 0 {
-				return stopped(err)
-			}
-		}
 		subject, err := l.HandSubject(ctx, hand)
 		if err != nil {
 			return err

@@ -26,7 +26,7 @@ import (
 const (
 	sizeTables = 1_000
 	// sizeLayout names the cached store; change it when the layout above changes.
-	sizeLayout = "readhand-v3"
+	sizeLayout = "readhand-v4" // v4: no hand index bucket beside the log
 )
 
 // sizeHand returns the id and table of hand i.
@@ -63,8 +63,8 @@ func sizeEvents(i int) [2]*events.Event {
 }
 
 // fillLog stores hands [0, hands) in a new log on dir with plain asynchronous publishes
-// carrying each event's Nats-Msg-Id, and each hand's entry in the hand index: the stored bytes,
-// subjects and index entries are what `fechado record` stores, at a fraction of the time its
+// carrying each event's Nats-Msg-Id: the stored bytes and subjects are what `fechado record`
+// stores, at a fraction of the time its
 // per-hand checks take for millions of events; reads do not depend on how the events were
 // appended.
 func fillLog(b *testing.B, dir string, hands int) {
@@ -79,10 +79,6 @@ func fillLog(b *testing.B, dir string, hands int) {
 		b.Fatal(err)
 	}
 	for i := range hands {
-		hand, table := sizeHand(i)
-		if _, err := js.PublishAsync("$KV."+recorder.IndexBucket+"."+hand+"."+table, nil, jetstream.WithStallWait(time.Minute)); err != nil {
-			b.Fatalf("filling the index, hand %d: %v", i, err)
-		}
 		for _, e := range sizeEvents(i) {
 			m := &nats.Msg{Subject: recorder.Subject(e.Table, e.Hand), Data: e.Raw, Header: nats.Header{jetstream.MsgIDHeader: []string{e.ID}}}
 			if _, err := js.PublishMsgAsync(m, jetstream.WithStallWait(time.Minute)); err != nil {
@@ -101,23 +97,6 @@ func fillLog(b *testing.B, dir string, hands int) {
 	}
 	if info.State.Msgs != uint64(2*hands) {
 		b.Fatalf("the log holds %d events, not %d", info.State.Msgs, 2*hands)
-	}
-	// The keys are the ones the recorder writes: a read by id alone must find its table there.
-	kv, err := l.JetStream().KeyValue(context.Background(), recorder.IndexBucket)
-	if err != nil {
-		b.Fatal(err)
-	}
-	hand, table := sizeHand(hands - 1)
-	if keys, err := kv.ListKeysFiltered(context.Background(), hand+".*"); err != nil {
-		b.Fatal(err)
-	} else {
-		var got []string
-		for k := range keys.Keys() {
-			got = append(got, k)
-		}
-		if len(got) != 1 || got[0] != hand+"."+table {
-			b.Fatalf("the hand index holds %q for hand %s, want its table %s", got, hand, table)
-		}
 	}
 }
 
@@ -175,9 +154,9 @@ const readSample = 1000
 
 // BenchmarkReadHandLogSize reads hands back by id, chosen at random over the whole log, out of
 // logs of different sizes (readHandSizes) at 1,000 tables, by the hand's exact subject (table
-// known, as from the read models), by hand id alone (lookup: the table from the hand index) and
-// by hand id alone with the table looked up in the log's per-subject index (wildcard: what a read
-// costs without the hand index), so that the sizes show whether a read grows with the log. One iteration reads readSample random hands; it reports the mean, the
+// known, as from the read models) and by hand id alone (lookup: the table looked up in the log's
+// per-subject index, HandSubject, a walk over every table's node), so that the sizes show
+// whether a read grows with the log. One iteration reads readSample random hands; it reports the mean, the
 // median and the 99th percentile of one read (ms/read, p50-ms, p99-ms) over every read of the
 // run. A log over 100,000 hands is filled once and cached (see cachedLog); filling it is
 // outside the timing.
@@ -195,7 +174,7 @@ func BenchmarkReadHandLogSize(b *testing.B) {
 				fillLog(b, dir, hands)
 				l = recordertest.OpenDir(b, dir)
 			}
-			for _, mode := range []string{"table", "lookup", "wildcard"} {
+			for _, mode := range []string{"table", "lookup"} {
 				b.Run(mode, func(b *testing.B) {
 					rng := rand.New(rand.NewPCG(uint64(hands), 7))
 					var took []time.Duration
@@ -204,15 +183,8 @@ func BenchmarkReadHandLogSize(b *testing.B) {
 							hand, table := sizeHand(rng.IntN(hands))
 							n := 0
 							start := time.Now()
-							var err error
-							switch mode {
-							case "lookup":
+							if mode == "lookup" {
 								table = ""
-							case "wildcard": // what a read by id alone costs without the index
-								var subject string
-								if subject, err = l.HandSubject(b.Context(), hand); subject != recorder.Subject(table, hand) {
-									b.Fatal(hand, subject, err)
-								}
 							}
 							if err := l.ReadHand(b.Context(), table, hand, func(recorder.Stored) error { n++; return nil }); err != nil || n != 2 {
 								b.Fatal(hand, err, n)

@@ -282,37 +282,8 @@ func (r *Recorder) handOver(j *handJob) error {
 		r.finish(j, err)
 		return r.err()
 	}
-	r.start(j)
+	r.send(j, 0, 0)
 	return r.err()
-}
-
-// indexStep is handJob.next while the hand's index entry is in flight, before its first event.
-const indexStep = -1
-
-// start sends a new hand on the fast path: its index entry first (when the log has the index),
-// whose ack sends the first event.
-func (r *Recorder) start(j *handJob) {
-	ix := r.log.index
-	if ix == nil || ix.keysRefused.Load() {
-		r.send(j, 0, 0)
-		return
-	}
-	j.next = indexStep
-	if r.pub.publish(j, ix.indexMsg(j.table, j.hand)) != nil {
-		go r.indexSlow(j)
-	}
-}
-
-// indexSlow settles a hand's index entry the fast path could not create (the hand id is in the
-// index already, or the write failed), then appends the hand the synchronous way.
-func (r *Recorder) indexSlow(j *handJob) {
-	if err := r.log.indexHand(r.ctx, j.table, j.hand); err != nil {
-		r.finish(j, err)
-		return
-	}
-	var err error
-	j.res, err = r.log.publishFrom(r.ctx, j, 0, 0, false, j.res)
-	r.finish(j, err)
 }
 
 // endGate keeps a table's hand.ended events in the order their hands were handed over, which
@@ -402,14 +373,6 @@ func (r *Recorder) publish(j *handJob) bool {
 
 // acked is the publisher's ack handler: a clean ack sends the hand's next event at once.
 func (r *Recorder) acked(j *handJob, seq uint64, duplicate bool) {
-	if j.next == indexStep {
-		if r.halted.Load() {
-			r.finish(j, r.ctx.Err())
-		} else {
-			r.send(j, 0, 0)
-		}
-		return
-	}
 	if duplicate {
 		go r.resume(j, &jetstream.PubAck{Sequence: seq, Duplicate: true}, nil)
 		return
@@ -429,11 +392,7 @@ func (r *Recorder) acked(j *handJob, seq uint64, duplicate bool) {
 // refused is the publisher's error handler. It is called from the publisher's goroutines, so it
 // only hands the event over to a goroutine of its own.
 func (r *Recorder) refused(j *handJob, err error) {
-	if j.next == indexStep {
-		go r.indexSlow(j)
-	} else {
-		go r.resume(j, nil, err)
-	}
+	go r.resume(j, nil, err)
 }
 
 // resume settles an event the fast path could not (a duplicate id, a conflict, a timeout) and

@@ -35,7 +35,6 @@ func simFile(b *testing.B, tables, hands int) []byte {
 // on), each iteration into a new embedded log, and publishes the same lines to the same subjects
 // of another new embedded log with plain PublishAsync (no headers, no checks, no decoding beyond
 // finding the subject). It reports both rates in events/s and their ratio, from the same run.
-// The recorder's own run includes the hand index (one more message a hand); the plain one does not.
 //
 //	go test ./recorder -run '^$' -bench RecordFile -benchtime 3x
 //	FECHADO_RECORD_WINDOW=1024 go test ./recorder -run '^$' -bench RecordFile   # another window

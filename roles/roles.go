@@ -46,11 +46,6 @@ const (
 	HandPrefix = "fechado.hand."
 	// PublicPrefix starts the subject of a hand's public view: PublicPrefix + "<table>.<hand>".
 	PublicPrefix = "fechado.public."
-	// HandIndexBucket is the key-value bucket of the hand index (docs/stream.md §4): one key
-	// "<hand>.<table>" a hand, published to HandIndexPrefix + key.
-	HandIndexBucket = "FECHADO_HAND_TABLES"
-	// HandIndexPrefix starts the subject of a hand index key.
-	HandIndexPrefix = "$KV." + HandIndexBucket + "."
 	// InboxRoot is the root of reply subjects. A table device may only receive replies under its
 	// own prefix, InboxPrefix(name), and must connect with that custom inbox prefix.
 	InboxRoot = "_INBOX"
@@ -227,9 +222,8 @@ var historyAPIs = []string{
 //     subject.
 //   - Auditor, Projector: publish to the JetStream read APIs of the stream (readerAPIs), receive
 //     replies and deliveries on any inbox; they append nothing (no fechado.> publish).
-//   - App: publish to every table's hands and hand index keys and to the JetStream API (what an
-//     append reads and checks), receive replies on any inbox; the history APIs and stream creation
-//     stay denied.
+//   - App: publish to every table's hands and to the JetStream API (what an append reads and
+//     checks), receive replies on any inbox; the history APIs and stream creation stay denied.
 //   - Spectator: subscribe to fechado.public.> (or fechado.public.<table>.> when the user names a
 //     table); publish nothing; fechado.hand.>, $JS.> and inboxes are denied outright.
 //
@@ -240,9 +234,6 @@ func (u User) Permissions() Permissions {
 	case Table:
 		p.Publish.Allow = []string{
 			HandPrefix + u.Table + ".>",
-			// The hand index keys that name its own table: a device adds the key of each hand it
-			// starts, as every writer does, and can name no other table.
-			HandIndexPrefix + "*." + u.Table,
 			"$JS.API.INFO",
 			"$JS.API.STREAM.INFO." + Stream,
 			"$JS.API.DIRECT.GET." + Stream + "." + HandPrefix + u.Table + ".>",
@@ -252,7 +243,7 @@ func (u User) Permissions() Permissions {
 		p.Publish.Allow = append([]string(nil), readerAPIs...)
 		p.Subscribe.Allow = []string{InboxRoot + ".>"}
 	case App:
-		p.Publish.Allow = []string{HandPrefix + ">", HandIndexPrefix + ">", "$JS.API.>", "$JS.ACK." + Stream + ".>"}
+		p.Publish.Allow = []string{HandPrefix + ">", "$JS.API.>", "$JS.ACK." + Stream + ".>"}
 		p.Subscribe.Allow = []string{InboxRoot + ".>"}
 	default: // Spectator; Check refuses other roles, and an unchecked one gets the least
 		sub := PublicPrefix + ">"

@@ -24,7 +24,7 @@ func init() {
 	register(&command{
 		name:    "audit",
 		summary: "audit hand logs against their rules and report every irregularity",
-		usage:   "audit [--json] [-v] [--workers N] [--tournament ID] [--cpuprofile FILE] [--memprofile FILE] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
+		usage:   "audit [--json] [-v] [--workers N] [--tournament ID] [--cpuprofile FILE] [--memprofile FILE] [--memory-limit SIZE] FILE…   |   audit [--json] [-v] (--hand ID | --table ID | --all | --tournament ID)",
 		help: `Audit replays hand logs through the rules of each hand's preset and reports every
 irregularity as a finding of findings-v1.md: log integrity, the deck and the deal, betting,
 drawing, showdown and pots, and the continuity of each table from hand to hand.
@@ -78,6 +78,9 @@ finding. The rest of the log is audited as usual.
 --cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and the
 heap when it was largest.
 
+--memory-limit SIZE is the process's soft memory limit (400MiB unless GOMEMLIMIT is set; off for
+none): near it the collector runs sooner, so resident memory stays near the heap in use.
+
 Exit status: 0 no finding of severity error; 1 at least one (a line that is not a valid event is
 one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
 		run: runAudit,
@@ -116,7 +119,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
-	prof := addProfileFlags(fs)
+	prof := addProfileFlags(fs, defaultMemoryLimit)
 	files, err := m.parse(fs, args)
 	if err != nil {
 		return err

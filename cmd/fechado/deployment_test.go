@@ -336,8 +336,7 @@ func TestDeploymentUsersHaveTheirRolesPermissions(t *testing.T) {
 		}
 	}
 	sameSet("fechado-admin", "stream creation", creates, []string{
-		"$JS.API.STREAM.CREATE." + recorder.StreamName, "$JS.API.STREAM.CREATE.KV_" + recorder.IndexBucket,
-		"$JS.API.STREAM.CREATE." + checkpoint.StreamName})
+		"$JS.API.STREAM.CREATE." + recorder.StreamName, "$JS.API.STREAM.CREATE." + checkpoint.StreamName})
 }
 
 // buildNATSServer builds nats-server from this module with the doc's command, its output in a
@@ -691,18 +690,19 @@ func apiRefused(t *testing.T, nc *nats.Conn, errs chan error, subject string, bo
 }
 
 // checkStreams checks node i's own copy of the log as the set-up creates it: the account holds
-// FECHADO_HANDS, the hand index and the checkpoint stream and nothing else, all on three nodes,
+// FECHADO_HANDS and the checkpoint stream and nothing else (no hand index: stream.md §4), both on
+// three nodes,
 // the log and the checkpoints with deletes and purges denied, the log with wantMsgs events from
 // sequence 1, none deleted.
 func (c *docCluster) checkStreams(i int, wantMsgs uint64) {
 	c.t.Helper()
 	st := c.streams(i)
-	if len(st) != 3 {
+	if len(st) != 2 {
 		var names []string
 		for n := range st {
 			names = append(names, n)
 		}
-		c.t.Fatalf("%s: streams %v, want %s, KV_%s and %s only", c.nodes[i].name, names, recorder.StreamName, recorder.IndexBucket, checkpoint.StreamName)
+		c.t.Fatalf("%s: streams %v, want %s and %s only", c.nodes[i].name, names, recorder.StreamName, checkpoint.StreamName)
 	}
 	if cp := st[checkpoint.StreamName]; cp.Config == nil || cp.Config.Replicas != 3 || !cp.Config.DenyDelete || !cp.Config.DenyPurge {
 		c.t.Fatalf("%s: the checkpoint stream is not on three nodes with deletes and purges denied: %+v", c.nodes[i].name, cp.Config)
@@ -716,9 +716,6 @@ func (c *docCluster) checkStreams(i int, wantMsgs uint64) {
 	}
 	if h.State.Msgs != wantMsgs || h.State.LastSeq != wantMsgs || h.State.NumDeleted != 0 {
 		c.t.Fatalf("%s: %s state %+v, want %d messages, none deleted", c.nodes[i].name, h.Name, h.State, wantMsgs)
-	}
-	if kv := st["KV_"+recorder.IndexBucket]; kv.Config == nil || kv.Config.Replicas != 3 {
-		c.t.Fatalf("%s: the hand index is not on three nodes: %+v", c.nodes[i].name, kv.Config)
 	}
 }
 
@@ -782,7 +779,7 @@ func TestDeploymentAsDocumentedRefusesStreamChanges(t *testing.T) {
 	evilBody, _ := json.Marshal(map[string]any{"name": "EVIL", "subjects": []string{"evil.>"}, "num_replicas": 1})
 	requests := []struct{ subject, body string }{
 		{"$JS.API.STREAM.DELETE." + recorder.StreamName, ""},
-		{"$JS.API.STREAM.DELETE.KV_" + recorder.IndexBucket, ""},
+		{"$JS.API.STREAM.DELETE." + checkpoint.StreamName, ""},
 		{"$JS.API.STREAM.CREATE.EVIL", string(evilBody)},
 		{"$JS.API.STREAM.UPDATE." + recorder.StreamName, string(updateBody)},
 		{"$JS.API.STREAM.PURGE." + recorder.StreamName, ""},

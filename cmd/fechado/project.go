@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		name:    "project",
 		summary: "bring the SQLite read models up to date with the log",
-		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N] [--progress DURATION] [--cpuprofile FILE] [--memprofile FILE]",
+		usage:   "project [--rebuild] [--db FILE] [--data DIR | --nats URL…] [--batch N] [--progress DURATION] [--cpuprofile FILE] [--memprofile FILE] [--memory-limit SIZE]",
 		help: `Project reads the log from where the read models stopped (the checkpoint in the database)
 to its end, writes tables, hands, one row per player per hand, actions, draws, pots,
 awards and the auditor's findings (every hand audited, table continuity included) into the
@@ -36,6 +36,9 @@ hands take minutes.
 
 --cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and
 the heap when it was largest.
+
+--memory-limit SIZE is the process's soft memory limit (400MiB unless GOMEMLIMIT is set; off for
+none): near it the collector runs sooner, so resident memory stays near the heap in use.
 
 The summary on stderr gives the events projected, the hands that ended, the events
 quarantined and the seconds taken. The database opens in the sqlite3 shell; the views

@@ -37,7 +37,10 @@ refused an append (the hand already holds other events at that place).
 
 --cpuprofile and --memprofile write profiles for 'go tool pprof': where the time went, and
 the heap when it was largest. Unless GOGC is set, record lets its heap grow to three times what
-is live before collecting it (GOGC=200): faster, for more memory.`,
+is live before collecting it (GOGC=200): faster, for more memory, up to --memory-limit.
+
+--memory-limit SIZE is the process's soft memory limit (400MiB unless GOMEMLIMIT is set; off for
+none): near it the collector runs sooner, so resident memory stays near the heap in use.`,
 		run: runRecord,
 	})
 }

@@ -28,7 +28,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		summary: "run the log, projector, live auditor and web interface",
-		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD] [--cpuprofile FILE] [--memprofile FILE]",
+		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD] [--cpuprofile FILE] [--memprofile FILE] [--memory-limit SIZE]",
 		help: `Serve opens the log (an embedded NATS JetStream server storing under --data, or the
 external server(s) of --nats), keeps the SQLite read models (--db) up to date as events
 arrive, audits every hand when it ends, and serves the web interface and its JSON API on
@@ -70,6 +70,9 @@ requests, finishes those in progress and closes the log.
 
 --cpuprofile and --memprofile write profiles for 'go tool pprof' when serve stops: where
 the time went while it ran (under a load, 'make load'), and the heap when it was largest.
+
+--memory-limit SIZE is the process's soft memory limit (300MiB unless GOMEMLIMIT is set; off for
+none): near it the collector runs sooner, so resident memory stays near the heap in use.
 
 Exit status: 0 after a clean shutdown; 2 on bad usage or an address it cannot listen on;
 3 when the log store could not be reached or the projector failed.`,
@@ -148,7 +151,7 @@ func runServe(m *Main, args []string) (err error) {
 	fs := m.flags(c)
 	var f serveFlags
 	f.register(fs)
-	prof := addProfileFlags(fs)
+	prof := addProfileFlags(fs, serveMemoryLimit)
 	rest, err := m.parse(fs, args)
 	if err != nil {
 		return err

@@ -237,7 +237,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"`fechado audit --json --workers 2`, whole process, not pinned | 1.25 s (1,600 hands/s), peak memory 70 MB | `--workers 1`: 2.50 s | 2.00× faster; target at least 1.8× on 2 cores (issue 43): met |",
 		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 0.40 | 2.00 | 4.00 s | 4000 | 6,250 | 120 | 300 | 0.10 | 0.40 |\n",
 		"| 3.00 s (1,000) | 0.50 | 3.00 | failed | — | — | — | — | — | — |\n",
-		"(the hand index, as `fechado export --hand` without read models), p99 over 1,000 random simulated hands of the log of 2,000 hands",
+		"(the table from the log's subjects, as `fechado export --hand` without read models), p99 over 1,000 random simulated hands of the log of 2,000 hands",
 		"p99 over the same 1,000 hands of the log of 1,000 hands (990 of them from their copy) | 0.40 ms (median 0.10 ms); target under 5.00 ms: met | the same at 1,000 hands: 0.40 ms | 1.00× the time |",
 		"1,000 → 2,000 hands (×2.0), 25,000 → 50,000 events (×2.0): audit time ×2.0 (per hand ×1.00, per event ×1.00), peak memory ×1.00",
 		"2,000 hands: **failed**: project broke",

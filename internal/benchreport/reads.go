@@ -28,7 +28,7 @@ import (
 // and the read models DB when given, outside the timing, then reads each hand id of HANDFILE (one
 // a line) by its id alone, timing each read, and prints the times as JSON (readTimes). Without
 // DB a read is what `fechado export --hand ID` does without read models (the table from the
-// hand index, then the hand's own subject); with DB, what it does with them (projector.ReadHand:
+// log's per-subject index, HandSubject, then the hand's own subject); with DB, what it does with them (projector.ReadHand:
 // the hand's copy in the read models, else the log).
 const readsFlag = "-time-reads"
 
