@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -95,7 +96,14 @@ type Live struct {
 	mu     sync.RWMutex
 	tables map[string]*TableState
 	subs   map[*Subscription]struct{}
+	// version counts the changes: readers that keep an answer built from Live (the web's
+	// GET /api/tables) build it again only when it moved.
+	version atomic.Uint64
 }
+
+// Version returns a number that grows at every change of a table's state: two calls that return
+// the same number saw the same tables.
+func (l *Live) Version() uint64 { return l.version.Load() }
 
 // NewLive returns an empty Live.
 func NewLive() *Live {
@@ -132,6 +140,7 @@ func (l *Live) Apply(e *events.Event) {
 	changed := l.apply(e)
 	var subs []*Subscription
 	if changed {
+		l.version.Add(1)
 		subs = make([]*Subscription, 0, len(l.subs))
 		for s := range l.subs {
 			subs = append(subs, s)

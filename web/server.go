@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
@@ -66,6 +67,9 @@ type Server struct {
 	metrics *metrics
 	hub     *hub
 	mux     *http.ServeMux
+	// commits counts the projector's commits, tables keeps GET /api/tables (tables.go).
+	commits atomic.Uint64
+	tables  *tablesCache
 }
 
 // New returns a Server over o.Log and o.DB.
@@ -75,7 +79,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		log: o.Log, db: o.DB, live: projector.NewLive(), maxBody: o.MaxBody,
-		hub: newHub(), tlog: o.Transparency,
+		hub: newHub(), tlog: o.Transparency, tables: newTablesCache(),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
@@ -88,6 +92,7 @@ func New(o Options) (*Server, error) {
 	s.proj.Name = projector.DefaultName
 	s.proj.Live = s.live
 	s.proj.OnAudit = s.audited
+	s.proj.OnCommit = func(projector.Progress) { s.commits.Add(1) }
 	s.metrics = newMetrics(s)
 	s.routes()
 	return s, nil
