@@ -43,7 +43,7 @@ type liveConfig struct {
 }
 
 // runSimLive is sim --live: the load generator.
-func runSimLive(m *Main, args []string) error {
+func runSimLive(m *Main, args []string) (err error) {
 	fs := m.flags(commands["sim"])
 	var c liveConfig
 	fs.Bool("live", true, "play tables at once against a running serve (a load generator)")
@@ -58,6 +58,7 @@ func runSimLive(m *Main, args []string) error {
 	fs.StringVar(&c.rules, "rules", "std-draw", "the preset of every table")
 	fs.Uint64Var(&c.seed, "seed", 0, "the seed of the first table, the next ones following (default: from the clock, so that two runs never share an id)")
 	language := fs.String("lang", "", "language of the progress lines: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
+	prof := addProfileFlags(fs) // where the load generator's own CPU goes (make load LOAD_PROFILE=1)
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -78,6 +79,11 @@ func runSimLive(m *Main, args []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	defer stopProfile(&err)
 	ctx, stop := interruptible()
 	defer stop()
 	rep, err := playLive(ctx, c, func(p liveProgress) {
