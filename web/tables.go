@@ -117,7 +117,9 @@ func etagMatches(header, etag string) bool {
 // tablesCache keeps the answer of GET /api/tables. Its key is what the answer is built from:
 // Live's version and the count of the projector's commits (the tables' rows of the read models
 // change only at a commit of the projector, serve's one writer of them). The key is read before
-// the answer is built, so an answer kept under a key is never older than the key says.
+// the answer is built, so an answer kept under a key is never older than the key says. A new
+// answer copies out of Live and encodes again only the tables that changed (a room of a thousand
+// tables changes a few between two answers).
 type tablesCache struct {
 	mu    sync.Mutex
 	nonce string // this process's: an ETag of an earlier run never matches
@@ -127,16 +129,18 @@ type tablesCache struct {
 	etag  string
 	// parts holds each table's encoded TableView with what it was built from.
 	parts map[string]tablePart
-	// rows are the tables' rows of the read models at commit count rowsAt.
-	rows   []projector.TableRow
+	// rows are the tables' rows of the read models at commit count rowsAt, by table id.
+	rows   map[string]projector.TableRow
 	rowsAt uint64
 	rowsOK bool
 }
 
+// tablePart is a table's part of the answer: its JSON and what it was built from (Live's version
+// of the table when live; else its row's last hand and preset) with its row's counts.
 type tablePart struct {
-	hand, preset string
-	events       int
 	live         bool
+	version      uint64
+	hand, preset string
 	hands, ended int
 	json         []byte
 }
@@ -158,64 +162,65 @@ func (c *tablesCache) answer(ctx context.Context, s *Server) ([]byte, string, er
 		if err != nil {
 			return nil, "", err
 		}
-		c.rows, c.rowsAt, c.rowsOK = rows, key[1], true
-	}
-	type entry struct {
-		id   string
-		t    *projector.TableState
-		row  *projector.TableRow
-		part tablePart
-	}
-	live := s.live.Tables()
-	byID := make(map[string]*entry, len(live)+len(c.rows))
-	for i := range live {
-		byID[live[i].Table] = &entry{id: live[i].Table, t: &live[i]}
-	}
-	for i := range c.rows {
-		e := byID[c.rows[i].Table]
-		if e == nil {
-			e = &entry{id: c.rows[i].Table}
-			byID[e.id] = e
+		c.rows = make(map[string]projector.TableRow, len(rows))
+		for _, r := range rows {
+			c.rows[r.Table] = r
 		}
-		e.row = &c.rows[i]
+		c.rowsAt, c.rowsOK = key[1], true
 	}
-	all := make([]*entry, 0, len(byID))
-	for _, e := range byID {
-		all = append(all, e)
+	live, changed := s.live.TablesIf(func(id string, version uint64) bool {
+		p, ok := c.parts[id]
+		r := c.rows[id]
+		return !ok || !p.live || p.version != version || p.hands != r.Hands || p.ended != r.HandsEnded
+	})
+	ids := make([]string, 0, len(live)+len(c.rows))
+	versions := make(map[string]uint64, len(live))
+	for _, t := range live {
+		ids = append(ids, t.Table)
+		versions[t.Table] = t.Version
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].id < all[j].id })
+	for id := range c.rows {
+		if _, ok := versions[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
 	var buf bytes.Buffer
+	buf.Grow(len(c.body) + 4096)
 	buf.WriteString(`{"tables":[`)
-	parts := make(map[string]tablePart, len(all))
-	for i, e := range all {
-		p := tablePart{live: e.t != nil}
-		if e.t != nil {
-			p.hand, p.preset, p.events = e.t.Hand, e.t.Preset, e.t.Events
-		} else {
-			p.hand, p.preset = e.row.LastHand, e.row.Preset
-		}
-		if e.row != nil {
-			p.hands, p.ended = e.row.Hands, e.row.HandsEnded
-		}
-		old, ok := c.parts[e.id]
-		if ok && old.hand == p.hand && old.preset == p.preset && old.events == p.events && old.live == p.live &&
-			old.hands == p.hands && old.ended == p.ended {
-			p.json = old.json
-		} else {
-			var v TableView
-			if e.t != nil {
-				v = tableView(*e.t)
+	parts := make(map[string]tablePart, len(ids))
+	for i, id := range ids {
+		r, hasRow := c.rows[id]
+		old, had := c.parts[id]
+		var p tablePart
+		var v TableView
+		encode := true
+		if version, ok := versions[id]; ok {
+			p = tablePart{live: true, version: version, hands: r.Hands, ended: r.HandsEnded}
+			if t, ok := changed[id]; ok {
+				v = tableView(t)
 			} else {
-				v = TableView{Table: e.row.Table, Preset: e.row.Preset, Hand: e.row.LastHand, Seats: []SeatView{}}
+				encode, p.json = false, old.json // TablesIf found it as it was built
 			}
-			v.Hands, v.HandsEnded = p.hands, p.ended
+		} else {
+			p = tablePart{hand: r.LastHand, preset: r.Preset, hands: r.Hands, ended: r.HandsEnded}
+			if had && !old.live && old.hand == p.hand && old.preset == p.preset && old.hands == p.hands && old.ended == p.ended {
+				encode, p.json = false, old.json
+			} else {
+				v = TableView{Table: id, Preset: r.Preset, Hand: r.LastHand, Seats: []SeatView{}}
+			}
+		}
+		if encode {
+			if hasRow {
+				v.Hands, v.HandsEnded = r.Hands, r.HandsEnded
+			}
 			b, err := marshalJSON(v)
 			if err != nil {
 				return nil, "", err
 			}
 			p.json = b
 		}
-		parts[e.id] = p
+		parts[id] = p
 		if i > 0 {
 			buf.WriteByte(',')
 		}
