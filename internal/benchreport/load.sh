@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # make load: a room's load on one node. Builds bin/fechado, starts `fechado serve` on the embedded
 # log (the default) in a new temporary folder on a free loopback port, plays `fechado sim --live`
-# against it with TABLES tables (default 100) for DURATION (default 60s), one event every PACE
+# against it with TABLES tables (default 100) for DURATION (default 150s), one event every PACE
 # (default 2s) per table on average, with READERS clients reading the API meanwhile (default 20),
 # then prints sim's report (append, live-audit lag and read latencies: count, errors, p50, p99,
-# max in ms) and serve's peak resident memory (VmHWM), stops serve and removes the folder.
+# max in ms), serve's peak resident memory (VmHWM), the CPU seconds serve and sim spent while
+# sim ran (per 1,000 events appended: what a change to the write path is judged by on a shared
+# machine) and one line per goal, PASS or FAIL; then stops serve and removes the folder.
+#
+# The pace: a live table deals about one event every 2 s (a hand of five-card draw at a table
+# with a dealer takes one and a half to two minutes; sim's hands of 4 to 6 players are 41 to 63
+# events: every card dealt and drawn, every ante, action and payout is one), so 2s is a room's
+# load and the default; PACE=1s offers twice as much per table. A hand then lasts 80 to 130 s, so
+# the default DURATION ends about one hand a table (the lag's sample) and leaves the next open.
 #
 # Environment: GO (default go); TABLES, PACE, DURATION, READERS as above; LOAD_KEEP=1 keeps the
 # folder (its path is printed); LOAD_PROFILE=1 runs serve with --cpuprofile and --memprofile in
@@ -18,7 +26,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 GO=${GO:-go}
 tables=${TABLES:-100}
 pace=${PACE:-2s}
-duration=${DURATION:-60s}
+duration=${DURATION:-150s}
 readers=${READERS:-20}
 case $tables in '' | *[!0-9]*) echo "TABLES must be a number of tables, not '$tables'" >&2; exit 2 ;; esac
 
