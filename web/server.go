@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
@@ -52,6 +53,9 @@ type Options struct {
 	// Transparency, when set, serves the transparency log (recorder/checkpoint's Keeper.Handler)
 	// at TransparencyRoutes.
 	Transparency http.Handler
+	// GroupCommit is the projector's (projector.Projector.GroupCommit): how long it keeps a
+	// batch open once caught up with the live log; 0 means projector.DefaultGroupCommit.
+	GroupCommit time.Duration
 }
 
 // Server is the web interface over one log. Run projects and audits the log; Handler serves
@@ -93,6 +97,7 @@ func New(o Options) (*Server, error) {
 	s.proj.Live = s.live
 	s.proj.OnAudit = s.audited
 	s.proj.OnCommit = func(projector.Progress) { s.commits.Add(1) }
+	s.proj.GroupCommit = o.GroupCommit
 	s.metrics = newMetrics(s)
 	s.routes()
 	return s, nil

@@ -14,7 +14,8 @@
 # load and the default; PACE=1s offers twice as much per table. A hand then lasts 80 to 130 s, so
 # the default DURATION ends about one hand a table (the lag's sample) and leaves the next open.
 #
-# Environment: GO (default go); TABLES, PACE, DURATION, READERS as above; LOAD_KEEP=1 keeps the
+# Environment: GO (default go); TABLES, PACE, DURATION, READERS as above; SERVE_ARGS, more flags
+# of serve (split at spaces, e.g. SERVE_ARGS='--group-commit 0'); LOAD_KEEP=1 keeps the
 # folder (its path is printed); LOAD_PROFILE=1 runs serve with --cpuprofile and --memprofile in
 # the folder (implies LOAD_KEEP) for `go tool pprof bin/fechado FOLDER/serve.cpu`.
 #
@@ -58,7 +59,9 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 	echo $((20000 + RANDOM % 20000)))
 url="http://127.0.0.1:$port/"
 echo "==> fechado serve --data $dir/data on $url"
-bin/fechado serve --data "$dir/data" --db "$dir/fechado.db" --http "127.0.0.1:$port" ${prof[@]+"${prof[@]}"} \
+# SERVE_ARGS: more flags of serve, split at spaces (e.g. SERVE_ARGS='--group-commit 0').
+read -r -a serve_args <<<"${SERVE_ARGS:-}"
+bin/fechado serve --data "$dir/data" --db "$dir/fechado.db" --http "127.0.0.1:$port" ${prof[@]+"${prof[@]}"} ${serve_args[@]+"${serve_args[@]}"} \
 	>"$dir/serve.out" 2>"$dir/serve.err" &
 serve_pid=$!
 for _ in $(seq 1 300); do
