@@ -498,6 +498,7 @@ func (r *Recorder) slow(j *handJob) {
 
 // finish accounts for a hand that is done and frees its slot.
 func (r *Recorder) finish(j *handJob, err error) {
+	r.log.lasts.remember(j, j.res, err)
 	r.appended.Add(int64(j.res.appended))
 	r.skipped.Add(int64(j.res.skipped))
 	var he *HandError
