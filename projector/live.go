@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -69,6 +70,8 @@ type TableState struct {
 
 	// hand follows the public views of the hand's events (nil when its rules cannot be followed).
 	hand *rules.Hand
+	// version is Live's version at the table's last change (Live.TablesIf).
+	version uint64
 }
 
 // clone returns a deep copy.
@@ -95,7 +98,14 @@ type Live struct {
 	mu     sync.RWMutex
 	tables map[string]*TableState
 	subs   map[*Subscription]struct{}
+	// version counts the changes: readers that keep an answer built from Live (the web's
+	// GET /api/tables) build it again only when it moved.
+	version atomic.Uint64
 }
+
+// Version returns a number that grows at every change of a table's state: two calls that return
+// the same number saw the same tables.
+func (l *Live) Version() uint64 { return l.version.Load() }
 
 // NewLive returns an empty Live.
 func NewLive() *Live {
@@ -123,6 +133,32 @@ func (l *Live) Tables() []TableState {
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Table < ts[j].Table })
 	return ts
+}
+
+// TableVersion names a table of Live and the version of its state: the same version, the same
+// state.
+type TableVersion struct {
+	Table   string
+	Version uint64
+}
+
+// TablesIf returns every table with the version of its state, ordered by table id, and a copy
+// of the state of each table for which stale(table, version) is true, by table id: a reader
+// that keeps what it built of each table (the web's GET /api/tables) copies only the tables that
+// changed since, not all of a room's at every change of one.
+func (l *Live) TablesIf(stale func(table string, version uint64) bool) ([]TableVersion, map[string]TableState) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	all := make([]TableVersion, 0, len(l.tables))
+	changed := map[string]TableState{}
+	for id, t := range l.tables {
+		all = append(all, TableVersion{id, t.version})
+		if stale(id, t.version) {
+			changed[id] = t.clone()
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Table < all[j].Table })
+	return all, changed
 }
 
 // Apply updates the table of e with it. Events of a hand other than the table's current one are
@@ -166,6 +202,7 @@ func (l *Live) apply(e *events.Event) bool {
 	t.Events++
 	t.Seq, t.At = e.Seq, e.At
 	t.follow(pe)
+	t.version = l.version.Add(1)
 	return true
 }
 

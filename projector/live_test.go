@@ -172,3 +172,54 @@ func TestLiveConcurrentReaders(t *testing.T) {
 		t.Fatalf("subscriber saw %d tables, want %d", len(seen), len(vectorFiles))
 	}
 }
+
+// TablesIf copies only the tables its reader calls stale, and a table's version moves with each
+// event shown of it and with nothing else: a reader that keeps what it built of each table by
+// version rebuilds exactly the tables that changed.
+func TestLiveTablesIfCopiesOnlyChangedTables(t *testing.T) {
+	evs := parseAll(t, buildCorpus(t, 1))
+	live := NewLive()
+	for _, e := range evs {
+		live.Apply(e)
+	}
+	known := map[string]uint64{}
+	all, changed := live.TablesIf(func(id string, v uint64) bool { return true })
+	if len(all) < 2 || len(changed) != len(all) {
+		t.Fatalf("%d tables, %d copied; want every table copied", len(all), len(changed))
+	}
+	for i, tv := range all {
+		if i > 0 && all[i-1].Table >= tv.Table {
+			t.Fatalf("tables out of order: %s before %s", all[i-1].Table, tv.Table)
+		}
+		if changed[tv.Table].Table != tv.Table {
+			t.Fatalf("copy of %s is %+v", tv.Table, changed[tv.Table])
+		}
+		known[tv.Table] = tv.Version
+	}
+	stale := func(id string, v uint64) bool { return known[id] != v }
+	if _, changed := live.TablesIf(stale); len(changed) != 0 {
+		t.Fatalf("nothing applied, yet %d tables changed", len(changed))
+	}
+	// The next hand of one table starts: that table only.
+	var next *events.Event
+	for _, e := range evs {
+		if e.Type == events.HandStartedType && e.Table == all[0].Table {
+			c := *e
+			c.Hand = e.Hand + "-again"
+			next = &c
+			break
+		}
+	}
+	if next == nil {
+		t.Fatal("no hand.started in the corpus")
+	}
+	before := live.Version()
+	live.Apply(next)
+	if live.Version() == before {
+		t.Fatal("Live's version did not move with a new hand")
+	}
+	_, changed = live.TablesIf(stale)
+	if len(changed) != 1 || changed[all[0].Table].Hand != next.Hand {
+		t.Fatalf("after a new hand at %s: copied %d tables (%v), want that one with hand %s", all[0].Table, len(changed), changed, next.Hand)
+	}
+}

@@ -25,6 +25,14 @@ func (s *LogSource) Read(ctx context.Context, from uint64, fn func(Message) erro
 	})
 }
 
+// Follow implements Follower: one ordered consumer of the stream from from on, for as long as
+// the projector follows the log (recorder.Log.FollowPending).
+func (s *LogSource) Follow(ctx context.Context, from uint64, fn func(m Message, pending uint64) error) error {
+	return s.Log.FollowPending(ctx, from, func(seq uint64, data []byte, pending uint64) error {
+		return fn(Message{Seq: seq, Data: data}, pending)
+	})
+}
+
 // Wait implements Source. It listens to the stream's subjects and asks the stream for its last
 // sequence when something is published (again every few milliseconds for a short while, since
 // the notice can come before the store), and at least every WaitRecheck.

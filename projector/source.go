@@ -36,6 +36,17 @@ type Source interface {
 	Wait(ctx context.Context, after uint64) error
 }
 
+// Follower is a Source that can deliver the stream as it grows, without a Read and a Wait for
+// every few messages: Projector.Run follows a live log with it once caught up.
+type Follower interface {
+	Source
+	// Follow calls fn for each message with sequence >= from, in order, waiting for new ones,
+	// until ctx is done (it returns ctx's error then) or fn returns an error (returned as it is).
+	// pending is how many messages the source holds after m as far as it knows: 0 when the
+	// follower has caught up with the stream for now.
+	Follow(ctx context.Context, from uint64, fn func(m Message, pending uint64) error) error
+}
+
 // DefaultPollInterval is how often a FileSource looks for new lines in Wait.
 const DefaultPollInterval = 100 * time.Millisecond
 

@@ -48,6 +48,7 @@ func (l *Log) Append(ctx context.Context, e *events.Event) (Ack, error) {
 	wctx, done := l.refused.watch(ctx, j.subject, directGetSubject(j.subject))
 	defer done()
 	res, err := l.appendHand(wctx, j)
+	l.lasts.remember(j, res, err)
 	if cause := context.Cause(wctx); err != nil && errors.Is(cause, ErrPermissionDenied) {
 		return Ack{}, j.fail(0, cause)
 	}
@@ -238,7 +239,12 @@ func (l *Log) appendHand(ctx context.Context, j *handJob) (handResult, error) {
 	}
 	// What the first event must follow: nothing for seq 1, else the stored last event.
 	pred, expect := "", uint64(0)
-	if first > 1 {
+	if c, ok := l.lasts.get(j.subject); ok && first > 1 && c.seq == first-1 {
+		// This log appended the event before, and the server checks that it is still the
+		// hand's last (lastcache.go).
+		l.lasts.hits.Add(1)
+		pred, expect = c.hash, c.streamSeq
+	} else if first > 1 {
 		st, err := l.last(ctx, j.subject)
 		if err != nil {
 			return res, err

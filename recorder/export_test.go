@@ -68,3 +68,6 @@ func FilterLeaderAt(l *Log, seq uint64) (restore func()) {
 func (l *Log) FilterLast(ctx context.Context, filter string) (uint64, error) {
 	return l.filterLast(ctx, filter)
 }
+
+// LastCacheHits is how many appends l's cache of hands' last events answered (lastcache.go).
+func LastCacheHits(l *Log) int64 { return l.lasts.hits.Load() }

@@ -155,6 +155,8 @@ type Log struct {
 	// leaderLastOf, when set (tests only), answers in place of the stream leader what the last
 	// stream sequence of a filter is (filterLast).
 	leaderLastOf func(ctx context.Context, filter string) (uint64, error)
+	// lasts remembers the last event this log appended to each open hand (lastcache.go).
+	lasts lastCache
 }
 
 // Created reports whether Open created the stream (it did not exist before).

@@ -61,7 +61,14 @@ type Recorder struct {
 	opts RecordOptions
 	ctx  context.Context
 	stop context.CancelFunc
-	pub  *fastPub // the recorder's own publisher, whose ack handler drives the hands
+	// pub is the recorder's own publisher, whose ack handler drives the hands; made at the
+	// first hand the recorder starts (publisher), so that a recorder that only continues hands
+	// (POST /api/events of a live table: one event, seq > 1, the slow path) subscribes to no
+	// inbox: a subscription made and removed for every request was a tenth of serve's CPU under
+	// a room's load (issue 43).
+	pub     *fastPub
+	pubOnce sync.Once
+	pubErr  error
 
 	slots    chan struct{}  // one per hand in flight
 	pending  sync.WaitGroup // hands handed over and not finished
@@ -98,13 +105,20 @@ func (l *Log) NewRecorder(ctx context.Context, opts RecordOptions) *Recorder {
 		lastEnd:  map[string]*endGate{},
 	}
 	context.AfterFunc(ctx, func() { r.halted.Store(true) })
-	pub, err := newFastPub(l.nc, l.opts.Timeout, r.acked, r.refused)
-	if err != nil {
-		// Halted before anything is handed over: Add and Close report this, and nothing is sent.
-		r.fail(fmt.Errorf("recorder: the acks' inbox: %w", err))
-	}
-	r.pub = pub
 	return r
+}
+
+// publisher returns the recorder's publisher, made at the first call. When its inbox cannot be
+// made the recorder halts, as the store failing does, and nothing is sent on the fast path.
+func (r *Recorder) publisher() (*fastPub, error) {
+	r.pubOnce.Do(func() {
+		r.pub, r.pubErr = newFastPub(r.log.nc, r.log.opts.Timeout, r.acked, r.refused)
+		if r.pubErr != nil {
+			r.pubErr = fmt.Errorf("recorder: the acks' inbox: %w", r.pubErr)
+			r.fail(r.pubErr)
+		}
+	})
+	return r.pub, r.pubErr
 }
 
 // Stats returns the counts so far.
@@ -282,6 +296,10 @@ func (r *Recorder) handOver(j *handJob) error {
 		r.finish(j, err)
 		return r.err()
 	}
+	if _, err := r.publisher(); err != nil {
+		r.finish(j, err)
+		return r.err()
+	}
 	r.send(j, 0, 0)
 	return r.err()
 }
@@ -364,7 +382,8 @@ func (r *Recorder) publish(j *handJob) bool {
 		j.msg.Header[jetstream.MsgIDHeader][0] = e.ID
 		j.msg.Header[jetstream.ExpectedLastSubjSeqHeader][0] = strconv.FormatUint(expect, 10)
 	}
-	if err := r.pub.publish(j, j.msg); err != nil {
+	pub, _ := r.publisher() // made by handOver, which every hand on the fast path went through
+	if err := pub.publish(j, j.msg); err != nil {
 		go r.resume(j, nil, err)
 		return false
 	}
@@ -438,6 +457,7 @@ func (r *Recorder) slow(j *handJob) {
 
 // finish accounts for a hand that is done and frees its slot.
 func (r *Recorder) finish(j *handJob, err error) {
+	r.log.lasts.remember(j, j.res, err)
 	r.appended.Add(int64(j.res.appended))
 	r.skipped.Add(int64(j.res.skipped))
 	var he *HandError
@@ -483,6 +503,7 @@ func (r *Recorder) Close() (Stats, error) {
 		}
 	}
 	r.pending.Wait()
+	r.pubOnce.Do(func() {}) // none made from now on
 	if r.pub != nil {
 		r.pub.close()
 	}

@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
@@ -51,6 +53,9 @@ type Options struct {
 	// Transparency, when set, serves the transparency log (recorder/checkpoint's Keeper.Handler)
 	// at TransparencyRoutes.
 	Transparency http.Handler
+	// GroupCommit is the projector's (projector.Projector.GroupCommit): how long it keeps a
+	// batch open once caught up with the live log; 0 means projector.DefaultGroupCommit.
+	GroupCommit time.Duration
 }
 
 // Server is the web interface over one log. Run projects and audits the log; Handler serves
@@ -66,6 +71,9 @@ type Server struct {
 	metrics *metrics
 	hub     *hub
 	mux     *http.ServeMux
+	// commits counts the projector's commits, tables keeps GET /api/tables (tables.go).
+	commits atomic.Uint64
+	tables  *tablesCache
 }
 
 // New returns a Server over o.Log and o.DB.
@@ -75,7 +83,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		log: o.Log, db: o.DB, live: projector.NewLive(), maxBody: o.MaxBody,
-		hub: newHub(), tlog: o.Transparency,
+		hub: newHub(), tlog: o.Transparency, tables: newTablesCache(),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
@@ -88,6 +96,8 @@ func New(o Options) (*Server, error) {
 	s.proj.Name = projector.DefaultName
 	s.proj.Live = s.live
 	s.proj.OnAudit = s.audited
+	s.proj.OnCommit = func(projector.Progress) { s.commits.Add(1) }
+	s.proj.GroupCommit = o.GroupCommit
 	s.metrics = newMetrics(s)
 	s.routes()
 	return s, nil

@@ -26,19 +26,41 @@ type hub struct {
 	mu      sync.Mutex
 	clients map[chan sseMessage]struct{}
 	closed  bool
+	// since is the end sequence the feed's cursor starts from once it has clients again: while
+	// nobody listens the feed neither encodes tables nor reads the hands that ended (under a
+	// room's load that was a tenth of serve's CPU), so its cursor stays behind; a client
+	// subscribing to an empty hub sets since to the last hand ended before it subscribed, and
+	// the hands after it are announced to it. sinceSet says whether since was set.
+	since    int64
+	sinceSet bool
 }
 
 func newHub() *hub { return &hub{clients: map[chan sseMessage]struct{}{}} }
 
-func (h *hub) subscribe() (chan sseMessage, bool) {
+// subscribe adds a client; lastEnd is the stream sequence of the last hand.ended in the read
+// models before the call, from which an idle feed resumes announcing.
+func (h *hub) subscribe(lastEnd int64) (chan sseMessage, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, false
 	}
+	if len(h.clients) == 0 && (!h.sinceSet || lastEnd < h.since) {
+		h.since, h.sinceSet = lastEnd, true
+	}
 	c := make(chan sseMessage, clientBuffer)
 	h.clients[c] = struct{}{}
 	return c, true
+}
+
+// listening reports whether some client listens, and takes the since a subscription set (ok
+// false when none did since the last call).
+func (h *hub) listening() (on bool, since int64, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	since, ok = h.since, h.sinceSet
+	h.sinceSet = false
+	return len(h.clients) > 0, since, ok
 }
 
 func (h *hub) unsubscribe(c chan sseMessage) {
@@ -97,6 +119,15 @@ func (s *Server) feed(ctx context.Context) {
 		if err != nil {
 			return
 		}
+		on, since, ok := s.hub.listening()
+		if ok {
+			// The cursor only stays behind while nobody listens; a subscriber's since may also
+			// come before hands announced to the clients it joined as they left.
+			cursor = max(cursor, since)
+		}
+		if !on {
+			continue // nobody to tell: the next subscriber resumes from its own since
+		}
 		for _, id := range ids {
 			if t, ok := s.live.Table(id); ok {
 				s.hub.publish("table", tableView(t))
@@ -133,7 +164,12 @@ func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "streaming unsupported", nil)
 		return
 	}
-	c, ok := s.hub.subscribe()
+	lastEnd, err := projector.LastEnd(r.Context(), s.db)
+	if err != nil {
+		storeError(w, err)
+		return
+	}
+	c, ok := s.hub.subscribe(lastEnd)
 	if !ok {
 		writeError(w, http.StatusServiceUnavailable, "the server is shutting down", nil)
 		return

@@ -28,7 +28,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		summary: "run the log, projector, live auditor and web interface",
-		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD] [--cpuprofile FILE] [--memprofile FILE] [--memory-limit SIZE]",
+		usage:   "serve [--http ADDR] [--data DIR | --nats URL…] [--db FILE] [--nats-listen ADDR] [--integrity PERIOD] [--group-commit D] [--cpuprofile FILE] [--memprofile FILE] [--memory-limit SIZE]",
 		help: `Serve opens the log (an embedded NATS JetStream server storing under --data, or the
 external server(s) of --nats), keeps the SQLite read models (--db) up to date as events
 arrive, audits every hand when it ends, and serves the web interface and its JSON API on
@@ -68,6 +68,11 @@ Hands in progress are shown with public information only; their face-down cards 
 appear once the hand has ended. Serve runs until SIGINT or SIGTERM, then stops accepting
 requests, finishes those in progress and closes the log.
 
+--group-commit D (default 50ms) is how long the projector, caught up with the live log, keeps
+its transaction open for the events that come next before it commits: a commit for every few
+events was most of its cost under a room's load. 0 commits as soon as it caught up; longer costs
+less CPU an event and adds as much to the live audit's lag.
+
 --cpuprofile and --memprofile write profiles for 'go tool pprof' when serve stops: where
 the time went while it ran (under a load, 'make load'), and the heap when it was largest.
 
@@ -93,7 +98,9 @@ type serveFlags struct {
 	natsListen string
 	auth       string
 	integrity  time.Duration // serve_integrity.go
-	tlog       tlogFlags     // serve_tlog.go
+	// groupCommit is how long the projector keeps a batch open once caught up (web.Options).
+	groupCommit time.Duration
+	tlog        tlogFlags // serve_tlog.go
 	// playerCards: each player may see his own cards of the hand in progress on his own phone,
 	// by a link the table console shows for his seat (docs/security.md §10).
 	playerCards bool
@@ -107,6 +114,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "SQLite read models `FILE` (default DIR/fechado.db)")
 	fs.StringVar(&f.natsListen, "nats-listen", "", "embedded log only: also accept NATS clients on this loopback `ADDR`ess")
 	f.tlog.register(fs)
+	fs.DurationVar(&f.groupCommit, "group-commit", projector.DefaultGroupCommit, "how long the read models' projector, caught up with the live log, waits for more events before it commits (`DURATION`; 0: commit as soon as it caught up); longer costs less CPU an event and adds as much to the live audit's lag")
 	fs.DurationVar(&f.integrity, "integrity", 0, "run the integrity analysis of the whole log at start and then every `PERIOD` (e.g. 1h), for the Integrity page (0: never; 'fechado integrity --all --save' stores one)")
 	fs.BoolVar(&f.playerCards, "player-cards", false, "let each player see his own cards of the hand in progress on his own phone: the table console shows a link and QR code for each seat, read-only and good for that hand only (docs/security.md §10)")
 	fs.StringVar(&f.auth, "auth", "", "the users and roles `FILE` (docs/security.md): the embedded NATS server enforces them, and the table console logs its devices in as them (with --nats, the cluster must know the same users); without it the embedded server listens on loopback only")
@@ -180,6 +188,9 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 	if f.integrity < 0 {
 		return usageErr("--integrity must not be negative")
 	}
+	if f.groupCommit < 0 || f.groupCommit > time.Minute {
+		return usageErr("--group-commit must be between 0 and 1m")
+	}
 	if f.logger, err = f.format.logger(m.Stderr, f.command); err != nil {
 		return err
 	}
@@ -211,7 +222,11 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 		return err
 	}
 	defer tl.close()
-	srv, err := web.New(web.Options{Log: l, DB: db, Auth: auth, Transparency: tl.handler()})
+	gc := f.groupCommit
+	if gc == 0 {
+		gc = -1 // the projector's "as soon as caught up"; its 0 is the default
+	}
+	srv, err := web.New(web.Options{Log: l, DB: db, Auth: auth, Transparency: tl.handler(), GroupCommit: gc})
 	if err != nil {
 		return withCode(exitStore, err)
 	}

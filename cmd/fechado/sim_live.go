@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -25,8 +26,9 @@ against a running 'fechado serve' (--target URL), through the write path a table
 each event is POSTed on its own to /api/events as it happens (with --user and --password, Basic
 auth of a table device or an app user when serve runs with --auth), one every --pace on average
 per table (each wait drawn between half and one and a half of it), for --duration. Meanwhile
---readers clients GET the API (tables, hands, players, the last hand ended), and every hand that
-ends is polled at /api/hands/{id} until the read models show it ended with its findings. Every
+--readers clients GET the API (tables, hands, players, and a hand the last list of hands showed
+ended, as a spectator opens one), and every hand that ends is polled in its table's list of hands
+(/api/hands?table=) until the read models show it ended and audited. Every
 --every, a progress line goes to standard error; at the end, the report goes to standard output
 as one JSON object: for appends (POST of one event), the live-audit lag (hand.ended appended →
 the hand ended in the read models) and reads, the count, errors, p50, p99 and max in
@@ -43,7 +45,7 @@ type liveConfig struct {
 }
 
 // runSimLive is sim --live: the load generator.
-func runSimLive(m *Main, args []string) error {
+func runSimLive(m *Main, args []string) (err error) {
 	fs := m.flags(commands["sim"])
 	var c liveConfig
 	fs.Bool("live", true, "play tables at once against a running serve (a load generator)")
@@ -58,6 +60,7 @@ func runSimLive(m *Main, args []string) error {
 	fs.StringVar(&c.rules, "rules", "std-draw", "the preset of every table")
 	fs.Uint64Var(&c.seed, "seed", 0, "the seed of the first table, the next ones following (default: from the clock, so that two runs never share an id)")
 	language := fs.String("lang", "", "language of the progress lines: en, pt-BR, tr, es (default: LC_ALL, LC_MESSAGES, LANG, else en)")
+	prof := addProfileFlags(fs, defaultMemoryLimit) // where the load generator's own CPU goes (make load LOAD_PROFILE=1)
 	operands, err := m.parse(fs, args)
 	if err != nil {
 		return err
@@ -78,6 +81,11 @@ func runSimLive(m *Main, args []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	defer stopProfile(&err)
 	ctx, stop := interruptible()
 	defer stop()
 	rep, err := playLive(ctx, c, func(p liveProgress) {
@@ -178,21 +186,24 @@ func playLive(ctx context.Context, c liveConfig, progress func(liveProgress)) (*
 		}
 		return client.Do(req)
 	}
-	// poll waits until hand shows ended in the read models: the live audit has judged it.
-	poll := func(hand string, appended time.Time) {
+	// poll waits until hand shows ended and audited in the read models: the live audit has
+	// judged it. It reads the table's list of hands, which the read models answer alone (GET
+	// /api/hands/{id} of a hand they do not hold yet reads it from the log, and shows it ended
+	// as soon as its hand.ended is stored, before any audit). The table's next hand may have
+	// started: the two last hands of the table.
+	poll := func(table, hand string, appended time.Time) {
 		defer polls.Done()
 		deadline := time.Now().Add(c.duration + 10*time.Second)
+		path := "api/hands?limit=2&table=" + url.QueryEscape(table)
 		for time.Now().Before(deadline) && ctx.Err() == nil {
-			resp, err := get("api/hands/" + hand)
+			resp, err := get(path)
 			if err == nil {
-				var v struct {
-					Ended bool `json:"ended"`
-				}
+				var v handList
 				if resp.StatusCode == http.StatusOK {
 					err = json.NewDecoder(resp.Body).Decode(&v)
 				}
 				resp.Body.Close()
-				if err == nil && v.Ended {
+				if err == nil && v.audited(hand) {
 					lag.add(time.Since(appended))
 					return
 				}
@@ -233,12 +244,11 @@ func playLive(ctx context.Context, c liveConfig, progress func(liveProgress)) (*
 					}
 					if e.Type == events.HandEndedType {
 						at := time.Now()
-						lastHand.Store(0, e.Hand)
 						mu.Lock()
 						handsEnded++
 						mu.Unlock()
 						polls.Add(1)
-						go poll(e.Hand, at)
+						go poll(e.Table, e.Hand, at)
 					}
 				}
 			}
@@ -263,6 +273,15 @@ func playLive(ctx context.Context, c liveConfig, progress func(liveProgress)) (*
 						read.fail(err.Error())
 					}
 					continue
+				}
+				if path == reads[1] && resp.StatusCode == http.StatusOK {
+					// The hand a spectator would open next: one the list shows ended.
+					var v handList
+					if json.NewDecoder(resp.Body).Decode(&v) == nil {
+						if h := v.lastEnded(); h != "" {
+							lastHand.Store(0, h)
+						}
+					}
 				}
 				io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
@@ -298,6 +317,35 @@ func playLive(ctx context.Context, c liveConfig, progress func(liveProgress)) (*
 	progress(p)
 	return &LiveReport{Tables: c.tables, PaceMS: float64(c.pace.Milliseconds()), Seconds: p.Elapsed.Seconds(), Hands: handsEnded,
 		Append: p.Append, Lag: p.Lag, LagUnseen: unseen, Read: p.Read}, ctx.Err()
+}
+
+// handList is what sim --live reads of GET /api/hands.
+type handList struct {
+	Hands []struct {
+		Hand  string `json:"hand"`
+		Ended bool   `json:"ended"`
+		Audit string `json:"audit"`
+	} `json:"hands"`
+}
+
+// audited reports whether the list shows hand ended and audited.
+func (l *handList) audited(hand string) bool {
+	for _, h := range l.Hands {
+		if h.Hand == hand {
+			return h.Ended && h.Audit != ""
+		}
+	}
+	return false
+}
+
+// lastEnded returns the first hand of the list (the latest) that ended, or "".
+func (l *handList) lastEnded() string {
+	for _, h := range l.Hands {
+		if h.Ended {
+			return h.Hand
+		}
+	}
+	return ""
 }
 
 // postEvent POSTs one event to /api/events, as a table system appends it, and records how long
