@@ -14,6 +14,9 @@ import (
 	"testing"
 )
 
+// startDir is the working directory at the start of the test binary.
+var startDir, startErr = os.Getwd()
+
 // Dir returns the absolute path of the repository's testdata folder.
 func Dir() string {
 	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
@@ -22,9 +25,10 @@ func Dir() string {
 			return d
 		}
 	}
-	// Built with -trimpath the source path is not absolute: look upwards from the working
-	// directory (a package's folder under go test) for the module's go.mod instead.
-	wd, err := os.Getwd()
+	// Built with -trimpath (make test uses it) the source path is not absolute: look upwards
+	// for the module's go.mod from the working directory the test binary started in (go test
+	// starts it in the package's folder), which a test's t.Chdir does not move.
+	wd, err := startDir, startErr
 	if err != nil {
 		return "testdata"
 	}
