@@ -114,7 +114,9 @@ TEST_LDFLAGS ?= -w
 # -trimpath keeps the folder out of the build cache's keys: a copy of the repository in a new
 # folder (.ci/run makes one every run, a second clone) reuses the packages the cache already holds
 # instead of compiling every package of the module again, twice (with and without -race).
-TEST_FLAGS ?= -trimpath
+# -count=1: every test runs, none is taken from go test's cache of results, which a new folder
+# would now share.
+TEST_FLAGS ?= -trimpath -count=1
 # A binary built with the race detector sleeps a second as it exits (the detector's atexit_sleep_ms,
 # for reports of other threads, which Go's own reports do not need): once per test binary, and
 # once per process some tests start from theirs (the SIGKILL and crash tests).
