@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/sync/singleflight"
 )
 
 // Permits reports whether the rule lets subject through, as the NATS server decides it: the
@@ -90,10 +91,16 @@ var ErrBadCredentials = errors.New("unknown user or wrong password")
 // A bcrypt comparison costs tens of milliseconds by design; a password it accepted is remembered
 // (its SHA-256, in memory) so that the next requests of the same user cost one hash. Safe for
 // concurrent use.
+//
+// Requests that arrive together with the same name and password (a room's table devices starting
+// at once, or the same device's requests in parallel) wait for one bcrypt comparison rather than
+// each making its own: a thousand tables logging in as one app user cost one comparison, not a
+// thousand (a queue of seconds on two cores, issue 43's load).
 type Authenticator struct {
 	users map[string]User
 	mu    sync.Mutex
 	known map[string][sha256.Size]byte // user name → SHA-256 of the password bcrypt accepted
+	once  singleflight.Group           // one bcrypt comparison per name and password at a time
 }
 
 // NewAuthenticator returns the authenticator of a's users; a nil a knows nobody.
@@ -114,6 +121,9 @@ var dummyHash = sync.OnceValue(func() []byte {
 	h, _ := bcrypt.GenerateFromPassword([]byte("fechado: no such user"), 11)
 	return h
 })
+
+// compareHash is bcrypt's comparison; a test counts the comparisons through it.
+var compareHash = bcrypt.CompareHashAndPassword
 
 // Authenticate returns the user called name when password is theirs; ErrBadCredentials
 // otherwise.
@@ -136,12 +146,28 @@ func (v *Authenticator) Authenticate(name, password string) (User, error) {
 	if seen && subtle.ConstantTimeCompare(prev[:], sum[:]) == 1 {
 		return u, nil
 	}
-	if bcrypt.CompareHashAndPassword([]byte(u.Password), []byte(password)) != nil {
+	// The key holds the password's SHA-256, never the password; only callers with the same
+	// name and password share a comparison and its answer.
+	key := name + "\x00" + string(sum[:])
+	okAny, _, _ := v.once.Do(key, func() (any, error) {
+		// A comparison that ended between the look above and this one left its answer.
+		v.mu.Lock()
+		prev, seen := v.known[name]
+		v.mu.Unlock()
+		if seen && subtle.ConstantTimeCompare(prev[:], sum[:]) == 1 {
+			return true, nil
+		}
+		if compareHash([]byte(u.Password), []byte(password)) != nil {
+			return false, nil
+		}
+		v.mu.Lock()
+		v.known[name] = sum
+		v.mu.Unlock()
+		return true, nil
+	})
+	if ok, _ := okAny.(bool); !ok {
 		return User{}, ErrBadCredentials
 	}
-	v.mu.Lock()
-	v.known[name] = sum
-	v.mu.Unlock()
 	return u, nil
 }
 
