@@ -58,10 +58,23 @@ trap cleanup EXIT
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
 	echo $((20000 + RANDOM % 20000)))
 url="http://127.0.0.1:$port/"
-echo "==> fechado serve --data $dir/data on $url"
+# Writes go through the door a table system uses: serve --auth, and sim logs in as an `app` user
+# (docs/security.md §3) whose password the file holds as a bcrypt hash, as a room would keep it;
+# serve checks it on every POST (bcrypt once, then roles.Authenticator's cache of the
+# accepted password's SHA-256). LOAD_AUTH=0 runs serve without --auth (writes open).
+auth=()
+simauth=()
+if [ "${LOAD_AUTH:-1}" = 1 ]; then
+	pw=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+	hash=$(printf '%s\n' "$pw" | bin/fechado passwd)
+	printf '{"users": [{"name": "loadgen", "password": "%s", "role": "app"}]}\n' "$hash" >"$dir/auth.json"
+	auth=(--auth "$dir/auth.json")
+	simauth=(--user loadgen --password "$pw")
+fi
+echo "==> fechado serve --data $dir/data on $url${auth:+ (--auth: sim writes as an app user)}"
 # SERVE_ARGS: more flags of serve, split at spaces (e.g. SERVE_ARGS='--group-commit 0').
 read -r -a serve_args <<<"${SERVE_ARGS:-}"
-bin/fechado serve --data "$dir/data" --db "$dir/fechado.db" --http "127.0.0.1:$port" ${prof[@]+"${prof[@]}"} ${serve_args[@]+"${serve_args[@]}"} \
+bin/fechado serve --data "$dir/data" --db "$dir/fechado.db" --http "127.0.0.1:$port" ${auth[@]+"${auth[@]}"} ${prof[@]+"${prof[@]}"} ${serve_args[@]+"${serve_args[@]}"} \
 	>"$dir/serve.out" 2>"$dir/serve.err" &
 serve_pid=$!
 for _ in $(seq 1 300); do
@@ -82,7 +95,7 @@ echo "==> load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "==> fechado sim --live --tables $tables --pace $pace --duration $duration --readers $readers"
 /usr/bin/time -f '%U %S' -o "$dir/sim.time" \
-	bin/fechado sim --live --target "$url" --tables "$tables" --pace "$pace" --duration "$duration" --readers "$readers" ${simprof[@]+"${simprof[@]}"} |
+	bin/fechado sim --live --target "$url" --tables "$tables" --pace "$pace" --duration "$duration" --readers "$readers" ${simauth[@]+"${simauth[@]}"} ${simprof[@]+"${simprof[@]}"} |
 	tee "$dir/sim.json"
 serve_cpu=$(awk -v a="$serve_cpu0" -v b="$(cpu "$serve_pid")" 'BEGIN { printf "%.2f", b - a }')
 sim_cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$dir/sim.time")
