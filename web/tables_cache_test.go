@@ -36,6 +36,26 @@ func (e *env) getRaw(path, ifNoneMatch string) (int, string, []byte) {
 	return resp.StatusCode, resp.Header.Get("ETag"), b
 }
 
+// waitTables reads GET /api/tables until ok accepts its answer, for at most 10 s.
+func (e *env) waitTables(ok func(tablesAnswer) bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, _, body := e.getRaw("/api/tables", "")
+		var ts tablesAnswer
+		if err := json.Unmarshal(body, &ts); err != nil {
+			e.t.Fatal(err)
+		}
+		if ok(ts) {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("GET /api/tables after 10 s: %s", body)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 type tablesAnswer struct {
 	Tables []struct {
 		Table      string `json:"table"`
@@ -58,6 +78,12 @@ func TestTablesKeptAnswerFollowsEveryChange(t *testing.T) {
 	b := simulated(t, sim.Config{Rules: "std-draw", Players: 4, Hands: 1, Seed: 72, Table: "t-b", ExposeRate: -1})
 	e.post(append(handsBody(a[:1]), handsBody(b)...), http.StatusOK, nil)
 	e.waitProjected()
+	// The live tables take a commit's events just after it: wait until they show both hands'
+	// last events, so that nothing changes between the two reads below.
+	e.waitTables(func(ts tablesAnswer) bool {
+		return len(ts.Tables) == 2 && ts.Tables[0].Seq == int(a[0].Events[len(a[0].Events)-1].Seq) &&
+			ts.Tables[1].Seq == int(b[0].Events[len(b[0].Events)-1].Seq)
+	})
 
 	code, etag, body := e.getRaw("/api/tables", "")
 	if code != http.StatusOK || etag == "" {
@@ -82,6 +108,9 @@ func TestTablesKeptAnswerFollowsEveryChange(t *testing.T) {
 	// One event more of t-a: its second hand starts.
 	e.post(jsonl(a[1].Events[:1]), http.StatusOK, nil)
 	e.waitProjected()
+	e.waitTables(func(ts tablesAnswer) bool {
+		return len(ts.Tables) == 2 && ts.Tables[0].Hand == a[1].Events[0].Hand
+	})
 	code, etag3, body3 := e.getRaw("/api/tables", etag)
 	if code != http.StatusOK || etag3 == etag {
 		t.Fatalf("after an event: %d, ETag %q (was %q): the kept answer was served", code, etag3, etag)
