@@ -101,6 +101,9 @@ type handJob struct {
 	// gate of the hand handed over before it at its table, which its own hand.ended waits for on
 	// the fast path (Recorder.send). Both nil for a job that does not end its hand.
 	gate, before *endGate
+	// lastSum is the SHA-256 of the last line's bytes as chain last checked the job (the
+	// hand's head once the job is stored, which the Log's lastCache keeps); zero before.
+	lastSum [sha256.Size]byte
 }
 
 func newJob(e *events.Event) *handJob {
@@ -306,6 +309,7 @@ func (j *handJob) chain(pred string, limit int) error {
 		}
 		sum = sha256.Sum256(e.Raw)
 	}
+	j.lastSum = sum
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package recorder
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"sync"
 	"sync/atomic"
 
@@ -59,7 +61,11 @@ func (c *lastCache) remember(j *handJob, res handResult, err error) {
 		c.drop(j.subject)
 		return
 	}
-	v := lastAppended{seq: last.Seq, streamSeq: res.lastSeq, hash: events.Hash(last.Raw)}
+	// chain hashed every line of the job before it was published: its last sum is the head's.
+	v := lastAppended{seq: last.Seq, streamSeq: res.lastSeq, hash: hex.EncodeToString(j.lastSum[:])}
+	if j.lastSum == ([sha256.Size]byte{}) {
+		v.hash = events.Hash(last.Raw)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxLastCached {
