@@ -115,6 +115,26 @@ func project(tb testing.TB, db *sql.DB, path string, batch int) Progress {
 	return pr
 }
 
+// scanAny scans the current row of rs, of n columns, into values, a []byte given as a string
+// (SQLite's text read without a type to scan into), for the tests that print rows.
+func scanAny(tb testing.TB, rs *sql.Rows, n int) []any {
+	tb.Helper()
+	vals := make([]any, n)
+	ptrs := make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rs.Scan(ptrs...); err != nil {
+		tb.Fatal(err)
+	}
+	for i, v := range vals {
+		if b, ok := v.([]byte); ok {
+			vals[i] = string(b)
+		}
+	}
+	return vals
+}
+
 // dump returns every row of every table of db, table by table, ordered by primary key (or by
 // every column where there is none), one line per row, then the SQL of every index and trigger.
 // source_log is left out: it names the source (a log, or none for a file), not what the events
@@ -171,19 +191,8 @@ func dump(tb testing.TB, db *sql.DB) string {
 		cols, _ := rs.Columns()
 		n := 0
 		for rs.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rs.Scan(ptrs...); err != nil {
-				tb.Fatal(err)
-			}
 			fmt.Fprintf(&out, "%s", name)
-			for i, v := range vals {
-				if b, ok := v.([]byte); ok {
-					v = string(b)
-				}
+			for i, v := range scanAny(tb, rs, len(cols)) {
 				fmt.Fprintf(&out, "|%s=%v", cols[i], v)
 			}
 			out.WriteByte('\n')

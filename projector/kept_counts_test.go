@@ -126,19 +126,8 @@ func keptCounts(t *testing.T, db *sql.DB) string {
 		}
 		cols, _ := rows.Columns()
 		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
 			line := q.name
-			for _, v := range vals {
-				if b, ok := v.([]byte); ok {
-					v = string(b)
-				}
+			for _, v := range scanAny(t, rows, len(cols)) {
 				line += fmt.Sprintf("|%v", v)
 			}
 			out = append(out, line)

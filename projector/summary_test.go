@@ -223,20 +223,7 @@ func rowsStored(t *testing.T, db *sql.DB, hand string) string {
 		}
 		cols, _ := rows.Columns()
 		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, v := range vals {
-				if s, ok := v.([]byte); ok {
-					vals[i] = string(s)
-				}
-			}
-			b.WriteString(rowLine(vals...))
+			b.WriteString(rowLine(scanAny(t, rows, len(cols))...))
 		}
 		rows.Close()
 	}
