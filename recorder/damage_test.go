@@ -142,38 +142,26 @@ func TestDamagedMessageIsReported(t *testing.T) {
 // docs/deployment.md §4) waits for them: the consumer's "nothing pending" is its replica's, and
 // the read used to end there and call the first message it had not been given damaged.
 func TestReadWaitsForWhatTheLeaderHoldsAhead(t *testing.T) {
-	l := recordertest.Open(t)
-	first, second := recordertest.Hand(t, "t1", 1, 4), recordertest.Hand(t, "t1", 2, 3)
-	appendAll := appender(t, l)
-	if err := appendAll(first); err != nil {
-		t.Fatal(err)
-	}
-	n, k := uint64(len(first)), uint64(len(second))
-	defer recorder.LeaderAhead(l, k)()
-
-	var seqs []uint64
-	stored := make(chan error, 1)
-	err := l.ReadRaw(ctx(t), 0, func(seq uint64, _ []byte) error {
-		seqs = append(seqs, seq)
-		if seq == n {
-			// The replica stores the leader's last messages now.
-			go func() { stored <- appendAll(second) }()
-		}
-		return nil
+	readDuringLeaderAhead(t, "messages", false, func(l *recorder.Log, got func(seq uint64)) error {
+		return l.ReadRaw(ctx(t), 0, func(seq uint64, _ []byte) error { got(seq); return nil })
 	})
-	if err != nil {
-		t.Fatalf("ReadRaw: %v, want the %d messages the leader names", err, n+k)
-	}
-	if err := <-stored; err != nil {
-		t.Fatal(err)
-	}
-	readOneToN(t, "messages", seqs, n+k)
 }
 
 // A filtered read's consumer may sit on a replica behind the stream leader, and its "nothing
 // pending" was taken for the end of the read: a table's replay or audit during a node loss saw
 // fewer events than the leader holds. ReadTable waits for the last the leader holds of its filter.
 func TestReadTableWaitsForWhatTheLeaderHoldsOfItsFilter(t *testing.T) {
+	readDuringLeaderAhead(t, "events of table t1", true, func(l *recorder.Log, got func(seq uint64)) error {
+		return l.ReadTable(ctx(t), "t1", func(s recorder.Stored) error { got(s.Seq); return nil })
+	})
+}
+
+// readDuringLeaderAhead stores a hand of table t1, makes the leader name k messages more than
+// the reader's replica holds (and, filtered, the filter's last as the leader has it), and reads
+// with read: when the read reaches the first hand's last message, the replica stores a second
+// hand of k events. The read must return every one of the n+k, in order.
+func readDuringLeaderAhead(t *testing.T, what string, filtered bool, read func(l *recorder.Log, got func(seq uint64)) error) {
+	t.Helper()
 	l := recordertest.Open(t)
 	first, second := recordertest.Hand(t, "t1", 1, 4), recordertest.Hand(t, "t1", 2, 3)
 	appendAll := appender(t, l)
@@ -182,25 +170,26 @@ func TestReadTableWaitsForWhatTheLeaderHoldsOfItsFilter(t *testing.T) {
 	}
 	n, k := uint64(len(first)), uint64(len(second))
 	defer recorder.LeaderAhead(l, k)()
-	defer recorder.FilterLeaderAt(l, n+k)()
+	if filtered {
+		defer recorder.FilterLeaderAt(l, n+k)()
+	}
 
 	var seqs []uint64
 	stored := make(chan error, 1)
-	err := l.ReadTable(ctx(t), "t1", func(s recorder.Stored) error {
-		seqs = append(seqs, s.Seq)
-		if s.Seq == n {
+	err := read(l, func(seq uint64) {
+		seqs = append(seqs, seq)
+		if seq == n {
 			// The replica stores the leader's last messages now.
 			go func() { stored <- appendAll(second) }()
 		}
-		return nil
 	})
 	if err != nil {
-		t.Fatalf("ReadTable: %v, want the %d events the leader holds", err, n+k)
+		t.Fatalf("reading %s: %v, want the %d the leader holds", what, err, n+k)
 	}
 	if err := <-stored; err != nil {
 		t.Fatal(err)
 	}
-	readOneToN(t, "events of table t1", seqs, n+k)
+	readOneToN(t, what, seqs, n+k)
 }
 
 // The leader's last of a filter, which ends a filtered read, is the filter's own: a table's
