@@ -28,6 +28,10 @@ type report struct {
 	GoTime time.Duration
 
 	Whole *wholeProcess // nil when the whole-process measurements were not run
+
+	// Kept is the hand-written sections of the report this run replaces (keptSections), written
+	// again after the Go benchmarks.
+	Kept []byte
 }
 
 // cmdPkg is the package the whole-process figures are filed under in the raw output.
@@ -38,10 +42,17 @@ const cmdPkg = "github.com/fechado/fechado/cmd/fechado"
 func (r *report) raw() []byte {
 	var b bytes.Buffer
 	b.Write(r.GoRaw)
-	if r.Whole == nil || len(r.Whole.sizes) == 0 {
+	if r.Whole == nil || (len(r.Whole.sizes) == 0 && r.Whole.spread == nil && r.Whole.loads == nil) {
 		return b.Bytes()
 	}
 	fmt.Fprintf(&b, "pkg: %s\n", cmdPkg)
+	r.Whole.spread.raw(&b)
+	if ls := r.Whole.loads; ls != nil {
+		for _, l := range ls.Runs {
+			fmt.Fprintf(&b, "BenchmarkCmd/live/tables=%d \t%d\t%d ns/op\t%.1f append-p99-ms\t%.1f lag-p99-ms\t%.1f read-p99-ms\t%d peak-RSS-B\t%.2f CPU-s\n",
+				l.Tables, l.Sim.Append.Count, l.Wall.Nanoseconds(), l.Sim.Append.P99, l.Sim.Lag.P99, l.Sim.Read.P99, l.ServeHWM, l.ServeCPU)
+		}
+	}
 	// Named by nominal size, so that two commits' lines pair up even if the simulator's
 	// tables end at other hands.
 	line := func(name string, size int, run *run, unit string, n int) {
@@ -124,7 +135,9 @@ func (r *report) markdown() []byte {
 	r.presets(p)
 	r.growth(p)
 	r.apiReads(p)
+	r.loadTable(p)
 	r.allGo(p)
+	b.Write(r.Kept)
 	r.how(p)
 	r.compare(p)
 	r.leftOut(p)
@@ -164,20 +177,15 @@ func (r *report) summary(p printer) {
 		p("| Hands audited from a file on one core, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB), `taskset -c N`, `GOMAXPROCS=1` | %s hands/s (%s), peak memory %.0f MB | `jq -c .` of the same files, one core: %s | %.3f of jq's time; target at most %.2f (issue 43): %s |\n",
 			thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, thousandsF(perSecond(s.Hands, s.Audit.Wall)),
 			secs(s.Audit.Wall), float64(s.Audit.MaxRSS)/1e6, secs(s.JQ.Wall), ratio, jqTarget, metOrNot(ratio <= jqTarget))
-		switch {
-		case s.Spread != nil && s.SpreadOne != nil:
-			up := s.SpreadOne.Wall.Seconds() / s.Spread.Wall.Seconds()
-			p("| The same files audited on every core: `fechado audit --json --workers %d`, whole process, not pinned | %s (%s hands/s), peak memory %.0f MB | `--workers 1`: %s | %.2f× faster; target at least %.1f× on 2 cores (issue 43): %s |\n",
-				s.SpreadWorkers, secs(s.Spread.Wall), thousandsF(perSecond(s.Hands, s.Spread.Wall)), float64(s.Spread.MaxRSS)/1e6,
-				secs(s.SpreadOne.Wall), up, spreadTarget, metOrNot(up >= spreadTarget))
-		case s.SpreadErr != nil:
-			p("| The same files audited on every core (`--workers`) | missing: %v | | |\n", s.SpreadErr)
-		}
 	} else {
 		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
 	}
+	r.spreadRow(p)
 	r.baselineRow(p)
 	r.wholeSummary(p)
+	r.apiRow(p)
+	r.memoryRow(p)
+	r.loadRow(p)
 	if res := g.get("BenchmarkAuditOneCore"); res != nil {
 		v, _ := res.median("hands/s")
 		m, _ := res.median("peak-RSS-MB")
@@ -677,4 +685,30 @@ func orUnknown(s string) string {
 // microsEach is d spread over n (hands or events), in microseconds.
 func microsEach(d time.Duration, n int) float64 {
 	return float64(d.Microseconds()) / float64(n)
+}
+
+// keptSections returns the sections of an earlier report that a person wrote, to be written again
+// by the run that replaces it: every "## " section whose heading says it was measured outside
+// `make bench` (figures of other runs, with how they were taken), in their order, each to the
+// next "## " heading. The sections the harness writes are made anew.
+func keptSections(old []byte) []byte {
+	var out bytes.Buffer
+	keep := false
+	inCode := false
+	for _, line := range bytes.SplitAfter(old, []byte("\n")) {
+		// A fenced block may hold a line starting with "## " that is no heading.
+		if bytes.HasPrefix(line, []byte("```")) {
+			inCode = !inCode
+		}
+		if !inCode && bytes.HasPrefix(line, []byte("## ")) {
+			keep = bytes.Contains(bytes.ToLower(line), []byte("outside `make bench`"))
+		}
+		if keep {
+			out.Write(line)
+		}
+	}
+	if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n\n")) {
+		out.WriteString("\n")
+	}
+	return out.Bytes()
 }
