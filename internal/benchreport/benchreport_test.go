@@ -242,7 +242,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
 		"missing: `BenchmarkProject` did not run",
 		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c N`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.500 of jq's time; target at most 0.05 (issue 43): **not met** |",
-		"on 20,000 hands (935,000 events, 281 MB), 3 rounds; the findings (the first round's two `--json` outputs) identical byte for byte | `--workers 2`: median 1.00 s (20,000 hands/s), peak memory 60 MB | `--workers 1`: median 2.00 s, peak memory 60 MB | 2.00× faster (median of the rounds' ratios, quartiles 1.75 and 2.10); target at least 1.8× on 2 cores (issue 43): met |",
+		"on 20,000 hands (935,000 events, 281 MB), 3 rounds; the findings (the first round's two `--json` outputs) identical byte for byte | `--workers 2`: median 1.00 s (20,000 hands/s), peak memory 60 MB | `--workers 1`: median 2.00 s, peak memory 60 MB | 2.00× the speed of one worker (median of the rounds' ratios, quartiles 1.75 and 2.10); target at least 1.8× on 2 cores (issue 43): met |",
 		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 0.40 | 2.00 | 4.00 s | 4000 | 6,250 | 120 | 300 | 0.10 | 0.40 |\n",
 		"| 3.00 s (1,000) | 0.50 | 3.00 | failed | — | — | — | — | — | — |\n",
 		"(the table from the log's subjects, as `fechado export --hand` without read models), p99 over 1,000 random simulated hands of the log of 2,000 hands",

@@ -139,7 +139,7 @@ func TestLoadSummaryRowAndTable(t *testing.T) {
 	rep := &report{cfg: cfg, Whole: w}
 	wantInReport(t, md(rep.loadRow),
 		"| **500 tables**: append p99 20.0 ms, lag p99 400 ms, read p99 60.0 ms; serve 300 MB peak, 5.000 s of CPU per 1,000 events |",
-		"| at 1,000 tables: read p99 < 100 ms: 180 ms over 5000 reads, 0 errors (serve 50 s of CPU in 150 s, load average 2.0 1.9 1.8) |",
+		"| at 1,000 tables: read p99 < 100 ms: 180 ms over 5000 reads, 0 errors (serve 50.0 s of CPU in 150 s, load average 2.0 1.9 1.8) |",
 		"target 1,000 tables on 2 cores (issue 43): **not met** |")
 	wantInReport(t, md(rep.loadTable),
 		"| 500 | 10,000 (250) | 2.0 | 20.0 | 500 | 100 | 400 | 10.0 | 60.0 | 50.0 (5.000) | 20.0 | 300 | 2.0 1.9 1.8 | all met |",

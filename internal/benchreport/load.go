@@ -403,6 +403,9 @@ func (w *wholeProcess) measureLoads(ctx context.Context, until time.Time, progre
 			return
 		}
 		ls.Runs = append(ls.Runs, l)
+		for _, line := range l.lines() {
+			fmt.Fprintf(progress, "benchreport:   %s\n", strings.TrimPrefix(line, "==> "))
+		}
 		if !l.allMet() {
 			if rest := w.cfg.loadTables[i+1:]; len(rest) > 0 {
 				ls.Stopped = fmt.Sprintf("%s not run: %d tables already missed a goal", tablesList(rest), n)
@@ -461,7 +464,7 @@ func (r *report) loadRow(p printer) {
 	limit := ""
 	switch {
 	case next != nil:
-		limit = fmt.Sprintf("at %s tables: %s (serve %.0f s of CPU in %.0f s, load average %s)", thousands(next.Tables), strings.Join(next.failed(), "; "),
+		limit = fmt.Sprintf("at %s tables: %s (serve %.1f s of CPU in %.0f s, load average %s)", thousands(next.Tables), strings.Join(next.failed(), "; "),
 			next.ServeCPU, next.Sim.Seconds, next.LoadAfter)
 	case ls.Err != nil:
 		limit = fmt.Sprintf("at %s tables the load failed: %v", thousands(ls.ErrAt), ls.Err)

@@ -520,6 +520,9 @@ func (r *report) leftOut(p printer) {
 	var notes []string
 	if r.Whole != nil {
 		notes = append(notes, r.Whole.notes...)
+		if len(r.cfg.sizes) == 0 {
+			notes = append(notes, "whole-process measurements of the log's sizes: not run (`-sizes \"\"`)")
+		}
 		for _, s := range r.Whole.sizes {
 			if s.NoJQ {
 				notes = append(notes, fmt.Sprintf("%s hands: `jq -c .` left out (sizes over %s hands, `-jq-max`): it is only the baseline of audit, measured at the smaller sizes, and would take several minutes of the budget", thousands(s.Nominal), thousands(r.cfg.jqMax)))

@@ -169,7 +169,7 @@ func (r *report) spreadRow(p printer) {
 	if pa.Err != nil {
 		note = fmt.Sprintf("; a run failed: %v", pa.Err)
 	}
-	p("| %s on %s hands (%s events, %.0f MB), %s; %s | `--workers %d`: median %s (%s hands/s), peak memory %s MB | `--workers 1`: median %s, peak memory %s MB | %.2f× faster (median of the rounds' ratios, quartiles %.2f and %.2f); target at least %.1f× on 2 cores (issue 43): %s%s |\n",
+	p("| %s on %s hands (%s events, %.0f MB), %s; %s | `--workers %d`: median %s (%s hands/s), peak memory %s MB | `--workers 1`: median %s, peak memory %s MB | %.2f× the speed of one worker (median of the rounds' ratios, quartiles %.2f and %.2f); target at least %.1f× on 2 cores (issue 43): %s%s |\n",
 		what, thousands(sp.Room.Hands), thousands(sp.Room.Events), float64(sp.Room.Bytes)/1e6, roundsText(pa.rounds()), same,
 		sp.Workers, secs(wallAt(pa.Cur, 0.5)), thousandsF(perSecond(sp.Room.Hands, wallAt(pa.Cur, 0.5))), peakMedian(pa.Cur),
 		secs(wallAt(pa.Base, 0.5)), peakMedian(pa.Base), up, quantile(ratios, 0.25), quantile(ratios, 0.75), spreadTarget, metOrNot(met), note)
