@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -183,4 +186,70 @@ func TestAPIAndMemorySummaryRows(t *testing.T) {
 	wantInReport(t, md(rep.apiRow), "`GET /api/hands`: p99 0.0 ms", "3 errors", "(issue 43): **not met**")
 	w.sizes[1].Server.MaxRSS = 400e6
 	wantInReport(t, md(rep.memoryRow), "(issue 43): met")
+}
+
+// The load rises through -load-tables and stops at the first number that misses a goal, the
+// numbers after it named as not run; a load that fails to run stops it too, and says so.
+func TestMeasureLoadsStopsAtTheFirstMiss(t *testing.T) {
+	cfg, err := parseFlags([]string{"-load-tables", "10,20,30,40", "-load-duration", "1s", "-load-pace", "500ms", "-load-readers", "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []loadConfig
+	fake := func(readP99 map[int]float64, failAt int) func(context.Context, loadConfig, io.Writer) (*loadRun, error) {
+		return func(_ context.Context, c loadConfig, _ io.Writer) (*loadRun, error) {
+			asked = append(asked, c)
+			if c.tables == failAt {
+				return nil, errors.New("serve did not answer")
+			}
+			return &loadRun{Tables: c.tables, Wall: 2 * time.Second, Sim: liveReport{Tables: c.tables, PaceMS: 500, Seconds: 1,
+				Append: liveFigures{Count: 100, P99: 10}, Lag: liveFigures{Count: 5, P99: 200}, Read: liveFigures{Count: 50, P99: readP99[c.tables]}}}, nil
+		}
+	}
+	w := &wholeProcess{cfg: cfg, loadRunner: fake(map[int]float64{10: 20, 20: 60, 30: 150, 40: 20}, 0)}
+	w.measureLoads(context.Background(), time.Now().Add(time.Hour), io.Discard)
+	if len(asked) != 3 || len(w.loads.Runs) != 3 {
+		t.Fatalf("%d loads asked, %d runs: want 3, the last the first to miss", len(asked), len(w.loads.Runs))
+	}
+	for i, c := range asked {
+		if c.tables != cfg.loadTables[i] || c.pace != 500*time.Millisecond || c.duration != time.Second || c.readers != 3 || !c.auth ||
+			c.dir != filepath.Join(cfg.work, fmt.Sprintf("load-%d", c.tables)) {
+			t.Errorf("load %d: %+v", i, c)
+		}
+	}
+	if w.loads.Stopped != "40 tables not run: 30 tables already missed a goal" || w.loads.Err != nil {
+		t.Errorf("stopped %q, err %v", w.loads.Stopped, w.loads.Err)
+	}
+	rep := &report{cfg: cfg, Whole: w}
+	wantInReport(t, md(rep.loadRow), "**20 tables**", "at 30 tables: read p99 < 100 ms: 150 ms")
+
+	asked = nil
+	w = &wholeProcess{cfg: cfg, loadRunner: fake(map[int]float64{10: 20}, 20)}
+	w.measureLoads(context.Background(), time.Now().Add(time.Hour), io.Discard)
+	if len(asked) != 2 || len(w.loads.Runs) != 1 || w.loads.ErrAt != 20 || w.loads.Err == nil {
+		t.Fatalf("a load that failed: %d asked, %+v", len(asked), w.loads)
+	}
+	rep = &report{cfg: cfg, Whole: w}
+	wantInReport(t, md(rep.loadRow), "**10 tables**", "at 20 tables the load failed: serve did not answer")
+	wantInReport(t, md(rep.loadTable), "- 20 tables: **failed**: serve did not answer")
+}
+
+// The estimate of the largest size holds the API's reads there: the clients' fixed time and
+// serve's start, which grows with the log as it did at the size before.
+func TestEstimateHoldsTheAPIAtTheLargestSize(t *testing.T) {
+	full := func(apiSeconds string) time.Duration {
+		cfg, err := parseFlags([]string{"-sizes", "1000,2000,4000", "-table-hands", "1000", "-margin", "1", "-api-seconds", apiSeconds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &wholeProcess{cfg: cfg, tables: make([]*table, 1), simHands: 1000}
+		prev := &size{Hands: 1000, RecordedHands: 1000, Audit: &run{Wall: time.Second},
+			API: &apiTimes{}, APIRun: &run{Wall: 65 * time.Second}}
+		f, _ := w.estimate(prev, 4000, 4)
+		return f
+	}
+	// 60 s of clients, and serve's 5 s start at 1,000 hands four times over at 4,000.
+	if got := full("60") - full("0"); got != 80*time.Second {
+		t.Errorf("the API's share of the estimate: %v, want 1m20s", got)
+	}
 }

@@ -391,7 +391,11 @@ func (w *wholeProcess) measureLoads(ctx context.Context, until time.Time, progre
 		}
 		fmt.Fprintf(progress, "benchreport: live tables: %d tables, pace %s, %s, %d readers\n", n, w.cfg.loadPace, w.cfg.loadDuration, w.cfg.loadReaders)
 		dir := filepath.Join(w.cfg.work, fmt.Sprintf("load-%d", n))
-		l, err := runLoad(ctx, loadConfig{fechado: w.cfg.fechado, dir: dir, tables: n, pace: w.cfg.loadPace,
+		load := runLoad
+		if w.loadRunner != nil {
+			load = w.loadRunner
+		}
+		l, err := load(ctx, loadConfig{fechado: w.cfg.fechado, dir: dir, tables: n, pace: w.cfg.loadPace,
 			duration: w.cfg.loadDuration, readers: w.cfg.loadReaders, auth: true}, io.Discard)
 		os.RemoveAll(dir)
 		if err != nil {

@@ -241,6 +241,8 @@ type wholeProcess struct {
 	simHands int           // hands of the tables simulated so far
 	spread   *spreadAudits // audit on every core against one worker (nil: not run)
 	loads    *loadSteps    // the live tables (nil: not run)
+	// loadRunner runs one load in place of runLoad (tests: the rising without serve).
+	loadRunner func(context.Context, loadConfig, io.Writer) (*loadRun, error)
 }
 
 // measureSizes runs, for each size in turn, audit and jq on the same files, then record of
