@@ -348,7 +348,7 @@ func (r *report) apiReads(p printer) {
 		return
 	}
 	p("## The web API at size: %d clients\n\n", apiClients)
-	p("After `project`, `fechado serve --data DIR --db DB` over the same log and read models, and %d clients in one process (`benchreport %s FECHADO DIR DB SECONDS`) that GET every endpoint of the API and the pages in turn, each from a place of its own in the list, ids (tables, hands, players, tournaments) drawn at random from what the server lists; times are from the request to the last byte of the answer, in milliseconds. `serve peak MB` is serve's peak resident memory over its start (catching up the log, which the projection had reached) and the reads. Target (issue 43): p99 under 100 ms.\n\n", apiClients, apiFlag)
+	p("After `project`, `fechado serve --data DIR --db DB` over the same log and read models, and %d clients in one process (`benchreport %s FECHADO DIR DB SECONDS`) that GET every endpoint of the API and the pages in turn, each from a place of its own in the list, ids (tables, hands, players, tournaments) drawn at random from what the server lists; times are from the request to the last byte of the answer, in milliseconds. Read at the first size and at the largest only (%d s each, `-api-seconds`). Below the table, serve's peak resident memory idle (its `VmHWM` once it answered, before the clients: opening the log and the read models, catching up the log, which the projection had reached) and over the whole run (`wait4`'s rusage). Targets (issue 43): every endpoint's p99 under %.0f ms, serve under %.0f MB.\n\n", apiClients, apiFlag, r.cfg.apiSeconds, apiTarget, memoryTarget/1e6)
 	p("| Endpoint |")
 	for _, s := range sizes {
 		p(" %s hands p50 | p99 | n |", thousands(s.Hands))
