@@ -222,6 +222,7 @@ func TestMeasureLoadsStopsAtTheFirstMiss(t *testing.T) {
 	}
 	rep := &report{cfg: cfg, Whole: w}
 	wantInReport(t, md(rep.loadRow), "**20 tables**", "at 30 tables: read p99 < 100 ms: 150 ms")
+	wantInReport(t, md(rep.leftOut), "- live tables: 40 tables not run: 30 tables already missed a goal.")
 
 	asked = nil
 	w = &wholeProcess{cfg: cfg, loadRunner: fake(map[int]float64{10: 20}, 20)}

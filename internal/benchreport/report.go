@@ -523,6 +523,9 @@ func (r *report) leftOut(p printer) {
 	var notes []string
 	if r.Whole != nil {
 		notes = append(notes, r.Whole.notes...)
+		if ls := r.Whole.loads; ls != nil && ls.Stopped != "" {
+			notes = append(notes, "live tables: "+ls.Stopped)
+		}
 		if len(r.cfg.sizes) == 0 {
 			notes = append(notes, "whole-process measurements of the log's sizes: not run (`-sizes \"\"`)")
 		}
