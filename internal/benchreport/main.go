@@ -1,9 +1,12 @@
 // Command benchreport owns fechado's benchmark report: it runs the Go benchmarks of every
 // package (`go test -bench`), then measures the fechado binary as whole processes on simulated
 // logs of growing size (audit against `jq -c .` on the same files, and against the audit of an
-// earlier commit's build when given one, record, project: elapsed time and peak memory), and
-// writes BENCHMARKS.md, with the raw benchmark output kept under internal/benchreport/testdata/raw/ for benchstat. `make
-// bench` runs it through internal/benchreport/bench.sh.
+// earlier commit's build when given one, record, project: elapsed time and peak memory; the web
+// API under 20 clients at the first size and the largest), the audit of a room on every core
+// against one worker, and the live tables one node holds (the load of `make load` at a rising
+// number of tables), and writes BENCHMARKS.md, keeping its hand-written sections, with the raw
+// benchmark output kept under internal/benchreport/testdata/raw/ for benchstat. `make bench` runs
+// it through internal/benchreport/bench.sh.
 //
 // Usage:
 //
