@@ -65,7 +65,7 @@ func TestReportAPITable(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &wholeProcess{cfg: cfg, sizes: []*size{
-		{Nominal: 1000, Hands: 1000, API: &apiTimes{Clients: 20, Seconds: 20, Requests: 400, ServeMaxRSS: 90e6, ServeCPU: 12,
+		{Nominal: 1000, Hands: 1000, API: &apiTimes{Clients: 20, Seconds: 20, Requests: 400, ServeMaxRSS: 90e6, ServeIdleHWM: 70e6, ServeCPU: 12,
 			Endpoints: []apiEndpoint{{Name: "GET /api/hands", Count: 200, P50: 12.5, P99: 80, Max: 90}, {Name: "GET /metrics", Count: 198, Errors: 2, P50: 3, P99: 9}}}},
 		{Nominal: 2000, Hands: 2000, APIErr: errors.New("serve did not answer")},
 	}}
@@ -74,7 +74,7 @@ func TestReportAPITable(t *testing.T) {
 	rep.apiReads(func(format string, a ...any) { fmt.Fprintf(&b, format, a...) })
 	md := b.String()
 	for _, want := range []string{"| `GET /api/hands` | 12.5 | 80.0 | 200 | – | – | – |", "| `GET /metrics` | 3.0 | 9.0 | 198 (2 errors) |",
-		"2,000 hands: **failed**: serve did not answer", "400 requests in 20 s (20/s); serve's peak memory 90 MB"} {
+		"2,000 hands: **failed**: serve did not answer", "400 requests in 20 s (20/s); serve's peak memory 70 MB idle (once it answered, before the clients), 90 MB over the reads"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q:\n%s", want, md)
 		}

@@ -175,10 +175,18 @@ func TestReportRawAndMarkdown(t *testing.T) {
 			Reads: &readTimes{Reads: 1000, P50: 4e5, P99: 2e6}, ModelReads: &readTimes{Reads: 1000, P50: 1e5, P99: 4e5, Copies: 990}},
 		{Nominal: 2000, Hands: 2000, Events: 50000, Bytes: 14e6, RecordedHands: 1000, RecordedEvents: 25000,
 			Audit: mk(2*time.Second, 50e6), JQ: mk(4*time.Second, 5e6), ProjectErr: errors.New("project broke"),
-			Spread: mk(1250*time.Millisecond, 70e6), SpreadOne: mk(2500*time.Millisecond, 50e6), SpreadWorkers: 2,
 			Record: mk(3*time.Second, 100e6), Project: mk(time.Second, 0),
 			Reads: &readTimes{Reads: 1000, P50: 5e5, P99: 3e6}},
 	}, notes: []string{"3,000 hands and more: left out"}}
+	secs := func(ss ...float64) []run {
+		var rs []run
+		for _, v := range ss {
+			rs = append(rs, *mk(time.Duration(v*float64(time.Second)), 60e6))
+		}
+		return rs
+	}
+	w.spread = &spreadAudits{Room: table{Hands: 20000, Events: 935000, Bytes: 281e6}, Workers: 2,
+		Pairs: &pairedAudits{Asked: 3, Base: secs(2, 2.2, 1.8), Cur: secs(1, 1, 1.2), Checked: true, Identical: true}}
 	rep := &report{cfg: cfg, Start: time.Now(), End: time.Now().Add(time.Minute), Commit: commit{Hash: "abc", Dirty: true},
 		Go: parseBench([]byte(goOutput)), GoRaw: []byte(goOutput), Whole: w, RawPath: "internal/benchreport/testdata/raw/raw-abc-dirty.txt"}
 
@@ -234,7 +242,7 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		"| 24,000 events/s | plain `PublishAsync` of the same payloads: 160,000 events/s | 0.14 of plain |",
 		"missing: `BenchmarkProject` did not run",
 		"`fechado audit --json` on 2,000 hands (50,000 events, 14 MB), `taskset -c N`, `GOMAXPROCS=1` | 1,000 hands/s (2.00 s), peak memory 50 MB | `jq -c .` of the same files, one core: 4.00 s | 0.500 of jq's time; target at most 0.05 (issue 43): **not met** |",
-		"`fechado audit --json --workers 2`, whole process, not pinned | 1.25 s (1,600 hands/s), peak memory 70 MB | `--workers 1`: 2.50 s | 2.00× faster; target at least 1.8× on 2 cores (issue 43): met |",
+		"on 20,000 hands (935,000 events, 281 MB), 3 rounds; the findings (the first round's two `--json` outputs) identical byte for byte | `--workers 2`: median 1.00 s (20,000 hands/s), peak memory 60 MB | `--workers 1`: median 2.00 s, peak memory 60 MB | 2.00× the speed of one worker (median of the rounds' ratios, quartiles 1.75 and 2.10); target at least 1.8× on 2 cores (issue 43): met |",
 		"| 1,000 | 1,000 | 25,000 | 7 | 1.50 | 1.00 s | 1000 | 50 | 2.00 s | 0.50 | 3.00 s (1,000) | 0.40 | 2.00 | 4.00 s | 4000 | 6,250 | 120 | 300 | 0.10 | 0.40 |\n",
 		"| 3.00 s (1,000) | 0.50 | 3.00 | failed | — | — | — | — | — | — |\n",
 		"(the table from the log's subjects, as `fechado export --hand` without read models), p99 over 1,000 random simulated hands of the log of 2,000 hands",
@@ -267,6 +275,15 @@ func TestReportRawAndMarkdown(t *testing.T) {
 		t.Errorf("BENCHMARKS.md lacks %q\n%s", want, md)
 	}
 	w.sizes[1].Events = 50000
+
+	// The spread: a round each of one worker and of every core in the raw output, and findings
+	// that differ fail the goal however fast the spread.
+	if sp := parseBench(rep.raw()).get("BenchmarkCmd/audit-spread/workers=2"); sp == nil || sp.Samples != 3 {
+		t.Errorf("the spread's rounds in the raw output: %+v", sp)
+	}
+	w.spread.Pairs.Identical = false
+	wantInReport(t, string(rep.markdown()), "**the findings differ**", "target at least 1.8× on 2 cores (issue 43): **not met**")
+	w.spread.Pairs.Identical = true
 
 	// Just under the target is not met: the ratio has three places.
 	w.sizes[0].Plain = mk(1490*time.Millisecond, 60e6)

@@ -1,9 +1,12 @@
 // Command benchreport owns fechado's benchmark report: it runs the Go benchmarks of every
 // package (`go test -bench`), then measures the fechado binary as whole processes on simulated
 // logs of growing size (audit against `jq -c .` on the same files, and against the audit of an
-// earlier commit's build when given one, record, project: elapsed time and peak memory), and
-// writes BENCHMARKS.md, with the raw benchmark output kept under internal/benchreport/testdata/raw/ for benchstat. `make
-// bench` runs it through internal/benchreport/bench.sh.
+// earlier commit's build when given one, record, project: elapsed time and peak memory; the web
+// API under 20 clients at the first size and the largest), the audit of a room on every core
+// against one worker, and the live tables one node holds (the load of `make load` at a rising
+// number of tables), and writes BENCHMARKS.md, keeping its hand-written sections, with the raw
+// benchmark output kept under internal/benchreport/testdata/raw/ for benchstat. `make bench` runs
+// it through internal/benchreport/bench.sh.
 //
 // Usage:
 //
@@ -25,6 +28,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -51,8 +55,18 @@ type config struct {
 	// is run in turn with this one's on the same files, baselineRounds rounds at the first size.
 	baseline, baselineCommit string
 	baselineRounds           int
-	// apiSeconds is how long the web API is read at each size after project (0: not at all).
+	// apiSeconds is how long the web API is read after project, at the first size and at the
+	// largest (0: not at all).
 	apiSeconds int
+	// loadTables are the numbers of live tables loaded in turn (runLoad), each for loadDuration at
+	// loadPace with loadReaders readers; none: no load.
+	loadTables   []int
+	loadPace     time.Duration
+	loadDuration time.Duration
+	loadReaders  int
+	// spreadRounds is how many rounds of audit --workers NumCPU against --workers 1 the room file
+	// gets (0: none).
+	spreadRounds int
 }
 
 func main() {
@@ -63,6 +77,7 @@ func main() {
 			readsFlag: func(args []string) error { return timeReads(args, os.Stdout) },
 			serveFlag: func(args []string) error { return serveLog(args, os.Stdout) },
 			apiFlag:   func(args []string) error { return timeAPI(args, os.Stdout) },
+			loadFlag:  func(args []string) error { return loadMain(args, os.Stdout, os.Stderr) },
 		}
 		if mode := modes[os.Args[1]]; mode != nil {
 			if err := mode(os.Args[2:]); err != nil {
@@ -77,7 +92,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	if err := runAll(ctx, cfg, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
@@ -113,7 +128,12 @@ func parseFlags(args []string) (*config, error) {
 	fs.StringVar(&cfg.baseline, "audit-baseline", "", "a fechado built from an earlier commit: its audit --json runs in turn with this one's on the same files (\"\": none)")
 	fs.StringVar(&cfg.baselineCommit, "audit-baseline-commit", "", "the commit -audit-baseline was built from, as the report names it")
 	fs.IntVar(&cfg.baselineRounds, "audit-baseline-rounds", 15, fmt.Sprintf("rounds of the two audits at the first size (at the largest, at most %d, as the budget allows)", bigBaselineRounds))
-	fs.IntVar(&cfg.apiSeconds, "api-seconds", 20, fmt.Sprintf("seconds the web API is read by %d clients at each size, under a serve of the log and its read models (0: not read)", apiClients))
+	fs.IntVar(&cfg.apiSeconds, "api-seconds", 60, fmt.Sprintf("seconds the web API is read by %d clients at the first size and at the largest, under a serve of the log and its read models (0: not read)", apiClients))
+	loadTables := fs.String("load-tables", "500,1000,2000,3000,4000,5000", "numbers of live tables loaded in turn (serve and sim --live, as make load), ascending, until one misses a goal (\"\": no load)")
+	fs.DurationVar(&cfg.loadPace, "load-pace", 2*time.Second, "mean time between two events of a live table")
+	fs.DurationVar(&cfg.loadDuration, "load-duration", 150*time.Second, "how long the live tables play at each number of tables")
+	fs.IntVar(&cfg.loadReaders, "load-readers", 20, "clients reading the API during the load")
+	fs.IntVar(&cfg.spreadRounds, "spread-rounds", 7, "rounds of audit --workers NumCPU against --workers 1 on the room file (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -129,20 +149,42 @@ func parseFlags(args []string) (*config, error) {
 	if cfg.tableHands < 1 || cfg.workers < 1 || cfg.count < 1 || cfg.baselineRounds < 1 {
 		return nil, errors.New("-table-hands, -workers, -count and -audit-baseline-rounds must be positive")
 	}
-	for _, f := range strings.Split(*sizes, ",") {
+	var err error
+	if cfg.loadTables, err = ascending(*loadTables, "-load-tables", "a number of tables"); err != nil {
+		return nil, err
+	}
+	if cfg.loadPace <= 0 || cfg.loadDuration <= 0 || cfg.loadReaders < 0 || cfg.spreadRounds < 0 {
+		return nil, errors.New("-load-pace and -load-duration must be positive, -load-readers and -spread-rounds not negative")
+	}
+	if cfg.sizes, err = ascending(*sizes, "-sizes", "a number of hands"); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// ascending parses a comma-separated list of positive numbers in ascending order.
+func ascending(list, flagName, what string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("-sizes: %q is not a number of hands", f)
+			return nil, fmt.Errorf("%s: %q is not %s", flagName, f, what)
 		}
-		if len(cfg.sizes) > 0 && n <= cfg.sizes[len(cfg.sizes)-1] {
-			return nil, fmt.Errorf("-sizes must ascend")
+		if len(out) > 0 && n <= out[len(out)-1] {
+			return nil, fmt.Errorf("%s must ascend", flagName)
 		}
-		cfg.sizes = append(cfg.sizes, n)
+		out = append(out, n)
 	}
-	return cfg, nil
+	return out, nil
+}
+
+// signalContext is a context cancelled by Ctrl-C or SIGTERM: the processes started under it are
+// then killed and the scratch folders removed.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // runAll runs everything and writes the report and the raw output.
@@ -175,12 +217,29 @@ func runAll(ctx context.Context, cfg *config, progress io.Writer) error {
 		rep.GoRaw, rep.GoErr, rep.Go = raw, err, parseBench(raw)
 		rep.GoTime = time.Since(start)
 	}
-	if len(cfg.sizes) > 0 {
-		rep.Whole = &wholeProcess{cfg: cfg}
+	if len(cfg.sizes) > 0 || len(cfg.loadTables) > 0 || cfg.spreadRounds > 0 {
+		w := &wholeProcess{cfg: cfg}
+		rep.Whole = w
 		if v, err := readVersion(ctx, cfg.jq, "--version"); err == nil {
 			rep.JQVersion = v
 		}
-		rep.Whole.measureSizes(ctx, until, progress)
+		// The spread first: a minute or so, on a file of its own.
+		if cfg.spreadRounds > 0 {
+			w.measureSpreadRoom(ctx, until, progress)
+		}
+		if len(cfg.sizes) > 0 {
+			// The sizes leave the first load's time to the live tables, so that a budget that
+			// holds the sizes also holds one number of tables.
+			sizesUntil := until
+			if len(cfg.loadTables) > 0 {
+				sizesUntil = until.Add(-w.loadEstimate())
+			}
+			w.measureSizes(ctx, sizesUntil, progress)
+		}
+		// The live tables last, each number of tables on a new log in a folder of its own.
+		if len(cfg.loadTables) > 0 {
+			w.measureLoads(ctx, until, progress)
+		}
 	}
 	rep.End = time.Now()
 	rep.LoadEnd = loadAverage()
@@ -193,6 +252,12 @@ func runAll(ctx context.Context, cfg *config, progress io.Writer) error {
 		return err
 	}
 	rep.RawPath = rawPath
+	// The hand-written sections of the report being replaced are written again.
+	if old, err := os.ReadFile(cfg.out); err == nil {
+		rep.Kept = keptSections(old)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
 	md := rep.markdown()
 	if err := writeFile(cfg.out, md); err != nil {
 		return err

@@ -229,12 +229,6 @@ type size struct {
 	// Paired is the audit of the size's files by -audit-baseline and by this commit in turn
 	// (nil: not run at this size).
 	Paired *pairedAudits
-	// Spread is `audit --json` of the files on every core (--workers NumCPU), SpreadOne the same
-	// on one worker, neither pinned: the speed-up of spreading the tables (nil: not run, over
-	// -jq-max).
-	Spread, SpreadOne *run
-	SpreadErr         error
-	SpreadWorkers     int
 }
 
 // wholeProcess measures the fechado binary on growing simulated logs.
@@ -245,6 +239,10 @@ type wholeProcess struct {
 	notes    []string      // sizes left out, and why
 	simWall  time.Duration // time spent simulating tables so far
 	simHands int           // hands of the tables simulated so far
+	spread   *spreadAudits // audit on every core against one worker (nil: not run)
+	loads    *loadSteps    // the live tables (nil: not run)
+	// loadRunner runs one load in place of runLoad (tests: the rising without serve).
+	loadRunner func(context.Context, loadConfig, io.Writer) (*loadRun, error)
 }
 
 // measureSizes runs, for each size in turn, audit and jq on the same files, then record of
@@ -309,7 +307,7 @@ func (w *wholeProcess) estimate(prev *size, n, ntables int) (full, auditOnly tim
 	hands := float64(ntables * w.cfg.tableHands)
 	a := newHands*float64(w.simWall)/float64(max(w.simHands, 1)) + hands*per(prev.Audit, prev.Hands)
 	if n <= w.cfg.jqMax {
-		a += hands * (per(prev.JQ, prev.Hands) + per(prev.Spread, prev.Hands) + per(prev.SpreadOne, prev.Hands))
+		a += hands * per(prev.JQ, prev.Hands)
 	}
 	f := a + newHands*(per(prev.Record, prev.RecordedHands)+per(prev.Plain, prev.RecordedHands)+per(prev.Dedup, prev.RecordedHands)) +
 		hands*per(prev.Project, prev.Hands)
@@ -317,6 +315,16 @@ func (w *wholeProcess) estimate(prev *size, n, ntables int) (full, auditOnly tim
 		if r != nil {
 			f += float64(r.Wall)
 		}
+	}
+	if w.cfg.apiAt(n) {
+		// The clients' fixed time, and serve's start, which catches up the log: per hand as at
+		// prev when it was read there, else half a minute.
+		api := float64(time.Duration(w.cfg.apiSeconds)*time.Second) + float64(30*time.Second)
+		if prev.APIRun != nil && prev.API != nil {
+			api = float64(time.Duration(w.cfg.apiSeconds)*time.Second) +
+				hands*float64(max(prev.APIRun.Wall-time.Duration(w.cfg.apiSeconds)*time.Second, 0))/float64(max(prev.Hands, 1))
+		}
+		f += api
 	}
 	return time.Duration(f * w.cfg.margin), time.Duration(a * w.cfg.margin)
 }
@@ -407,7 +415,6 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 		name, args, env = oneCore(w.cfg.jq, append([]string{"-c", "."}, files...)...)
 		j, err := measureEnv(ctx, env, nil, nil, name, args...)
 		s.JQ, s.JQErr = &j, err
-		w.measureSpread(ctx, s, files, progress)
 	}
 	if rounds > 0 && s.AuditErr == nil {
 		w.measurePaired(ctx, s, files, rounds, reserve, progress)
@@ -441,24 +448,6 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 	w.measureProject(ctx, s, data)
 	os.Remove(handListPath(data))
 	return s
-}
-
-// measureSpread measures `audit --json` of files on every core (--workers NumCPU) and on one
-// worker, in turn, neither pinned: the speed-up of spreading the tables over the cores.
-func (w *wholeProcess) measureSpread(ctx context.Context, s *size, files []string, progress io.Writer) {
-	n := runtime.NumCPU()
-	fmt.Fprintf(progress, "benchreport:   audit --json --workers %d, then --workers 1, on every core\n", n)
-	sp, err := measure(ctx, nil, []int{0, 1}, w.cfg.fechado, append([]string{"audit", "--json", "--workers", strconv.Itoa(n)}, files...)...)
-	if err != nil {
-		s.SpreadErr = err
-		return
-	}
-	one, err := measure(ctx, nil, []int{0, 1}, w.cfg.fechado, append([]string{"audit", "--json", "--workers", "1"}, files...)...)
-	if err != nil {
-		s.SpreadErr = err
-		return
-	}
-	s.Spread, s.SpreadOne, s.SpreadWorkers = &sp, &one, n
 }
 
 // perSecond returns n per second of d.

@@ -279,7 +279,7 @@ func (w *wholeProcess) measureProject(ctx context.Context, s *size, data string)
 		// The same hands as after record, now with the read models the projection left.
 		s.ModelReads, s.ModelReadsRun, s.ModelReadsErr = w.timeReadsOf(ctx, data, db)
 	}
-	if s.ProjectErr == nil && w.cfg.apiSeconds > 0 {
+	if s.ProjectErr == nil && w.cfg.apiAt(s.Nominal) {
 		// The web API over the same log and read models, under a serve of its own.
 		s.API, s.APIRun, s.APIErr = w.timeAPIOf(ctx, data, db)
 	}

@@ -28,6 +28,10 @@ type report struct {
 	GoTime time.Duration
 
 	Whole *wholeProcess // nil when the whole-process measurements were not run
+
+	// Kept is the hand-written sections of the report this run replaces (keptSections), written
+	// again after the Go benchmarks.
+	Kept []byte
 }
 
 // cmdPkg is the package the whole-process figures are filed under in the raw output.
@@ -38,10 +42,17 @@ const cmdPkg = "github.com/fechado/fechado/cmd/fechado"
 func (r *report) raw() []byte {
 	var b bytes.Buffer
 	b.Write(r.GoRaw)
-	if r.Whole == nil || len(r.Whole.sizes) == 0 {
+	if r.Whole == nil || (len(r.Whole.sizes) == 0 && r.Whole.spread == nil && r.Whole.loads == nil) {
 		return b.Bytes()
 	}
 	fmt.Fprintf(&b, "pkg: %s\n", cmdPkg)
+	r.Whole.spread.raw(&b)
+	if ls := r.Whole.loads; ls != nil {
+		for _, l := range ls.Runs {
+			fmt.Fprintf(&b, "BenchmarkCmd/live/tables=%d \t%d\t%d ns/op\t%.1f append-p99-ms\t%.1f lag-p99-ms\t%.1f read-p99-ms\t%d peak-RSS-B\t%.2f CPU-s\n",
+				l.Tables, l.Sim.Append.Count, l.Wall.Nanoseconds(), l.Sim.Append.P99, l.Sim.Lag.P99, l.Sim.Read.P99, l.ServeHWM, l.ServeCPU)
+		}
+	}
 	// Named by nominal size, so that two commits' lines pair up even if the simulator's
 	// tables end at other hands.
 	line := func(name string, size int, run *run, unit string, n int) {
@@ -124,7 +135,9 @@ func (r *report) markdown() []byte {
 	r.presets(p)
 	r.growth(p)
 	r.apiReads(p)
+	r.loadTable(p)
 	r.allGo(p)
+	b.Write(r.Kept)
 	r.how(p)
 	r.compare(p)
 	r.leftOut(p)
@@ -164,20 +177,15 @@ func (r *report) summary(p printer) {
 		p("| Hands audited from a file on one core, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB), `taskset -c N`, `GOMAXPROCS=1` | %s hands/s (%s), peak memory %.0f MB | `jq -c .` of the same files, one core: %s | %.3f of jq's time; target at most %.2f (issue 43): %s |\n",
 			thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, thousandsF(perSecond(s.Hands, s.Audit.Wall)),
 			secs(s.Audit.Wall), float64(s.Audit.MaxRSS)/1e6, secs(s.JQ.Wall), ratio, jqTarget, metOrNot(ratio <= jqTarget))
-		switch {
-		case s.Spread != nil && s.SpreadOne != nil:
-			up := s.SpreadOne.Wall.Seconds() / s.Spread.Wall.Seconds()
-			p("| The same files audited on every core: `fechado audit --json --workers %d`, whole process, not pinned | %s (%s hands/s), peak memory %.0f MB | `--workers 1`: %s | %.2f× faster; target at least %.1f× on 2 cores (issue 43): %s |\n",
-				s.SpreadWorkers, secs(s.Spread.Wall), thousandsF(perSecond(s.Hands, s.Spread.Wall)), float64(s.Spread.MaxRSS)/1e6,
-				secs(s.SpreadOne.Wall), up, spreadTarget, metOrNot(up >= spreadTarget))
-		case s.SpreadErr != nil:
-			p("| The same files audited on every core (`--workers`) | missing: %v | | |\n", s.SpreadErr)
-		}
 	} else {
 		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
 	}
+	r.spreadRow(p)
 	r.baselineRow(p)
 	r.wholeSummary(p)
+	r.apiRow(p)
+	r.memoryRow(p)
+	r.loadRow(p)
 	if res := g.get("BenchmarkAuditOneCore"); res != nil {
 		v, _ := res.median("hands/s")
 		m, _ := res.median("peak-RSS-MB")
@@ -491,7 +499,10 @@ func (r *report) how(p printer) {
 		p("- `audit` against the code of %s: `internal/benchreport/bench.sh` builds that commit's `fechado` from a temporary git worktree into `%s` (later runs reuse it). At the first size, %d rounds (at the largest, up to %d, when the budget leaves the time beyond record and project): in each, its `audit --json` and this commit's on the same files, one after the other, on one core (`taskset -c N`, `GOMAXPROCS=1`) as `audit` above; the one that runs first changes each round. Each round gives the time of %s over this commit's, which is this commit's rate as a share of the other's; the summary gives the median of these ratios, which leaves out what slowed a whole round (the machine busy for a moment) better than the ratio of two medians would. The first round's two outputs go to files and are compared byte for byte (their SHA-256), with the exit statuses; the other rounds' go to `/dev/null`.\n",
 			name, r.cfg.baseline, r.cfg.baselineRounds, bigBaselineRounds, name)
 	}
-	p("- Budget: the run aims to end within %s; the Go benchmarks may take %.0f%% of it. Before each log size the harness extrapolates its time from the previous size, per hand, and leaves out what would not fit.\n\n",
+	p("- The audit on every core against one worker: a room's file, `fechado sim %s` (many cash tables whose hands interleave, as a room's export does), simulated once into the cache folder and reused; `fechado audit --json --workers N` (N = %d, the CPUs) and `--workers 1` on it, whole processes, not pinned, one after the other in each of %d rounds, the one that runs first changing each round; each round gives one worker's time over N workers', and the summary the median of these ratios. The first round's two outputs go to files and are compared byte for byte (their SHA-256), with the exit statuses.\n",
+		strings.Join(roomArgs, " "), r.Machine.Cores, r.cfg.spreadRounds)
+	p("- Live tables: see \"Live tables on one node\"; `make load` runs the same code (`benchreport %s`) for one number of tables.\n", loadFlag)
+	p("- Budget: the run aims to end within %s; the Go benchmarks may take %.0f%% of it. The audit on every core runs first, each round only when the one before says it fits; before each log size the harness extrapolates its time from the previous size, per hand, and leaves out what would not fit, keeping the first number of live tables' time; the live tables run last, each number only when the last one's time says it fits.\n\n",
 		r.cfg.budget, 100*r.cfg.goShare)
 }
 
@@ -512,6 +523,12 @@ func (r *report) leftOut(p printer) {
 	var notes []string
 	if r.Whole != nil {
 		notes = append(notes, r.Whole.notes...)
+		if ls := r.Whole.loads; ls != nil && ls.Stopped != "" {
+			notes = append(notes, "live tables: "+ls.Stopped)
+		}
+		if len(r.cfg.sizes) == 0 {
+			notes = append(notes, "whole-process measurements of the log's sizes: not run (`-sizes \"\"`)")
+		}
 		for _, s := range r.Whole.sizes {
 			if s.NoJQ {
 				notes = append(notes, fmt.Sprintf("%s hands: `jq -c .` left out (sizes over %s hands, `-jq-max`): it is only the baseline of audit, measured at the smaller sizes, and would take several minutes of the budget", thousands(s.Nominal), thousands(r.cfg.jqMax)))
@@ -677,4 +694,30 @@ func orUnknown(s string) string {
 // microsEach is d spread over n (hands or events), in microseconds.
 func microsEach(d time.Duration, n int) float64 {
 	return float64(d.Microseconds()) / float64(n)
+}
+
+// keptSections returns the sections of an earlier report that a person wrote, to be written again
+// by the run that replaces it: every "## " section whose heading says it was measured outside
+// `make bench` (figures of other runs, with how they were taken), in their order, each to the
+// next "## " heading. The sections the harness writes are made anew.
+func keptSections(old []byte) []byte {
+	var out bytes.Buffer
+	keep := false
+	inCode := false
+	for _, line := range bytes.SplitAfter(old, []byte("\n")) {
+		// A fenced block may hold a line starting with "## " that is no heading.
+		if bytes.HasPrefix(line, []byte("```")) {
+			inCode = !inCode
+		}
+		if !inCode && bytes.HasPrefix(line, []byte("## ")) {
+			keep = bytes.Contains(bytes.ToLower(line), []byte("outside `make bench`"))
+		}
+		if keep {
+			out.Write(line)
+		}
+	}
+	if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n\n")) {
+		out.WriteString("\n")
+	}
+	return out.Bytes()
 }
