@@ -2,7 +2,10 @@ package web_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -48,5 +51,118 @@ func TestAppendedCountsEveryPath(t *testing.T) {
 	}
 	if got := e.metric("fechado_events_skipped_total"); got != posted {
 		t.Errorf("fechado_events_skipped_total = %v, want the %v events posted twice", got, posted)
+	}
+}
+
+// scrapeLog reads the three series of the log and its projection from one GET /metrics.
+func (e *env) scrapeLog() (appended, checkpoint, lag float64) {
+	e.t.Helper()
+	code, b := e.do(http.MethodGet, "/metrics", nil)
+	if code != http.StatusOK {
+		e.t.Fatalf("GET /metrics: %d", code)
+	}
+	got := map[string]*float64{"fechado_events_appended_total": &appended,
+		"fechado_projector_checkpoint": &checkpoint, "fechado_projector_lag_events": &lag}
+	seen := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		name, v, ok := strings.Cut(line, " ")
+		if p := got[name]; ok && p != nil {
+			if _, err := fmt.Sscan(v, p); err != nil {
+				e.t.Fatal(err)
+			}
+			seen++
+		}
+	}
+	if seen != len(got) {
+		e.t.Fatalf("/metrics has %d of the log's %d series:\n%s", seen, len(got), b)
+	}
+	return appended, checkpoint, lag
+}
+
+// TestLogSeriesFollowEveryAppendAndProjection checks, at every scrape after each acknowledged
+// append (the log's own Append, and a NATS client of its own publishing as another process
+// would), that fechado_events_appended_total is the number of events appended, that the
+// checkpoint never passes it nor goes back, and that the lag is exactly appended minus
+// checkpoint in the same scrape; and once the projector has caught up, that the checkpoint is
+// the read models' own and the lag 0. Each scrape reads the stream and the read models afresh:
+// nothing is kept from one scrape to the next but the counter's floor.
+func TestLogSeriesFollowEveryAppendAndProjection(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 0)
+	hs := simulated(t, sim.Config{Rules: "std-draw", Players: 3, Hands: 2, Seed: 63, Table: "t-series", ExposeRate: -1})
+	ctx := context.Background()
+	js := recordertest.JetStream(t, e.log)
+	var appended, lastCP float64
+	check := func(how string) {
+		t.Helper()
+		a, cp, lag := e.scrapeLog()
+		if a != appended {
+			t.Fatalf("after %v events (%s) fechado_events_appended_total = %v", appended, how, a)
+		}
+		if cp < lastCP || cp > a {
+			t.Fatalf("checkpoint %v after %v, with %v events appended (%s)", cp, lastCP, a, how)
+		}
+		if lag != a-cp {
+			t.Fatalf("lag %v in the scrape where appended is %v and checkpoint %v (%s)", lag, a, cp, how)
+		}
+		lastCP = cp
+	}
+	check("none")
+	for _, ev := range hs[0].Events {
+		if _, err := e.log.Append(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+		appended++
+		check("the log's Append")
+	}
+	for _, ev := range hs[1].Events {
+		if _, err := js.Publish(ctx, recorder.Subject(ev.Table, ev.Hand), ev.Raw, jetstream.WithMsgID(ev.ID)); err != nil {
+			t.Fatal(err)
+		}
+		appended++
+		check("another client's publish")
+	}
+	e.waitProjected()
+	a, cp, lag := e.scrapeLog()
+	stored, err := e.srv.Checkpoint(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != appended || cp != appended || float64(stored) != cp || lag != 0 {
+		t.Errorf("projected: appended %v, checkpoint %v (read models: %d), lag %v; want %v, %v, %v, 0",
+			a, cp, stored, lag, appended, appended, appended)
+	}
+}
+
+// BenchmarkMetrics is one scrape of /metrics as Prometheus makes it (gzip), over an embedded
+// log of a few projected hands: the log's series cost one state read of the stream and one
+// checkpoint query, the rest is the registry's own series and their encoding.
+func BenchmarkMetrics(b *testing.B) {
+	e := newEnv(b, 0)
+	hs := simulatedB(b, sim.Config{Rules: "std-draw", Players: 4, Hands: 8, Seed: 97, Table: "bench", ExposeRate: -1})
+	for range 8 {
+		h, err := hs.Next()
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.post(jsonl(h.Events), http.StatusOK, nil)
+	}
+	e.waitProjected()
+	client := &http.Client{}
+	for b.Loop() {
+		req, err := http.NewRequest(http.MethodGet, e.ts.URL+"/metrics", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("%d", resp.StatusCode)
+		}
 	}
 }
