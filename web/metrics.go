@@ -43,10 +43,31 @@ func newMetrics(s *Server) *metrics {
 		sseClients: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fechado_sse_clients",
 			Help: "Connections to GET /api/events: one per browser, whose tabs share it."}),
 	}
-	m.reg.MustRegister(newLogSeries(s.log, s.Checkpoint), m.skipped, m.conflicts, m.rejected, m.findings, m.auditDuration,
-		m.handsAudited, m.sseClients,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(collectInTurn{newLogSeries(s.log, s.Checkpoint), m.skipped, m.conflicts, m.rejected, m.findings,
+		m.auditDuration, m.handsAudited, m.sseClients,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})})
 	return m
+}
+
+// collectInTurn is the registry's one collector: it collects each of its collectors in turn, in
+// the goroutine the registry gives it. Registered apart, each collector is a goroutine of its own
+// in every scrape, and the registry yields the processor (runtime.Gosched) each time it starts
+// one: cheap on an idle server, but on a busy one each yield waits behind every goroutine ready
+// to run, and ten of them made /metrics the slowest endpoint at a million hands (BENCHMARKS.md).
+// Every collector here is a few reads of memory, one of the read models' checkpoint and a few of
+// /proc: nothing is worth a goroutine.
+type collectInTurn []prometheus.Collector
+
+func (cs collectInTurn) Describe(ch chan<- *prometheus.Desc) {
+	for _, c := range cs {
+		c.Describe(ch)
+	}
+}
+
+func (cs collectInTurn) Collect(ch chan<- prometheus.Metric) {
+	for _, c := range cs {
+		c.Collect(ch)
+	}
 }
 
 // logSeries are the three series of the log and its projection, from one read of the stream's

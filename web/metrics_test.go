@@ -2,11 +2,15 @@ package web_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -135,8 +139,11 @@ func TestLogSeriesFollowEveryAppendAndProjection(t *testing.T) {
 }
 
 // BenchmarkMetrics is one scrape of /metrics as Prometheus makes it (gzip), over an embedded
-// log of a few projected hands: the log's series cost one state read of the stream and one
-// checkpoint query, the rest is the registry's own series and their encoding.
+// log of a few projected hands, on an idle server and on a busy one: in "busy", twenty
+// goroutines (serve's readers under the issue 43 load) each compute for 50 µs at a time and
+// yield, so a goroutine the scrape waits for waits its turn behind them, as on a server whose
+// cores are all taken. The time per scrape there grows with every goroutine hand-off and yield
+// the scrape makes, not with its own work.
 func BenchmarkMetrics(b *testing.B) {
 	e := newEnv(b, 0)
 	hs := simulatedB(b, sim.Config{Rules: "std-draw", Players: 4, Hands: 8, Seed: 97, Table: "bench", ExposeRate: -1})
@@ -149,20 +156,49 @@ func BenchmarkMetrics(b *testing.B) {
 	}
 	e.waitProjected()
 	client := &http.Client{}
-	for b.Loop() {
-		req, err := http.NewRequest(http.MethodGet, e.ts.URL+"/metrics", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		req.Header.Set("Accept-Encoding", "gzip")
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			b.Fatalf("%d", resp.StatusCode)
+	scrape := func(b *testing.B) {
+		for b.Loop() {
+			req, err := http.NewRequest(http.MethodGet, e.ts.URL+"/metrics", nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.Header.Set("Accept-Encoding", "gzip")
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				b.Fatalf("%d", resp.StatusCode)
+			}
 		}
 	}
+	b.Run("idle", scrape)
+	b.Run("busy", func(b *testing.B) {
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				h := sha256.New()
+				buf := make([]byte, 4096)
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					for t0 := time.Now(); time.Since(t0) < 50*time.Microsecond; {
+						h.Write(buf)
+					}
+					runtime.Gosched()
+				}
+			}()
+		}
+		scrape(b)
+		close(stop)
+		wg.Wait()
+	})
 }
