@@ -202,3 +202,80 @@ func BenchmarkMetrics(b *testing.B) {
 		wg.Wait()
 	})
 }
+
+// TestMetricsKeepEverySeries lists the families /metrics gives, each once with its type and its
+// labels: the server's own, the process's and a few of the Go runtime's, as they were before the
+// registry's collectors were collected in turn (collectInTurn) and the log's three series read
+// together (logSeries). A dashboard or alert that reads one of them by name keeps working.
+func TestMetricsKeepEverySeries(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 0)
+	clean, bad := fixture(t, e)
+	e.waitMetric("fechado_hands_audited_total", float64(len(clean)+len(bad)))
+	code, b := e.do(http.MethodGet, "/metrics", nil)
+	if code != http.StatusOK {
+		t.Fatalf("/metrics: %d", code)
+	}
+	types := map[string]string{}  // family: its TYPE
+	labels := map[string]string{} // family: the names of its series' labels, le and quantile aside
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "# TYPE "); ok {
+			name, typ, _ := strings.Cut(rest, " ")
+			if _, twice := types[name]; twice {
+				t.Errorf("family %s given twice", name)
+			}
+			types[name] = typ
+			continue
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		series, _, _ := strings.Cut(line, " ")
+		name, set, _ := strings.Cut(series, "{")
+		for _, suffix := range []string{"_bucket", "_sum", "_count"} {
+			if base, ok := strings.CutSuffix(name, suffix); ok && types[base] != "" {
+				name = base
+			}
+		}
+		var names []string
+		for _, kv := range strings.Split(strings.TrimSuffix(set, "}"), ",") {
+			if k, _, ok := strings.Cut(kv, "="); ok && k != "le" && k != "quantile" {
+				names = append(names, k)
+			}
+		}
+		labels[name] = strings.Join(names, ",")
+	}
+	for _, f := range []struct{ name, typ, labels string }{
+		{"fechado_events_appended_total", "counter", ""},
+		{"fechado_events_skipped_total", "counter", ""},
+		{"fechado_append_conflicts_total", "counter", ""},
+		{"fechado_append_rejected_total", "counter", ""},
+		{"fechado_findings_total", "counter", "code,severity"},
+		{"fechado_audit_duration_seconds", "histogram", ""},
+		{"fechado_hands_audited_total", "counter", ""},
+		{"fechado_sse_clients", "gauge", ""},
+		{"fechado_projector_lag_events", "gauge", ""},
+		{"fechado_projector_checkpoint", "gauge", ""},
+		{"process_cpu_seconds_total", "counter", ""},
+		{"process_open_fds", "gauge", ""},
+		{"process_max_fds", "gauge", ""},
+		{"process_virtual_memory_bytes", "gauge", ""},
+		{"process_virtual_memory_max_bytes", "gauge", ""},
+		{"process_resident_memory_bytes", "gauge", ""},
+		{"process_start_time_seconds", "gauge", ""},
+		{"process_network_receive_bytes_total", "counter", ""},
+		{"process_network_transmit_bytes_total", "counter", ""},
+		{"go_goroutines", "gauge", ""},
+		{"go_threads", "gauge", ""},
+		{"go_gc_duration_seconds", "summary", ""},
+		{"go_memstats_alloc_bytes", "gauge", ""},
+		{"go_info", "gauge", "version"},
+	} {
+		if types[f.name] != f.typ {
+			t.Errorf("%s: type %q, want %q", f.name, types[f.name], f.typ)
+		}
+		if got, ok := labels[f.name]; !ok || got != f.labels {
+			t.Errorf("%s: labels %q (a series: %v), want %q", f.name, got, ok, f.labels)
+		}
+	}
+}
