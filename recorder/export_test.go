@@ -21,8 +21,8 @@ func (l *Log) Readable(ctx context.Context, seq uint64) (bool, error) { return l
 // k yet. restore undoes it.
 func LeaderAhead(l *Log, k uint64) (restore func()) {
 	s := l.stream
-	l.stream = aheadStream{Stream: s, k: k}
-	return func() { l.stream = s }
+	l.stream, l.askInfo = aheadStream{Stream: s, k: k}, true
+	return func() { l.stream, l.askInfo = s, false }
 }
 
 type aheadStream struct {

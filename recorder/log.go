@@ -155,6 +155,9 @@ type Log struct {
 	// leaderLastOf, when set (tests only), answers in place of the stream leader what the last
 	// stream sequence of a filter is (filterLast).
 	leaderLastOf func(ctx context.Context, filter string) (uint64, error)
+	// askInfo, when set (tests only), makes LastSeq ask the stream info even embedded, where a
+	// test changes what that answers (LeaderAhead).
+	askInfo bool
 	// lasts remembers the last event this log appended to each open hand (lastcache.go).
 	lasts lastCache
 }

@@ -373,11 +373,15 @@ func decodeData(data []byte, seq uint64, subject string) (Stored, error) {
 // lastSeq returns the stream's last sequence now.
 func (l *Log) lastSeq(ctx context.Context) (uint64, error) { return l.LastSeq(ctx) }
 
-// LastSeq returns the stream's last sequence now. Each request is bounded by Options.Timeout,
-// whatever ctx's own deadline, and one that times out or finds no responder is made again (at
-// most 5 times): on a cluster a request sent while the stream elects a leader may get no answer
-// at all, and a follower of the log must not wait for it, nor stop.
+// LastSeq returns the stream's last sequence now. Embedded, it is read from the server's state
+// of the stream in this process (embeddedLastSeq), without a request. Otherwise each request is
+// bounded by Options.Timeout, whatever ctx's own deadline, and one that times out or finds no
+// responder is made again (at most 5 times): on a cluster a request sent while the stream elects
+// a leader may get no answer at all, and a follower of the log must not wait for it, nor stop.
 func (l *Log) LastSeq(ctx context.Context) (uint64, error) {
+	if seq, ok := l.embeddedLastSeq(); ok {
+		return seq, nil
+	}
 	for attempt := 1; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
 		info, err := l.stream.Info(actx)

@@ -43,67 +43,102 @@ func newMetrics(s *Server) *metrics {
 		sseClients: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fechado_sse_clients",
 			Help: "Connections to GET /api/events: one per browser, whose tabs share it."}),
 	}
-	lag := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fechado_projector_lag_events",
-		Help: "Stream messages stored but not yet projected into the read models."}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		last, err := lastSeq(ctx, s.log)
-		if err != nil {
-			return -1
-		}
-		cp, err := s.Checkpoint(ctx)
-		if err != nil || cp > last {
-			return -1
-		}
-		return float64(last - cp)
-	})
-	checkpoint := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fechado_projector_checkpoint",
-		Help: "Stream sequence the read models have reached."}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		cp, err := s.Checkpoint(ctx)
-		if err != nil {
-			return -1
-		}
-		return float64(cp)
-	})
-	m.reg.MustRegister(appendedCounter(s.log), m.skipped, m.conflicts, m.rejected, m.findings, m.auditDuration,
-		m.handsAudited, m.sseClients, lag, checkpoint,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(collectInTurn{newLogSeries(s.log, s.Checkpoint), m.skipped, m.conflicts, m.rejected, m.findings,
+		m.auditDuration, m.handsAudited, m.sseClients,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})})
 	return m
 }
 
-// appendedCounter is fechado_events_appended_total: the events the hand log holds, read from the
-// stream's last sequence at each scrape. Every path appends to that one stream (POST
-// /api/events, `fechado record` and `import --publish`, the table console, the demo's simulated
-// tables, a table system publishing to NATS itself), from this process or any other, and the
-// stream never deletes a message (DenyDelete, DenyPurge): its last sequence is the number of
-// events ever appended, which a counter of this process's own appends could not tell. When the
-// stream cannot be asked, the last value read is reported, so the counter never goes down.
-func appendedCounter(l *recorder.Log) prometheus.Collector {
-	var last atomic.Uint64
-	return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "fechado_events_appended_total",
-		Help: "Events appended to the hand log by any path and any process (the stream's last sequence)."}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if seq, err := lastSeq(ctx, l); err == nil {
-			// Max, for two scrapes at once whose answers arrive out of order.
-			for old := last.Load(); seq > old && !last.CompareAndSwap(old, seq); old = last.Load() {
-			}
+// collectInTurn is the registry's one collector: it collects each of its collectors in turn, in
+// the goroutine the registry gives it. Registered apart, each collector is a goroutine of its own
+// in every scrape, and the registry yields the processor (runtime.Gosched) each time it starts
+// one: cheap on an idle server, but on a busy one each yield waits behind every goroutine ready
+// to run, and ten of them made /metrics the slowest endpoint at a million hands (BENCHMARKS.md).
+// Every collector here is a few reads of memory, one of the read models' checkpoint and a few of
+// /proc: nothing is worth a goroutine.
+type collectInTurn []prometheus.Collector
+
+func (cs collectInTurn) Describe(ch chan<- *prometheus.Desc) {
+	for _, c := range cs {
+		c.Describe(ch)
+	}
+}
+
+func (cs collectInTurn) Collect(ch chan<- prometheus.Metric) {
+	for _, c := range cs {
+		c.Collect(ch)
+	}
+}
+
+// logSeries are the three series of the log and its projection, from one read of the stream's
+// last sequence and one of the read models' checkpoint per scrape:
+//
+//   - fechado_events_appended_total: the events the hand log holds, the stream's last sequence.
+//     Every path appends to that one stream (POST /api/events, `fechado record` and `import
+//     --publish`, the table console, the demo's simulated tables, a table system publishing to
+//     NATS itself), from this process or any other, and the stream never deletes a message
+//     (DenyDelete, DenyPurge): its last sequence is the number of events ever appended, which a
+//     counter of this process's own appends could not tell. Read at each scrape, an append
+//     acknowledged before it is counted. When the stream cannot be asked, the last value read is
+//     reported, so the counter never goes down.
+//   - fechado_projector_checkpoint: the stream sequence the read models have reached, -1 when
+//     the database cannot be read.
+//   - fechado_projector_lag_events: the first minus the second, -1 when either is unknown.
+//
+// The checkpoint is read first: it never passes a sequence already stored, so the lag is never
+// negative, and the three series of one scrape agree (lag = appended - checkpoint). Embedded, the
+// last sequence is a function call (recorder.Log.LastSeq), not a request: a scrape of a busy
+// server no longer waits for the request's goroutines to get a core, twice.
+type logSeries struct {
+	log        *recorder.Log
+	checkpoint func(context.Context) (uint64, error)
+	appended   *prometheus.Desc
+	lag        *prometheus.Desc
+	cp         *prometheus.Desc
+	last       atomic.Uint64 // the largest last sequence read
+}
+
+func newLogSeries(l *recorder.Log, checkpoint func(context.Context) (uint64, error)) *logSeries {
+	return &logSeries{
+		log: l, checkpoint: checkpoint,
+		appended: prometheus.NewDesc("fechado_events_appended_total",
+			"Events appended to the hand log by any path and any process (the stream's last sequence).", nil, nil),
+		lag: prometheus.NewDesc("fechado_projector_lag_events",
+			"Stream messages stored but not yet projected into the read models.", nil, nil),
+		cp: prometheus.NewDesc("fechado_projector_checkpoint",
+			"Stream sequence the read models have reached.", nil, nil),
+	}
+}
+
+func (c *logSeries) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.appended
+	ch <- c.lag
+	ch <- c.cp
+}
+
+func (c *logSeries) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cp, cpErr := c.checkpoint(ctx)
+	seq, seqErr := c.log.LastSeq(ctx)
+	if seqErr == nil {
+		// Max, for two scrapes at once whose answers arrive out of order.
+		for old := c.last.Load(); seq > old && !c.last.CompareAndSwap(old, seq); old = c.last.Load() {
 		}
-		return float64(last.Load())
-	})
+	}
+	last := c.last.Load()
+	ch <- prometheus.MustNewConstMetric(c.appended, prometheus.CounterValue, float64(last))
+	cpv, lag := -1.0, -1.0
+	if cpErr == nil {
+		cpv = float64(cp)
+		if seqErr == nil && cp <= last {
+			lag = float64(last - cp)
+		}
+	}
+	ch <- prometheus.MustNewConstMetric(c.cp, prometheus.GaugeValue, cpv)
+	ch <- prometheus.MustNewConstMetric(c.lag, prometheus.GaugeValue, lag)
 }
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
-}
-
-// lastSeq returns the last sequence of the log's stream.
-func lastSeq(ctx context.Context, l *recorder.Log) (uint64, error) {
-	info, err := l.Stream().Info(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return info.State.LastSeq, nil
 }
