@@ -85,7 +85,8 @@ RACEPKGS  ?= ./cmd/... ./recorder/... ./projector/... ./web/... ./console/...
 # drive is tested under it by the other tests of these packages.
 RACEFREE  ?= Browser|Integrity|FromAFile|OneVerdictByEveryPath|FarOn
 # The packages that have such tests: the others would build a second test binary to run nothing.
-# Their second run skips go test's vet pass, which the race run made on the same packages.
+# Their second run skips go test's vet pass, which the race run made on the same packages. Longest
+# first: console's and web's browser tests (about 40 s each) start the plain lane.
 RACEFREEPKGS ?= ./console/... ./web/... ./cmd/... ./projector/...
 
 # make lint runs go vet with the race detector's flags (LINTFLAGS), so that it builds the very
