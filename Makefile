@@ -110,7 +110,9 @@ test lint: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO
 # make test links its test binaries without DWARF (-ldflags=-w): about 50 of them, and the debug
 # information was half of each link's CPU (a race binary of web: 3.8 s against 2.2 s). Panics,
 # failures and the race detector's reports still name files and lines (they read the binary's own
-# tables, not DWARF); a debugger wants TEST_LDFLAGS= .
+# tables, not DWARF); a debugger wants TEST_LDFLAGS= . go test itself links a binary it only runs
+# with -s -w already; the flag counts when TEST_FLAGS asks for the binary (-o, -cpuprofile), which
+# makes go test keep the debug information (BENCHMARKS.md, eighteenth session).
 TEST_LDFLAGS ?= -w
 # -trimpath keeps the folder out of the build cache's keys: a copy of the repository in a new
 # folder (.ci/run makes one every run, a second clone) reuses the packages the cache already holds
