@@ -131,7 +131,9 @@ test test-long: export GORACE := atexit_sleep_ms=0 $(GORACE)
 # writes to its own file (bin/test-LANE.log) and prints it whole, under a heading, when it ends,
 # so that a failure's output never interleaves with the other lane's; make test fails when
 # either lane does. Each lane's packages are listed longest first (go test starts them in the
-# order given): a long package started last would run alone at the end.
+# order given): a long package started last would run alone at the end. Each lane is a process
+# group of its own (set -m), which make test ends whole when it is interrupted, and reads nothing
+# (a background group that read the terminal would stop).
 OTHERFIRST ?= ./events ./audit/... ./sim
 TEST_LANES := bin/test-race.log bin/test-plain.log
 test: export FECHADO_BROWSER_LOG := $(BROWSER_LOG)
@@ -158,11 +160,11 @@ test: cc chromium ## gofmt, then the short suite (-short; the race detector on t
 	lane() { \
 		local name=$$1 log=bin/test-$$1.log start=$$SECONDS status=ok; \
 		$$name >$$log 2>&1 || status=FAIL; \
-		{ flock 9; echo "==> $$name lane: $$status after $$((SECONDS - start)) s"; cat $$log; } 9>>bin/test.lock; \
+		{ flock 9 2>/dev/null || true; echo "==> $$name lane: $$status after $$((SECONDS - start)) s"; cat $$log; } 9>>bin/test.lock; \
 		[ $$status = ok ]; \
 	}; \
 	echo "==> two lanes at once (race, plain): each prints its go test output whole as it ends"; \
-	set -m; lane race & racelane=$$!; lane plain & plainlane=$$!; set +m; \
+	set -m; lane race </dev/null & racelane=$$!; lane plain </dev/null & plainlane=$$!; set +m; \
 	trap 'kill -TERM -- -$$racelane -$$plainlane 2>/dev/null; wait; exit 130' INT TERM; \
 	rc=0; wait $$racelane || rc=1; wait $$plainlane || rc=1; \
 	$(BROWSER_SUMMARY); \
