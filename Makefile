@@ -164,8 +164,9 @@ test: cc chromium ## gofmt, then the short suite (-short; the race detector on t
 		[ $$status = ok ]; \
 	}; \
 	echo "==> two lanes at once (race, plain): each prints its go test output whole as it ends"; \
+	racelane=; plainlane=; \
+	trap 'kill -TERM -- $${racelane:+-$$racelane} $${plainlane:+-$$plainlane} 2>/dev/null || true; wait; exit 130' INT TERM; \
 	set -m; lane race </dev/null & racelane=$$!; lane plain </dev/null & plainlane=$$!; set +m; \
-	trap 'kill -TERM -- -$$racelane -$$plainlane 2>/dev/null; wait; exit 130' INT TERM; \
 	rc=0; wait $$racelane || rc=1; wait $$plainlane || rc=1; \
 	$(BROWSER_SUMMARY); \
 	exit $$rc
