@@ -85,8 +85,9 @@ RACEPKGS  ?= ./cmd/... ./recorder/... ./projector/... ./web/... ./console/...
 # drive is tested under it by the other tests of these packages.
 RACEFREE  ?= Browser|Integrity|FromAFile|OneVerdictByEveryPath|FarOn
 # The packages that have such tests: the others would build a second test binary to run nothing.
-# Their second run skips go test's vet pass, which the race run made on the same packages.
-RACEFREEPKGS ?= ./projector/... ./web/... ./console/... ./cmd/...
+# Their second run skips go test's vet pass, which the race run made on the same packages. Longest
+# first: console's and web's browser tests (about 40 s each) start the plain lane.
+RACEFREEPKGS ?= ./console/... ./web/... ./cmd/... ./projector/...
 
 # make lint runs go vet with the race detector's flags (LINTFLAGS), so that it builds the very
 # packages make test's race tests run: the large dependencies (nats-server, chromedp, the SQLite C
@@ -109,7 +110,9 @@ test lint: export CGO_CFLAGS := $(if $(TEST_CGO_CFLAGS),$(TEST_CGO_CFLAGS),$(CGO
 # make test links its test binaries without DWARF (-ldflags=-w): about 50 of them, and the debug
 # information was half of each link's CPU (a race binary of web: 3.8 s against 2.2 s). Panics,
 # failures and the race detector's reports still name files and lines (they read the binary's own
-# tables, not DWARF); a debugger wants TEST_LDFLAGS= .
+# tables, not DWARF); a debugger wants TEST_LDFLAGS= . go test itself links a binary it only runs
+# with -s -w already; the flag counts when TEST_FLAGS asks for the binary (-o, -cpuprofile), which
+# makes go test keep the debug information (BENCHMARKS.md, eighteenth session).
 TEST_LDFLAGS ?= -w
 # -trimpath keeps the folder out of the build cache's keys: a copy of the repository in a new
 # folder (.ci/run makes one every run, a second clone) reuses the packages the cache already holds
@@ -121,17 +124,50 @@ TEST_FLAGS ?= -trimpath -count=1
 # for reports of other threads, which Go's own reports do not need): once per test binary, and
 # once per process some tests start from theirs (the SIGKILL and crash tests).
 test test-long: export GORACE := atexit_sleep_ms=0 $(GORACE)
+# make test runs two lanes at once, two go test processes, so that both cores stay busy: one after
+# the other, each pass left a core idle through its last long package (a third of the wall time,
+# BENCHMARKS.md, eighteenth session). The race lane: RACEPKGS under the detector, then the rules'
+# evaluator-cache test. The plain lane: the RACEFREE tests, then the other packages. Each lane
+# writes to its own file (bin/test-LANE.log) and prints it whole, under a heading, when it ends,
+# so that a failure's output never interleaves with the other lane's; make test fails when
+# either lane does. Each lane's packages are listed longest first (go test starts them in the
+# order given): a long package started last would run alone at the end. Each lane is a process
+# group of its own (set -m), which make test ends whole when it is interrupted, and reads nothing
+# (a background group that read the terminal would stop).
+OTHERFIRST ?= ./events ./audit/... ./sim
+TEST_LANES := bin/test-race.log bin/test-plain.log
 test: export FECHADO_BROWSER_LOG := $(BROWSER_LOG)
 test: cc chromium ## gofmt, then the short suite (-short; the race detector on the concurrent packages; go test's own vet)
 	@$(GOFMT_CHECK)
-	@mkdir -p bin; rm -f $(BROWSER_LOG)
-	@rc=0; \
-	echo "==> go test -short -race -skip '$(RACEFREE)' $(RACEPKGS)"; \
-	$(GO) test -short -race $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -skip '$(RACEFREE)' -timeout 15m $(RACEPKGS) || rc=1; \
-	$(GO) test -short -race $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -run Concurrent ./rules/ || rc=1; \
-	echo "==> go test -short -run '$(RACEFREE)' $(RACEFREEPKGS), and the other packages"; \
-	$(GO) test -short -vet=off $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -run '$(RACEFREE)' -timeout 15m $(RACEFREEPKGS) || rc=1; \
-	$(GO) test -short $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -timeout 15m $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACEPKGS) | sort)) || rc=1; \
+	@mkdir -p bin; rm -f $(BROWSER_LOG) $(TEST_LANES)
+	@race() { \
+		local rc=0; \
+		echo "==> go test -short -race -skip '$(RACEFREE)' $(RACEPKGS)"; \
+		$(GO) test -short -race $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -skip '$(RACEFREE)' -timeout 15m $(RACEPKGS) || rc=1; \
+		echo "==> go test -short -race -run Concurrent ./rules/"; \
+		$(GO) test -short -race $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -run Concurrent ./rules/ || rc=1; \
+		return $$rc; \
+	}; \
+	plain() { \
+		local rc=0 others; \
+		echo "==> go test -short -run '$(RACEFREE)' $(RACEFREEPKGS)"; \
+		$(GO) test -short -vet=off $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -run '$(RACEFREE)' -timeout 15m $(RACEFREEPKGS) || rc=1; \
+		others=$$($(GO) list $(OTHERFIRST) ./... | grep -vxF -f <($(GO) list $(RACEPKGS))); \
+		echo "==> go test -short (the other packages)"; \
+		$(GO) test -short $(TEST_FLAGS) -ldflags='$(TEST_LDFLAGS)' -timeout 15m $$others || rc=1; \
+		return $$rc; \
+	}; \
+	lane() { \
+		local name=$$1 log=bin/test-$$1.log start=$$SECONDS status=ok; \
+		$$name >$$log 2>&1 || status=FAIL; \
+		{ flock 9 2>/dev/null || true; echo "==> $$name lane: $$status after $$((SECONDS - start)) s"; cat $$log; } 9>>bin/test.lock; \
+		[ $$status = ok ]; \
+	}; \
+	echo "==> two lanes at once (race, plain): each prints its go test output whole as it ends"; \
+	racelane=; plainlane=; \
+	trap 'kill -TERM -- $${racelane:+-$$racelane} $${plainlane:+-$$plainlane} 2>/dev/null || true; wait; exit 130' INT TERM; \
+	set -m; lane race </dev/null & racelane=$$!; lane plain </dev/null & plainlane=$$!; set +m; \
+	rc=0; wait $$racelane || rc=1; wait $$plainlane || rc=1; \
 	$(BROWSER_SUMMARY); \
 	exit $$rc
 

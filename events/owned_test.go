@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fechado/fechado/internal/testfiles"
@@ -38,8 +39,30 @@ func vectorFiles(t testing.TB) []vectorFile {
 // readInputs returns files for the Reader tests: the vectors; over 1 MiB of them
 // (many chunks of lines and of every slab); their sample lines re-encoded with the envelope's
 // fields sorted (the general walk, data before type), with spaces, and mutated (errors, escapes);
-// lines longer than a chunk; blank lines and a last line without its newline.
+// lines longer than a chunk; blank lines and a last line without its newline. They are built
+// once for the package's six tests that read them (a tenth of a second each, the mutations of
+// every sample line), and each test gets copies of its own: a Reader that wrote into the bytes it
+// was given would not spoil the others' inputs.
 func readInputs(t *testing.T) map[string][]byte {
+	t.Helper()
+	inputs.once.Do(func() { inputs.files = buildInputs(t) })
+	if inputs.files == nil {
+		t.Fatal("the Reader tests' inputs could not be built: the first test to read them says why")
+	}
+	out := make(map[string][]byte, len(inputs.files))
+	for name, b := range inputs.files {
+		out[name] = bytes.Clone(b)
+	}
+	return out
+}
+
+// inputs are the Reader tests' files, built at the first test that reads them.
+var inputs struct {
+	once  sync.Once
+	files map[string][]byte
+}
+
+func buildInputs(t *testing.T) map[string][]byte {
 	var all []byte
 	for _, f := range vectorFiles(t) {
 		all = append(all, f.data...)

@@ -98,6 +98,12 @@ var ErrBadCredentials = errors.New("unknown user or wrong password")
 // thousand (a queue of seconds on two cores, issue 43's load).
 type Authenticator struct {
 	users map[string]User
+	// unknownCost is the bcrypt cost an unknown name's comparison takes: the highest cost among
+	// the users' hashes, so that an unknown name costs what a wrong password of a hashed user
+	// costs; 0 when every password is in clear (an unknown name then costs what a wrong clear
+	// password costs: a constant-time comparison).
+	unknownCost int
+
 	mu    sync.Mutex
 	known map[string][sha256.Size]byte // user name → SHA-256 of the password bcrypt accepted
 	once  singleflight.Group           // one bcrypt comparison per name and password at a time
@@ -109,18 +115,35 @@ func NewAuthenticator(a *Auth) *Authenticator {
 	if a != nil {
 		for _, u := range a.Users {
 			v.users[u.Name] = u
+			if strings.HasPrefix(u.Password, "$2") {
+				c, err := bcrypt.Cost([]byte(u.Password))
+				if err != nil {
+					c = defaultCost // a damaged hash, which accepts nothing: passwd's cost
+				}
+				v.unknownCost = max(v.unknownCost, c)
+			}
 		}
 	}
 	return v
 }
 
-// dummyHash is compared when the name is unknown, so that an unknown name costs what a wrong
-// bcrypt password of cost 11 (fechado passwd's default) costs and the timing does not tell which
-// names exist. It is made at the first unknown name, not at start: every command imports roles.
-var dummyHash = sync.OnceValue(func() []byte {
-	h, _ := bcrypt.GenerateFromPassword([]byte("fechado: no such user"), 11)
-	return h
-})
+// defaultCost is fechado passwd's default bcrypt cost.
+const defaultCost = 11
+
+// dummyHash returns the hash compared when a name is unknown, of the given cost, so that an
+// unknown name costs what a wrong password of the file's costliest hash costs (cost 11, passwd's
+// default, in a deployment) and the timing does not tell which names exist. Each is made at the
+// first unknown name that needs it, not at start: every command imports roles.
+func dummyHash(cost int) []byte {
+	f, _ := dummyHashes.LoadOrStore(cost, sync.OnceValue(func() []byte {
+		h, _ := bcrypt.GenerateFromPassword([]byte("fechado: no such user"), cost)
+		return h
+	}))
+	return f.(func() []byte)()
+}
+
+// dummyHashes holds dummyHash's hashes by cost.
+var dummyHashes sync.Map
 
 // compareHash is bcrypt's comparison; a test counts the comparisons through it.
 var compareHash = bcrypt.CompareHashAndPassword
@@ -130,7 +153,11 @@ var compareHash = bcrypt.CompareHashAndPassword
 func (v *Authenticator) Authenticate(name, password string) (User, error) {
 	u, ok := v.users[name]
 	if !ok {
-		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		if v.unknownCost > 0 {
+			_ = compareHash(dummyHash(v.unknownCost), []byte(password))
+		} else {
+			_ = subtle.ConstantTimeCompare([]byte("fechado: no such user"), []byte(password))
+		}
 		return User{}, ErrBadCredentials
 	}
 	if !strings.HasPrefix(u.Password, "$2") {

@@ -1,6 +1,8 @@
 package roles
 
 import (
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,5 +63,51 @@ func TestLoginsAtOnceShareOneBcryptComparison(t *testing.T) {
 	}
 	if _, err := v.Authenticate("room", "right"); err != nil {
 		t.Fatalf("the right password after wrong ones: %v", err)
+	}
+}
+
+// An unknown name costs one bcrypt comparison at the highest cost among the users' hashes, what
+// a wrong password of the costliest hashed user costs (so timing does not tell the names apart
+// from those users'), and none when every password is in clear, where a wrong password costs a
+// constant-time comparison; a damaged hash counts as fechado passwd's cost, 11.
+func TestUnknownNameCostsTheUsersHighestCost(t *testing.T) {
+	hash := func(cost int) string {
+		h, err := bcrypt.GenerateFromPassword([]byte("pw"), cost)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(h)
+	}
+	var costs []int
+	compareHash = func(h, pw []byte) error {
+		c, err := bcrypt.Cost(h)
+		if err != nil {
+			t.Errorf("compared against a damaged hash %q: %v", h, err)
+		}
+		costs = append(costs, c)
+		return bcrypt.CompareHashAndPassword(h, pw)
+	}
+	t.Cleanup(func() { compareHash = bcrypt.CompareHashAndPassword })
+	for _, c := range []struct {
+		name      string
+		passwords []string
+		want      []int // the costs of the comparisons an unknown name made
+	}{
+		{"clear passwords only", []string{"plain", "other"}, nil},
+		{"one hash among clear passwords", []string{"plain", hash(bcrypt.MinCost)}, []int{bcrypt.MinCost}},
+		{"hashes of two costs", []string{hash(bcrypt.MinCost + 1), hash(bcrypt.MinCost)}, []int{bcrypt.MinCost + 1}},
+		{"a damaged hash", []string{"$2a$xx$damaged", hash(bcrypt.MinCost)}, []int{defaultCost}},
+	} {
+		costs = nil
+		a := &Auth{}
+		for i, pw := range c.passwords {
+			a.Users = append(a.Users, User{Name: fmt.Sprint("user", i), Password: pw, Role: App})
+		}
+		if _, err := NewAuthenticator(a).Authenticate("nobody", "pw"); err != ErrBadCredentials {
+			t.Errorf("%s: an unknown name: %v, want ErrBadCredentials", c.name, err)
+		}
+		if !slices.Equal(costs, c.want) {
+			t.Errorf("%s: an unknown name made comparisons of costs %v, want %v", c.name, costs, c.want)
+		}
 	}
 }
