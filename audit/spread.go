@@ -103,6 +103,9 @@ type Spread[T any] struct {
 	// others started (judgeInline).
 	gaveUp  bool
 	inlined int
+	// files says that the spread by whole files (spreadFiles) was given up for the spread by
+	// tables; byFiles that it ran to the end.
+	files, byFiles bool
 }
 
 // spreadRound is how many bytes of a log the reader gives the workers at a time (a variable for
@@ -183,6 +186,26 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 		}
 		return bad, nil
 	}
+	if s.Workers > 1 && len(files) > 1 {
+		if owner, groups := fileGroups(files, s.Workers); groups > 1 {
+			bad, delivered, shared, err := s.spreadFiles(a, files, owner, s.guard(), again)
+			if !shared {
+				return bad, err
+			}
+			// What was delivered is what one Auditor reports first: the spread by tables
+			// delivers what comes after it.
+			s.files = true
+			deliver := s.Deliver
+			defer func() { s.Deliver = deliver }()
+			s.Deliver = func(v T) {
+				if delivered > 0 {
+					delivered--
+					return
+				}
+				deliver(v)
+			}
+		}
+	}
 	release := func(r round) {
 		if files[r.file].Release != nil {
 			files[r.file].Release(r.end)
@@ -218,24 +241,8 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	again func(one *Auditor) (int, error), release func(round)) (bad int, err error) {
 	n := max(s.Workers, 1)
 	var stop atomic.Bool
-	guard := s.Guard
-	if guard == nil {
-		guard = func(fn func() error) error { return fn() }
-	}
-	ws := make([]*spreadWorker[T], n)
-	for i := range ws {
-		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
-			out: make(chan output[T], spreadAhead), stop: &stop}
-		w.a.seqFirst = map[string]place{}
-		w.a.idsApart, w.a.chain.TrackIDs = true, false
-		// The window of a's chain: a hand that one Auditor remembers, its worker remembers too.
-		w.a.chain.Window, w.a.chain.IDWindow = a.chain.Window, a.chain.IDWindow
-		s.Worker(w.a, func(v T) { w.items = append(w.items, item[T]{w.a.at, v}) })
-		// Never called by a worker (closeWorker leaves the tournaments to a), but it says that
-		// the tournaments' hands keep their events for a's.
-		w.a.Tournament = a.Tournament
-		ws[i] = w
-	}
+	guard := s.guard()
+	ws := s.workers(a, n, &stop)
 	st := &routeState{rt: newRouter(n), ids: &events.IDs{Window: a.chain.IDWindow}}
 	if !a.chain.TrackIDs {
 		st.ids = nil
@@ -323,6 +330,33 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 		bad += w.bad
 	}
 	return bad, s.collect(a, ws, readErr)
+}
+
+// guard is Guard, or a guard that guards nothing.
+func (s *Spread[T]) guard() func(func() error) error {
+	if s.Guard == nil {
+		return func(fn func() error) error { return fn() }
+	}
+	return s.Guard
+}
+
+// workers readies n workers for a, sharing stop.
+func (s *Spread[T]) workers(a *Auditor, n int, stop *atomic.Bool) []*spreadWorker[T] {
+	ws := make([]*spreadWorker[T], n)
+	for i := range ws {
+		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
+			out: make(chan output[T], spreadAhead), stop: stop}
+		w.a.seqFirst = map[string]place{}
+		w.a.idsApart, w.a.chain.TrackIDs = true, false
+		// The window of a's chain: a hand that one Auditor remembers, its worker remembers too.
+		w.a.chain.Window, w.a.chain.IDWindow = a.chain.Window, a.chain.IDWindow
+		s.Worker(w.a, func(v T) { w.items = append(w.items, item[T]{w.a.at, v}) })
+		// Never called by a worker (closeWorker leaves the tournaments to a), but it says that
+		// the tournaments' hands keep their events for a's.
+		w.a.Tournament = a.Tournament
+		ws[i] = w
+	}
+	return ws
 }
 
 // collect adds the workers' counts and tournament hands to a, once they are done, and returns the
