@@ -73,7 +73,8 @@ func (p place) compare(q place) int {
 // File is a log held whole in memory for Spread: Bytes are its lines (a mapped file, package
 // logfile), never written; Name names it in errors; Release, when not nil, is told how much of its
 // start is done with, as events.NewReaderBytes's done: by the spread, then, when the spread is
-// given up, again from the start by the one Auditor that reads the log a second time.
+// given up, again from the start by the one Auditor that reads the log a second time (and, when
+// a spread by files goes on by tables, by that spread in between: three readings at most).
 type File struct {
 	Bytes   []byte
 	Name    string

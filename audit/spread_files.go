@@ -221,7 +221,12 @@ func (w *spreadWorker[T]) runFiles(files []File, mine []int, out chan<- fileOutp
 				a.recycle = r.Recycle
 				defer func() { a.recycle = nil }()
 			}
-			for !a.unsure {
+			for n := 0; !a.unsure; n++ {
+				if n%4096 == 4095 && w.stop.Load() {
+					// Nothing more of this worker is delivered: a large file is not read on.
+					a.unsure = true
+					return nil
+				}
 				e, err := r.NextLenient()
 				a.at = place{phaseLine, lineAt(fi, r.Line())}
 				switch {
