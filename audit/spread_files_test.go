@@ -11,7 +11,7 @@ import (
 )
 
 // byTable cuts log into one file per table, the tables in the order of their first lines, as a
-// room exports its tables.
+// room exports its tables (a line whose table cannot be read, with those of table "").
 func byTable(log []byte) [][]byte {
 	var files [][]byte
 	at := map[string]int{}
@@ -19,7 +19,13 @@ func byTable(log []byte) [][]byte {
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		table, _ := envelope(l)
+		table := ""
+		if k := bytes.Index(l, []byte(`"table":"`)); k >= 0 {
+			v := l[k+len(`"table":"`):]
+			if e := bytes.IndexByte(v, '"'); e >= 0 {
+				table = string(v[:e])
+			}
+		}
 		i, ok := at[table]
 		if !ok {
 			i = len(files)
