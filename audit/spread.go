@@ -614,6 +614,9 @@ func (a *Auditor) closeWorker() {
 func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *routeState) error {
 	rt, ids := st.rt, st.ids
 	lastHand, lastTable, last := st.lastHand, st.lastTable, st.last
+	// env is what follows a plain id on a line that names the last line's table and hand as
+	// fechado writes them (`","table":"T","hand":"H"`); empty when they are not plain strings.
+	env := plainEnvelope(nil, lastHand, lastTable)
 	bs := make([]batch, len(ws))
 	stop := ws[0].stop
 	for fi := st.file; fi < len(files); fi++ {
@@ -646,14 +649,27 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 			line++
 			l := b[off:end]
 			if (len(l) > 0 && l[0] == '{') || len(bytes.TrimSpace(l)) > 0 {
-				hand, table, id, ok := envelopeOf(l)
-				w := last
-				if ok && (!bytes.Equal(hand, lastHand) || !bytes.Equal(table, lastTable)) {
-					w, ok = rt.worker(hand, table)
+				hand, table, id, ok := lastHand, lastTable, []byte(nil), false
+				same := false
+				if len(env) > 0 && bytes.HasPrefix(l, idKey) {
+					// A plain id, then the last line's table and hand: the line names them
+					// too, as written would read it; its envelope is not read again.
+					rest := l[len(idKey):]
+					if i := plainString(rest); i >= 0 && bytes.HasPrefix(rest[i:], env) {
+						id, ok, same = rest[:i], true, true
+					}
 				}
-				if !ok {
-					send(off, true)
-					return nil
+				w := last
+				if !same {
+					hand, table, id, ok = envelopeOf(l)
+					if ok && (!bytes.Equal(hand, lastHand) || !bytes.Equal(table, lastTable)) {
+						w, ok = rt.worker(hand, table)
+					}
+					if !ok {
+						send(off, true)
+						return nil
+					}
+					env = plainEnvelope(env[:0], hand, table)
 				}
 				lastHand, lastTable, last = hand, table, w
 				rt.load[w] += len(l)
@@ -819,6 +835,21 @@ func written(l []byte) (hand, table, id []byte, ok bool) {
 		return rest[:h], table, id, true
 	}
 	return nil, nil, nil, false
+}
+
+// idKey begins a line that fechado writes: its id first.
+var idKey = []byte(`{"id":"`)
+
+// plainEnvelope appends to b what follows the id on a line that names table and hand as fechado
+// writes them, `","table":"T","hand":"H"`; it leaves b empty when either is empty or holds a
+// quote or a backslash (written would not read it as it is).
+func plainEnvelope(b, hand, table []byte) []byte {
+	if len(hand) == 0 || bytes.ContainsAny(hand, `"\`) || bytes.ContainsAny(table, `"\`) {
+		return b[:0]
+	}
+	b = append(append(b, `","table":"`...), table...)
+	b = append(append(b, `","hand":"`...), hand...)
+	return append(b, '"')
 }
 
 // plainString returns the length of the string that b begins with, up to its closing quote,
