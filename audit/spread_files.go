@@ -99,8 +99,9 @@ func firstLine(b []byte) []byte {
 
 // spreadFiles audits files on s.Workers workers, whole files each (owner), as described above.
 // When a file's tables, hands or ids are met in another worker's files, it stops and says so
-// (shared), with how many things it delivered (delivered): the log is then spread by tables, which checks
-// the ids in the log's order and sends each table to one worker wherever its lines are.
+// (shared), with how many things it delivered (delivered): the log is then spread by tables,
+// which checks the ids in the log's order and sends each table to one worker wherever its lines
+// are.
 func (s *Spread[T]) spreadFiles(a *Auditor, files []File, owner []int, guard func(func() error) error,
 	again func(one *Auditor) (int, error)) (bad, delivered int, shared bool, err error) {
 	var stop atomic.Bool
