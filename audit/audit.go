@@ -99,6 +99,10 @@ type Auditor struct {
 	// the log, events-v1.md §8), or a line after its hand's hand.ended (recognised while the hand
 	// is in the chain's window of the whole log). The Spread then audits the log on one Auditor.
 	unsure bool
+	// notes, in a worker of a Spread given whole files (spreadFiles), gathers what the Spread
+	// checks against the other workers' files: the id of every line, the hand and table of every
+	// hand opened.
+	notes *fileNotes
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
 }
@@ -149,9 +153,17 @@ func (a *Auditor) Add(e *events.Event) { a.add(e, nil) }
 // Auditor computes it.
 func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 	a.note(e)
+	if a.notes != nil {
+		a.notes.ids = append(a.notes.ids, e.ID)
+	}
 	p := a.last
 	if p == nil || p.hand != e.Hand {
 		p = a.open[e.Hand]
+	}
+	if p != nil && a.notes != nil && e.Table != p.table {
+		// Where one Auditor puts it depends on the hand's other lines, which other files, of
+		// other workers, may hold (the router of a spread by tables gives up on it too).
+		a.unsure = true
 	}
 	if p == nil && a.chain.Ended(e.Hand) {
 		// An event after its hand's hand.ended: log.sequence, and nothing else to replay.
@@ -216,6 +228,10 @@ func (a *Auditor) openHand(e *events.Event) *pending {
 		p = &pending{table: e.Table, hand: e.Hand}
 	}
 	p.at = a.at.at
+	if a.notes != nil {
+		a.notes.hands = append(a.notes.hands, e.Hand)
+		a.notes.tables = append(a.notes.tables, e.Table)
+	}
 	a.open[e.Hand] = p
 	a.order = append(a.order, e.Hand)
 	return p

@@ -73,7 +73,8 @@ func (p place) compare(q place) int {
 // File is a log held whole in memory for Spread: Bytes are its lines (a mapped file, package
 // logfile), never written; Name names it in errors; Release, when not nil, is told how much of its
 // start is done with, as events.NewReaderBytes's done: by the spread, then, when the spread is
-// given up, again from the start by the one Auditor that reads the log a second time.
+// given up, again from the start by the one Auditor that reads the log a second time (and, when
+// a spread by files goes on by tables, by that spread in between: three readings at most).
 type File struct {
 	Bytes   []byte
 	Name    string
@@ -103,6 +104,9 @@ type Spread[T any] struct {
 	// others started (judgeInline).
 	gaveUp  bool
 	inlined int
+	// files says that the spread by whole files (spreadFiles) was given up for the spread by
+	// tables; byFiles that it ran to the end.
+	files, byFiles bool
 }
 
 // spreadRound is how many bytes of a log the reader gives the workers at a time (a variable for
@@ -183,6 +187,26 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 		}
 		return bad, nil
 	}
+	if s.Workers > 1 && len(files) > 1 {
+		if owner, groups := fileGroups(files, s.Workers); groups > 1 {
+			bad, delivered, shared, err := s.spreadFiles(a, files, owner, s.guard(), again)
+			if !shared {
+				return bad, err
+			}
+			// What was delivered is what one Auditor reports first: the spread by tables
+			// delivers what comes after it.
+			s.files = true
+			deliver := s.Deliver
+			defer func() { s.Deliver = deliver }()
+			s.Deliver = func(v T) {
+				if delivered > 0 {
+					delivered--
+					return
+				}
+				deliver(v)
+			}
+		}
+	}
 	release := func(r round) {
 		if files[r.file].Release != nil {
 			files[r.file].Release(r.end)
@@ -218,24 +242,8 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	again func(one *Auditor) (int, error), release func(round)) (bad int, err error) {
 	n := max(s.Workers, 1)
 	var stop atomic.Bool
-	guard := s.Guard
-	if guard == nil {
-		guard = func(fn func() error) error { return fn() }
-	}
-	ws := make([]*spreadWorker[T], n)
-	for i := range ws {
-		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
-			out: make(chan output[T], spreadAhead), stop: &stop}
-		w.a.seqFirst = map[string]place{}
-		w.a.idsApart, w.a.chain.TrackIDs = true, false
-		// The window of a's chain: a hand that one Auditor remembers, its worker remembers too.
-		w.a.chain.Window, w.a.chain.IDWindow = a.chain.Window, a.chain.IDWindow
-		s.Worker(w.a, func(v T) { w.items = append(w.items, item[T]{w.a.at, v}) })
-		// Never called by a worker (closeWorker leaves the tournaments to a), but it says that
-		// the tournaments' hands keep their events for a's.
-		w.a.Tournament = a.Tournament
-		ws[i] = w
-	}
+	guard := s.guard()
+	ws := s.workers(a, n, &stop)
 	st := &routeState{rt: newRouter(n), ids: &events.IDs{Window: a.chain.IDWindow}}
 	if !a.chain.TrackIDs {
 		st.ids = nil
@@ -323,6 +331,33 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 		bad += w.bad
 	}
 	return bad, s.collect(a, ws, readErr)
+}
+
+// guard is Guard, or a guard that guards nothing.
+func (s *Spread[T]) guard() func(func() error) error {
+	if s.Guard == nil {
+		return func(fn func() error) error { return fn() }
+	}
+	return s.Guard
+}
+
+// workers readies n workers for a, sharing stop.
+func (s *Spread[T]) workers(a *Auditor, n int, stop *atomic.Bool) []*spreadWorker[T] {
+	ws := make([]*spreadWorker[T], n)
+	for i := range ws {
+		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
+			out: make(chan output[T], spreadAhead), stop: stop}
+		w.a.seqFirst = map[string]place{}
+		w.a.idsApart, w.a.chain.TrackIDs = true, false
+		// The window of a's chain: a hand that one Auditor remembers, its worker remembers too.
+		w.a.chain.Window, w.a.chain.IDWindow = a.chain.Window, a.chain.IDWindow
+		s.Worker(w.a, func(v T) { w.items = append(w.items, item[T]{w.a.at, v}) })
+		// Never called by a worker (closeWorker leaves the tournaments to a), but it says that
+		// the tournaments' hands keep their events for a's.
+		w.a.Tournament = a.Tournament
+		ws[i] = w
+	}
+	return ws
 }
 
 // collect adds the workers' counts and tournament hands to a, once they are done, and returns the
@@ -579,6 +614,9 @@ func (a *Auditor) closeWorker() {
 func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *routeState) error {
 	rt, ids := st.rt, st.ids
 	lastHand, lastTable, last := st.lastHand, st.lastTable, st.last
+	// env is what follows a plain id on a line that names the last line's table and hand as
+	// fechado writes them (`","table":"T","hand":"H"`); empty when they are not plain strings.
+	env := plainEnvelope(nil, lastHand, lastTable)
 	bs := make([]batch, len(ws))
 	stop := ws[0].stop
 	for fi := st.file; fi < len(files); fi++ {
@@ -611,14 +649,27 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 			line++
 			l := b[off:end]
 			if (len(l) > 0 && l[0] == '{') || len(bytes.TrimSpace(l)) > 0 {
-				hand, table, id, ok := envelopeOf(l)
-				w := last
-				if ok && (!bytes.Equal(hand, lastHand) || !bytes.Equal(table, lastTable)) {
-					w, ok = rt.worker(hand, table)
+				hand, table, id, ok := lastHand, lastTable, []byte(nil), false
+				same := false
+				if len(env) > 0 && bytes.HasPrefix(l, idKey) {
+					// A plain id, then the last line's table and hand: the line names them
+					// too, as written would read it; its envelope is not read again.
+					rest := l[len(idKey):]
+					if i := plainString(rest); i >= 0 && bytes.HasPrefix(rest[i:], env) {
+						id, ok, same = rest[:i], true, true
+					}
 				}
-				if !ok {
-					send(off, true)
-					return nil
+				w := last
+				if !same {
+					hand, table, id, ok = envelopeOf(l)
+					if ok && (!bytes.Equal(hand, lastHand) || !bytes.Equal(table, lastTable)) {
+						w, ok = rt.worker(hand, table)
+					}
+					if !ok {
+						send(off, true)
+						return nil
+					}
+					env = plainEnvelope(env[:0], hand, table)
 				}
 				lastHand, lastTable, last = hand, table, w
 				rt.load[w] += len(l)
@@ -784,6 +835,21 @@ func written(l []byte) (hand, table, id []byte, ok bool) {
 		return rest[:h], table, id, true
 	}
 	return nil, nil, nil, false
+}
+
+// idKey begins a line that fechado writes: its id first.
+var idKey = []byte(`{"id":"`)
+
+// plainEnvelope appends to b what follows the id on a line that names table and hand as fechado
+// writes them, `","table":"T","hand":"H"`; it leaves b empty when either is empty or holds a
+// quote or a backslash (written would not read it as it is).
+func plainEnvelope(b, hand, table []byte) []byte {
+	if len(hand) == 0 || bytes.ContainsAny(hand, `"\`) || bytes.ContainsAny(table, `"\`) {
+		return b[:0]
+	}
+	b = append(append(b, `","table":"`...), table...)
+	b = append(append(b, `","hand":"`...), hand...)
+	return append(b, '"')
 }
 
 // plainString returns the length of the string that b begins with, up to its closing quote,

@@ -257,7 +257,8 @@ func TestSpreadTableOfAHandFarOn(t *testing.T) {
 // hands, tables, seqs, amounts changed); and a line copied further on (an append retried after
 // its hand ended). Spread on three workers, in rounds of 4 KB, it is reported as one Auditor
 // reports it (`fechado audit --workers 3` as `--workers 1`): every finding, hand and count alike,
-// in the same order, whether the spread goes to the end or is given up; so are the events that
+// in the same order, whether the spread goes to the end or is given up; so is the log cut into
+// one file per table (the spread by whole files, then by tables or alone); so are the events that
 // decode, as a stored log gives them (`audit --all`), in rounds of 64 events. go test runs the seeds below; go test -fuzz
 // FuzzSpreadAsOneAuditor ./audit looks for more.
 func FuzzSpreadAsOneAuditor(f *testing.F) {
@@ -287,6 +288,8 @@ func FuzzSpreadAsOneAuditor(f *testing.F) {
 		}
 		audit.SameSpreadOn(t, []int{3}, log)
 		audit.SameSpreadEvents(t, log)
+		// Cut into one file per table, as a room hands its tables over: spread by whole files.
+		audit.SameSpreadOn(t, []int{3}, byTable(log)...)
 	})
 }
 

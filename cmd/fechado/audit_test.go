@@ -583,3 +583,82 @@ func TestAuditAndReportTellTheRemedy(t *testing.T) {
 		}
 	}
 }
+
+// A room and a tournament handed over one file per table (audited by whole files on each worker,
+// no reader: docs/cli.md, "On every core"), and the same files with a table going on in another
+// table's file: audit --workers 2 and 3 print what --workers 1 prints, byte for byte, with the
+// same summary and exit status.
+func TestAuditWorkersTableFilesPrintAsOne(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, args := range [][]string{
+		{"--room", "--players", "40", "--tables", "6", "--hands", "300", "--seed", "5"},
+		{"--tournament", "--rules", "std-draw", "--entries", "30", "--tables", "4", "--seed", "3", "--inject", "all"},
+	} {
+		path := filepath.Join(dir, fmt.Sprint(i)+".jsonl")
+		if code, _, errOut := fechado("", append(append([]string{"sim"}, args...), "--out", path)...); code != exitOK {
+			t.Fatalf("sim %v: exit %d: %s", args, code, errOut)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		by := map[string][]byte{}
+		for l := range bytes.Lines(b) {
+			i := bytes.Index(l, []byte(`"table":"`))
+			if i < 0 {
+				t.Fatalf("a line of %s names no table: %s", path, l)
+			}
+			table := string(l[i+9:][:bytes.IndexByte(l[i+9:], '"')])
+			if _, ok := by[table]; !ok {
+				order = append(order, table)
+			}
+			by[table] = append(by[table], l...)
+		}
+		for k, table := range order {
+			name := filepath.Join(dir, fmt.Sprintf("%d-%02d.jsonl", i, k))
+			if err := os.WriteFile(name, by[table], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, name)
+		}
+	}
+	// The last file's lines after the first file's: a table in two workers' files.
+	last := files[len(files)-1]
+	spanning := filepath.Join(dir, "spanning.jsonl")
+	a, err := os.ReadFile(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spanning, append(a, first[len(first)/2:][bytes.IndexByte(first[len(first)/2:], '\n')+1:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], first[:len(first)/2+bytes.IndexByte(first[len(first)/2:], '\n')+1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	modes := [][]string{nil, {"-v"}, {"--json"}}
+	if race.Enabled {
+		modes = [][]string{{"--json"}}
+	}
+	for _, mode := range modes {
+		for _, logs := range [][]string{files[:len(files)-1], append(files[:len(files)-1:len(files)-1], spanning)} {
+			args := append(append([]string{"audit"}, mode...), logs...)
+			code1, out1, err1 := fechado("", append(args[:1:1], append([]string{"--workers", "1"}, args[1:]...)...)...)
+			for _, n := range []string{"2", "3"} {
+				code, out, errOut := fechado("", append(args[:1:1], append([]string{"--workers", n}, args[1:]...)...)...)
+				if code1 != code || out1 != out || err1 != errOut {
+					t.Errorf("audit %v, %d files: --workers %s differs from --workers 1: exit %d and %d, %d and %d bytes out, stderr %q and %q",
+						mode, len(logs), n, code, code1, len(out), len(out1), errOut, err1)
+				}
+			}
+			if len(out1) < 1000 || code1 != exitFindings {
+				t.Errorf("audit %v: exit %d, nothing to compare:\n%s", mode, code1, err1)
+			}
+		}
+	}
+}

@@ -1,0 +1,90 @@
+//go:build unix
+
+package audit
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/fechado/fechado/events"
+)
+
+// BenchmarkSpreadFiles audits the log named by $FECHADO_BENCH_FILE (a room, say: `fechado sim
+// --room --players 300 --tables 50 --hands 20000 --seed 5`) cut into one file per table, held
+// in memory, as `fechado audit FILE…` does: on one Auditor (AuditReader over the files in turn,
+// `--workers 1`), and spread by whole files over 2 workers (`--workers 2`); and, apart, the ids'
+// check the deliverer of a spread by files makes (events.IDs over every id, in the log's order).
+// cpu-ns/op is the CPU of an op, the figure a shared machine lets one compare; the share of the
+// bytes of the busiest worker is reported too (the files as fileGroups gives them out).
+func BenchmarkSpreadFiles(b *testing.B) {
+	name := os.Getenv("FECHADO_BENCH_FILE")
+	if name == "" {
+		b.Skip("FECHADO_BENCH_FILE names no log")
+	}
+	log, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var files []File
+	at := map[string]int{}
+	var ids [][]byte
+	for l := range bytes.Lines(log) {
+		_, table, id, ok := envelopeOf(bytes.TrimSuffix(l, []byte("\n")))
+		if !ok {
+			b.Fatal("a line names no table")
+		}
+		ids = append(ids, id)
+		i, seen := at[string(table)]
+		if !seen {
+			i = len(files)
+			at[string(table)] = i
+			files = append(files, File{Name: string(table)})
+		}
+		files[i].Bytes = append(files[i].Bytes, l...)
+	}
+	run := func(name string, fn func(b *testing.B)) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(log)))
+			c := cpuNow(b)
+			for b.Loop() {
+				fn(b)
+			}
+			b.ReportMetric(float64(cpuNow(b)-c)/float64(b.N), "cpu-ns/op")
+		})
+	}
+	run("one", func(b *testing.B) {
+		a := New(nil)
+		for _, f := range files {
+			if _, err := AuditReader(a, events.NewReaderBytes(f.Bytes, f.Name, nil)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		a.Close()
+	})
+	run("ids", func(b *testing.B) {
+		var set events.IDs
+		for _, id := range ids {
+			if set.Seen(id) {
+				b.Fatal("an id used twice")
+			}
+		}
+	})
+	owner, _ := fileGroups(files, 2)
+	load := make([]int, 2)
+	for i, f := range files {
+		load[owner[i]] += len(f.Bytes)
+	}
+	run("files=2", func(b *testing.B) {
+		a := New(nil)
+		s := Spread[int]{Workers: 2, Worker: func(*Auditor, func(int)) {}, Deliver: func(int) {}}
+		if _, err := s.Audit(a, files); err != nil {
+			b.Fatal(err)
+		}
+		a.Close()
+		if !s.byFiles {
+			b.Fatal("the spread by files went on by tables or was given up")
+		}
+		b.ReportMetric(float64(max(load[0], load[1]))/float64(len(log)), "busiest-share")
+	})
+}
