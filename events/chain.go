@@ -129,6 +129,19 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 	return c.check(e, sum, seen)
 }
 
+// idHead is how a line as Encode writes it begins, before the event's id.
+const idHead = `{"id":"`
+
+// Prefetch is given the start of a line that comes later (Reader.Ahead): when it begins with an
+// id as Encode writes it, the memory the check of that id reads is brought into the CPU's caches
+// meanwhile (idset.Set.Prefetch). It changes nothing in the chain.
+func (c *Chain) Prefetch(head []byte) {
+	const n = len(idHead) + 36 // a UUID
+	if c.TrackIDs && len(head) > n && string(head[:len(idHead)]) == idHead && head[n] == '"' {
+		c.ids.Prefetch(alias.String(head[len(idHead):n]))
+	}
+}
+
 // CheckSumSeen is CheckSum for a Chain that does not track ids (TrackIDs off) because they are
 // tracked elsewhere, in the order of the whole log (IDs): seen says whether e's id was used
 // before, a log.duplicate-id problem.
