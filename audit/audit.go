@@ -558,6 +558,9 @@ func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	for {
 		e, err := r.NextLenient()
 		if err == nil {
+			// The next line's id is looked up in memory the caches have likely lost; asked
+			// for now, it arrives while this event is judged and the next decoded.
+			a.chain.Prefetch(r.Ahead(64))
 			a.add(e, lineSum(r, &sum))
 			continue
 		}

@@ -648,6 +648,10 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 			}
 			line++
 			l := b[off:end]
+			if ids != nil && end < len(b) {
+				// The next line's id, asked for while this line is routed (AuditReader).
+				ids.Prefetch(b[end+1 : min(len(b), end+65)])
+			}
 			if (len(l) > 0 && l[0] == '{') || len(bytes.TrimSpace(l)) > 0 {
 				hand, table, id, ok := lastHand, lastTable, []byte(nil), false
 				same := false

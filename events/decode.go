@@ -732,6 +732,16 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 	}
 }
 
+// Ahead returns up to n bytes of the line after the last one returned, when the Reader holds
+// them already, else fewer or none: it reads nothing. The bytes are the caller's to read only
+// until the next call of the Reader.
+func (r *Reader) Ahead(n int) []byte {
+	if r.more != nil || r.next >= r.n {
+		return nil
+	}
+	return r.chunk[r.next:min(r.n, r.next+n)]
+}
+
 // ReadLine returns the next raw line (without "\n"), or io.EOF at the end. The line is the
 // caller's: the Reader never writes its bytes again, though they
 // may share a backing array with other lines (its capacity is its length, so appending to it

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -87,4 +88,50 @@ func FuzzLineSum(f *testing.F) {
 	f.Add([]byte(good[:40]+"\n"+good+"\r\n"), uint64(3))
 	f.Add([]byte(good+"\n"+strings.Repeat(" ", MaxLineSize+1)+"\n"+good), uint64(4))
 	f.Fuzz(func(t *testing.T, b []byte, seed uint64) { sameLineSums(t, b, seed, false) })
+}
+
+// Ahead gives the start of the line ReadLine returns next (and maybe of those after it), or less
+// of it, or nothing, whatever the reader, and reads nothing: the lines read are those read without it.
+func TestReaderAheadIsTheNextLine(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 300 {
+		fmt.Fprintf(&b, `{"id":"%08d-0000-7000-8000-000000000000","n":%d}`+"\n", i, i)
+		if i%37 == 0 {
+			b.WriteString("\n") // a blank line
+		}
+	}
+	b.WriteString(`{"last":true}`) // no newline
+	for name := range readers {
+		if name == "fails" {
+			continue
+		}
+		r := newReader(name, b.Bytes())
+		var got [][]byte
+		var ahead []byte
+		seen := 0
+		for {
+			line, err := r.ReadLine()
+			if err != nil {
+				break
+			}
+			if head, _, _ := bytes.Cut(ahead, []byte("\n")); ahead != nil && !bytes.HasPrefix(line, head) {
+				t.Fatalf("%s reader: Ahead gave %q before the line %q", name, ahead, line)
+			}
+			got = append(got, line)
+			if a := r.Ahead(64); len(a) > 0 {
+				ahead = bytes.Clone(a)
+				seen++
+			} else {
+				ahead = nil
+			}
+		}
+		if want := bytes.Split(b.Bytes(), []byte("\n")); len(got) != len(want) {
+			t.Fatalf("%s reader: %d lines with Ahead, want %d", name, len(got), len(want))
+		}
+		if name == "whole" || name == "bytes" {
+			if seen < len(got)-1 {
+				t.Errorf("%s reader: Ahead saw %d of the %d lines to come", name, seen, len(got)-1)
+			}
+		}
+	}
 }

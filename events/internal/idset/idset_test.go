@@ -865,3 +865,33 @@ func idStreamLen() int { return map[bool]int{true: 30000, false: 120000}[testing
 func idWindows() []int {
 	return map[bool][]int{true: {1, 3, 31, 1000, 5000}, false: {1, 2, 3, 10, 31, 100, 1000, 4096, 5000}}[testing.Short()]
 }
+
+// Prefetch changes nothing in the set: with the next id prefetched before every Seen (and an id
+// prefetched that never comes, and one before the set is made), every answer and the set at the
+// end are those of a set of the same seed without it, on streams of every kind.
+func TestPrefetchChangesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	const w = 5000
+	for _, kind := range idStreamKinds {
+		ids := idStream(r, kind, 6*w+200, w, nil)
+		var fresh Set
+		fresh.Prefetch(ids[0]) // not made yet: nothing to bring in
+		if !reflect.DeepEqual(fresh, Set{}) {
+			t.Fatalf("%s: Prefetch on an empty set changed it", kind)
+		}
+		seed := r.Uint64()
+		plain, ahead := seededIDSet(seed), seededIDSet(seed)
+		for i, id := range ids {
+			if i+1 < len(ids) {
+				ahead.Prefetch(ids[i+1])
+			}
+			ahead.Prefetch("not an id, never seen")
+			if got, want := ahead.Seen(id, w), plain.Seen(id, w); got != want {
+				t.Fatalf("%s, id %d %q: Seen = %v after Prefetch, %v without", kind, i, id, got, want)
+			}
+		}
+		if !reflect.DeepEqual(ahead, plain) {
+			t.Fatalf("%s: the set differs at the end with Prefetch", kind)
+		}
+	}
+}
