@@ -33,10 +33,6 @@ var floorSizes = []floorSize{{"desktop", 1400, 1000, false}, {"tablet", 1024, 76
 func TestBrowserFloor(t *testing.T) {
 	t.Parallel()
 	d := newDesk(t)
-	ctx := browsertest.New(t, 1400, 1000, 8*time.Minute)
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatal(err)
-	}
 	dir := artifacts(t)
 	for _, code := range []string{"pt-BR", "tr"} {
 		l, _ := lang.Get(code)
@@ -46,9 +42,12 @@ func TestBrowserFloor(t *testing.T) {
 			if testing.Short() && !(code == "pt-BR" && size.name == "phone" || code == "tr" && size.name == "tablet") {
 				continue
 			}
+			// Each language and size in a tab of its own browser context, side by side: the
+			// steps of one wait on the page while the other's run, and neither reads the other's
+			// storage (the language, the speed, the cards chosen).
 			t.Run(code+"/"+size.name, func(t *testing.T) {
-				tab, cancel := chromedp.NewContext(ctx)
-				defer cancel()
+				t.Parallel()
+				tab := browsertest.Tab(t, int(size.width), int(size.height), 8*time.Minute)
 				emulate := chromedp.EmulateViewport(size.width, size.height)
 				if size.mobile {
 					emulate = chromedp.EmulateViewport(size.width, size.height, chromedp.EmulateMobile, chromedp.EmulateTouch)

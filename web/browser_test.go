@@ -220,11 +220,11 @@ func poll(ctx context.Context, t *testing.T, expr string) {
 	}
 }
 
-// browser starts a headless chromium for the test, closed when it ends, and returns its context
-// (a minute at most).
+// browser opens a tab of the package's shared chromium for the test, in a browser context of its
+// own, closed when it ends, and returns its context (a minute at most).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	return browsertest.New(t, 1300, 1000, 60*time.Second)
+	return browsertest.Tab(t, 1300, 1000, 60*time.Second)
 }
 
 // mustText returns the text of the first element sel matches.
