@@ -143,7 +143,8 @@ func (p *tapper) floorShot(l *lang.Lang, screen string) {
 		name          string
 		width, height int64
 	}{{"phone", 390, 844}, {"tablet", 1024, 768}} {
-		p.do("viewport", chromedp.EmulateViewport(size.width, size.height), chromedp.Sleep(150*time.Millisecond))
+		p.do("viewport", chromedp.EmulateViewport(size.width, size.height))
+		p.resized(size.width, size.height)
 		buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			p.t.Fatal(err)
