@@ -398,7 +398,7 @@ func (d *desk) screenshots(t *testing.T, tab context.Context, l *lang.Lang, dir 
 			if err == nil {
 				width, err = chromedp.Run(tab, chromedp.Evaluate[int64](`document.documentElement.scrollWidth`))
 			}
-			if err == nil {
+			if err == nil && browsertest.ShotsKept() {
 				shot, err = chromedp.Run(tab, chromedp.FullScreenshot(100)) // PNG: text stays sharp
 			}
 			if err != nil {
@@ -407,6 +407,9 @@ func (d *desk) screenshots(t *testing.T, tab context.Context, l *lang.Lang, dir 
 			}
 			if size.mobile && width > size.width {
 				t.Errorf("%s: the %s page is %d pixels wide on a %d-pixel phone", l.Code, p.name, width, size.width)
+			}
+			if shot == nil {
+				continue // no screenshot outlives the test: its page and width are checked
 			}
 			path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", l.Code, size.name, p.name))
 			if err := os.WriteFile(path, shot, 0o644); err != nil {

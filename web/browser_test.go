@@ -117,10 +117,7 @@ func TestBrowserReplayer(t *testing.T) {
 		}
 	}
 	checkFinding("en")
-	desktop, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
+	desktop := fullShot(ctx, t)
 	// End goes to the last event; Page Up to the start of the part of the hand it is in (the
 	// showdown). Then the finding's address, loaded afresh, opens the page at the finding.
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
@@ -169,9 +166,9 @@ func TestBrowserReplayer(t *testing.T) {
 	if gap < 0 || gap > 60 {
 		t.Errorf("at 390 pixels the finding is %.0f pixels below the table", gap)
 	}
-	phone, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
+	phone := fullShot(ctx, t)
+	if !browsertest.ShotsKept() {
+		return
 	}
 	for name, shot := range map[string][]byte{"hand-desktop.png": desktop, "hand-phone.png": phone} {
 		path := filepath.Join(t.ArtifactDir(), name)
@@ -180,6 +177,20 @@ func TestBrowserReplayer(t *testing.T) {
 		}
 		t.Logf("screenshot of hand %s at seq %d: %s", hand, seq, path)
 	}
+}
+
+// fullShot photographs the whole page (PNG: the text stays sharp), or returns nil when no
+// screenshot outlives the test (browsertest.ShotsKept).
+func fullShot(ctx context.Context, t *testing.T) []byte {
+	t.Helper()
+	if !browsertest.ShotsKept() {
+		return nil
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return shot
 }
 
 // shownFindingJSON is a finding as GET /api/hands/{id}/replay tells it.
