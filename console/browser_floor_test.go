@@ -132,18 +132,29 @@ func (p *tapper) axe(screen string) {
 }
 
 // floorShot photographs the screen at a 1024×768 tablet and a 390×844 phone, into
-// $FECHADO_ARTIFACTS or the test's artifact folder, then goes back to the tablet.
+// $FECHADO_ARTIFACTS or the test's artifact folder when the shots are kept (browsertest.ShotsKept),
+// then goes back to the tablet.
 func (p *tapper) floorShot(l *lang.Lang, screen string) {
 	p.t.Helper()
 	dir := os.Getenv("FECHADO_ARTIFACTS")
 	if dir == "" {
 		dir = p.t.ArtifactDir()
 	}
-	for _, size := range []struct {
+	sizes := []struct {
 		name          string
 		width, height int64
-	}{{"phone", 390, 844}, {"tablet", 1024, 768}} {
-		p.do("viewport", chromedp.EmulateViewport(size.width, size.height), chromedp.Sleep(150*time.Millisecond))
+	}{{"phone", 390, 844}, {"tablet", 1024, 768}}
+	if !browsertest.ShotsKept() {
+		// No screenshot outlives the test: the page goes to the tablet's size all the same,
+		// where the test goes on.
+		sizes = sizes[1:]
+	}
+	for _, size := range sizes {
+		p.do("viewport", chromedp.EmulateViewport(size.width, size.height))
+		p.resized(size.width, size.height)
+		if !browsertest.ShotsKept() {
+			continue
+		}
 		buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			p.t.Fatal(err)

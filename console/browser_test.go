@@ -117,7 +117,11 @@ func (p *tapper) shot(name string, width, height int64) {
 	if testing.Short() && shotTaken.Swap(true) {
 		return
 	}
-	p.do("viewport", chromedp.EmulateViewport(width, height), chromedp.Sleep(200*time.Millisecond))
+	p.do("viewport", chromedp.EmulateViewport(width, height))
+	p.resized(width, height)
+	if !browsertest.ShotsKept() {
+		return // the page is left at that size all the same
+	}
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
@@ -127,6 +131,17 @@ func (p *tapper) shot(name string, width, height int64) {
 		p.t.Fatal(err)
 	}
 	p.t.Logf("screenshot: %s", path)
+}
+
+// resized waits until the page is laid out at the viewport of width × height it was just given:
+// the condition is checked at each frame the page draws, so it holds once a frame has been drawn
+// at that size, which a screenshot then shows.
+func (p *tapper) resized(width, height int64) {
+	p.t.Helper()
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](fmt.Sprintf(`window.innerWidth === %d && window.innerHeight === %d`, width, height),
+		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		p.t.Fatalf("the page at %d × %d: %v", width, height, err)
+	}
 }
 
 // want is an expected event: its type and data as JSON.

@@ -117,10 +117,7 @@ func TestBrowserReplayer(t *testing.T) {
 		}
 	}
 	checkFinding("en")
-	desktop, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
+	desktop := fullShot(ctx, t)
 	// End goes to the last event; Page Up to the start of the part of the hand it is in (the
 	// showdown). Then the finding's address, loaded afresh, opens the page at the finding.
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
@@ -169,9 +166,9 @@ func TestBrowserReplayer(t *testing.T) {
 	if gap < 0 || gap > 60 {
 		t.Errorf("at 390 pixels the finding is %.0f pixels below the table", gap)
 	}
-	phone, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
+	phone := fullShot(ctx, t)
+	if !browsertest.ShotsKept() {
+		return
 	}
 	for name, shot := range map[string][]byte{"hand-desktop.png": desktop, "hand-phone.png": phone} {
 		path := filepath.Join(t.ArtifactDir(), name)
@@ -180,6 +177,20 @@ func TestBrowserReplayer(t *testing.T) {
 		}
 		t.Logf("screenshot of hand %s at seq %d: %s", hand, seq, path)
 	}
+}
+
+// fullShot photographs the whole page (PNG: the text stays sharp), or returns nil when no
+// screenshot outlives the test (browsertest.ShotsKept).
+func fullShot(ctx context.Context, t *testing.T) []byte {
+	t.Helper()
+	if !browsertest.ShotsKept() {
+		return nil
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return shot
 }
 
 // shownFindingJSON is a finding as GET /api/hands/{id}/replay tells it.
@@ -220,11 +231,11 @@ func poll(ctx context.Context, t *testing.T, expr string) {
 	}
 }
 
-// browser starts a headless chromium for the test, closed when it ends, and returns its context
-// (a minute at most).
+// browser opens a tab of the package's shared chromium for the test, in a browser context of its
+// own, closed when it ends, and returns its context (a minute at most).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	return browsertest.New(t, 1300, 1000, 60*time.Second)
+	return browsertest.Tab(t, 1300, 1000, 60*time.Second)
 }
 
 // mustText returns the text of the first element sel matches.

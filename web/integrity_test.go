@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -58,9 +59,34 @@ func plantedRoom(t *testing.T, e *env) ([]byte, sim.Pair) {
 	if err != nil || len(pairs) != 1 {
 		t.Fatalf("sim.Room: %v, %d pairs", err, len(pairs))
 	}
-	e.post(b.Bytes(), http.StatusOK, nil)
+	e.postTogether(byTable(t, b.Bytes())...)
 	e.waitProjected()
 	return b.Bytes(), pairs[0]
+}
+
+// byTable splits a log into one body per table, each table's lines in their order: the server
+// appends a request's hands one at a time, so the room's ten tables go in side by side, three
+// times faster than in one request.
+func byTable(t *testing.T, log []byte) [][]byte {
+	t.Helper()
+	var (
+		bodies [][]byte
+		at     = map[string]int{}
+	)
+	for line := range bytes.Lines(log) {
+		var ev struct{ Table string }
+		if err := json.Unmarshal(line, &ev); err != nil || ev.Table == "" {
+			t.Fatalf("a line of the room without its table (%v): %.200s", err, line)
+		}
+		i, ok := at[ev.Table]
+		if !ok {
+			i = len(bodies)
+			at[ev.Table] = i
+			bodies = append(bodies, nil)
+		}
+		bodies[i] = append(bodies[i], line...)
+	}
+	return bodies
 }
 
 // analyse runs the integrity analysis over log (JSON Lines), as `fechado integrity` does.

@@ -63,7 +63,7 @@ func TestBrowserLists(t *testing.T) {
 	if !testing.Short() {
 		dir = t.ArtifactDir()
 	}
-	ctx := browsertest.New(t, 1300, 1000, 3*time.Minute)
+	ctx := browsertest.Tab(t, 1300, 1000, 3*time.Minute)
 	// shoot saves the whole page; a phone's page is also saved as the screen shows it first.
 	shoot := func(name string) {
 		t.Helper()

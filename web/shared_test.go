@@ -9,14 +9,17 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fechado/fechado/internal/browsertest"
 	"github.com/fechado/fechado/sim"
 )
 
-// TestMain runs the package's tests, then stops what they shared (the projected tournament).
-// Every test runs in parallel with the others (t.Parallel): each starts its own server, log and
-// browser, or only reads the shared tournament day.
+// TestMain runs the package's tests, then stops what they shared (the projected tournament, the
+// chromium of the browser tests). Every test runs in parallel with the others (t.Parallel): each
+// starts its own server and log, or only reads the shared tournament day; the browser tests each
+// open tabs of their own browser context in the one chromium (browsertest.Tab).
 func TestMain(m *testing.M) {
 	code := m.Run()
+	browsertest.StopShared()
 	if !atEnd.run() && code == 0 {
 		code = 1
 	}

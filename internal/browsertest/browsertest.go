@@ -6,6 +6,10 @@
 // browser test skips with a message saying so, instead of failing: the rest of the suite still
 // says something. A browser that is there but does not start is a failure.
 //
+// A test binary starts one browser (Tab, StopShared) and each test opens tabs in a browser context
+// of its own: starting chromium costs more CPU than most of a test's pages. Screenshots are taken
+// only where they outlive the test (ShotsKept).
+//
 // When $FECHADO_BROWSER_LOG names a file, each browser test adds a line to it, "ran" or
 // "skipped" with the test's package and name (and why it skipped): make test prints them, so that
 // a run says which browser tests it ran.
