@@ -4,7 +4,6 @@ package audit
 
 import (
 	"bytes"
-	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +21,19 @@ func cpuNow(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// runCPU runs fn as the sub-benchmark name over size bytes, and reports its CPU time an op
+// (cpu-ns/op): on a shared machine, the figure to compare.
+func runCPU(b *testing.B, name string, size int, fn func(b *testing.B)) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(size))
+		c := cpuNow(b)
+		for b.Loop() {
+			fn(b)
+		}
+		b.ReportMetric(float64(cpuNow(b)-c)/float64(b.N), "cpu-ns/op")
+	})
+}
+
 // BenchmarkRouteAlone measures what every worker would pay if each read the whole log and kept
 // its own tables' lines (no reader, no channel of lines): finding the lines, reading their
 // envelopes and choosing their workers (route's work without the batches), with and without the
@@ -29,14 +41,7 @@ func cpuNow(b *testing.B) time.Duration {
 // without its ids' check. cpu-ns/op is the CPU time of an op: on a shared machine, the figure to
 // compare (BENCHMARKS.md, seventeenth session, "every worker reading the whole log").
 func BenchmarkRouteAlone(b *testing.B) {
-	name := os.Getenv("FECHADO_BENCH_FILE")
-	if name == "" {
-		b.Skip("FECHADO_BENCH_FILE names no log")
-	}
-	log, err := os.ReadFile(name)
-	if err != nil {
-		b.Fatal(err)
-	}
+	name, log := benchFile(b)
 	routeAll := func(b *testing.B, ids *events.IDs) {
 		rt := newRouter(2)
 		var lastHand, lastTable []byte
@@ -71,16 +76,7 @@ func BenchmarkRouteAlone(b *testing.B) {
 			b.Fatal("no line kept")
 		}
 	}
-	run := func(name string, fn func(b *testing.B)) {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(log)))
-			c := cpuNow(b)
-			for b.Loop() {
-				fn(b)
-			}
-			b.ReportMetric(float64(cpuNow(b)-c)/float64(b.N), "cpu-ns/op")
-		})
-	}
+	run := func(name string, fn func(b *testing.B)) { runCPU(b, name, len(log), fn) }
 	run("lines", func(b *testing.B) {
 		n := 0
 		for off := 0; off < len(log); n++ {

@@ -14,14 +14,7 @@ import (
 // workers, as `fechado audit --workers N` does: the time of a spread against one Auditor's is its
 // speed-up (with GOMAXPROCS cores), its CPU (-cpuprofile) what it costs more.
 func BenchmarkSpread(b *testing.B) {
-	name := os.Getenv("FECHADO_BENCH_FILE")
-	if name == "" {
-		b.Skip("FECHADO_BENCH_FILE names no log")
-	}
-	log, err := os.ReadFile(name)
-	if err != nil {
-		b.Fatal(err)
-	}
+	name, log := benchFile(b)
 	b.Run("one", func(b *testing.B) {
 		b.SetBytes(int64(len(log)))
 		for b.Loop() {
@@ -48,4 +41,18 @@ func BenchmarkSpread(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchFile reads the log named by $FECHADO_BENCH_FILE into memory, and skips the benchmark when
+// it names none: the audit's benchmarks of a spread measure a room the reader gives them.
+func benchFile(b *testing.B) (name string, log []byte) {
+	name = os.Getenv("FECHADO_BENCH_FILE")
+	if name == "" {
+		b.Skip("FECHADO_BENCH_FILE names no log")
+	}
+	log, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return name, log
 }

@@ -4,7 +4,6 @@ package audit
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -18,14 +17,7 @@ import (
 // cpu-ns/op is the CPU of an op, the figure a shared machine lets one compare; the share of the
 // bytes of the busiest worker is reported too (the files as fileGroups gives them out).
 func BenchmarkSpreadFiles(b *testing.B) {
-	name := os.Getenv("FECHADO_BENCH_FILE")
-	if name == "" {
-		b.Skip("FECHADO_BENCH_FILE names no log")
-	}
-	log, err := os.ReadFile(name)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, log := benchFile(b)
 	var files []File
 	at := map[string]int{}
 	var ids [][]byte
@@ -43,16 +35,7 @@ func BenchmarkSpreadFiles(b *testing.B) {
 		}
 		files[i].Bytes = append(files[i].Bytes, l...)
 	}
-	run := func(name string, fn func(b *testing.B)) {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(log)))
-			c := cpuNow(b)
-			for b.Loop() {
-				fn(b)
-			}
-			b.ReportMetric(float64(cpuNow(b)-c)/float64(b.N), "cpu-ns/op")
-		})
-	}
+	run := func(name string, fn func(b *testing.B)) { runCPU(b, name, len(log), fn) }
 	run("one", func(b *testing.B) {
 		a := New(nil)
 		for _, f := range files {
