@@ -78,6 +78,7 @@ func main() {
 			serveFlag: func(args []string) error { return serveLog(args, os.Stdout) },
 			apiFlag:   func(args []string) error { return timeAPI(args, os.Stdout) },
 			loadFlag:  func(args []string) error { return loadMain(args, os.Stdout, os.Stderr) },
+			pairsFlag: func(args []string) error { return pairsMain(args, os.Stdout) },
 		}
 		if mode := modes[os.Args[1]]; mode != nil {
 			if err := mode(os.Args[2:]); err != nil {

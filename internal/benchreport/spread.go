@@ -13,8 +13,8 @@ import (
 )
 
 // The room the spread of the audit over the cores is measured on: many cash tables whose hands
-// interleave in one file, as a room's export is (the farm-bench of BENCHMARKS.md's sixteenth
-// session): `fechado sim --room --players 300 --tables 50 --hands 20000 --seed 5`.
+// interleave in one file, as a room's export is (the alternated pairs of BENCHMARKS.md's
+// sixteenth session): `fechado sim --room --players 300 --tables 50 --hands 20000 --seed 5`.
 var roomArgs = []string{"--room", "--players", "300", "--tables", "50", "--hands", "20000", "--seed", "5"}
 
 // spreadAudits is `audit --json --workers N` (N the machine's CPUs) against `--workers 1` on the
