@@ -29,7 +29,8 @@ type profileFlags struct {
 }
 
 // defaultMemoryLimit is the soft memory limit of the commands that take --memory-limit when
-// neither the flag nor GOMEMLIMIT says otherwise (docs/stream.md, "The memory limit"), but serve. Without a limit Go's
+// neither the flag nor GOMEMLIMIT says otherwise (docs/stream.md, "The memory limit"), but serve
+// and record. Without a limit Go's
 // collector lets the heap grow to twice what is live (three times for record) before it collects,
 // and the process keeps what it grew to; with it, the collector runs sooner as the heap nears the
 // limit, so resident memory stays near the heap in use. It is soft: a process whose live heap
@@ -41,6 +42,16 @@ const defaultMemoryLimit = "400MiB"
 // 120 MB, where 300 MiB kept it at 407 MB resident under 20 API clients against 450 MB with
 // 400 MiB, for no more CPU a request (BENCHMARKS.md, seventeenth session).
 const serveMemoryLimit = "300MiB"
+
+// recordMemoryLimit is record's. What lives in its heap during a bulk record is mostly the
+// embedded server's: the cache of every block it wrote in the last 10 s or so (the server reads
+// each hand's last event back to check the append's expected sequence, and a block read keeps
+// its cache for 10 s after its last read), about 310 MB of 380 MB in use at 60,000 events a
+// second on two cores, and the de-duplication window's ids. That is live, so under 400 MiB the
+// collector ran nearly all the time: record took about twice the time and the CPU. At 1 GiB
+// it runs at the speed it has without a limit, at 1.07 GB resident instead of 2.3 GB
+// (BENCHMARKS.md, nineteenth session). It does not grow with the log, only with the rate.
+const recordMemoryLimit = "1GiB"
 
 // addProfileFlags adds --cpuprofile, --memprofile and --memory-limit, whose default is def.
 func addProfileFlags(fs *flag.FlagSet, def string) *profileFlags {
@@ -165,9 +176,10 @@ type workFlags struct {
 	prof   *profileFlags
 }
 
-// addWorkFlags adds the log's flags, --log-format, --cpuprofile and --memprofile to fs.
-func addWorkFlags(fs *flag.FlagSet) *workFlags {
-	return &workFlags{log: addLogFlags(fs), format: addLogFormat(fs), prof: addProfileFlags(fs, defaultMemoryLimit)}
+// addWorkFlags adds the log's flags, --log-format, --cpuprofile, --memprofile and --memory-limit,
+// whose default is limit, to fs.
+func addWorkFlags(fs *flag.FlagSet, limit string) *workFlags {
+	return &workFlags{log: addLogFlags(fs), format: addLogFormat(fs), prof: addProfileFlags(fs, limit)}
 }
 
 // start checks the log's flags, makes the command's logger writing to stderr and begins

@@ -134,3 +134,38 @@ func TestMemoryLimitFlag(t *testing.T) {
 		t.Errorf("--memory-limit 400MB: exit %d, want %d (usage)", code, exitUsage)
 	}
 }
+
+// Each command that works through the whole log has the default limit its heap needs: record's
+// holds the log server's caches of the blocks it just wrote, which are live, so its default is
+// higher than project's (recordMemoryLimit); a record under project's would collect all the time.
+func TestEachCommandSetsItsOwnDefaultMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOMEMLIMIT")
+	data := t.TempDir()
+	file := vector(t, "table-std-draw.jsonl")
+	for _, c := range []struct {
+		args  []string
+		limit string
+	}{
+		{[]string{"record", "--data", data, file}, recordMemoryLimit},
+		{[]string{"project", "--data", data, "--db", filepath.Join(t.TempDir(), "p.db")}, defaultMemoryLimit},
+		{[]string{"audit", "--json", file}, defaultMemoryLimit},
+	} {
+		debug.SetMemoryLimit(1 << 40)
+		if code, stderr := projRun(t, c.args...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		want, err := parseMemoryLimit(c.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := debug.SetMemoryLimit(-1); got != want {
+			t.Errorf("%s: memory limit %d, want %d (%s)", c.args[0], got, want, c.limit)
+		}
+	}
+	if r, d := recordMemoryLimit, defaultMemoryLimit; r == d {
+		t.Errorf("record's default limit %s is project's", r)
+	}
+}

@@ -53,7 +53,7 @@ the database could not be written.`,
 func runProject(m *Main, args []string) (err error) {
 	c := commands["project"]
 	fs := m.flags(c)
-	wf := addWorkFlags(fs)
+	wf := addWorkFlags(fs, defaultMemoryLimit)
 	db := fs.String("db", "", "SQLite read-model `FILE` (default DIR/fechado.db)")
 	rebuild := fs.Bool("rebuild", false, "delete the database and project the whole log again")
 	batch := fs.Int("batch", projector.DefaultBatchSize, "events per transaction")
