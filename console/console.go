@@ -27,7 +27,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/fechado/fechado/cards"
@@ -73,9 +72,8 @@ type Options struct {
 }
 
 // PageCSP is the console page's Content-Security-Policy: webguard's, and WebAssembly compiled
-// from the server's own file ('wasm-unsafe-eval' allows WebAssembly only, never a string run as
-// script), for the rules engine the offline mode runs in the browser.
-var PageCSP = strings.Replace(webguard.CSP, "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", 1)
+// from the server's own file, for the rules engine the offline mode runs in the browser.
+var PageCSP = webguard.WasmCSP
 
 // Console is the table console's HTTP handler, to be mounted at /console/.
 type Console struct {

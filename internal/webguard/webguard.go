@@ -20,6 +20,11 @@ import (
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
 	"object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
+// WasmCSP is CSP with WebAssembly compiled from the server's own files allowed
+// ('wasm-unsafe-eval' allows WebAssembly only, never a string run as script): the table console's
+// page, whose offline mode runs the rules engine in the browser.
+var WasmCSP = strings.Replace(CSP, "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", 1)
+
 // Headers are the security headers Secure sets on every answer.
 var Headers = map[string]string{
 	"Content-Security-Policy": CSP,
