@@ -239,8 +239,8 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 
 // CountHands returns how many hands q selects, Limit and Offset aside: the total of a list
 // shown a page at a time. By table, preset and findings it sums the kept counts of hand_counts
-// (player_totals.go), but while they are not kept (countsKept); by player it counts his hands,
-// by time the hands of the period.
+// (player_totals.go), by player alone his row of player_hands, but while they are not kept
+// (countsKept); by time it counts the hands of the period.
 func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 	where, args := q.where()
 	query := "SELECT COUNT(*) FROM hands h" + where
@@ -248,8 +248,12 @@ func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if cq, cargs, ok := q.countsQuery(); ok && (kept || q.onlyPlayer()) {
+	switch cq, cargs, ok := q.countsQuery(); {
+	case ok && kept:
 		query, args = cq, cargs
+	case q.onlyPlayer():
+		// While the counts are not kept, his hands are counted in the index of his rows alone.
+		query, args = "SELECT COUNT(DISTINCT hand_seq) FROM hand_players WHERE player_fold = ?", []any{fold(q.Player)}
 	}
 	var n int
 	err = db.QueryRowContext(ctx, query, args...).Scan(&n)
