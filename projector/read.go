@@ -114,10 +114,14 @@ type HandRow struct {
 	Codes    []string `json:"codes"` // the distinct codes found, sorted
 }
 
+// handColumns are a HandRow's columns of hands h. Its codes are looked up in findings only for a
+// hand with findings (hands.findings counts them, written with them): most hands have none, and
+// the lookup was a search of the findings' index for each row of every page.
 const handColumns = `h.hand_id, h.table_id, h.number, h.preset, h.players, h.started_at, COALESCE(h.ended_at, ''),
 	h.end_seq IS NOT NULL, COALESCE(h.pot_total, 0), COALESCE(h.winners, ''), COALESCE(h.passed, 0),
 	COALESCE(h.misdeal, 0), COALESCE(h.audit_status, ''), COALESCE(h.findings, 0),
-	COALESCE((SELECT group_concat(code, ' ') FROM (SELECT DISTINCT code FROM findings f WHERE f.hand_id = h.hand_id ORDER BY code)), '')`
+	CASE WHEN h.findings > 0 THEN COALESCE((SELECT group_concat(code, ' ')
+		FROM (SELECT DISTINCT code FROM findings f WHERE f.hand_id = h.hand_id ORDER BY code)), '') ELSE '' END`
 
 func scanHand(sc interface{ Scan(...any) error }) (HandRow, error) {
 	var h HandRow
