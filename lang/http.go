@@ -1,8 +1,10 @@
 package lang
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
+	"sync"
 )
 
 // Catalogue is one language's messages as the pages read them (GET /api/messages, the console's
@@ -59,5 +61,22 @@ func FromRequest(r *http.Request) *Lang {
 func ServeMessages(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-cache")
-	_ = json.NewEncoder(w).Encode(FromRequest(r).Catalogue())
+	w.Write(encodedCatalogue(FromRequest(r)))
+}
+
+// catalogues holds each language's Catalogue as JSON, encoded at its first request: a
+// language's messages do not change while the program runs, and encoding all of them (84 KB in
+// Portuguese, the keys of a map sorted) for every page's request was a twentieth of serve's CPU
+// under the web API's whole mix of reads (BENCHMARKS.md, nineteenth session).
+var catalogues sync.Map // *Lang → []byte
+
+// encodedCatalogue returns l's Catalogue as JSON, a line, as json.Encoder writes it.
+func encodedCatalogue(l *Lang) []byte {
+	if b, ok := catalogues.Load(l); ok {
+		return b.([]byte)
+	}
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(l.Catalogue()) // strings and slices: no error
+	b, _ := catalogues.LoadOrStore(l, buf.Bytes())
+	return b.([]byte)
 }

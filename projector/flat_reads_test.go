@@ -216,7 +216,7 @@ func TestListsReadNoWholeTable(t *testing.T) {
 		reads = append(reads, read{"total of hands", cq, args, "hand_counts"})
 	}
 	cq, cargs, _ := HandQuery{Player: "Ana"}.countsQuery()
-	reads = append(reads, read{"total of a player's hands", cq, cargs, "hand_players_player_fold"})
+	reads = append(reads, read{"total of a player's hands", cq, cargs, "player_hands"})
 	q, args := pageOf(HandQuery{Player: "Ana", playerPage: 100})
 	reads = append(reads, read{"page of a player's hands", q, args, "hand_players_player_fold"})
 	for _, f := range []Filter{{Tables: []string{"T"}}, {Presets: []string{"std-draw"}}, {Players: []string{"Ana"}, Tables: []string{"T"}}} {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/schema"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -22,7 +23,7 @@ import (
 var keptColumns = []string{"vpip", "raised_pre", "bets", "raises", "calls", "saw_second", "went_to_showdown",
 	"won_at_showdown", "drew", "cards_drawn", "stood_pat", "open_chance", "opened", "net"}
 
-// scannedCounts returns what the kept counts of migrations 0011 and 0012 should hold, counted in
+// scannedCounts returns what the kept counts of migrations 0011, 0012 and 0014 should hold, counted in
 // Go from every row of hands and hand_players (no SQL aggregate, so not schema.Recount's
 // reading): one line a row, table by table, sorted. A count of no hands is no row.
 func scannedCounts(t *testing.T, db *sql.DB) string {
@@ -64,6 +65,7 @@ func scannedCounts(t *testing.T, db *sql.DB) string {
 		t.Fatal(err)
 	}
 	folds := map[string]string{}
+	foldHands := map[string]map[int64]bool{} // player_hands: the hands of each folded name
 	for rows.Next() {
 		var seq, position int64
 		var player, fold string
@@ -80,6 +82,10 @@ func scannedCounts(t *testing.T, db *sql.DB) string {
 			counts = append(counts, v.Int64) // NULL (cards_drawn of a player who did not draw) adds none
 		}
 		folds[player] = fold
+		if foldHands[fold] == nil {
+			foldHands[fold] = map[int64]bool{}
+		}
+		foldHands[fold][seq] = true
 		add("player_totals|"+player, counts)
 		h, ok := hands[seq]
 		if !ok {
@@ -93,6 +99,9 @@ func scannedCounts(t *testing.T, db *sql.DB) string {
 	var out []string
 	for k, n := range handCounts {
 		out = append(out, fmt.Sprintf("%s|%d", k, n))
+	}
+	for f, hs := range foldHands {
+		out = append(out, fmt.Sprintf("player_hands|%s|%d", f, len(hs)))
 	}
 	for k, s := range sums {
 		line := k
@@ -119,6 +128,7 @@ func keptCounts(t *testing.T, db *sql.DB) string {
 		{"player_totals", `SELECT player, player_fold, hands, ` + sums + ` FROM player_totals`},
 		{"player_slices", `SELECT player, table_id, preset, hands, ` + sums + ` FROM player_slices`},
 		{"player_positions", `SELECT player, table_id, preset, position, hands, open_chance, opened FROM player_positions`},
+		{"player_hands", `SELECT player_fold, hands FROM player_hands`},
 	} {
 		rows, err := db.Query(q.query)
 		if err != nil {
@@ -160,7 +170,8 @@ func checkKeptCounts(t *testing.T, db *sql.DB, what string) {
 func checkReaders(t *testing.T, db *sql.DB, what string) {
 	t.Helper()
 	ctx := context.Background()
-	for i, q := range []HandQuery{{}, {Table: "dirty", WithFindings: true}, {Preset: "br-fechado"}, {Table: "CASH-A"}} {
+	for i, q := range []HandQuery{{}, {Table: "dirty", WithFindings: true}, {Preset: "br-fechado"}, {Table: "CASH-A"},
+		{Player: "ANA"}, {Player: "Bruno"}} {
 		got, err := CountHands(ctx, db, q)
 		if err != nil {
 			t.Fatal(err)
@@ -170,7 +181,7 @@ func checkReaders(t *testing.T, db *sql.DB, what string) {
 		if err := db.QueryRow("SELECT COUNT(*) FROM hands h"+where, args...).Scan(&want); err != nil {
 			t.Fatal(err)
 		}
-		if got != want || (i == 0 && want == 0) {
+		if got != want || ((i == 0 || q.Player != "") && want == 0) {
 			t.Errorf("%s: %+v counts %d hands, the rows %d", what, q, got, want)
 		}
 	}
@@ -331,4 +342,58 @@ func TestKeptCountsAreAScansCounts(t *testing.T) {
 	if err := db.QueryRow(`SELECT COUNT(*) FROM hands WHERE audit_status = ?`, AuditWaiting).Scan(&waiting); err != nil || waiting != 0 {
 		t.Errorf("live: %d hands still wait (%v)", waiting, err)
 	}
+}
+
+// A hand counts once in player_hands (migration 0014) however many of its rows share a folded
+// name: two names that fold alike, or one player in two seats (table.seating, findings-v1.md
+// §1.1), as COUNT(DISTINCT hand_seq) counted it; by the trigger row by row and by schema.Recount
+// (a bulk's end) alike, and CountHands by player reads the same total.
+func TestPlayerHandsCountAHandOnceAFold(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	insert := func(seq int64, seat int, player string) {
+		t.Helper()
+		_, err := db.Exec(`INSERT INTO hand_players (hand_seq, seat, hand_id, player, position, start_stack, end_stack,
+			net, put_in, returned, won, vpip, open_chance, opened, raised_pre, bets, raises, calls, checks, folded, drew,
+			stood_pat, saw_second, went_to_showdown, won_at_showdown, aggressive_post, shown, player_fold)
+			VALUES (?, ?, ?, ?, ?, 100, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '', ?)`,
+			seq, seat, fmt.Sprintf("h-%d", seq), player, seat, fold(player))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	insert(1, 1, "Ana")
+	insert(1, 2, "ana") // folds as Ana: the same hand
+	insert(1, 3, "Çağlar")
+	insert(1, 4, "Çağlar") // one player in two seats
+	insert(2, 1, "ANA")
+	insert(2, 2, "ÇAĞLAR")
+	insert(3, 1, "ana")
+	want := map[string]int{"ana": 3, "çağlar": 2}
+	check := func(what string) {
+		t.Helper()
+		if got := keptCounts(t, db); got != scannedCounts(t, db) {
+			t.Errorf("%s: kept counts differ from the scan's: %s", what, firstDiff(scannedCounts(t, db), got))
+		}
+		for typed, n := range map[string]int{"ANA": want["ana"], "çağlar": want["çağlar"], "Caglar": 0} {
+			got, err := CountHands(ctx, db, HandQuery{Player: typed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows int
+			if err := db.QueryRow(`SELECT COUNT(DISTINCT hand_seq) FROM hand_players WHERE player_fold = ?`, fold(typed)).Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			if got != n || rows != n {
+				t.Errorf("%s: %q has %d hands, the rows %d, want %d", what, typed, got, rows, n)
+			}
+		}
+	}
+	check("the trigger")
+	for _, q := range schema.Recount {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("a recount")
 }

@@ -92,14 +92,14 @@ func positionsQuery(f Filter) (string, []any) {
 		` GROUP BY player, position ORDER BY player, position`, args
 }
 
-// countsQuery returns the query of CountHands over hand_counts, and its arguments, when q selects
-// hands by table, preset and findings only (by player only: over the index of his rows); ok is
-// false otherwise.
+// countsQuery returns the query of CountHands over the kept counts, and its arguments, when q
+// selects hands by table, preset and findings only (over hand_counts), or by player only (his
+// row of player_hands); ok is false otherwise.
 func (q HandQuery) countsQuery() (query string, args []any, ok bool) {
 	if q.onlyPlayer() {
 		// His hands are those of his rows (a hand's rows of hand_players are written with its row
-		// of hands, at its hand.ended): counted in the index of his rows alone.
-		return "SELECT COUNT(DISTINCT hand_seq) FROM hand_players WHERE player_fold = ?", []any{fold(q.Player)}, true
+		// of hands, at its hand.ended), each counted once by migration 0014's trigger.
+		return "SELECT COALESCE(SUM(hands), 0) FROM player_hands WHERE player_fold = ?", []any{fold(q.Player)}, true
 	}
 	if q.Player != "" || !q.From.IsZero() || !q.To.IsZero() {
 		return "", nil, false

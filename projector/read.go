@@ -114,10 +114,14 @@ type HandRow struct {
 	Codes    []string `json:"codes"` // the distinct codes found, sorted
 }
 
+// handColumns are a HandRow's columns of hands h. Its codes are looked up in findings only for a
+// hand with findings (hands.findings counts them, written with them): most hands have none, and
+// the lookup was a search of the findings' index for each row of every page.
 const handColumns = `h.hand_id, h.table_id, h.number, h.preset, h.players, h.started_at, COALESCE(h.ended_at, ''),
 	h.end_seq IS NOT NULL, COALESCE(h.pot_total, 0), COALESCE(h.winners, ''), COALESCE(h.passed, 0),
 	COALESCE(h.misdeal, 0), COALESCE(h.audit_status, ''), COALESCE(h.findings, 0),
-	COALESCE((SELECT group_concat(code, ' ') FROM (SELECT DISTINCT code FROM findings f WHERE f.hand_id = h.hand_id ORDER BY code)), '')`
+	CASE WHEN h.findings > 0 THEN COALESCE((SELECT group_concat(code, ' ')
+		FROM (SELECT DISTINCT code FROM findings f WHERE f.hand_id = h.hand_id ORDER BY code)), '') ELSE '' END`
 
 func scanHand(sc interface{ Scan(...any) error }) (HandRow, error) {
 	var h HandRow
@@ -239,8 +243,8 @@ func Hands(ctx context.Context, db *sql.DB, q HandQuery) ([]HandRow, error) {
 
 // CountHands returns how many hands q selects, Limit and Offset aside: the total of a list
 // shown a page at a time. By table, preset and findings it sums the kept counts of hand_counts
-// (player_totals.go), but while they are not kept (countsKept); by player it counts his hands,
-// by time the hands of the period.
+// (player_totals.go), by player alone his row of player_hands, but while they are not kept
+// (countsKept); by time it counts the hands of the period.
 func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 	where, args := q.where()
 	query := "SELECT COUNT(*) FROM hands h" + where
@@ -248,8 +252,12 @@ func CountHands(ctx context.Context, db *sql.DB, q HandQuery) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if cq, cargs, ok := q.countsQuery(); ok && (kept || q.onlyPlayer()) {
+	switch cq, cargs, ok := q.countsQuery(); {
+	case ok && kept:
 		query, args = cq, cargs
+	case q.onlyPlayer():
+		// While the counts are not kept, his hands are counted in the index of his rows alone.
+		query, args = "SELECT COUNT(DISTINCT hand_seq) FROM hand_players WHERE player_fold = ?", []any{fold(q.Player)}
 	}
 	var n int
 	err = db.QueryRowContext(ctx, query, args...).Scan(&n)

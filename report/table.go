@@ -7,9 +7,10 @@
 package report
 
 import (
-	"bytes"
 	"html/template"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -121,6 +122,12 @@ var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
 
 // TableSVG draws st in l with marks as an inline SVG element.
 func TableSVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
+	v := tableView(l, st, m)
+	return template.HTML(appendSVG(make([]byte, 0, 16<<10), &v)), nil
+}
+
+// tableView lays st out in l with marks: what appendSVG draws.
+func tableView(l *lang.Lang, st *replay.State, m Marks) view {
 	v := view{W: width, H: height, Title: m.Title, PotX: cx, PotY: cy}
 	n := len(st.Seats)
 	marked := map[events.Seat]bool{}
@@ -243,11 +250,7 @@ func TableSVG(l *lang.Lang, st *replay.State, m Marks) (template.HTML, error) {
 		v.MuckLabel = l.T("table.muck", lang.Args{"n": muck})
 		v.MuckLX, v.MuckLY = muckX+muckW+10+muckLabelSpace, muckY+muckH/2+5
 	}
-	var b bytes.Buffer
-	if err := svg.Execute(&b, v); err != nil {
-		return "", err
-	}
-	return template.HTML(b.String()), nil
+	return v
 }
 
 // discards lays the cards seat s just threw where his chips go (none are in front of anyone
@@ -330,31 +333,196 @@ svg.table .potchip{fill:#e8c547;stroke:#7a5c00;stroke-width:2}
 svg.table .pot{font:700 22px system-ui,sans-serif;fill:#fff;text-anchor:middle;paint-order:stroke;stroke:#154d29;stroke-width:5px}
 `
 
-var svg = template.Must(template.New("table").Parse(`<svg class="table" viewBox="0 0 {{.W}} {{.H}}" role="img">` +
-	`{{if .Title}}<title>{{.Title}}</title>{{end}}` +
-	`<ellipse class="rail" cx="500" cy="300" rx="350" ry="190"/>` +
-	`<ellipse class="felt" cx="500" cy="300" rx="326" ry="166"/>` +
-	`{{if .HasPot}}<circle class="potchip" cx="500" cy="{{(index .Pots 0).Y}}" r="13" transform="translate(0 -34)"/>{{end}}` +
-	`{{range .Pots}}<text class="pot" x="500" y="{{.Y}}">{{.Text}}</text>{{end}}` +
-	`{{if .Muck}}<g><title>{{.MuckLabel}}</title>{{range .Muck}}<rect class="muck" x="{{.}}" y="{{$.MuckY}}" width="26" height="36" rx="3"/>{{end}}<text class="mucktext" x="{{.MuckLX}}" y="{{.MuckLY}}">{{.MuckLabel}}</text></g>{{end}}` +
-	`{{range .Seats}}` +
-	`{{if .Chips}}<g><circle class="chip" cx="{{.ChipX}}" cy="{{.ChipY}}" r="15"/><text class="chiptext" x="{{.ChipX}}" y="{{.ChipY}}" dy="-20">{{.Chips}}</text></g>{{end}}` +
-	`<g><rect class="plate{{if .Out}} out{{end}}{{if .Won}} won{{end}}{{if .Turn}} turn{{end}}{{if .Acted}} acted{{end}}{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="200" height="134" rx="12"/>` +
-	`<text class="name" x="{{.CX}}" y="{{.Y}}" dy="24" text-anchor="middle">{{.Name}}</text>` +
-	`<text class="stack" x="{{.CX}}" y="{{.Y}}" dy="45" text-anchor="middle">{{.Stack}}</text>` +
-	`{{if .Status}}<text class="status" x="{{.CX}}" y="{{.Y}}" dy="66" text-anchor="middle">{{.Status}}</text>{{end}}` +
-	`{{range .Cards}}<g{{if .Dim}} class="dim"{{end}}>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
-	`{{if .Down}}<rect class="back" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
-	`{{else}}<rect class="card{{if .Marked}} marked{{end}}" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
-	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
-	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
-	`</g>` +
-	`{{if .HandName}}<text class="handname" x="{{.HX}}" y="{{.HY}}" text-anchor="{{.HAnchor}}">{{.HandName}}</text>{{end}}` +
-	`{{if .DiscardLabel}}<g>{{if .Discards}}<line class="toss" x1="{{.ChipX}}" y1="{{.ChipY}}" x2="{{.TossX}}" y2="{{.TossY}}"/>{{end}}{{range .Discards}}<g>{{if .Title}}<title>{{.Title}}</title>{{end}}` +
-	`{{if .Down}}<rect class="back" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
-	`{{else}}<rect class="card" x="{{.X}}" y="{{.Y}}" width="34" height="48" rx="4"/>` +
-	`<text class="rank {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.RankY}}">{{.Rank}}</text>` +
-	`<text class="suit {{if .Red}}red{{else}}black{{end}}" x="{{.RankX}}" y="{{.SuitY}}">{{.Suit}}</text>{{end}}</g>{{end}}` +
-	`<text class="discardtext" x="{{.DLX}}" y="{{.DLY}}">{{.DiscardLabel}}</text></g>{{end}}` +
-	`{{if .Dealer}}<g><title>{{.DealerLabel}}</title><circle class="button" cx="{{.DX}}" cy="{{.DY}}" r="17"/><text class="buttontext" x="{{.DX}}" y="{{.DY}}" dy="6">D</text></g>{{end}}` +
-	`{{end}}</svg>`))
+// appendSVG appends the drawing of v to b: what the html/template of the drawing (svgTemplate in
+// the tests, which check that the two write the same bytes) wrote, written directly. Executing the
+// template, by reflection, for the drawing of each step of a replay was 12% of serve's CPU under
+// the whole mix of reads (BENCHMARKS.md, nineteenth session); the texts are escaped as it escaped
+// them (esc), the numbers written as it wrote them (num).
+func appendSVG(b []byte, v *view) []byte {
+	b = append(b, `<svg class="table" viewBox="0 0 `...)
+	b = strconv.AppendInt(b, int64(v.W), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(v.H), 10)
+	b = append(b, `" role="img">`...)
+	if v.Title != "" {
+		b = esc(append(b, "<title>"...), v.Title)
+		b = append(b, "</title>"...)
+	}
+	b = append(b, `<ellipse class="rail" cx="500" cy="300" rx="350" ry="190"/>`+
+		`<ellipse class="felt" cx="500" cy="300" rx="326" ry="166"/>`...)
+	if v.HasPot {
+		b = num(append(b, `<circle class="potchip" cx="500" cy="`...), v.Pots[0].Y)
+		b = append(b, `" r="13" transform="translate(0 -34)"/>`...)
+	}
+	for _, p := range v.Pots {
+		b = num(append(b, `<text class="pot" x="500" y="`...), p.Y)
+		b = esc(append(b, `">`...), p.Text)
+		b = append(b, "</text>"...)
+	}
+	if len(v.Muck) > 0 {
+		b = esc(append(b, "<g><title>"...), v.MuckLabel)
+		b = append(b, "</title>"...)
+		for _, x := range v.Muck {
+			b = num(append(b, `<rect class="muck" x="`...), x)
+			b = num(append(b, `" y="`...), v.MuckY)
+			b = append(b, `" width="26" height="36" rx="3"/>`...)
+		}
+		b = num(append(b, `<text class="mucktext" x="`...), v.MuckLX)
+		b = num(append(b, `" y="`...), v.MuckLY)
+		b = esc(append(b, `">`...), v.MuckLabel)
+		b = append(b, "</text></g>"...)
+	}
+	for i := range v.Seats {
+		b = appendSeat(b, &v.Seats[i])
+	}
+	return append(b, "</svg>"...)
+}
+
+// appendSeat appends the drawing of one seat: its chips, its plate and cards, the name of its
+// hand, its discards and the dealer's button.
+func appendSeat(b []byte, s *seatView) []byte {
+	if s.Chips != "" {
+		b = num(append(b, `<g><circle class="chip" cx="`...), s.ChipX)
+		b = num(append(b, `" cy="`...), s.ChipY)
+		b = num(append(b, `" r="15"/><text class="chiptext" x="`...), s.ChipX)
+		b = num(append(b, `" y="`...), s.ChipY)
+		b = esc(append(b, `" dy="-20">`...), s.Chips)
+		b = append(b, "</text></g>"...)
+	}
+	b = append(b, `<g><rect class="plate`...)
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{s.Out, " out"}, {s.Won, " won"}, {s.Turn, " turn"}, {s.Acted, " acted"}, {s.Marked, " marked"}} {
+		if c.on {
+			b = append(b, c.name...)
+		}
+	}
+	b = num(append(b, `" x="`...), s.X)
+	b = num(append(b, `" y="`...), s.Y)
+	b = append(b, `" width="200" height="134" rx="12"/>`...)
+	for _, t := range []struct {
+		class, dy, text string
+	}{{"name", "24", s.Name}, {"stack", "45", s.Stack}, {"status", "66", s.Status}} {
+		if t.class == "status" && t.text == "" {
+			continue
+		}
+		b = num(append(append(append(b, `<text class="`...), t.class...), `" x="`...), s.CX)
+		b = num(append(b, `" y="`...), s.Y)
+		b = append(append(append(b, `" dy="`...), t.dy...), `" text-anchor="middle">`...)
+		b = append(esc(b, t.text), "</text>"...)
+	}
+	for i := range s.Cards {
+		c := &s.Cards[i]
+		b = append(b, "<g"...)
+		if c.Dim {
+			b = append(b, ` class="dim"`...)
+		}
+		b = appendCard(append(b, '>'), c, c.Marked)
+	}
+	b = append(b, "</g>"...)
+	if s.HandName != "" {
+		b = num(append(b, `<text class="handname" x="`...), s.HX)
+		b = num(append(b, `" y="`...), s.HY)
+		b = esc(append(b, `" text-anchor="`...), s.HAnchor)
+		b = esc(append(b, `">`...), s.HandName)
+		b = append(b, "</text>"...)
+	}
+	if s.DiscardLabel != "" {
+		b = append(b, "<g>"...)
+		if len(s.Discards) > 0 {
+			b = num(append(b, `<line class="toss" x1="`...), s.ChipX)
+			b = num(append(b, `" y1="`...), s.ChipY)
+			b = num(append(b, `" x2="`...), s.TossX)
+			b = num(append(b, `" y2="`...), s.TossY)
+			b = append(b, `"/>`...)
+		}
+		for i := range s.Discards {
+			b = appendCard(append(b, "<g>"...), &s.Discards[i], false)
+		}
+		b = num(append(b, `<text class="discardtext" x="`...), s.DLX)
+		b = num(append(b, `" y="`...), s.DLY)
+		b = esc(append(b, `">`...), s.DiscardLabel)
+		b = append(b, "</text></g>"...)
+	}
+	if s.Dealer {
+		b = esc(append(b, "<g><title>"...), s.DealerLabel)
+		b = num(append(b, `</title><circle class="button" cx="`...), s.DX)
+		b = num(append(b, `" cy="`...), s.DY)
+		b = num(append(b, `" r="17"/><text class="buttontext" x="`...), s.DX)
+		b = num(append(b, `" y="`...), s.DY)
+		b = append(b, `" dy="6">D</text></g>`...)
+	}
+	return b
+}
+
+// appendCard appends a card's title, face (or back) and, face up, its rank and suit, and closes
+// the group the caller opened; marked outlines the face (a seat's cards, not discards).
+func appendCard(b []byte, c *cardView, marked bool) []byte {
+	if c.Title != "" {
+		b = esc(append(b, "<title>"...), c.Title)
+		b = append(b, "</title>"...)
+	}
+	if c.Down {
+		b = num(append(b, `<rect class="back" x="`...), c.X)
+		b = num(append(b, `" y="`...), c.Y)
+		return append(b, `" width="34" height="48" rx="4"/></g>`...)
+	}
+	b = append(b, `<rect class="card`...)
+	if marked {
+		b = append(b, " marked"...)
+	}
+	b = num(append(b, `" x="`...), c.X)
+	b = num(append(b, `" y="`...), c.Y)
+	b = append(b, `" width="34" height="48" rx="4"/>`...)
+	color := "black"
+	if c.Red {
+		color = "red"
+	}
+	for _, t := range []struct {
+		class string
+		y     float64
+		text  string
+	}{{"rank ", c.RankY, c.Rank}, {"suit ", c.SuitY, c.Suit}} {
+		b = append(append(append(append(b, `<text class="`...), t.class...), color...), `" x="`...)
+		b = num(b, c.RankX)
+		b = num(append(b, `" y="`...), t.y)
+		b = append(esc(append(b, `">`...), t.text), "</text>"...)
+	}
+	return append(b, "</g>"...)
+}
+
+// num appends f as html/template wrote a float64 (fmt's %v): the shortest decimal that reads
+// back as f, which for the drawing's coordinates (tenths, under a million) is never an exponent.
+func num(b []byte, f float64) []byte {
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+// esc appends s escaped as html/template escapes a string in text and in a quoted attribute:
+// the five characters of HTML's syntax and + as references, NUL as U+FFFD.
+func esc(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, "\x00\"&'+<>") {
+		return append(b, s...)
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case 0:
+			b = append(b, "\uFFFD"...)
+		case '"':
+			b = append(b, "&#34;"...)
+		case '&':
+			b = append(b, "&amp;"...)
+		case '\'':
+			b = append(b, "&#39;"...)
+		case '+':
+			b = append(b, "&#43;"...)
+		case '<':
+			b = append(b, "&lt;"...)
+		case '>':
+			b = append(b, "&gt;"...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}

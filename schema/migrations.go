@@ -38,17 +38,18 @@ const Checkpoint = "checkpoint"
 var DeferredIndexes = []string{"hands_hand_id", "hands_started", "hands_table", "hands_preset", "hands_with_findings",
 	"hand_players_player", "hand_players_player_fold", "actions_hand", "draws_hand", "awards_hand"}
 
-// DeferredTriggers names the triggers that keep the counts of migrations 0011 and 0012
-// (player_totals, hand_counts, player_slices, player_positions) as the projector writes hands
+// DeferredTriggers names the triggers that keep the counts of migrations 0011, 0012 and 0014
+// (player_totals, hand_counts, player_slices, player_positions, player_hands) as the projector writes hands
 // and hand_players. A projector filling empty read models drops them with DeferredIndexes, and
 // when it builds the indexes it counts those tables once from the rows (Recount) and creates
 // the triggers again, in one transaction: the counts a trigger per row would have kept, for one
 // pass over the rows instead of a statement or three per row written. Meanwhile the readers of
 // those counts count from the hands' rows (projector.countsKept).
-var DeferredTriggers = []string{"hand_counts_add", "hand_counts_findings", "player_totals_add", "player_slices_add"}
+var DeferredTriggers = []string{"hand_counts_add", "hand_counts_findings", "player_totals_add", "player_slices_add",
+	"player_hands_add"}
 
 // Recount empties the tables DeferredTriggers keep and counts them again from hands and
-// hand_players, as migrations 0011 and 0012 first filled them: what the triggers leave after
+// hand_players, as migrations 0011, 0012 and 0014 first filled them: what the triggers leave after
 // every row written, but for rows of a count of zero (a slice whose hands all gained findings),
 // which no reader tells from no row (they sum).
 var Recount = []string{
@@ -71,6 +72,9 @@ FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq GROUP BY 1, 2, 3
 	`INSERT INTO player_positions
 SELECT hp.player, h.table_id, h.preset, hp.position, COUNT(*), SUM(hp.open_chance), SUM(hp.opened)
 FROM hand_players hp JOIN hands h ON h.stream_seq = hp.hand_seq GROUP BY 1, 2, 3, 4`,
+	`DELETE FROM player_hands`,
+	`INSERT INTO player_hands
+SELECT player_fold, COUNT(DISTINCT hand_seq) FROM hand_players GROUP BY player_fold`,
 }
 
 // DeferredTable holds the name and SQL of each index of DeferredIndexes and each trigger of
@@ -104,6 +108,8 @@ var ReadModels = []string{
 	"hand_counts", "player_slices", "player_positions",
 	// 0013
 	"integrity_runs", "integrity_pairs",
+	// 0014
+	"player_hands",
 }
 
 // Reprojects reports whether the migration text sql carries ReprojectMark on a line of its own.
