@@ -107,6 +107,8 @@ type Spread[T any] struct {
 	// files says that the spread by whole files (spreadFiles) was given up for the spread by
 	// tables; byFiles that it ran to the end.
 	files, byFiles bool
+	// fileBytes is how many bytes of the files each worker of a spread by files audited.
+	fileBytes []int
 }
 
 // spreadRound is how many bytes of a log the reader gives the workers at a time (a variable for
@@ -188,8 +190,9 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 		return bad, nil
 	}
 	if s.Workers > 1 && len(files) > 1 {
-		if owner, groups := fileGroups(files, s.Workers); groups > 1 {
-			bad, delivered, shared, err := s.spreadFiles(a, files, owner, s.guard(), again)
+		if group, groups := fileGroups(files); groups > 1 {
+			q := newFileQueue(files, group, groups, s.Workers)
+			bad, delivered, shared, err := s.spreadFiles(a, files, q, s.guard(), again)
 			if !shared {
 				return bad, err
 			}
