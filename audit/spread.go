@@ -115,8 +115,21 @@ type Spread[T any] struct {
 // the tests, which give up spreads after many rounds).
 var spreadRound = 1 << 20
 
-// spreadAhead is how many rounds a worker and the reader may be ahead of the slowest worker.
-const spreadAhead = 16
+// spreadAhead is how many rounds a worker and the reader may be ahead of the slowest worker: of
+// lines of files (spreadRound bytes a round), spreadAheadLines, whose rounds are lists of spans
+// in mapped memory; of decoded events (AuditEvents), spreadAhead, whose rounds hold the events.
+//
+// A worker that is that far ahead waits, and so does the reader, the other worker given its
+// tables' lines as they come: at 16 rounds of 1 MB (about 40 ms of a worker's work) the two
+// workers of a room's tables in one file waited, together, for 11 to 23% of two cores, at 48
+// for 5 to 11% (execution traces, BENCHMARKS.md, nineteenth session): the tables a worker was
+// given as they opened hold more or fewer lines for a while than the other's, and a worker
+// ahead must not wait for the other to catch up before it reads on. Each round ahead keeps up
+// to a round of the file's pages in memory (48 rounds: a peak of about 125 MB against 85).
+const (
+	spreadAhead      = 16
+	spreadAheadLines = 48
+)
 
 // batch is one worker's lines of a round of file number file: their spans in it and line numbers.
 // The last batch, close, has none: the worker then closes its Auditor.
@@ -246,7 +259,11 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	n := max(s.Workers, 1)
 	var stop atomic.Bool
 	guard := s.guard()
-	ws := s.workers(a, n, &stop)
+	ahead := spreadAhead
+	if files != nil {
+		ahead = spreadAheadLines
+	}
+	ws := s.workers(a, n, ahead, &stop)
 	st := &routeState{rt: newRouter(n), ids: &events.IDs{Window: a.chain.IDWindow}}
 	if !a.chain.TrackIDs {
 		st.ids = nil
@@ -288,7 +305,7 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	for _, w := range ws {
 		go w.run(files, guard)
 	}
-	rounds := make(chan round, spreadAhead)
+	rounds := make(chan round, ahead)
 	var readErr error
 	go func() {
 		readErr = guard(func() error { return routing(ws, rounds, st) })
@@ -344,12 +361,12 @@ func (s *Spread[T]) guard() func(func() error) error {
 	return s.Guard
 }
 
-// workers readies n workers for a, sharing stop.
-func (s *Spread[T]) workers(a *Auditor, n int, stop *atomic.Bool) []*spreadWorker[T] {
+// workers readies n workers for a, sharing stop, each given up to ahead rounds ahead.
+func (s *Spread[T]) workers(a *Auditor, n, ahead int, stop *atomic.Bool) []*spreadWorker[T] {
 	ws := make([]*spreadWorker[T], n)
 	for i := range ws {
-		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
-			out: make(chan output[T], spreadAhead), stop: stop}
+		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, ahead), free: make(chan batch, ahead+2),
+			out: make(chan output[T], ahead), stop: stop}
 		w.a.seqFirst = map[string]place{}
 		w.a.idsApart, w.a.chain.TrackIDs = true, false
 		// The window of a's chain: a hand that one Auditor remembers, its worker remembers too.

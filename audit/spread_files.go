@@ -142,7 +142,7 @@ func firstLine(b []byte) []byte {
 func (s *Spread[T]) spreadFiles(a *Auditor, files []File, q *fileQueue, guard func(func() error) error,
 	again func(one *Auditor) (int, error)) (bad, delivered int, shared bool, err error) {
 	var stop atomic.Bool
-	ws := s.workers(a, s.Workers, &stop)
+	ws := s.workers(a, s.Workers, 0, &stop) // their channels unused
 	// What each file's worker made of it, and each worker's Close: room for one each, so that a
 	// worker never waits for the deliverer.
 	outs := make([]chan fileOutput[T], len(files))
