@@ -120,12 +120,12 @@ var spreadRound = 1 << 20
 // in mapped memory; of decoded events (AuditEvents), spreadAhead, whose rounds hold the events.
 //
 // A worker that is that far ahead waits, and so does the reader, the other worker given its
-// tables' lines as they come: at 16 rounds of 1 MB (about 40 ms of a worker's work) the two
-// workers of a room's tables in one file waited, together, for 11 to 23% of two cores, at 48
-// for 5 to 11% (execution traces, BENCHMARKS.md, nineteenth session): the tables a worker was
-// given as they opened hold more or fewer lines for a while than the other's, and a worker
-// ahead must not wait for the other to catch up before it reads on. Each round ahead keeps up
-// to a round of the file's pages in memory (48 rounds: a peak of about 125 MB against 85).
+// tables' lines as they come: at 16 rounds of 1 MB (about 40 ms of a worker's work) the idler
+// worker of a room's tables in one file waited or was done for a median 20% of the audit, at 48
+// for 6% (execution traces, BENCHMARKS.md, nineteenth session): the tables a worker was given
+// as they opened hold more or fewer lines for a while than the other's, and a worker ahead must
+// not wait for the other to catch up before it reads on. Each round ahead keeps up to a round
+// of the file's pages mapped (48 rounds: a peak of about 120 MB against 75, for no more CPU).
 const (
 	spreadAhead      = 16
 	spreadAheadLines = 48
