@@ -107,14 +107,29 @@ type Spread[T any] struct {
 	// files says that the spread by whole files (spreadFiles) was given up for the spread by
 	// tables; byFiles that it ran to the end.
 	files, byFiles bool
+	// fileBytes is how many bytes of the files each worker of a spread by files audited.
+	fileBytes []int
 }
 
 // spreadRound is how many bytes of a log the reader gives the workers at a time (a variable for
 // the tests, which give up spreads after many rounds).
 var spreadRound = 1 << 20
 
-// spreadAhead is how many rounds a worker and the reader may be ahead of the slowest worker.
-const spreadAhead = 16
+// spreadAhead is how many rounds a worker and the reader may be ahead of the slowest worker: of
+// lines of files (spreadRound bytes a round), spreadAheadLines, whose rounds are lists of spans
+// in mapped memory; of decoded events (AuditEvents), spreadAhead, whose rounds hold the events.
+//
+// A worker that is that far ahead waits, and so does the reader, the other worker given its
+// tables' lines as they come: at 16 rounds of 1 MB (about 40 ms of a worker's work) the idler
+// worker of a room's tables in one file waited or was done for a median 20% of the audit, at 48
+// for 6% (execution traces, BENCHMARKS.md, nineteenth session): the tables a worker was given
+// as they opened hold more or fewer lines for a while than the other's, and a worker ahead must
+// not wait for the other to catch up before it reads on. Each round ahead keeps up to a round
+// of the file's pages mapped (48 rounds: a peak of about 120 MB against 75, for no more CPU).
+const (
+	spreadAhead      = 16
+	spreadAheadLines = 48
+)
 
 // batch is one worker's lines of a round of file number file: their spans in it and line numbers.
 // The last batch, close, has none: the worker then closes its Auditor.
@@ -188,8 +203,9 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 		return bad, nil
 	}
 	if s.Workers > 1 && len(files) > 1 {
-		if owner, groups := fileGroups(files, s.Workers); groups > 1 {
-			bad, delivered, shared, err := s.spreadFiles(a, files, owner, s.guard(), again)
+		if group, groups := fileGroups(files); groups > 1 {
+			q := newFileQueue(files, group, groups, s.Workers)
+			bad, delivered, shared, err := s.spreadFiles(a, files, q, s.guard(), again)
 			if !shared {
 				return bad, err
 			}
@@ -243,7 +259,11 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	n := max(s.Workers, 1)
 	var stop atomic.Bool
 	guard := s.guard()
-	ws := s.workers(a, n, &stop)
+	ahead := spreadAhead
+	if files != nil {
+		ahead = spreadAheadLines
+	}
+	ws := s.workers(a, n, ahead, &stop)
 	st := &routeState{rt: newRouter(n), ids: &events.IDs{Window: a.chain.IDWindow}}
 	if !a.chain.TrackIDs {
 		st.ids = nil
@@ -285,7 +305,7 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	for _, w := range ws {
 		go w.run(files, guard)
 	}
-	rounds := make(chan round, spreadAhead)
+	rounds := make(chan round, ahead)
 	var readErr error
 	go func() {
 		readErr = guard(func() error { return routing(ws, rounds, st) })
@@ -341,12 +361,12 @@ func (s *Spread[T]) guard() func(func() error) error {
 	return s.Guard
 }
 
-// workers readies n workers for a, sharing stop.
-func (s *Spread[T]) workers(a *Auditor, n int, stop *atomic.Bool) []*spreadWorker[T] {
+// workers readies n workers for a, sharing stop, each given up to ahead rounds ahead.
+func (s *Spread[T]) workers(a *Auditor, n, ahead int, stop *atomic.Bool) []*spreadWorker[T] {
 	ws := make([]*spreadWorker[T], n)
 	for i := range ws {
-		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, spreadAhead), free: make(chan batch, spreadAhead+2),
-			out: make(chan output[T], spreadAhead), stop: stop}
+		w := &spreadWorker[T]{a: New(nil), in: make(chan batch, ahead), free: make(chan batch, ahead+2),
+			out: make(chan output[T], ahead), stop: stop}
 		w.a.seqFirst = map[string]place{}
 		w.a.idsApart, w.a.chain.TrackIDs = true, false
 		// The window of a's chain: a hand that one Auditor remembers, its worker remembers too.

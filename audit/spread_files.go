@@ -39,41 +39,78 @@ type fileNotes struct {
 
 // fileOutput is what a worker made of one file (or, close set, of its Close).
 type fileOutput[T any] struct {
+	worker int
 	items  []item[T]
 	notes  fileNotes
 	unsure bool
 	err    error
 }
 
-// fileGroups assigns files to n workers for a spread by files and says how many groups of files
-// it found: files whose first line names the same table go to the same worker (a table exported
-// in pieces), each group to the worker given the fewest bytes so far, in the log's order. A file
-// whose first line names no table is a group of its own.
-func fileGroups(files []File, n int) (owner []int, groups int) {
-	owner = make([]int, len(files))
-	load := make([]int, n)
+// fileGroups groups files for a spread by files and says how many groups it found: files whose
+// first line names the same table are one group (a table exported in pieces), whose files one
+// worker audits; a file whose first line names no table is a group of its own. group holds each
+// file's group, numbered in the order of their first files.
+func fileGroups(files []File) (group []int, groups int) {
+	group = make([]int, len(files))
 	byTable := map[string]int{}
 	for i, f := range files {
 		_, table, _, ok := envelopeOf(firstLine(f.Bytes))
-		if w, seen := byTable[string(table)]; ok && seen {
-			owner[i] = w
-			load[w] += len(f.Bytes)
+		if g, seen := byTable[string(table)]; ok && seen {
+			group[i] = g
 			continue
 		}
-		w := 0
-		for k, l := range load {
-			if l < load[w] {
-				w = k
-			}
-		}
 		if ok {
-			byTable[string(table)] = w
+			byTable[string(table)] = groups
 		}
-		owner[i] = w
-		load[w] += len(f.Bytes)
+		group[i] = groups
 		groups++
 	}
-	return owner, groups
+	return group, groups
+}
+
+// fileQueue hands the files of a spread by files out to the workers as they become free, in the
+// log's order: a worker takes the first file not yet taken whose group is its own or no one's
+// (and makes the group its own). Handed out as they come, the files keep both workers busy to
+// the end, whatever each file costs: given out by their bytes before the audit, a worker that
+// shared its core with the deliverer, or had the costlier files, was left to finish alone (a
+// quarter of the wall time of a room's 335 table files, BENCHMARKS.md, nineteenth session).
+// Each worker still takes its files in the log's order, as one Auditor reads them; every file
+// before the one it takes is taken already, or of a group another worker owns.
+type fileQueue struct {
+	mu    sync.Mutex
+	group []int
+	owner []int  // each group's worker, or -1
+	taken []bool // each file's
+	first int    // no file before it is left to take
+	bytes []int  // how many bytes each worker took (for the benchmark)
+}
+
+func newFileQueue(files []File, group []int, groups, workers int) *fileQueue {
+	q := &fileQueue{group: group, owner: make([]int, groups), taken: make([]bool, len(files)), bytes: make([]int, workers)}
+	for i := range q.owner {
+		q.owner[i] = -1
+	}
+	return q
+}
+
+// take returns the next file worker k audits, and false when none is left for it.
+func (q *fileQueue) take(k int, files []File) (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.first < len(q.taken) && q.taken[q.first] {
+		q.first++
+	}
+	for fi := q.first; fi < len(q.taken); fi++ {
+		if q.taken[fi] {
+			continue
+		}
+		if g := q.group[fi]; q.owner[g] < 0 || q.owner[g] == k {
+			q.owner[g], q.taken[fi] = k, true
+			q.bytes[k] += len(files[fi].Bytes)
+			return fi, true
+		}
+	}
+	return 0, false
 }
 
 // firstLine returns the first line of b that is not blank, without its newline.
@@ -102,29 +139,29 @@ func firstLine(b []byte) []byte {
 // (shared), with how many things it delivered (delivered): the log is then spread by tables,
 // which checks the ids in the log's order and sends each table to one worker wherever its lines
 // are.
-func (s *Spread[T]) spreadFiles(a *Auditor, files []File, owner []int, guard func(func() error) error,
+func (s *Spread[T]) spreadFiles(a *Auditor, files []File, q *fileQueue, guard func(func() error) error,
 	again func(one *Auditor) (int, error)) (bad, delivered int, shared bool, err error) {
 	var stop atomic.Bool
-	ws := s.workers(a, s.Workers, &stop)
-	outs := make([]chan fileOutput[T], len(ws))
+	ws := s.workers(a, s.Workers, 0, &stop) // their channels unused
+	// What each file's worker made of it, and each worker's Close: room for one each, so that a
+	// worker never waits for the deliverer.
+	outs := make([]chan fileOutput[T], len(files))
+	for fi := range outs {
+		outs[fi] = make(chan fileOutput[T], 1)
+	}
+	closes := make([]chan fileOutput[T], len(ws))
 	var wg sync.WaitGroup
 	for k, w := range ws {
-		var mine []int
-		for fi, o := range owner {
-			if o == k {
-				mine = append(mine, fi)
-			}
-		}
-		// Room for every file and the Close: a worker never waits for the deliverer.
-		outs[k] = make(chan fileOutput[T], len(mine)+1)
+		closes[k] = make(chan fileOutput[T], 1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.runFiles(files, mine, outs[k], guard)
+			w.runFiles(files, k, q, outs, closes[k], guard)
 		}()
 	}
 	// The workers read the files' memory: they are done with it before this returns.
 	defer wg.Wait()
+	defer func() { s.fileBytes = q.bytes }()
 
 	var ids *events.IDs
 	if a.chain.TrackIDs {
@@ -134,8 +171,8 @@ func (s *Spread[T]) spreadFiles(a *Auditor, files []File, owner []int, guard fun
 	hands := map[uint64]int{} // the worker of each hand, by a fingerprint of its id
 	tables := map[string]int{}
 	for fi := range files {
-		k := owner[fi]
-		out := <-outs[k]
+		out := <-outs[fi]
+		k := out.worker
 		if out.err != nil {
 			stop.Store(true)
 			return 0, delivered, false, out.err
@@ -162,7 +199,7 @@ func (s *Spread[T]) spreadFiles(a *Auditor, files []File, owner []int, guard fun
 	}
 	heads := make([][]item[T], len(ws))
 	for k := range ws {
-		out := <-outs[k]
+		out := <-closes[k]
 		if out.err != nil {
 			return 0, delivered, false, out.err
 		}
@@ -201,19 +238,18 @@ func sole(n fileNotes, k int, ids *events.IDs, hands map[uint64]int, tables map[
 	return true
 }
 
-// runFiles audits the files numbered mine, whole, one after the other, and gives back what it
-// made of each, then of its Close. It stops auditing (and only answers) once the spread is given
-// up, or after a file it is unsure of or an error.
-func (w *spreadWorker[T]) runFiles(files []File, mine []int, out chan<- fileOutput[T], guard func(func() error) error) {
+// runFiles audits, as worker k, the files q hands it, whole, one after the other, and gives back
+// what it made of each (outs, by file), then of its Close (closed). It stops auditing, and
+// answers its Close only, once the spread is given up, or after a file it is unsure of or an
+// error: the deliverer reads no file after the first such one.
+func (w *spreadWorker[T]) runFiles(files []File, k int, q *fileQueue, outs []chan fileOutput[T], closed chan<- fileOutput[T], guard func(func() error) error) {
 	a := w.a
 	a.notes = &fileNotes{}
 	var sum [sha256.Size]byte
-	done := false
-	for _, fi := range mine {
-		if done || w.stop.Load() {
-			done = true
-			out <- fileOutput[T]{unsure: true}
-			continue
+	for !w.stop.Load() {
+		fi, ok := q.take(k, files)
+		if !ok {
+			break
 		}
 		f := files[fi]
 		err := guard(func() error {
@@ -245,13 +281,16 @@ func (w *spreadWorker[T]) runFiles(files []File, mine []int, out chan<- fileOutp
 			}
 			return nil
 		})
-		o := fileOutput[T]{items: w.items, notes: *a.notes, unsure: a.unsure, err: err}
+		o := fileOutput[T]{worker: k, items: w.items, notes: *a.notes, unsure: a.unsure, err: err}
 		w.items, *a.notes = nil, fileNotes{}
-		done = o.unsure || err != nil
-		out <- o
+		outs[fi] <- o
+		if o.unsure || err != nil {
+			closed <- fileOutput[T]{worker: k, unsure: true}
+			return
+		}
 	}
-	if done || w.stop.Load() {
-		out <- fileOutput[T]{unsure: true}
+	if w.stop.Load() {
+		closed <- fileOutput[T]{worker: k, unsure: true}
 		return
 	}
 	a.notes = nil
@@ -259,6 +298,6 @@ func (w *spreadWorker[T]) runFiles(files []File, mine []int, out chan<- fileOutp
 		a.closeWorker()
 		return nil
 	})
-	out <- fileOutput[T]{items: w.items, err: err}
+	closed <- fileOutput[T]{worker: k, items: w.items, err: err}
 	w.items = nil
 }

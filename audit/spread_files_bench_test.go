@@ -4,6 +4,7 @@ package audit
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -15,7 +16,7 @@ import (
 // `--workers 1`), and spread by whole files over 2 workers (`--workers 2`); and, apart, the ids'
 // check the deliverer of a spread by files makes (events.IDs over every id, in the log's order).
 // cpu-ns/op is the CPU of an op, the figure a shared machine lets one compare; the share of the
-// bytes of the busiest worker is reported too (the files as fileGroups gives them out).
+// bytes of the busiest worker is reported too (the files as the workers took them).
 func BenchmarkSpreadFiles(b *testing.B) {
 	_, log := benchFile(b)
 	var files []File
@@ -53,11 +54,6 @@ func BenchmarkSpreadFiles(b *testing.B) {
 			}
 		}
 	})
-	owner, _ := fileGroups(files, 2)
-	load := make([]int, 2)
-	for i, f := range files {
-		load[owner[i]] += len(f.Bytes)
-	}
 	run("files=2", func(b *testing.B) {
 		a := New(nil)
 		s := Spread[int]{Workers: 2, Worker: func(*Auditor, func(int)) {}, Deliver: func(int) {}}
@@ -68,6 +64,6 @@ func BenchmarkSpreadFiles(b *testing.B) {
 		if !s.byFiles {
 			b.Fatal("the spread by files went on by tables or was given up")
 		}
-		b.ReportMetric(float64(max(load[0], load[1]))/float64(len(log)), "busiest-share")
+		b.ReportMetric(float64(slices.Max(s.fileBytes))/float64(len(log)), "busiest-share")
 	})
 }
