@@ -77,7 +77,9 @@ RACEPKGS  ?= ./cmd/... ./recorder/... ./projector/... ./web/... ./console/...
 # Within RACEPKGS, the tests named by RACEFREE run without the detector: the browser tests, where the
 # time is Chromium's and a page's requests come one at a time; the integrity analyses, whole
 # rooms of simulated hands read by one goroutine; the projector's tests named FromAFile, which
-# project a file in the test's one goroutine, where the detector has nothing to watch;
+# project a file in the test's one goroutine (CatchUp over a FileSource: the follower's goroutine
+# and the log's are the other tests', TestRunFollowsTheLog, TestKillAndResume and
+# TestGroupedCommitsExactlyOnceAcrossAStop among them), where the detector has nothing to watch;
 # cmd/fechado's comparison of every path's verdict over whole logs (its concurrent recording
 # runs under the detector in a test of its own), and its audit of a log of 65,537 hands (the
 # workers' under the detector: the other logs). Under the detector they took half of make test's
