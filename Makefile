@@ -77,13 +77,25 @@ RACEPKGS  ?= ./cmd/... ./recorder/... ./projector/... ./web/... ./console/...
 # Within RACEPKGS, the tests named by RACEFREE run without the detector: the browser tests, where the
 # time is Chromium's and a page's requests come one at a time; the integrity analyses, whole
 # rooms of simulated hands read by one goroutine; the projector's tests named FromAFile, which
-# project a file in the test's one goroutine, where the detector has nothing to watch;
+# project a file in the test's one goroutine (CatchUp over a FileSource: the follower's goroutine
+# and the log's are the other tests', TestRunFollowsTheLog, TestKillAndResume and
+# TestGroupedCommitsExactlyOnceAcrossAStop among them), where the detector has nothing to watch;
 # cmd/fechado's comparison of every path's verdict over whole logs (its concurrent recording
 # runs under the detector in a test of its own), and its audit of a log of 65,537 hands (the
 # workers' under the detector: the other logs). Under the detector they took half of make test's
 # race pass and more (BENCHMARKS.md); make test-long still runs them under it, and the code they
-# drive is tested under it by the other tests of these packages.
-RACEFREE  ?= Browser|Integrity|FromAFile|OneVerdictByEveryPath|FarOn
+# drive is tested under it by the other tests of these packages. Also without it (BENCHMARKS.md,
+# nineteenth session: 16 s of the race lane's CPU for 3 s in the plain lane): web's tests that
+# read the shared tournament day (PlayerSessions, TournamentAPI, TournamentAt,
+# OpenAPIEveryOperation), GETs of a day posted and projected once, which the plain lane builds
+# anyway for TestBrowserLists (the server's concurrent posts and projection are web's other
+# tests', TestConcurrentHands and TestEachHandAuditedOnce among them); cmd/fechado's audit --all
+# --workers 1 against 3 (AllWorkersPrintAsOne: the workers over a stored log run under the
+# detector in the other tests' audit --all, on GOMAXPROCS workers: TestAuditFileAndStoreAgree,
+# TestSimPublish, TestDamagedStoreStopsTheReaders), export to hand histories and import back
+# (ExportHandHistories: format conversions in one goroutine over the stored log, which the other
+# export tests read under the detector) and passwd's bcrypt hash (PasswdHash: one goroutine).
+RACEFREE  ?= Browser|Integrity|FromAFile|OneVerdictByEveryPath|FarOn|PlayerSessions|TournamentAPI|TournamentAt|OpenAPIEveryOperation|AllWorkersPrintAsOne|ExportHandHistories|PasswdHash
 # The packages that have such tests: the others would build a second test binary to run nothing.
 # Their second run skips go test's vet pass, which the race run made on the same packages. Longest
 # first: console's and web's browser tests (about 40 s each) start the plain lane.

@@ -64,7 +64,7 @@ func auditCorpus(t *testing.T) [][]byte {
 // included, with expected and actual; cut at any point and resumed by a new projector it stores
 // the same rows, findings and table memory included, as an uninterrupted projection (at fewer
 // cuts under -short: cutStride).
-func TestAuditorStoresEveryFindingExactlyOnce(t *testing.T) {
+func TestAuditorStoresEveryFindingFromAFileExactlyOnce(t *testing.T) {
 	ctx := context.Background()
 	lines := auditCorpus(t)
 	path := writeLines(t, t.TempDir(), lines)

@@ -176,7 +176,7 @@ func deferredState(t *testing.T, db *sql.DB) string {
 // dropped and noted; the next projector of the database builds them and counts the kept counts
 // before anything else, and goes on with them (its read models are no longer empty), to the rows
 // of a projection without a stop (the kept counts' included).
-func TestStoppedBulkBuildsIndexesAtNextStart(t *testing.T) {
+func TestStoppedBulkFromAFileBuildsIndexesAtNextStart(t *testing.T) {
 	ctx := context.Background()
 	lines := linesWithRepeats(t)
 	path := writeLines(t, t.TempDir(), lines)

@@ -142,7 +142,7 @@ func TestAuditHookStoresFindings(t *testing.T) {
 // message and ends with the rows of a fresh projection of that log. The marked migrations are
 // 0002 to 0005 and 0007 to 0009, and schema.ReadModels names every table but the checkpoint, the
 // deferred indexes' and the runner's own.
-func TestReprojectingMigrationGivesAFreshProjection(t *testing.T) {
+func TestReprojectingMigrationFromAFileGivesAFreshProjection(t *testing.T) {
 	ctx := context.Background()
 	ms, err := Migrations()
 	if err != nil {

@@ -50,7 +50,7 @@ func cutStride(full int) int {
 // A projection cut at any point and resumed by a new projector (memory lost, as after a crash)
 // gives the rows of an uninterrupted one; so does the same projector resuming after its error.
 // Under -short the cuts are further apart (cutStride); the full suite cuts every 113 messages.
-func TestResumeAfterFailureAtAnyPoint(t *testing.T) {
+func TestResumeFromAFileAfterFailureAtAnyPoint(t *testing.T) {
 	ctx := context.Background()
 	lines := buildCorpus(t, 1)
 	path := writeLines(t, t.TempDir(), lines)

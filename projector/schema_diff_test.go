@@ -95,7 +95,7 @@ func schemaOf(f finding.Finding) string {
 // to the same hand, table and seq with the same code, because both read it through
 // events.ParseLenient and place it with audit.Place; and every other finding of the log is the
 // same too, the message's place in the file (fileLine) aside.
-func TestBadLinesSameFindingAsTheCLI(t *testing.T) {
+func TestBadLinesFromAFileSameFindingAsTheCLI(t *testing.T) {
 	ctx := context.Background()
 	b, err := os.ReadFile(testfiles.File(t, "vectors", "table-std-draw.jsonl"))
 	if err != nil {

@@ -107,7 +107,7 @@ func storedTournamentFindings(t *testing.T, db *sql.DB) []string {
 // are those `fechado audit` gives over the whole log, every knock-out has its hand, and a
 // projector restarted half-way (restoring the tournament from its memory), or resumed after a
 // failed batch, stores the same rows.
-func TestTournamentProjected(t *testing.T) {
+func TestTournamentProjectedFromAFile(t *testing.T) {
 	ctx := context.Background()
 	entries, _ := tournamentSize()
 	log, lines := simTournament(t)
@@ -171,7 +171,7 @@ func TestTournamentProjected(t *testing.T) {
 // Each tournament irregularity the simulator injects (findings-v1.md tournament.*) is stored by
 // the projector where the audit of the whole log reports it, and makes its hand's audit status
 // an error. The tournaments are of tournamentSize.
-func TestTournamentInjectedStored(t *testing.T) {
+func TestTournamentInjectedStoredFromAFile(t *testing.T) {
 	for _, code := range sim.TournamentInjectable() {
 		t.Run(string(code), func(t *testing.T) {
 			log, lines := playTournament(t, sim.TournamentConfig{Rules: "br-fechado", Seed: 5, Inject: []finding.Code{code}})
@@ -194,10 +194,10 @@ func TestTournamentInjectedStored(t *testing.T) {
 }
 
 // Issue 19's done-when for the other two presets it names (br-fechado is
-// TestTournamentProjected's): a 60-entry tournament on 8 tables (tournamentSize; smaller under
-// -short) plays to the end, the projector stores no error for it, and its standings in SQLite
-// equal the independent computation of places from the JSON Lines.
-func TestTournamentStandingsOtherPresets(t *testing.T) {
+// TestTournamentProjectedFromAFile's): a 60-entry tournament on 8 tables (tournamentSize; smaller
+// under -short) plays to the end, the projector stores no error for it, and its standings in
+// SQLite equal the independent computation of places from the JSON Lines.
+func TestTournamentStandingsOtherPresetsFromAFile(t *testing.T) {
 	entries, _ := tournamentSize()
 	for _, preset := range []string{"tr-kapali", "std-draw"} {
 		t.Run(preset, func(t *testing.T) {
