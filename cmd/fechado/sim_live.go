@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/livereport"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/sim"
 )
@@ -120,20 +121,10 @@ func (l *latencies) fail(msg string) {
 	l.mu.Unlock()
 }
 
-// Figures sums up latencies: the count of samples, the errors, and percentiles in milliseconds.
-type Figures struct {
-	Count      int     `json:"count"`
-	Errors     int     `json:"errors"`
-	FirstError string  `json:"first_error,omitempty"`
-	P50        float64 `json:"p50_ms"`
-	P99        float64 `json:"p99_ms"`
-	Max        float64 `json:"max_ms"`
-}
-
-func (l *latencies) figures() Figures {
+func (l *latencies) figures() livereport.Figures {
 	l.mu.Lock()
 	d := slices.Clone(l.d)
-	f := Figures{Count: len(d), Errors: l.errors, FirstError: l.first}
+	f := livereport.Figures{Count: len(d), Errors: l.errors, FirstError: l.first}
 	l.mu.Unlock()
 	if len(d) == 0 {
 		return f
@@ -150,23 +141,11 @@ func (l *latencies) figures() Figures {
 // liveProgress is the load so far.
 type liveProgress struct {
 	Elapsed           time.Duration
-	Append, Lag, Read Figures
-}
-
-// LiveReport is sim --live's report.
-type LiveReport struct {
-	Tables    int     `json:"tables"`
-	PaceMS    float64 `json:"pace_ms"`
-	Seconds   float64 `json:"seconds"`
-	Hands     int     `json:"hands_ended"`
-	Append    Figures `json:"append"`
-	Lag       Figures `json:"lag"`
-	LagUnseen int     `json:"lag_unseen"` // hands ended whose end the read models had not shown at the end
-	Read      Figures `json:"read"`
+	Append, Lag, Read livereport.Figures
 }
 
 // playLive plays c until its duration is over or ctx is done, calling progress every c.every.
-func playLive(ctx context.Context, c liveConfig, progress func(liveProgress)) (*LiveReport, error) {
+func playLive(ctx context.Context, c liveConfig, progress func(liveProgress)) (*livereport.Report, error) {
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: c.tables + c.readers + 16}}
 	var app, lag, read latencies
 	start := time.Now()
@@ -315,7 +294,7 @@ func playLive(ctx context.Context, c liveConfig, progress func(liveProgress)) (*
 	polls.Wait() // the hands ended last, until the read models show them
 	p := snapshot()
 	progress(p)
-	return &LiveReport{Tables: c.tables, PaceMS: float64(c.pace.Milliseconds()), Seconds: p.Elapsed.Seconds(), Hands: handsEnded,
+	return &livereport.Report{Tables: c.tables, PaceMS: float64(c.pace.Milliseconds()), Seconds: p.Elapsed.Seconds(), Hands: handsEnded,
 		Append: p.Append, Lag: p.Lag, LagUnseen: unseen, Read: p.Read}, ctx.Err()
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/fechado/fechado/internal/livereport"
 )
 
 // TestSimLiveLoadReportsMeasuredFigures plays three tables for a few seconds against a serve in
@@ -18,7 +20,7 @@ func TestSimLiveLoadReportsMeasuredFigures(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("sim --live exited %d: %s\nserve: %s", code, errOut, stderr)
 	}
-	var rep LiveReport
+	var rep livereport.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("the report is not JSON: %v\n%s", err, out)
 	}
@@ -29,7 +31,7 @@ func TestSimLiveLoadReportsMeasuredFigures(t *testing.T) {
 	if rep.Append.Count < 30 || rep.Hands < 1 || rep.Lag.Count != rep.Hands-rep.LagUnseen || rep.Lag.Count < 1 || rep.Read.Count < 5 {
 		t.Errorf("too little measured in 3 s of 3 tables: %+v", rep)
 	}
-	for name, f := range map[string]Figures{"append": rep.Append, "lag": rep.Lag, "read": rep.Read} {
+	for name, f := range map[string]livereport.Figures{"append": rep.Append, "lag": rep.Lag, "read": rep.Read} {
 		if !(f.P50 > 0 && f.P50 <= f.P99 && f.P99 <= f.Max) {
 			t.Errorf("%s: percentiles not measured or out of order: %+v", name, f)
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fechado/fechado/internal/livereport"
 )
 
 // md renders one part of the report.
@@ -70,14 +72,14 @@ func TestLoadGoalsFromSimReport(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name   string
-		change func(*liveReport)
+		change func(*livereport.Report)
 		failed string
 	}{
-		{"append p99 at the goal", func(s *liveReport) { s.Append.P99 = 50 }, "append p99 < 50 ms: 50 ms, 0 errors"},
-		{"an append refused", func(s *liveReport) { s.Append.Errors = 1 }, "append p99 < 50 ms: 30.6 ms, 1 errors"},
-		{"a hand never seen audited", func(s *liveReport) { s.LagUnseen = 2 }, "live-audit lag p99 < 1 s: 151.1 ms over 154 hands, 2 unseen"},
-		{"no hand ended", func(s *liveReport) { s.Lag.Count = 0 }, "live-audit lag p99 < 1 s: 151.1 ms over 0 hands"},
-		{"reads slow", func(s *liveReport) { s.Read.P99 = 123.44 }, "read p99 < 100 ms: 123.4 ms over 11281 reads"},
+		{"append p99 at the goal", func(s *livereport.Report) { s.Append.P99 = 50 }, "append p99 < 50 ms: 50 ms, 0 errors"},
+		{"an append refused", func(s *livereport.Report) { s.Append.Errors = 1 }, "append p99 < 50 ms: 30.6 ms, 1 errors"},
+		{"a hand never seen audited", func(s *livereport.Report) { s.LagUnseen = 2 }, "live-audit lag p99 < 1 s: 151.1 ms over 154 hands, 2 unseen"},
+		{"no hand ended", func(s *livereport.Report) { s.Lag.Count = 0 }, "live-audit lag p99 < 1 s: 151.1 ms over 0 hands"},
+		{"reads slow", func(s *livereport.Report) { s.Read.P99 = 123.44 }, "read p99 < 100 ms: 123.4 ms over 11281 reads"},
 	} {
 		m := *l
 		c.change(&m.Sim)
@@ -132,9 +134,9 @@ func TestLoadSummaryRowAndTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok := func(tables int) *loadRun {
-		return &loadRun{Tables: tables, ServeCPU: 50, SimCPU: 20, ServeHWM: 300e6, LoadAfter: "2.0 1.9 1.8", Sim: liveReport{
+		return &loadRun{Tables: tables, ServeCPU: 50, SimCPU: 20, ServeHWM: 300e6, LoadAfter: "2.0 1.9 1.8", Sim: livereport.Report{
 			Tables: tables, PaceMS: 2000, Seconds: 150, Hands: tables,
-			Append: liveFigures{Count: 10000, P50: 2, P99: 20}, Lag: liveFigures{Count: tables, P50: 100, P99: 400}, Read: liveFigures{Count: 5000, P50: 10, P99: 60}}}
+			Append: livereport.Figures{Count: 10000, P50: 2, P99: 20}, Lag: livereport.Figures{Count: tables, P50: 100, P99: 400}, Read: livereport.Figures{Count: 5000, P50: 10, P99: 60}}}
 	}
 	slow := ok(1000)
 	slow.Sim.Read.P99 = 180
@@ -202,8 +204,8 @@ func TestMeasureLoadsStopsAtTheFirstMiss(t *testing.T) {
 			if c.tables == failAt {
 				return nil, errors.New("serve did not answer")
 			}
-			return &loadRun{Tables: c.tables, Wall: 2 * time.Second, Sim: liveReport{Tables: c.tables, PaceMS: 500, Seconds: 1,
-				Append: liveFigures{Count: 100, P99: 10}, Lag: liveFigures{Count: 5, P99: 200}, Read: liveFigures{Count: 50, P99: readP99[c.tables]}}}, nil
+			return &loadRun{Tables: c.tables, Wall: 2 * time.Second, Sim: livereport.Report{Tables: c.tables, PaceMS: 500, Seconds: 1,
+				Append: livereport.Figures{Count: 100, P99: 10}, Lag: livereport.Figures{Count: 5, P99: 200}, Read: livereport.Figures{Count: 50, P99: readP99[c.tables]}}}, nil
 		}
 	}
 	w := &wholeProcess{cfg: cfg, loadRunner: fake(map[int]float64{10: 20, 20: 60, 30: 150, 40: 20}, 0)}

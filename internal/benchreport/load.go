@@ -17,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fechado/fechado/internal/livereport"
 )
 
 // loadFlag makes benchreport the room's load on one node (`make load`, internal/benchreport/
@@ -51,32 +53,10 @@ type loadConfig struct {
 	simErr    io.Writer // sim's progress lines (nil: dropped)
 }
 
-// liveFigures is one latency of sim --live's report (cmd/fechado's Figures).
-type liveFigures struct {
-	Count      int     `json:"count"`
-	Errors     int     `json:"errors"`
-	FirstError string  `json:"first_error,omitempty"`
-	P50        float64 `json:"p50_ms"`
-	P99        float64 `json:"p99_ms"`
-	Max        float64 `json:"max_ms"`
-}
-
-// liveReport is sim --live's report (cmd/fechado's LiveReport), as it prints it.
-type liveReport struct {
-	Tables    int         `json:"tables"`
-	PaceMS    float64     `json:"pace_ms"`
-	Seconds   float64     `json:"seconds"`
-	Hands     int         `json:"hands_ended"`
-	Append    liveFigures `json:"append"`
-	Lag       liveFigures `json:"lag"`
-	LagUnseen int         `json:"lag_unseen"`
-	Read      liveFigures `json:"read"`
-}
-
 // loadRun is one load's figures.
 type loadRun struct {
 	Tables     int
-	Sim        liveReport
+	Sim        livereport.Report
 	ServeCPU   float64 // seconds of CPU serve spent while sim ran
 	SimCPU     float64 // sim's own
 	ServeHWM   int64   // serve's peak resident memory (VmHWM) when sim ended, bytes
