@@ -24,11 +24,22 @@ import (
 // resident size among them.
 const pairsFlag = "-pairs"
 
-// pairFigures are one command's runs and the pair-by-pair ratios against the other's.
+// pairFigures are the two commands' runs, pair i being A[i] and B[i].
 type pairFigures struct {
-	A, B           []run
-	CPURatio, Wall []float64 // A/B of each pair
+	A, B []run
 }
+
+// cpuRatios is A's CPU time over B's, pair by pair.
+func (p *pairFigures) cpuRatios() []float64 {
+	var rs []float64
+	for i := range min(len(p.A), len(p.B)) {
+		rs = append(rs, p.A[i].CPU.Seconds()/p.B[i].CPU.Seconds())
+	}
+	return rs
+}
+
+// wallRatios is A's wall time over B's, pair by pair (pairedRatios with A in the baseline's place).
+func (p *pairFigures) wallRatios() []float64 { return pairedRatios(p.A, p.B) }
 
 func pairsMain(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("benchreport "+pairsFlag, flag.ContinueOnError)
@@ -66,8 +77,6 @@ func timePairs(ctx context.Context, a, b string, n, warmup int) (*pairFigures, e
 			continue
 		}
 		p.A, p.B = append(p.A, ra), append(p.B, rb)
-		p.CPURatio = append(p.CPURatio, ra.CPU.Seconds()/rb.CPU.Seconds())
-		p.Wall = append(p.Wall, ra.Wall.Seconds()/rb.Wall.Seconds())
 	}
 	return p, nil
 }
@@ -86,6 +95,10 @@ func (p *pairFigures) print(w io.Writer, a, b string) {
 		fmt.Fprintf(w, "%s  cpu %.3f s  wall %.3f s  peak %.0f MiB  (medians of %d)  %s\n", c.name,
 			quantile(cpu, 0.5), quantile(wall, 0.5), quantile(peak, 0.5), len(c.runs), strings.TrimSpace(c.cmd))
 	}
-	fmt.Fprintf(w, "A/B cpu  %.3f (%.3f–%.3f)\n", quantile(p.CPURatio, 0.5), slices.Min(p.CPURatio), slices.Max(p.CPURatio))
-	fmt.Fprintf(w, "A/B wall %.3f (%.3f–%.3f)\n", quantile(p.Wall, 0.5), slices.Min(p.Wall), slices.Max(p.Wall))
+	for _, r := range []struct {
+		name string
+		xs   []float64
+	}{{"cpu ", p.cpuRatios()}, {"wall", p.wallRatios()}} {
+		fmt.Fprintf(w, "A/B %s %.3f (%.3f–%.3f)\n", r.name, quantile(r.xs, 0.5), slices.Min(r.xs), slices.Max(r.xs))
+	}
 }

@@ -14,10 +14,10 @@ func TestPairsTimeTheCommandsInTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.A) != 3 || len(p.B) != 3 || len(p.CPURatio) != 3 || len(p.Wall) != 3 {
-		t.Fatalf("3 pairs counted, got %d, %d, %d, %d", len(p.A), len(p.B), len(p.CPURatio), len(p.Wall))
+	if len(p.A) != 3 || len(p.B) != 3 || len(p.cpuRatios()) != 3 || len(p.wallRatios()) != 3 {
+		t.Fatalf("3 pairs counted, got %d, %d, %d, %d", len(p.A), len(p.B), len(p.cpuRatios()), len(p.wallRatios()))
 	}
-	for i, r := range p.CPURatio {
+	for i, r := range p.cpuRatios() {
 		if !(r < 0.5) {
 			t.Errorf("pair %d: `true` took %.3f of a busy loop's CPU (A %v, B %v)", i, r, p.A[i].CPU, p.B[i].CPU)
 		}
