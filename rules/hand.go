@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 	"strconv"
-	"sync"
+	"sync/atomic"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -360,12 +360,13 @@ func (h *Hand) dealSeat(i int) events.Seat {
 	return h.Players[(h.dealFirst+i)%len(h.Players)].Seat
 }
 
-var (
-	warmOnce sync.Once
-	// evaluators holds the presets' rankings, read-only once built, by lowest rank and the
-	// ranking's flags (rankingFlags): an array, not a map, as a hand looks its ranking up at start.
-	evaluators [cards.Ace + 1][8]*Evaluator
-)
+// evaluators holds the evaluator of every ranking by lowest rank and flags (rankingFlags, which
+// with the lowest rank make the whole Ranking), each built on first use by NewEvaluator and read
+// without a lock after: an array, not a map, as a hand looks its ranking up at start. Built on
+// first use, not all at once: the nine rankings of the presets take 8 ms to build, which the
+// first hand of a log waited for, one core working while the others of a spread audit had
+// nothing yet (BENCHMARKS.md, twentieth session); a log of one preset builds one.
+var evaluators [cards.Ace + 1][8]atomic.Pointer[Evaluator]
 
 // rankingFlags packs the booleans of a ranking into 0..7.
 func rankingFlags(r Ranking) int {
@@ -382,30 +383,20 @@ func rankingFlags(r Ranking) int {
 	return f
 }
 
-// EvaluatorFor returns the shared evaluator of a ranking. The rankings of the presets are built
-// once at start (Warm) and read without a lock; any other (a hand's overrides) comes from
-// NewEvaluator's locked cache. Safe for concurrent use.
+// EvaluatorFor returns the shared evaluator of a ranking, built on its first use and read
+// without a lock after. Safe for concurrent use.
 func EvaluatorFor(r Ranking) *Evaluator {
-	warmOnce.Do(warm)
-	if r.Low <= cards.Ace {
-		if e := evaluators[r.Low][rankingFlags(r)]; e != nil && e.r == r {
-			return e
-		}
+	if r.Low > cards.Ace {
+		return NewEvaluator(r) // not a deck: NewEvaluator says why
 	}
-	return NewEvaluator(r)
-}
-
-// warm builds the evaluators of every preset and deck once, on first use, so that later use
-// needs no lock.
-func warm() {
-	for _, p := range presets {
-		for n := p.MinPlayers; n <= p.MaxPlayers; n++ {
-			if low, ok := p.Low(n); ok {
-				r := p.Ranking(low)
-				evaluators[r.Low][rankingFlags(r)] = NewEvaluator(r)
-			}
-		}
+	slot := &evaluators[r.Low][rankingFlags(r)]
+	if e := slot.Load(); e != nil {
+		return e
 	}
+	// Two first uses at once both get NewEvaluator's one Evaluator of r.
+	e := NewEvaluator(r)
+	slot.Store(e)
+	return e
 }
 
 // Player returns the player in seat s, or nil.
