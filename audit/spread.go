@@ -141,7 +141,10 @@ type batch struct {
 	// places in the log, instead of spans.
 	evs []*events.Event
 	// dups are the numbers of the lines whose id was used before in the log.
-	dups  []int
+	dups []int
+	// size is what the batch adds to its worker's load (router.load): its lines' bytes, or
+	// its events.
+	size  int
 	close bool
 }
 
@@ -171,8 +174,11 @@ type spreadWorker[T any] struct {
 	a  *Auditor
 	in chan batch
 	// free takes back the lists of a batch once read, for the reader's next rounds.
-	free  chan batch
-	out   chan output[T]
+	free chan batch
+	out  chan output[T]
+	// done is how much of its load (router.load) the worker has audited: the router gives a
+	// new table to the worker with the least left to audit.
+	done  atomic.Int64
 	items []item[T]
 	bad   int
 	err   error
@@ -265,6 +271,9 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	}
 	ws := s.workers(a, n, ahead, &stop)
 	st := &routeState{rt: newRouter(n), ids: &events.IDs{Window: a.chain.IDWindow}}
+	for _, w := range ws {
+		st.rt.done = append(st.rt.done, &w.done)
+	}
 	if !a.chain.TrackIDs {
 		st.ids = nil
 	}
@@ -461,6 +470,7 @@ func judgeInline[T any](files []File, w *spreadWorker[T], st *routeState, delive
 				}
 			}
 			st.rt.load[0] += len(e.Raw)
+			w.done.Add(int64(len(e.Raw)))
 			st.inlined++
 			a.at = place{phaseLine, lineAt(fi, r.Line())}
 			a.seenID = st.ids != nil && st.ids.SeenString(e.ID)
@@ -593,6 +603,7 @@ func (w *spreadWorker[T]) run(files []File, guard func(func() error) error) {
 				}
 			})
 		}
+		w.done.Add(int64(b.size))
 		if b.spans != nil {
 			select {
 			case w.free <- batch{spans: b.spans[:0], numbers: b.numbers[:0]}:
@@ -697,6 +708,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 				}
 				lastHand, lastTable, last = hand, table, w
 				rt.load[w] += len(l)
+				bs[w].size += len(l)
 				if id != nil && ids != nil && ids.Seen(id) {
 					bs[w].dups = append(bs[w].dups, line)
 				}
@@ -721,13 +733,19 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 }
 
 // router chooses the workers of lines: a table's lines go to one worker, a new table to the
-// worker given the least so far (load: bytes, or events). A hand's lines go with it when they all
+// worker with the least left to audit (load, bytes or events given, less done, what it audited
+// of them), then given the least so far. A hand's lines go with it when they all
 // name the table its first line names; the router remembers that table of every hand, by a
 // fingerprint of the hand's id, to find a line that names another (worker). Two hands with one
 // fingerprint at different tables are taken for such a line too: the spread is given up where it
 // did not need to be, never kept where it had to be given up.
 type router struct {
-	load   []int
+	load []int
+	// done, when not nil, holds how much of its load each worker has audited. A table is
+	// given once and for all; the workers that were given tables of more lines for a while
+	// fall behind the others, and would end last: the tables that open in the meantime go
+	// to the others (BENCHMARKS.md, twentieth session).
+	done   []*atomic.Int64
 	tables map[string]int32 // each table's number: its worker is workers[number]
 	// workers holds the worker of each table, by number.
 	workers []int
@@ -739,15 +757,23 @@ func newRouter(n int) *router {
 	return &router{load: make([]int, n), tables: map[string]int32{}, seed: maphash.MakeSeed(), hands: map[uint64]int32{}}
 }
 
+// left is how much of its load worker i has still to audit (0 without done).
+func (rt *router) left(i int) int {
+	if rt.done == nil {
+		return 0
+	}
+	return rt.load[i] - int(rt.done[i].Load())
+}
+
 // worker returns the worker of a line of hand that names table, and false when the hand's first
 // line named another table (or a hand with the same fingerprint did).
 func (rt *router) worker(hand, table []byte) (int, bool) {
 	t, known := rt.tables[string(table)]
 	if !known {
-		w := 0
+		w, left := 0, rt.left(0)
 		for i, l := range rt.load {
-			if l < rt.load[w] {
-				w = i
+			if li := rt.left(i); li < left || li == left && l < rt.load[w] {
+				w, left = i, li
 			}
 		}
 		t = int32(len(rt.workers))
@@ -799,6 +825,7 @@ func routeEvents[T any](feed func(add func(*events.Event)) error, ws []*spreadWo
 		}
 		b := &bs[last]
 		rt.load[last]++
+		b.size++
 		if ids != nil && ids.SeenString(e.ID) {
 			b.dups = append(b.dups, n)
 		}
