@@ -18,6 +18,7 @@ import (
 	"github.com/fechado/fechado/events/internal/jsonlex"
 	"github.com/fechado/fechado/events/internal/textform"
 	"github.com/fechado/fechado/internal/multisha"
+	"github.com/fechado/fechado/internal/prefetch"
 )
 
 // Error is an event that could not be read: it names the file, the line and the field.
@@ -632,6 +633,12 @@ func (r *Reader) readQueued() ([]byte, error) {
 	}
 	sp := r.queue[r.qi]
 	r.line = r.numbers[r.qi]
+	if j := r.qi + queuedSums; j < len(r.queue) {
+		// The line hashed a group of queuedSums later (queuedSum), brought into the caches as
+		// this one is decoded.
+		next := r.queue[j]
+		prefetch.Bytes(r.chunk[next.Off : next.Off+min(next.Len, prefetchMax)])
+	}
 	r.qi++
 	end := sp.Off + sp.Len
 	line := r.chunk[sp.Off:end:end]
@@ -660,6 +667,10 @@ func (r *Reader) queuedSum() (sum [multisha.Size]byte, ok bool) {
 	}
 	return r.sums[i-r.sumFrom], true
 }
+
+// prefetchMax is how much of a line readQueued brings into the caches ahead: an event's line is
+// a few hundred bytes; one of megabytes is rare and would only take the caches from the others.
+const prefetchMax = 4096
 
 // queuedSums is how many lines a Reader of chosen lines hashes at a time: about a chunk's worth
 // (bufSize), as a Reader of a file hashes them.

@@ -1,0 +1,24 @@
+package prefetch
+
+import (
+	"bytes"
+	"testing"
+)
+
+// Bytes only asks: it reads nothing the caller can see, writes nothing, and takes slices of any
+// length and alignment, empty and nil included, up to the last byte of their memory.
+func TestBytesLeavesMemoryAsItWas(t *testing.T) {
+	b := make([]byte, 4096+100)
+	for i := range b {
+		b[i] = byte(i * 7)
+	}
+	want := bytes.Clone(b)
+	Bytes(nil)
+	Bytes(b[:0])
+	for _, c := range [][2]int{{0, 1}, {1, 64}, {63, 65}, {0, len(b)}, {len(b) - 1, len(b)}, {100, 4096 + 100}} {
+		Bytes(b[c[0]:c[1]])
+	}
+	if !bytes.Equal(b, want) {
+		t.Error("Bytes changed the memory it was given")
+	}
+}
