@@ -26,6 +26,13 @@ var shared struct {
 // navigation, and starts another each time one is taken, which the tests, opening some forty
 // tabs a package, pay for in processes nobody uses (27 renderers for 8 tabs of three pages each,
 // 18 without, a fifth less of the renderers' CPU). A page runs the same in either.
+//
+// Without the address bar's WebUI popup (WebUIOmniboxPopup, WebUIOmniboxAimPopup): chromium 156
+// loads chrome://omnibox-popup.top-chrome/ and its omnibox_popup_aim.html ahead, in a renderer of
+// their own, for every window, and each browser context Tab makes is a window: 19 such renderers
+// for console's browser tests, a third of their CPU (50 s of all processes' CPU, 35 s without),
+// for an address bar that a headless browser never shows. The pages under test are not browser
+// UI; they run the same.
 func allocatorOptions(exe, dir string, width, height int) []chromedp.ExecAllocatorOption {
 	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
@@ -34,7 +41,7 @@ func allocatorOptions(exe, dir string, width, height int) []chromedp.ExecAllocat
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-features", "SpareRendererForSitePerProcess"),
+		chromedp.Flag("disable-features", "SpareRendererForSitePerProcess,WebUIOmniboxPopup,WebUIOmniboxAimPopup"),
 		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(width, height),
 	}
