@@ -33,7 +33,11 @@ import (
 // fileNotes is what a worker of a spread by files met in one file, for the checks against the
 // other workers' files.
 type fileNotes struct {
-	ids           []string
+	// ids are the fingerprints of the file's ids, worked out by the worker as it reads them, so
+	// that the deliverer, which checks them one after the other, neither reads their strings
+	// again nor waits for each id's memory in turn (events.IDs.SeenKeys); nil when the ids are
+	// not checked.
+	ids           *events.IDKeys
 	hands, tables []string
 }
 
@@ -83,10 +87,14 @@ type fileQueue struct {
 	taken []bool // each file's
 	first int    // no file before it is left to take
 	bytes []int  // how many bytes each worker took (for the benchmark)
+	// keys holds the fingerprints of files' ids the deliverer is done with, for the workers'
+	// next files: a room's ids then take a few slices in all, not one per file.
+	keys chan *events.IDKeys
 }
 
 func newFileQueue(files []File, group []int, groups, workers int) *fileQueue {
-	q := &fileQueue{group: group, owner: make([]int, groups), taken: make([]bool, len(files)), bytes: make([]int, workers)}
+	q := &fileQueue{group: group, owner: make([]int, groups), taken: make([]bool, len(files)), bytes: make([]int, workers),
+		keys: make(chan *events.IDKeys, 2*workers)}
 	for i := range q.owner {
 		q.owner[i] = -1
 	}
@@ -111,6 +119,25 @@ func (q *fileQueue) take(k int, files []File) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// idKeys returns an empty IDKeys for a worker's next file: one the deliverer gave back, or a new one.
+func (q *fileQueue) idKeys() *events.IDKeys {
+	select {
+	case ks := <-q.keys:
+		ks.Reset()
+		return ks
+	default:
+		return &events.IDKeys{}
+	}
+}
+
+// giveBack keeps ks, which the deliverer is done with, for idKeys (or lets it go when enough are kept).
+func (q *fileQueue) giveBack(ks *events.IDKeys) {
+	select {
+	case q.keys <- ks:
+	default:
+	}
 }
 
 // firstLine returns the first line of b that is not blank, without its newline.
@@ -156,7 +183,7 @@ func (s *Spread[T]) spreadFiles(a *Auditor, files []File, q *fileQueue, guard fu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.runFiles(files, k, q, outs, closes[k], guard)
+			w.runFiles(files, k, q, outs, closes[k], guard, a.chain.TrackIDs)
 		}()
 	}
 	// The workers read the files' memory: they are done with it before this returns.
@@ -189,6 +216,9 @@ func (s *Spread[T]) spreadFiles(a *Auditor, files []File, q *fileQueue, guard fu
 			stop.Store(true)
 			return 0, delivered, true, nil
 		}
+		if out.notes.ids != nil {
+			q.giveBack(out.notes.ids)
+		}
 		for _, it := range out.items {
 			s.Deliver(it.v)
 		}
@@ -217,10 +247,8 @@ func (s *Spread[T]) spreadFiles(a *Auditor, files []File, q *fileQueue, guard fu
 // never kept where it had to be given up.
 func sole(n fileNotes, k int, ids *events.IDs, hands map[uint64]int, tables map[string]int, seed maphash.Seed) bool {
 	if ids != nil {
-		for _, id := range n.ids {
-			if ids.SeenString(id) {
-				return false
-			}
+		if _, seen := ids.SeenKeys(n.ids); seen {
+			return false
 		}
 	}
 	for i, h := range n.hands {
@@ -239,10 +267,12 @@ func sole(n fileNotes, k int, ids *events.IDs, hands map[uint64]int, tables map[
 }
 
 // runFiles audits, as worker k, the files q hands it, whole, one after the other, and gives back
-// what it made of each (outs, by file), then of its Close (closed). It stops auditing, and
-// answers its Close only, once the spread is given up, or after a file it is unsure of or an
-// error: the deliverer reads no file after the first such one.
-func (w *spreadWorker[T]) runFiles(files []File, k int, q *fileQueue, outs []chan fileOutput[T], closed chan<- fileOutput[T], guard func(func() error) error) {
+// what it made of each (outs, by file), then of its Close (closed); the fingerprints of the ids
+// it reads too when trackIDs. It stops auditing, and answers its Close only, once the spread is
+// given up, or after a file it is unsure of or an error: the deliverer reads no file after the
+// first such one.
+func (w *spreadWorker[T]) runFiles(files []File, k int, q *fileQueue, outs []chan fileOutput[T], closed chan<- fileOutput[T],
+	guard func(func() error) error, trackIDs bool) {
 	a := w.a
 	a.notes = &fileNotes{}
 	var sum [sha256.Size]byte
@@ -252,6 +282,9 @@ func (w *spreadWorker[T]) runFiles(files []File, k int, q *fileQueue, outs []cha
 			break
 		}
 		f := files[fi]
+		if trackIDs {
+			a.notes.ids = q.idKeys()
+		}
 		err := guard(func() error {
 			r := events.NewReaderBytes(f.Bytes, f.Name, nil)
 			if !a.keeps() {
