@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 	"strconv"
-	"sync"
+	"sync/atomic"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -360,12 +360,13 @@ func (h *Hand) dealSeat(i int) events.Seat {
 	return h.Players[(h.dealFirst+i)%len(h.Players)].Seat
 }
 
-var (
-	warmOnce sync.Once
-	// evaluators holds the presets' rankings, read-only once built, by lowest rank and the
-	// ranking's flags (rankingFlags): an array, not a map, as a hand looks its ranking up at start.
-	evaluators [cards.Ace + 1][8]*Evaluator
-)
+// evaluators holds the evaluators of the rankings met so far, by lowest rank and the ranking's
+// flags (rankingFlags): an array, not a map, as a hand looks its ranking up at start. Each is
+// built on its first use and read without a lock from then on. Built all at once on the first
+// hand (every preset and deck, 6 to 8 ms), they kept the first hand's auditor that long, and a
+// spread audit's other worker waiting for them, where a room needs one or two (BENCHMARKS.md,
+// twentieth session).
+var evaluators [cards.Ace + 1][8]atomic.Pointer[Evaluator]
 
 // rankingFlags packs the booleans of a ranking into 0..7.
 func rankingFlags(r Ranking) int {
@@ -382,30 +383,20 @@ func rankingFlags(r Ranking) int {
 	return f
 }
 
-// EvaluatorFor returns the shared evaluator of a ranking. The rankings of the presets are built
-// once at start (Warm) and read without a lock; any other (a hand's overrides) comes from
-// NewEvaluator's locked cache. Safe for concurrent use.
+// EvaluatorFor returns the shared evaluator of a ranking, built on its first use (NewEvaluator,
+// whose lock makes the callers that meet it first at once share one) and read without a lock
+// from then on. Safe for concurrent use.
 func EvaluatorFor(r Ranking) *Evaluator {
-	warmOnce.Do(warm)
-	if r.Low <= cards.Ace {
-		if e := evaluators[r.Low][rankingFlags(r)]; e != nil && e.r == r {
-			return e
-		}
+	if r.Low > cards.Ace {
+		return NewEvaluator(r) // not a deck: NewEvaluator panics
 	}
-	return NewEvaluator(r)
-}
-
-// warm builds the evaluators of every preset and deck once, on first use, so that later use
-// needs no lock.
-func warm() {
-	for _, p := range presets {
-		for n := p.MinPlayers; n <= p.MaxPlayers; n++ {
-			if low, ok := p.Low(n); ok {
-				r := p.Ranking(low)
-				evaluators[r.Low][rankingFlags(r)] = NewEvaluator(r)
-			}
-		}
+	slot := &evaluators[r.Low][rankingFlags(r)]
+	if e := slot.Load(); e != nil {
+		return e
 	}
+	e := NewEvaluator(r)
+	slot.Store(e)
+	return e
 }
 
 // Player returns the player in seat s, or nil.
