@@ -21,8 +21,8 @@ import (
 // what a worker made of a file is delivered once the file is found to be such: its tables and
 // hands met in no earlier file of another worker, its ids in no earlier line (events.IDs, with the
 // window one Auditor's chain has, given the ids' fingerprints the workers work out as they read:
-// events.IDKeys). At the first file that is not, the log is audited again on one
-// Auditor (Spread.alone), which delivers what comes after what was delivered.
+// events.IDKeys). At the first file that is not, the log is audited again on one Auditor
+// (Spread.alone), which delivers what comes after what was delivered.
 //
 // Why what is delivered is one Auditor's: an Auditor's judgement of a line depends on the lines
 // before it of the same table and hand, on the ids before it, and on whether its hand is among
@@ -294,10 +294,10 @@ func (s *Spread[T]) spreadFiles(a *Auditor, files []File, q *fileQueue, guard fu
 }
 
 // sole reports whether what worker k met in a file is its own: no id of it seen before in the log
-// (ids, fed the fingerprints in the log's order, events.IDs.SeenKeys; nil when ids are not checked), no hand or table of it met in a
-// file of another worker. It records the file's hands and tables as worker k's. A fingerprint of
-// two hands' ids alike is taken for one hand: the spread is given up where it did not need to be,
-// never kept where it had to be given up.
+// (ids, fed the fingerprints in the log's order, events.IDs.SeenKeys; nil when ids are not
+// checked), no hand or table of it met in a file of another worker. It records the file's hands
+// and tables as worker k's. A fingerprint of two hands' ids alike is taken for one hand: the
+// spread is given up where it did not need to be, never kept where it had to be given up.
 func sole(n fileNotes, k int, ids *events.IDs, hands map[uint64]int, tables map[string]int, seed maphash.Seed) bool {
 	if ids != nil {
 		if _, seen := ids.SeenKeys(n.ids); seen {
