@@ -100,8 +100,8 @@ type Auditor struct {
 	// is in the chain's window of the whole log). The Spread then audits the log on one Auditor.
 	unsure bool
 	// notes, in a worker of a Spread given whole files (spreadFiles), gathers what the Spread
-	// checks against the other workers' files: the id of every line, the hand and table of every
-	// hand opened.
+	// checks against the other workers' files: the fingerprint of the id of every line (when the
+	// ids are checked), the hand and table of every hand opened.
 	notes *fileNotes
 	// Hands counts the hands audited; Findings the findings reported; Errors those of severity error.
 	Hands, Findings, Errors int
@@ -153,8 +153,8 @@ func (a *Auditor) Add(e *events.Event) { a.add(e, nil) }
 // Auditor computes it.
 func (a *Auditor) add(e *events.Event, sum *[sha256.Size]byte) {
 	a.note(e)
-	if a.notes != nil {
-		a.notes.ids = append(a.notes.ids, e.ID)
+	if a.notes != nil && a.notes.ids != nil {
+		a.notes.ids.Add(e.ID)
 	}
 	p := a.last
 	if p == nil || p.hand != e.Hand {

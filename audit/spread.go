@@ -213,8 +213,7 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 		return bad, nil
 	}
 	if s.Workers > 1 && len(files) > 1 {
-		if group, groups := fileGroups(files); groups > 1 {
-			q := newFileQueue(files, group, groups, s.Workers)
+		if q := newFileQueue(files, s.Workers); q.several(files) {
 			bad, delivered, shared, err := s.spreadFiles(a, files, q, s.guard(), again)
 			if !shared {
 				return bad, err

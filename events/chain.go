@@ -225,6 +225,34 @@ func (s *IDs) SeenString(id string) bool {
 	return s.set.Seen(id, w)
 }
 
+// IDKeys holds the fingerprints of a run of event ids, in their order, as IDs keeps them: worked
+// out by whoever reads the ids (a worker of a spread audit, as it decodes its file), checked
+// later against the ids of the whole log by IDs.SeenKeys, with no string kept per id. The zero
+// IDKeys is empty and ready; Reset empties it, keeping its memory.
+type IDKeys struct{ keys []idset.Key }
+
+// Add appends the fingerprint of id.
+func (ks *IDKeys) Add(id string) { ks.keys = append(ks.keys, idset.KeyOf(id)) }
+
+// Len is the number of ids added since the last Reset.
+func (ks *IDKeys) Len() int { return len(ks.keys) }
+
+// Reset empties ks for another run of ids, keeping its memory.
+func (ks *IDKeys) Reset() { ks.keys = ks.keys[:0] }
+
+// SeenKeys is SeenString of each id of ks in turn, up to and including the first seen before:
+// it returns that id's index and true, or ks.Len() and false when none was (all are then
+// recorded). What it says, and records, is what those calls of SeenString would; it asks for
+// the set's memory a few ids ahead of the one it checks, so that a run's cache misses overlap.
+func (s *IDs) SeenKeys(ks *IDKeys) (int, bool) {
+	w := s.Window
+	if w <= 0 {
+		w = DefaultIDWindow
+	}
+	i := s.set.SeenKeys(ks.keys, w)
+	return i, i < len(ks.keys)
+}
+
 // IsHashOf reports whether s is the lowercase hex of sum, the way Hash writes it, without encoding
 // sum: what a prev is compared with when millions of lines are checked. It compares eight digits
 // at a time with hexWord's.

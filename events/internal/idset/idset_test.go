@@ -895,3 +895,50 @@ func TestPrefetchChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// SeenKeys of runs of fingerprints says what Seen of the ids one after the other says, and leaves
+// the set as they do: on streams of every kind with duplicates at every distance around the
+// window's edges, cut into runs of random lengths (a spread audit's files), each run checked again
+// from the id after the first one found seen. The prefetches a run asks for ahead change nothing.
+func TestSeenKeysMatchesSeen(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	windows := []int{1, 31, 5000}
+	if !testing.Short() {
+		windows = append(windows, defaultWindow)
+	}
+	for _, kind := range idStreamKinds {
+		for _, w := range windows {
+			ids := idStream(r, kind, 4*w+200, w, nil)
+			seed := r.Uint64()
+			plain, runs := seededIDSet(seed), seededIDSet(seed)
+			dups := 0
+			for from := 0; from < len(ids); {
+				n := min(1+r.IntN(3000), len(ids)-from)
+				keys := make([]Key, n)
+				for i, id := range ids[from : from+n] {
+					keys[i] = KeyOf(id)
+				}
+				want := n
+				for i, id := range ids[from : from+n] {
+					if plain.Seen(id, w) {
+						want = i
+						break
+					}
+				}
+				if got := runs.SeenKeys(keys, w); got != want {
+					t.Fatalf("%s, window %d, the run of %d ids at %d: SeenKeys = %d, Seen finds the first seen at %d", kind, w, n, from, got, want)
+				}
+				if want < n {
+					dups++
+				}
+				from += min(want+1, n)
+			}
+			if dups == 0 {
+				t.Fatalf("%s, window %d: no duplicate in the stream", kind, w)
+			}
+			if !reflect.DeepEqual(runs, plain) {
+				t.Fatalf("%s, window %d: the set differs at the end with SeenKeys", kind, w)
+			}
+		}
+	}
+}
