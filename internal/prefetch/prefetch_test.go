@@ -3,6 +3,7 @@ package prefetch
 import (
 	"bytes"
 	"testing"
+	"unsafe"
 )
 
 // Bytes only asks: it reads nothing the caller can see, writes nothing, and takes slices of any
@@ -20,5 +21,17 @@ func TestBytesLeavesMemoryAsItWas(t *testing.T) {
 	}
 	if !bytes.Equal(b, want) {
 		t.Error("Bytes changed the memory it was given")
+	}
+}
+
+// Line only asks as well: the word it is given the address of, and its neighbours, are as they were.
+func TestLineLeavesMemoryAsItWas(t *testing.T) {
+	w := [16]uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	want := w
+	for i := range w {
+		Line(unsafe.Pointer(&w[i]))
+	}
+	if w != want {
+		t.Error("Line changed the memory it was given")
 	}
 }

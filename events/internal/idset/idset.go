@@ -10,6 +10,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"unsafe"
+
+	"github.com/fechado/fechado/internal/prefetch"
 )
 
 // Set holds the two generations of event-id fingerprints: the current one, which takes the new
@@ -648,17 +650,17 @@ func (s *Set) prefetchKey(k, hi uint64) {
 	}
 	h := idHash(k, s.seed)
 	if m := &s.misc; m.filter != nil {
-		prefetch(unsafe.Pointer(&m.filter[h>>m.lineShift]))
+		prefetch.Line(unsafe.Pointer(&m.filter[h>>m.lineShift]))
 		// The slot of its bucket an add writes to (the counts, 2 KB, stay in the caches).
 		g := &m.gens[m.cur]
 		b := h >> m.bucketShift
 		if n := int(g.count[b]); n < g.per {
-			prefetch(unsafe.Pointer(&g.keys[int(b)*g.per+n]))
+			prefetch.Line(unsafe.Pointer(&g.keys[int(b)*g.per+n]))
 		}
 	}
 	if t, timed := idTimed(hi); timed {
 		if o := s.open; o != nil && t >= o.lo && t <= o.hi {
-			prefetch(unsafe.Pointer(&o.filter[h>>o.lineShift]))
+			prefetch.Line(unsafe.Pointer(&o.filter[h>>o.lineShift]))
 		}
 	}
 }
