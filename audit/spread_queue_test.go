@@ -34,29 +34,16 @@ func TestFileQueueHandsOutInLogOrder(t *testing.T) {
 		if !q.several(files) || len(q.group) != 2 {
 			t.Fatalf("%d workers: several read %d first lines, or found one group", workers, len(q.group))
 		}
-		got := make([][]int, workers)
-		var wg sync.WaitGroup
-		for k := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					fi, ok := q.take(k, files)
-					if !ok {
-						return
-					}
-					got[k] = append(got[k], fi)
-					for range (k + 1) * 3 { // workers of different paces
-						runtime.Gosched()
-					}
-				}
-			}()
-		}
+		got, wait := takeAll(q, files, workers, func(k int) {
+			for range (k + 1) * 3 { // workers of different paces
+				runtime.Gosched()
+			}
+		})
 		for q.readGroup(files) {
 			runtime.Gosched()
 		}
 		q.end()
-		wg.Wait()
+		wait()
 		if len(q.owner) != 26 {
 			t.Errorf("%d workers: %d groups, want 26", workers, len(q.owner))
 		}
@@ -117,9 +104,21 @@ func TestFileQueueEndedFreesWaitingWorkers(t *testing.T) {
 		t.Fatal("ten tables found to be one group")
 	}
 	q.readGroup(files) // three groups known
+	took, wait := takeAll(q, files, 2, func(int) {})
+	q.end()
+	wait()
+	if n := len(took[0]) + len(took[1]); n != 3 {
+		t.Fatalf("the workers took %v and %v: want the three files whose groups are known", took[0], took[1])
+	}
+}
+
+// takeAll starts workers goroutines that take files from q until it has none left for them,
+// each calling pace(k) after every file it takes; wait waits for them and returns, by worker,
+// the files each took in the order it took them.
+func takeAll(q *fileQueue, files []File, workers int, pace func(k int)) (took [][]int, wait func()) {
+	took = make([][]int, workers)
 	var wg sync.WaitGroup
-	took := make([][]int, 2)
-	for k := range 2 {
+	for k := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -129,12 +128,9 @@ func TestFileQueueEndedFreesWaitingWorkers(t *testing.T) {
 					return
 				}
 				took[k] = append(took[k], fi)
+				pace(k)
 			}
 		}()
 	}
-	q.end()
-	wg.Wait()
-	if n := len(took[0]) + len(took[1]); n != 3 {
-		t.Fatalf("the workers took %v and %v: want the three files whose groups are known", took[0], took[1])
-	}
+	return took, wg.Wait
 }

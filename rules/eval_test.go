@@ -459,44 +459,6 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-// EvaluatorFor builds a ranking's evaluator on its first use, from goroutines at once as well
-// (run with -race), and hands out that one, NewEvaluator's, ever after: every ranking of every
-// preset and deck, each asked for by four goroutines at once.
-func TestEvaluatorForOnFirstUse(t *testing.T) {
-	var rs []Ranking
-	for _, p := range presets {
-		for n := p.MinPlayers; n <= p.MaxPlayers; n++ {
-			if low, ok := p.Low(n); ok {
-				rs = append(rs, p.Ranking(low))
-			}
-		}
-	}
-	got := make([][4]*Evaluator, len(rs))
-	done := make(chan bool)
-	for k := range 4 {
-		go func() {
-			for i := range rs {
-				got[(i+k)%len(rs)][k] = EvaluatorFor(rs[(i+k)%len(rs)])
-			}
-			done <- true
-		}()
-	}
-	for range 4 {
-		<-done
-	}
-	for i, r := range rs {
-		want := NewEvaluator(r)
-		for k, e := range got[i] {
-			if e != want {
-				t.Errorf("%+v, goroutine %d: not NewEvaluator's evaluator", r, k)
-			}
-		}
-		if e := EvaluatorFor(r); e != want || e.Ranking() != r {
-			t.Errorf("%+v: later EvaluatorFor gave another evaluator, or another ranking's", r)
-		}
-	}
-}
-
 // Eval must not panic or index out of range on garbage (cards outside the deck, repeats).
 func TestEvalGarbage(t *testing.T) {
 	e := NewEvaluator(tr(7))

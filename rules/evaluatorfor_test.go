@@ -45,4 +45,10 @@ func TestEvaluatorForSharesOneEvaluatorPerRanking(t *testing.T) {
 			}
 		}
 	}
+	// Once built, every later call hands out the same one.
+	for _, r := range rankings {
+		if EvaluatorFor(r) != NewEvaluator(r) {
+			t.Errorf("%+v: a later EvaluatorFor gave another evaluator", r)
+		}
+	}
 }
