@@ -615,9 +615,9 @@ func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 // readers at once. more gives the next lines each time those it gave before are all returned:
 // their spans in b (without their newline), in order, and each line's number in the file, for
 // Line and the errors. When it gives none, Next returns io.EOF, and reading may go on once more
-// has lines again. Blank lines are skipped as Next skips them. The lines of a list are hashed a
-// few hundred at a time when LineSum is asked for one of them (queuedSums), so a list is best a
-// few hundred lines long or more.
+// has lines again. Blank lines are skipped as Next skips them. The lines of a list are hashed
+// some sixty at a time when LineSum is asked for one of them (sumBytes), so a list is best a few
+// hundred lines long or more.
 func NewReaderLines(b []byte, name string, more func() (spans []multisha.Span, numbers []int)) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, more: more}
 }
@@ -948,8 +948,8 @@ func (r *Reader) LineSum() (sum [multisha.Size]byte, ok bool) {
 		r.si++ // lines passed without a sum asked for (blank lines skipped by Next)
 	}
 	if r.si == len(r.spans) || r.spans[r.si].Off != r.ls {
-		// Hash this line and the whole lines after it in the chunk (already read), up to a
-		// chunk's size of them (a Reader of bytes has the whole file in its one chunk).
+		// Hash this line and the whole lines after it in the chunk (already read), up to
+		// sumBytes of them (a Reader of bytes has the whole file in its one chunk).
 		end := r.le
 		if k := bytes.LastIndexByte(r.chunk[r.le:min(r.n, r.le+sumBytes)], '\n'); k >= 0 {
 			end = r.le + k
