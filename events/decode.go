@@ -615,9 +615,9 @@ func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 // readers at once. more gives the next lines each time those it gave before are all returned:
 // their spans in b (without their newline), in order, and each line's number in the file, for
 // Line and the errors. When it gives none, Next returns io.EOF, and reading may go on once more
-// has lines again. Blank lines are skipped as Next skips them. The lines of a list are hashed a
-// few hundred at a time when LineSum is asked for one of them (queuedSums), so a list is best a
-// few hundred lines long or more.
+// has lines again. Blank lines are skipped as Next skips them. The lines of a list are hashed
+// some sixty at a time when LineSum is asked for one of them (sumBytes), so a list is best a few
+// hundred lines long or more.
 func NewReaderLines(b []byte, name string, more func() (spans []multisha.Span, numbers []int)) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, more: more}
 }
@@ -633,9 +633,9 @@ func (r *Reader) readQueued() ([]byte, error) {
 	}
 	sp := r.queue[r.qi]
 	r.line = r.numbers[r.qi]
-	if j := r.qi + queuedSums; j < len(r.queue) {
-		// The line hashed a group of queuedSums later (queuedSum), brought into the caches as
-		// this one is decoded.
+	if j := r.qi + prefetchAhead; j < len(r.queue) {
+		// A line of the next groups queuedSum hashes, brought into the caches as this one is
+		// decoded.
 		next := r.queue[j]
 		prefetch.Bytes(r.chunk[next.Off : next.Off+min(next.Len, prefetchMax)])
 	}
@@ -650,15 +650,20 @@ func (r *Reader) readQueued() ([]byte, error) {
 }
 
 // queuedSum is LineSum for a Reader of chosen lines: the line and the next ones of the list being
-// read, up to queuedSums of them, are hashed together, while they are still in the processor's
-// caches.
+// read, up to queuedSums of them and sumBytes of their bytes, are hashed together, while they are
+// still in the processor's caches.
 func (r *Reader) queuedSum() (sum [multisha.Size]byte, ok bool) {
 	i := r.qi - 1
 	if !r.lok || i < 0 {
 		return sum, false
 	}
 	if i < r.sumFrom || i >= r.sumTo {
-		r.sumFrom, r.sumTo = i, min(i+queuedSums, len(r.queue))
+		j, n := i, 0
+		for j < len(r.queue) && j-i < queuedSums && (j == i || n+r.queue[j].Len <= sumBytes) {
+			n += r.queue[j].Len
+			j++
+		}
+		r.sumFrom, r.sumTo = i, j
 		if cap(r.sums) < queuedSums {
 			r.sums = make([][multisha.Size]byte, queuedSums)
 		}
@@ -672,9 +677,24 @@ func (r *Reader) queuedSum() (sum [multisha.Size]byte, ok bool) {
 // a few hundred bytes; one of megabytes is rare and would only take the caches from the others.
 const prefetchMax = 4096
 
-// queuedSums is how many lines a Reader of chosen lines hashes at a time: about a chunk's worth
-// (bufSize), as a Reader of a file hashes them.
+// queuedSums is how many lines a Reader of chosen lines hashes at a time at most (sumBytes
+// bounds them first).
 const queuedSums = 256
+
+// prefetchAhead is how many lines ahead of the one it returns readQueued brings a line into the
+// caches: a group that queuedSum hashes is about sixty lines of a log (sumBytes), read by the
+// time the line is hashed.
+const prefetchAhead = 64
+
+// sumBytes is how many bytes of lines a Reader hashes in one call of multisha.SumMany at most
+// (a longer line alone). The call is into C, and while it runs the Go scheduler counts its
+// thread as in a system call: one that lasts across two of the scheduler's monitor's checks
+// (sysmon, every 20 µs when it is busy) has its processor taken and handed to another thread,
+// and the monitor then checks every 20 µs again, for a millisecond at least. On two cores with
+// two workers busy, each of those checks takes a core from a worker. 16 KB are hashed in about
+// 10 µs; the 64 KB (256 lines) hashed at once before took 50 µs (BENCHMARKS.md, twenty-first
+// session).
+const sumBytes = 16 << 10
 
 // doneStep is how many bytes a Reader of bytes returns between two calls of its done function.
 const doneStep = 1 << 20
@@ -928,10 +948,10 @@ func (r *Reader) LineSum() (sum [multisha.Size]byte, ok bool) {
 		r.si++ // lines passed without a sum asked for (blank lines skipped by Next)
 	}
 	if r.si == len(r.spans) || r.spans[r.si].Off != r.ls {
-		// Hash this line and the whole lines after it in the chunk (already read), up to a
-		// chunk's size of them (a Reader of bytes has the whole file in its one chunk).
+		// Hash this line and the whole lines after it in the chunk (already read), up to
+		// sumBytes of them (a Reader of bytes has the whole file in its one chunk).
 		end := r.le
-		if k := bytes.LastIndexByte(r.chunk[r.le:min(r.n, r.le+bufSize)], '\n'); k >= 0 {
+		if k := bytes.LastIndexByte(r.chunk[r.le:min(r.n, r.le+sumBytes)], '\n'); k >= 0 {
 			end = r.le + k
 		}
 		r.spans = multisha.AppendLines(r.spans[:0], r.chunk[r.ls:end])
