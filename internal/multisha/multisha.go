@@ -32,13 +32,60 @@ type Span struct {
 	Off, Len int
 }
 
-// accelerated is whether the functions use the interleaved C code: whether this CPU has the SHA
-// extensions (and this build, cgo on amd64). Tests turn it off to run the fallback.
-var accelerated = haveSHANI
+// kernel is a way SumMany hashes its messages.
+type kernel int
+
+const (
+	kernelGo     kernel = iota // crypto/sha256, one message at a time
+	kernelSHANI                // the SHA extensions, four messages interleaved (shani_amd64.c)
+	kernelAVX512               // AVX-512, sixteen messages in the lanes of a register (avx512_amd64.c)
+	// kernelAVX512SHANI is kernelAVX512 with the batch's last few messages, when sixteen lanes
+	// would mostly idle, finished on the SHA extensions.
+	kernelAVX512SHANI
+)
+
+var kernelNames = [...]string{kernelGo: "go", kernelSHANI: "shani", kernelAVX512: "avx512", kernelAVX512SHANI: "avx512+shani"}
+
+func (k kernel) String() string { return kernelNames[k] }
+
+// kernels returns the kernels this CPU (and this build) can run, the fallback first.
+func kernels() []kernel {
+	ks := []kernel{kernelGo}
+	if haveSHANI {
+		ks = append(ks, kernelSHANI)
+	}
+	if haveAVX512 {
+		ks = append(ks, kernelAVX512)
+		if haveSHANI {
+			ks = append(ks, kernelAVX512SHANI)
+		}
+	}
+	return ks
+}
+
+// bestKernel is the fastest kernel of this CPU: see BENCHMARKS.md for the figures.
+func bestKernel() kernel {
+	switch {
+	case haveAVX512 && haveSHANI:
+		return kernelAVX512SHANI
+	case haveAVX512:
+		return kernelAVX512
+	case haveSHANI:
+		return kernelSHANI
+	}
+	return kernelGo
+}
+
+// sumKernel is the kernel SumMany uses; tests set it to run each one this CPU has. HMACCounter
+// uses the SHA extensions where the CPU has them, unless sumKernel is kernelGo.
+var sumKernel = bestKernel()
+
+// handoff is how few lanes of kernelAVX512SHANI are left to the SHA extensions at a batch's end.
+const handoff = 4
 
 // Accelerated reports whether SumMany and HMACCounter hash several messages at once here (cgo on
-// an amd64 CPU with the SHA extensions) rather than one at a time with crypto/sha256.
-func Accelerated() bool { return accelerated }
+// an amd64 CPU with the SHA extensions or AVX-512) rather than one at a time with crypto/sha256.
+func Accelerated() bool { return sumKernel != kernelGo }
 
 // AppendLines appends to spans the lines of chunk, each without its "\n", and returns the
 // extended slice: line i of the chunk is at index len(spans)+i of it. Text after the last newline,
@@ -75,8 +122,15 @@ func SumMany(out [][Size]byte, buf []byte, spans []Span) {
 	if len(spans) == 0 {
 		return
 	}
-	if accelerated {
+	switch sumKernel {
+	case kernelSHANI:
 		sumManySHANI(out, buf, spans)
+		return
+	case kernelAVX512:
+		sumManyAVX512(out, buf, spans, 0)
+		return
+	case kernelAVX512SHANI:
+		sumManyAVX512(out, buf, spans, handoff)
 		return
 	}
 	for i, s := range spans {
@@ -102,7 +156,7 @@ func HMACCounter(out [][Size]byte, key []byte, from uint64) {
 	} else {
 		copy(k[:], key)
 	}
-	if accelerated {
+	if haveSHANI && sumKernel != kernelGo {
 		hmacCounterSHANI(out, &k, from)
 		return
 	}
