@@ -85,23 +85,17 @@ TARGET512 static inline void transpose16(__m512i w[16], const uint8_t *const *p)
 	}
 }
 
-// compress16 runs m blocks through each of the sixteen chaining values st[0..7] (word j of lane
-// l in st[j][l]): lane l reads its blocks from P[l] on, step[l] bytes apart (64, or 0 for an idle
-// lane that reads one block again and again), and P[l] is left after the last.
-TARGET512 static void compress16(uint32_t st[8][16], const uint8_t **P, const size_t *step, size_t m) {
-	__m512i a = _mm512_loadu_si512(st[0]), b = _mm512_loadu_si512(st[1]);
-	__m512i c = _mm512_loadu_si512(st[2]), d = _mm512_loadu_si512(st[3]);
-	__m512i e = _mm512_loadu_si512(st[4]), f = _mm512_loadu_si512(st[5]);
-	__m512i g = _mm512_loadu_si512(st[6]), h = _mm512_loadu_si512(st[7]);
-	const uint8_t *p[16];
-	_Pragma("GCC unroll 16") for (int l = 0; l < 16; l++) {
-		p[l] = P[l];
-	}
-	for (size_t blk = 0; blk < m; blk++) {
+// compress16 runs m blocks through each of the sixteen chaining values s (word j of lane l in
+// element l of s[j]): lane l reads its blocks from P[l] on, step[l] bytes apart (64, or 0 for an
+// idle lane that reads one block again and again), and P[l] is left after the last.
+TARGET512 static inline __attribute__((always_inline)) void compress16(__m512i s[8], const uint8_t **P,
+									const size_t *step, uint32_t m) {
+	__m512i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
+	for (uint32_t blk = 0; blk < m; blk++) {
 		__m512i w[16];
-		transpose16(w, p);
+		transpose16(w, P);
 		_Pragma("GCC unroll 16") for (int l = 0; l < 16; l++) {
-			p[l] += step[l];
+			P[l] += step[l];
 		}
 		const __m512i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = h;
 		_Pragma("GCC unroll 64") for (int t = 0; t < 64; t++) {
@@ -141,103 +135,145 @@ TARGET512 static void compress16(uint32_t st[8][16], const uint8_t **P, const si
 		g = _mm512_add_epi32(g, g0);
 		h = _mm512_add_epi32(h, h0);
 	}
-	_mm512_storeu_si512(st[0], a);
-	_mm512_storeu_si512(st[1], b);
-	_mm512_storeu_si512(st[2], c);
-	_mm512_storeu_si512(st[3], d);
-	_mm512_storeu_si512(st[4], e);
-	_mm512_storeu_si512(st[5], f);
-	_mm512_storeu_si512(st[6], g);
-	_mm512_storeu_si512(st[7], h);
-	_Pragma("GCC unroll 16") for (int l = 0; l < 16; l++) {
-		P[l] = p[l];
-	}
+	s[0] = a, s[1] = b, s[2] = c, s[3] = d, s[4] = e, s[5] = f, s[6] = g, s[7] = h;
 }
 
-static inline void put_be32(uint8_t *p, uint32_t x) {
-	p[0] = (uint8_t)(x >> 24);
-	p[1] = (uint8_t)(x >> 16);
-	p[2] = (uint8_t)(x >> 8);
-	p[3] = (uint8_t)x;
+// lanes16 is the sixteen messages in flight, one a lane, their fields each an array by lane so
+// that compress16 and the vector code below read them at once.
+typedef struct {
+	uint8_t tail[LANES16][128] __attribute__((aligned(64))); // as lane's tail
+	uint32_t nblk[LANES16] __attribute__((aligned(64)));     // the blocks left in the current segment
+	const uint8_t *P[LANES16];                                // the next block of each lane
+	size_t step[LANES16];                                     // 64, or 0 for an idle lane
+	size_t idx[LANES16];                                      // the message's index
+	uint32_t ntail[LANES16];                                  // the blocks of tail
+} lanes16;
+
+// start16 sets lane l of L to message s of buf, index idx (its chaining value is the caller's):
+// the last partial block, its padding and length, one or two blocks, built in a register (a
+// masked load reads no byte past the message) and stored as the lane's tail.
+TARGET512 static inline void start16(lanes16 *L, int l, const uint8_t *buf, const multisha_span *s, size_t idx) {
+	const uint64_t len = (uint64_t)s->len, full = len / 64, rem = len % 64;
+	const uint8_t *msg = buf + s->off;
+	__m512i t = _mm512_maskz_loadu_epi8((1ULL << rem) - 1, msg + 64 * full);
+	t = _mm512_mask_mov_epi8(t, 1ULL << rem, _mm512_set1_epi8((char)0x80));
+	const __m512i bits = _mm512_set1_epi64((long long)__builtin_bswap64(len * 8));
+	if (rem < 56) { // the 0x80 and the 8-byte length fit after the bytes
+		_mm512_store_si512(L->tail[l], _mm512_mask_mov_epi64(t, 0x80, bits));
+		L->ntail[l] = 1;
+	} else {
+		_mm512_store_si512(L->tail[l], t);
+		_mm512_store_si512(L->tail[l] + 64, _mm512_maskz_mov_epi64(0x80, bits));
+		L->ntail[l] = 2;
+	}
+	L->idx[l] = idx;
+	L->step[l] = 64;
+	if (full > 0) {
+		L->P[l] = msg;
+		L->nblk[l] = (uint32_t)full;
+	} else {
+		L->P[l] = L->tail[l];
+		L->nblk[l] = L->ntail[l];
+	}
 }
 
 // multisha_sum_many_avx512 is multisha_sum_many with sixteen lanes of AVX-512. When no message
 // is left to start and at most handoff lanes still run, they are finished by the SHA-NI kernel
 // (the caller has checked the CPU has it), SHANI_LANES at a time; handoff 0 keeps every message
-// on AVX-512 to its end.
+// on AVX-512 to its end. A message is at most 2^32 blocks long here (the caller's spans are
+// ints, and a line of the log far shorter).
 TARGET512 void multisha_sum_many_avx512(const uint8_t *buf, const multisha_span *spans, size_t n, uint8_t *out,
 					int handoff) {
-	uint32_t st[8][16] __attribute__((aligned(64)));
-	lane lanes[LANES16];
-	const uint8_t *P[LANES16];
-	size_t step[LANES16];
-	int live[LANES16];
-	int na = 0;
+	lanes16 L;
+	__m512i st[8];
+	uint32_t live = 0, body = 0; // lanes with a message; lanes in the body of theirs
 	size_t next = 0;
+	for (int j = 0; j < 8; j++) {
+		st[j] = _mm512_set1_epi32((int)IV[j]);
+	}
 	for (int l = 0; l < LANES16; l++) {
-		live[l] = next < n;
-		if (live[l]) {
-			lane_start(&lanes[l], buf, &spans[next], next);
+		if (next < n) {
+			start16(&L, l, buf, &spans[next], next);
+			body |= (uint32_t)(L.P[l] != L.tail[l]) << l;
+			live |= 1u << l;
 			next++;
-			na++;
-			for (int j = 0; j < 8; j++) {
-				st[j][l] = IV[j];
-			}
+		} else {
+			L.P[l] = idle;
+			L.step[l] = 0;
+			L.nblk[l] = UINT32_MAX;
 		}
 	}
-	while (na > handoff || (na > 0 && next < n)) {
-		size_t m = SIZE_MAX;
-		for (int l = 0; l < LANES16; l++) {
-			if (live[l]) {
-				P[l] = lanes[l].p;
-				step[l] = 64;
-				if (lanes[l].nblk < m) {
-					m = lanes[l].nblk;
-				}
-			} else {
-				P[l] = idle;
-				step[l] = 0;
-			}
+	// The words of a chaining value in the digest's order, 64 bytes apart: a lane's gather.
+	const __m256i words = _mm256_setr_epi32(0, 16, 32, 48, 64, 80, 96, 112);
+	const __m256i bswap = _mm256_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14,
+					      15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+	uint32_t sts[8][16] __attribute__((aligned(64)));
+	while (live != 0 && (next < n || __builtin_popcount(live) > handoff)) {
+		__m512i nb = _mm512_load_si512(L.nblk);
+		const uint32_t m = _mm512_reduce_min_epu32(nb);
+		compress16(st, L.P, L.step, m);
+		nb = _mm512_sub_epi32(nb, _mm512_set1_epi32((int)m));
+		_mm512_store_si512(L.nblk, nb);
+		uint32_t ended = _mm512_mask_cmpeq_epi32_mask((__mmask16)live, nb, _mm512_setzero_si512());
+		// Lanes at the end of their body go on to their tails; the others ended are done.
+		const uint32_t tails = ended & body;
+		for (uint32_t x = tails; x != 0; x &= x - 1) {
+			const int l = __builtin_ctz(x);
+			L.P[l] = L.tail[l];
+			L.nblk[l] = L.ntail[l];
 		}
-		compress16(st, P, step, m);
-		for (int l = 0; l < LANES16; l++) {
-			if (!live[l]) {
-				continue;
-			}
-			lane *L = &lanes[l];
-			L->p = P[l];
-			L->nblk -= m;
-			if (L->nblk > 0 || lane_next(L)) {
-				continue;
-			}
-			for (int j = 0; j < 8; j++) {
-				put_be32(out + 32 * L->idx + 4 * j, st[j][l]);
-			}
+		body &= ~tails;
+		const uint32_t done = ended & ~tails;
+		if (done == 0) {
+			continue;
+		}
+		// Lanes whose message is hashed: their digests out, then the next messages in.
+		for (int j = 0; j < 8; j++) {
+			_mm512_store_si512(sts[j], st[j]);
+		}
+		uint32_t restart = 0;
+		for (uint32_t x = done; x != 0; x &= x - 1) {
+			const int l = __builtin_ctz(x);
+			const __m256i dg = _mm256_i32gather_epi32((const int *)&sts[0][l], words, 4);
+			_mm256_storeu_si256((__m256i *)(out + 32 * L.idx[l]), _mm256_shuffle_epi8(dg, bswap));
 			if (next < n) {
-				lane_start(L, buf, &spans[next], next);
+				start16(&L, l, buf, &spans[next], next);
+				body |= (uint32_t)(L.P[l] != L.tail[l]) << l;
+				restart |= 1u << l;
 				next++;
-				for (int j = 0; j < 8; j++) {
-					st[j][l] = IV[j];
-				}
 			} else {
-				live[l] = 0;
-				na--;
+				live &= ~(1u << l);
+				L.P[l] = idle;
+				L.step[l] = 0;
+				L.nblk[l] = UINT32_MAX;
 			}
 		}
+		for (int j = 0; j < 8; j++) {
+			st[j] = _mm512_mask_mov_epi32(st[j], (__mmask16)restart, _mm512_set1_epi32((int)IV[j]));
+		}
 	}
-	if (na == 0) {
+	if (live == 0) {
 		return;
 	}
 	// The last lanes to SHA-NI, their chaining values in its order, SHANI_LANES at a time.
+	for (int j = 0; j < 8; j++) {
+		_mm512_store_si512(sts[j], st[j]);
+	}
+	lane lanes[SHANI_LANES];
 	lane *act[SHANI_LANES];
 	int k = 0;
-	for (int l = 0; l < LANES16; l++) {
-		if (!live[l]) {
-			continue;
-		}
-		lanes[l].st.abef = _mm_set_epi32((int)st[0][l], (int)st[1][l], (int)st[4][l], (int)st[5][l]);
-		lanes[l].st.cdgh = _mm_set_epi32((int)st[2][l], (int)st[3][l], (int)st[6][l], (int)st[7][l]);
-		act[k++] = &lanes[l];
+	for (uint32_t x = live; x != 0; x &= x - 1) {
+		const int l = __builtin_ctz(x);
+		lane *M = &lanes[k];
+		M->st.abef = _mm_set_epi32((int)sts[0][l], (int)sts[1][l], (int)sts[4][l], (int)sts[5][l]);
+		M->st.cdgh = _mm_set_epi32((int)sts[2][l], (int)sts[3][l], (int)sts[6][l], (int)sts[7][l]);
+		memcpy(M->tail, L.tail[l], sizeof M->tail);
+		M->ntail = L.ntail[l];
+		M->idx = L.idx[l];
+		M->nblk = L.nblk[l];
+		M->in_body = (body >> l) & 1;
+		M->p = M->in_body ? L.P[l] : M->tail + (L.P[l] - L.tail[l]);
+		act[k++] = M;
 		if (k == SHANI_LANES) {
 			multisha_shani_lanes(act, k, buf, spans, n, n, out);
 			k = 0;
