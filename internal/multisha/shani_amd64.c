@@ -9,8 +9,8 @@
 // number of lanes, so the aggregate rate rises (testdata/shani_bench.c measures it per number of
 // streams; BENCHMARKS.md has the package's figures). Four lanes are about all that pays: from
 // three on, the unit's throughput rather than its latency is the limit, and four lanes' registers
-// already spill. Sixteen lanes of AVX-512, with or without SHA-NI streams mixed in, did no better,
-// and they need sixteen messages of equal length.
+// already spill. So on a CPU with AVX-512 too, SumMany takes sixteen lanes of it
+// (avx512_amd64.c), and these lanes only finish its batches; HMACCounter stays here.
 //
 // Every function that uses the extensions is compiled for them with a target attribute, so no
 // other code needs the flags, and multisha_have_shani says at run time whether they may be
