@@ -180,8 +180,9 @@ TARGET512 static inline void start16(lanes16 *L, int l, const uint8_t *buf, cons
 // multisha_sum_many_avx512 is multisha_sum_many with sixteen lanes of AVX-512. When no message
 // is left to start and at most handoff lanes still run, they are finished by the SHA-NI kernel
 // (the caller has checked the CPU has it), SHANI_LANES at a time; handoff 0 keeps every message
-// on AVX-512 to its end. A message is at most 2^32 blocks long here (the caller's spans are
-// ints, and a line of the log far shorter).
+// on AVX-512 to its end. Every message is shorter than 2^36 bytes (the caller sees to it), so
+// that a lane's count of blocks fits in 32 bits, and an idle lane's (2^32-1, less the blocks of
+// the messages still running when it went idle) never reaches 0.
 TARGET512 void multisha_sum_many_avx512(const uint8_t *buf, const multisha_span *spans, size_t n, uint8_t *out,
 					int handoff) {
 	lanes16 L;

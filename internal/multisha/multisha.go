@@ -86,6 +86,11 @@ func bestKernel() kernel {
 // uses the SHA extensions where the CPU has them, unless sumKernel is kernelGo.
 var sumKernel = bestKernel()
 
+// maxAVX512Len bounds the messages the AVX-512 kernel takes: it counts a lane's blocks in 32 bits
+// (one register of sixteen counts), and an idle lane's count, which starts at 2^32-1, must not
+// reach 0 while the longest message runs. A batch with a longer one (64 GiB) goes to the others.
+const maxAVX512Len = 1 << 36
+
 // handoff is how few lanes of kernelAVX512SHANI are left to the SHA extensions at a batch's end.
 const handoff = 4
 
@@ -120,15 +125,24 @@ func SumMany(out [][Size]byte, buf []byte, spans []Span) {
 	if len(out) < len(spans) {
 		panic(fmt.Sprintf("multisha: %d digests for %d spans", len(out), len(spans)))
 	}
+	longest := 0
 	for i, s := range spans {
 		if s.Off < 0 || s.Len < 0 || s.Off > len(buf) || s.Len > len(buf)-s.Off {
 			panic(fmt.Sprintf("multisha: span %d (%d+%d) outside a buffer of %d bytes", i, s.Off, s.Len, len(buf)))
 		}
+		longest = max(longest, s.Len)
 	}
 	if len(spans) == 0 {
 		return
 	}
-	switch sumKernel {
+	k := sumKernel
+	if longest >= maxAVX512Len && (k == kernelAVX512 || k == kernelAVX512SHANI) {
+		k = kernelGo
+		if haveSHANI {
+			k = kernelSHANI
+		}
+	}
+	switch k {
 	case kernelSHANI:
 		sumManySHANI(out, buf, spans)
 		return
