@@ -1,5 +1,6 @@
-// The C side of package multisha: SHA-256 with the x86 SHA extensions, several independent
-// messages interleaved in one thread. See shani_amd64.c.
+// The C side of package multisha: SHA-256 of several independent messages at once in one
+// thread, with the x86 SHA extensions (shani_amd64.c) or in the lanes of AVX-512 registers
+// (avx512_amd64.c).
 
 #include <stddef.h>
 #include <stdint.h>
