@@ -152,7 +152,8 @@ typedef struct {
 // start16 sets lane l of L to message s of buf, index idx (its chaining value is the caller's):
 // the last partial block, its padding and length, one or two blocks, built in a register (a
 // masked load reads no byte past the message) and stored as the lane's tail.
-TARGET512 static inline void start16(lanes16 *L, int l, const uint8_t *buf, const multisha_span *s, size_t idx) {
+TARGET512 static inline void start16(lanes16 *L, int l, const uint8_t *buf, const multisha_span *s,
+				      size_t idx) {
 	const uint64_t len = (uint64_t)s->len, full = len / 64, rem = len % 64;
 	const uint8_t *msg = buf + s->off;
 	__m512i t = _mm512_maskz_loadu_epi8((1ULL << rem) - 1, msg + 64 * full);

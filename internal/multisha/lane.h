@@ -89,5 +89,5 @@ static inline int lane_next(lane *L) {
 // multisha_shani_lanes hashes the na <= SHANI_LANES messages of act to their ends with the SHA
 // extensions, each from its chaining value and position, then messages next to n of spans, and
 // writes every digest to out. The caller has checked that the CPU has the extensions.
-void multisha_shani_lanes(lane **act, int na, const uint8_t *buf, const multisha_span *spans, size_t n, size_t next,
-			  uint8_t *out);
+void multisha_shani_lanes(lane **act, int na, const uint8_t *buf, const multisha_span *spans, size_t n,
+			  size_t next, uint8_t *out);

@@ -50,7 +50,9 @@ const (
 	kernelAVX512SHANI
 )
 
-var kernelNames = [...]string{kernelGo: "go", kernelSHANI: "shani", kernelAVX512: "avx512", kernelAVX512SHANI: "avx512+shani"}
+var kernelNames = [...]string{
+	kernelGo: "go", kernelSHANI: "shani", kernelAVX512: "avx512", kernelAVX512SHANI: "avx512+shani",
+}
 
 func (k kernel) String() string { return kernelNames[k] }
 

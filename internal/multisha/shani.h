@@ -29,4 +29,5 @@ int multisha_have_avx512(void);
 // multisha_sum_many_avx512 is multisha_sum_many with sixteen messages at once in AVX-512
 // registers; the last handoff or fewer messages of the batch are finished with the SHA
 // extensions (handoff > 0 only on a CPU that has them).
-void multisha_sum_many_avx512(const uint8_t *buf, const multisha_span *spans, size_t n, uint8_t *out, int handoff);
+void multisha_sum_many_avx512(const uint8_t *buf, const multisha_span *spans, size_t n, uint8_t *out,
+			      int handoff);

@@ -147,8 +147,8 @@ TARGET static void lane_load(lane *L, const uint8_t *buf, const multisha_span *s
 // shortest current segment has, in every lane at once; a lane whose message is done writes its
 // digest and takes the next message, so that messages of unequal lengths still keep the lanes
 // busy. Only at the end of the batch do fewer lanes run.
-TARGET void multisha_shani_lanes(lane **act, int na, const uint8_t *buf, const multisha_span *spans, size_t n, size_t next,
-				 uint8_t *out) {
+TARGET void multisha_shani_lanes(lane **act, int na, const uint8_t *buf, const multisha_span *spans, size_t n,
+				 size_t next, uint8_t *out) {
 	while (na > 0) {
 		state *S[LANES];
 		const uint8_t *P[LANES];
