@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // benchChunk returns a chunk of about 64 KB of lines as the events.Reader hands out: the start of
@@ -37,50 +39,57 @@ func benchChunk(b *testing.B) []byte {
 }
 
 // BenchmarkSumMany hashes every line of a 64 KB chunk, as the hash chain does: in one SumMany
-// call (with the fallback too, which is sha256.Sum256 a line), and one sha256.Sum256 call a line.
-// ns/line is the time of one line.
+// call with the kernel it chooses, with each kernel the CPU has (kernel=NAME; go is the fallback,
+// sha256.Sum256 a line), and one sha256.Sum256 call a line. ns/line is the time of one line,
+// cpu-ns/line the CPU time of the process a line: on a shared machine, the figure to compare
+// (run with GOMAXPROCS=1, so that the process's CPU is the benchmark's).
 //
 //	GOMAXPROCS=1 go test ./multisha -run '^$' -bench SumMany -benchmem
 func BenchmarkSumMany(b *testing.B) {
 	chunk := benchChunk(b)
 	spans := AppendLines(nil, chunk)
 	out := make([][Size]byte, len(spans))
-	report := func(b *testing.B) {
-		b.SetBytes(int64(len(chunk)))
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(spans)), "ns/line")
-	}
-	b.Run("SumMany", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			SumMany(out, chunk, spans)
-		}
-		report(b)
-	})
-	b.Run("SumManyFallback", func(b *testing.B) {
-		setAccelerated(b, false)
-		b.ReportAllocs()
-		for b.Loop() {
-			SumMany(out, chunk, spans)
-		}
-		report(b)
-	})
-	b.Run("Sum256", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			for i, s := range spans {
-				out[i] = sha256.Sum256(chunk[s.Off : s.Off+s.Len])
+	// run measures op as sub-benchmark name; a loop over b.N rather than b.Loop, which runs its
+	// ramp-up within one call, so that the CPU time measured is that of the b.N ops.
+	run := func(name string, k kernel, op func()) {
+		b.Run(name, func(b *testing.B) {
+			setKernel(b, k)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(chunk)))
+			cpu0 := cpuNow(b)
+			b.ResetTimer()
+			for range b.N {
+				op()
 			}
+			b.StopTimer()
+			lines := float64(b.N * len(spans))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/lines, "ns/line")
+			b.ReportMetric(float64(cpuNow(b)-cpu0)/lines, "cpu-ns/line")
+		})
+	}
+	sumMany := func() { SumMany(out, chunk, spans) }
+	run("SumMany", sumKernel, sumMany)
+	for _, k := range kernels() {
+		run("kernel="+k.String(), k, sumMany)
+	}
+	run("Sum256", sumKernel, func() {
+		for i, s := range spans {
+			out[i] = sha256.Sum256(chunk[s.Off : s.Off+s.Len])
 		}
-		report(b)
 	})
-	b.Run("AppendLines+SumMany", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			spans = AppendLines(spans[:0], chunk)
-			SumMany(out, chunk, spans)
-		}
-		report(b)
+	run("AppendLines+SumMany", sumKernel, func() {
+		spans = AppendLines(spans[:0], chunk)
+		SumMany(out, chunk, spans)
 	})
+}
+
+// cpuNow is the CPU time the process has used, user and system.
+func cpuNow(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkHMACCounter computes the 13 blocks of a 52-card shuffle (51 words, four a block) with
@@ -98,7 +107,7 @@ func BenchmarkHMACCounter(b *testing.B) {
 		}
 	})
 	b.Run("HMACCounterFallback", func(b *testing.B) {
-		setAccelerated(b, false)
+		setKernel(b, kernelGo)
 		b.ReportAllocs()
 		for b.Loop() {
 			HMACCounter(out[:], key, 0)

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -15,24 +16,42 @@ import (
 	"pgregory.net/rapid"
 )
 
-// paths runs f with the interleaved code, where this machine has it, and with the fallback on
-// crypto/sha256: both must give crypto's answers.
+// paths runs f with every kernel this machine has, the fallback on crypto/sha256 included: all
+// must give crypto's answers. Each runs as a subtest named after it (-v shows which ran), and
+// TestMain fails the run if a kernel the CPU has was run by no test.
 func paths(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	if haveSHANI {
-		t.Run("shani", f)
+	for _, k := range kernels() {
+		t.Run(k.String(), func(t *testing.T) {
+			setKernel(t, k)
+			ran[k] = true
+			f(t)
+		})
 	}
-	t.Run("fallback", func(t *testing.T) {
-		setAccelerated(t, false)
-		f(t)
-	})
 }
 
-// setAccelerated switches the C code on or off for the rest of the test.
-func setAccelerated(t testing.TB, on bool) {
-	old := accelerated
-	accelerated = on
-	t.Cleanup(func() { accelerated = old })
+// ran is the kernels that paths ran.
+var ran = map[kernel]bool{}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 && len(ran) > 0 {
+		for _, k := range kernels() {
+			if !ran[k] {
+				fmt.Fprintf(os.Stderr, "FAIL: kernel %v of this CPU ran in no test (ran: %v)\n", k, ran)
+				code = 1
+			}
+		}
+	}
+	os.Exit(code)
+}
+
+// setKernel switches SumMany (and HMACCounter, on or off the SHA extensions) to kernel k for the
+// rest of the test.
+func setKernel(t testing.TB, k kernel) {
+	old := sumKernel
+	sumKernel = k
+	t.Cleanup(func() { sumKernel = old })
 }
 
 func randomBytes(r *rand.Rand, n int) []byte {
@@ -285,8 +304,8 @@ func TestAllocs(t *testing.T) {
 	})
 }
 
-// Property: for any buffer and any spans within it, each digest is crypto/sha256's, and both
-// paths agree.
+// Property: for any buffer and any spans within it, each digest is crypto/sha256's, with every
+// kernel.
 func TestSumManyRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		buf := rapid.SliceOfN(rapid.Byte(), 0, 600).Draw(t, "buf")
@@ -294,31 +313,55 @@ func TestSumManyRapid(t *testing.T) {
 			off := rapid.IntRange(0, len(buf)).Draw(t, "off")
 			return Span{off, rapid.IntRange(0, len(buf)-off).Draw(t, "len")}
 		}), 0, 12).Draw(t, "spans")
-		got, fallback := sumManyBoth(buf, spans)
-		for i, s := range spans {
-			want := sha256.Sum256(buf[s.Off : s.Off+s.Len])
-			if got[i] != want || fallback[i] != want {
-				t.Fatalf("span %d %v: %x, fallback %x, want %x", i, s, got[i], fallback[i], want)
-			}
-		}
+		checkKernels(t, buf, spans)
 	})
 }
 
-// sumManyBoth hashes spans of buf with SumMany twice: on the machine's path (accelerated where it
-// can be) and on the portable fallback.
-func sumManyBoth(buf []byte, spans []Span) (got, fallback [][Size]byte) {
-	got = make([][Size]byte, len(spans))
-	SumMany(got, buf, spans)
-	old := accelerated
-	accelerated = false
-	defer func() { accelerated = old }()
-	fallback = make([][Size]byte, len(spans))
-	SumMany(fallback, buf, spans)
-	return got, fallback
+// Property: batches of many more messages than the widest kernel has lanes (so that lanes take
+// new messages while others run, and run down at the end), of lengths 0 to 3000 with the edges
+// of the padding and of the blocks often (55 bytes is the longest tail of one block, 56 the
+// shortest of two, and the same one and two blocks on), hash as crypto/sha256 does with every
+// kernel.
+func TestSumManyRapidBatches(t *testing.T) {
+	edges := []int{0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 183, 184, 300}
+	rapid.Check(t, func(t *rapid.T) {
+		buf := rapid.SliceOfN(rapid.Byte(), 3000, 3100).Draw(t, "buf")
+		spans := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Span {
+			n := rapid.IntRange(0, 3000).Draw(t, "len")
+			if rapid.IntRange(0, 1).Draw(t, "edge") == 0 {
+				n = rapid.SampledFrom(edges).Draw(t, "edgelen")
+			}
+			return Span{rapid.IntRange(0, len(buf)-n).Draw(t, "off"), n}
+		}), 0, 120).Draw(t, "spans")
+		checkKernels(t, buf, spans)
+	})
+}
+
+// checkKernels hashes spans of buf with SumMany on every kernel and fails t unless each digest is
+// crypto/sha256's.
+func checkKernels(t interface{ Fatalf(string, ...any) }, buf []byte, spans []Span) {
+	got := make([][Size]byte, len(spans))
+	for _, k := range kernels() {
+		sumWith(k, got, buf, spans)
+		for i, s := range spans {
+			if want := sha256.Sum256(buf[s.Off : s.Off+s.Len]); got[i] != want {
+				t.Fatalf("kernel %v, span %d of %d %v: %x, want %x", k, i, len(spans), s, got[i], want)
+			}
+		}
+	}
+}
+
+// sumWith is SumMany on kernel k.
+func sumWith(k kernel, out [][Size]byte, buf []byte, spans []Span) {
+	old := sumKernel
+	sumKernel = k
+	defer func() { sumKernel = old }()
+	ran[k] = true
+	SumMany(out, buf, spans)
 }
 
 // FuzzSumMany hashes spans of the data, cut where the cut bytes say (two bytes an offset and a
-// length, modulo what is left), and compares them with crypto/sha256, on both paths.
+// length, modulo what is left), and compares them with crypto/sha256, on every kernel.
 func FuzzSumMany(f *testing.F) {
 	f.Add([]byte("hello\nworld\n"), []byte{0, 5, 6, 5})
 	f.Add(bytes.Repeat([]byte{0xab}, 300), []byte{0, 255, 1, 56, 2, 64, 3, 119, 4, 120, 0, 0})
@@ -333,11 +376,6 @@ func FuzzSumMany(f *testing.F) {
 			}
 			spans = append(spans, Span{off, n})
 		}
-		got, fallback := sumManyBoth(data, spans)
-		for i, s := range spans {
-			if want := sha256.Sum256(data[s.Off : s.Off+s.Len]); got[i] != want || fallback[i] != want {
-				t.Fatalf("span %d %v: %x, fallback %x, want %x", i, s, got[i], fallback[i], want)
-			}
-		}
+		checkKernels(t, data, spans)
 	})
 }

@@ -9,18 +9,16 @@
 // number of lanes, so the aggregate rate rises (testdata/shani_bench.c measures it per number of
 // streams; BENCHMARKS.md has the package's figures). Four lanes are about all that pays: from
 // three on, the unit's throughput rather than its latency is the limit, and four lanes' registers
-// already spill. Sixteen lanes of AVX-512, with or without SHA-NI streams mixed in, did no better,
-// and they need sixteen messages of equal length.
+// already spill. So on a CPU with AVX-512 too, SumMany takes sixteen lanes of it
+// (avx512_amd64.c), and these lanes only finish its batches; HMACCounter stays here.
 //
 // Every function that uses the extensions is compiled for them with a target attribute, so no
 // other code needs the flags, and multisha_have_shani says at run time whether they may be
 // called.
 
 #include <cpuid.h>
-#include <immintrin.h>
-#include <string.h>
 
-#include "shani.h"
+#include "lane.h"
 
 #define TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
@@ -36,23 +34,6 @@ int multisha_have_shani(void) {
 	const int sha = (b >> 29) & 1;
 	return ssse3 && sse41 && sha;
 }
-
-static const uint32_t K[64] __attribute__((aligned(16))) = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-// state is a chaining value in the order sha256rnds2 wants it: the words A, B, E, F in one
-// register and C, D, G, H in the other, A and C in the top lane.
-typedef struct {
-	__m128i abef, cdgh;
-} state;
 
 // The initial chaining value of SHA-256 in that order: _mm_set_epi32 takes the top lane first.
 #define IV_ABEF 0x6a09e667, 0xbb67ae85, 0x510e527f, 0x9b05688c
@@ -137,8 +118,7 @@ KERNEL(2)
 KERNEL(3)
 KERNEL(4)
 
-// LANES is the most messages hashed at once (see the table at the top).
-#define LANES 4
+#define LANES SHANI_LANES
 
 // compress runs compressN for the n lanes of S and P, 1 <= n <= LANES.
 static void compress(int n, state *const *S, const uint8_t **P, size_t m) {
@@ -158,64 +138,17 @@ static void compress(int n, state *const *S, const uint8_t **P, size_t m) {
 	}
 }
 
-static inline void put_be64(uint8_t *p, uint64_t x) {
-	for (int i = 7; i >= 0; i--) {
-		p[i] = (uint8_t)x;
-		x >>= 8;
-	}
-}
-
-// lane is one message being hashed: its blocks are read in place from the caller's buffer
-// (the whole blocks, the body) and then from tail (the last partial block with the padding and
-// the length, one or two blocks).
-typedef struct {
-	state st;
-	const uint8_t *p; // the next block of the current segment
-	size_t nblk;      // the blocks left in the current segment
-	size_t ntail;     // the blocks of tail
-	int in_body;      // whether the current segment is the body (the tail comes next)
-	size_t idx;       // the message's index, where its digest goes
-	uint8_t tail[128];
-} lane;
-
 TARGET static void lane_load(lane *L, const uint8_t *buf, const multisha_span *s, size_t idx) {
-	const size_t len = (size_t)s->len, full = len / 64, rem = len % 64;
-	const uint8_t *msg = buf + s->off;
 	init_state(&L->st);
-	L->idx = idx;
-	memset(L->tail, 0, sizeof L->tail);
-	if (rem > 0) {
-		memcpy(L->tail, msg + 64 * full, rem);
-	}
-	L->tail[rem] = 0x80;
-	L->ntail = rem < 56 ? 1 : 2; // the 0x80 and the 8-byte length must fit after the bytes
-	put_be64(L->tail + 64 * L->ntail - 8, (uint64_t)len * 8);
-	if (full > 0) {
-		L->p = msg;
-		L->nblk = full;
-		L->in_body = 1;
-	} else {
-		L->p = L->tail;
-		L->nblk = L->ntail;
-		L->in_body = 0;
-	}
+	lane_start(L, buf, s, idx);
 }
 
-// multisha_sum_many keeps LANES messages in flight: each step compresses as many blocks as the
+// multisha_shani_lanes keeps LANES messages in flight: each step compresses as many blocks as the
 // shortest current segment has, in every lane at once; a lane whose message is done writes its
 // digest and takes the next message, so that messages of unequal lengths still keep the lanes
 // busy. Only at the end of the batch do fewer lanes run.
-TARGET void multisha_sum_many(const uint8_t *buf, const multisha_span *spans, size_t n, uint8_t *out) {
-	lane lanes[LANES];
-	lane *act[LANES];
-	int na = 0;
-	size_t next = 0;
-	while (na < LANES && next < n) {
-		lane_load(&lanes[na], buf, &spans[next], next);
-		act[na] = &lanes[na];
-		na++;
-		next++;
-	}
+TARGET void multisha_shani_lanes(lane **act, int na, const uint8_t *buf, const multisha_span *spans, size_t n,
+				 size_t next, uint8_t *out) {
 	while (na > 0) {
 		state *S[LANES];
 		const uint8_t *P[LANES];
@@ -234,12 +167,7 @@ TARGET void multisha_sum_many(const uint8_t *buf, const multisha_span *spans, si
 		}
 		for (int l = 0; l < na;) {
 			lane *L = act[l];
-			if (L->nblk > 0) {
-				l++;
-			} else if (L->in_body) {
-				L->p = L->tail;
-				L->nblk = L->ntail;
-				L->in_body = 0;
+			if (L->nblk > 0 || lane_next(L)) {
 				l++;
 			} else {
 				store_digest(&L->st, out + 32 * L->idx);
@@ -255,6 +183,20 @@ TARGET void multisha_sum_many(const uint8_t *buf, const multisha_span *spans, si
 			}
 		}
 	}
+}
+
+TARGET void multisha_sum_many(const uint8_t *buf, const multisha_span *spans, size_t n, uint8_t *out) {
+	lane lanes[LANES];
+	lane *act[LANES];
+	int na = 0;
+	size_t next = 0;
+	while (na < LANES && next < n) {
+		lane_load(&lanes[na], buf, &spans[next], next);
+		act[na] = &lanes[na];
+		na++;
+		next++;
+	}
+	multisha_shani_lanes(act, na, buf, spans, n, next, out);
 }
 
 // multisha_hmac_counter hashes the two padded keys once, two lanes at once, then LANES counter

@@ -8,6 +8,8 @@ package multisha
 #cgo CFLAGS: -O2
 #cgo noescape multisha_sum_many
 #cgo nocallback multisha_sum_many
+#cgo noescape multisha_sum_many_avx512
+#cgo nocallback multisha_sum_many_avx512
 #cgo noescape multisha_hmac_counter
 #cgo nocallback multisha_hmac_counter
 #include "shani.h"
@@ -18,6 +20,10 @@ import "unsafe"
 
 // haveSHANI is whether this CPU has the SHA extensions that shani_amd64.c uses.
 var haveSHANI = C.multisha_have_shani() != 0
+
+// haveAVX512 is whether this CPU has the AVX-512 instructions that avx512_amd64.c uses, and the
+// OS keeps their registers.
+var haveAVX512 = C.multisha_have_avx512() != 0
 
 // The C code reads the spans as pairs of int64: so they are, and must stay.
 var (
@@ -37,4 +43,12 @@ func sumManySHANI(out [][Size]byte, buf []byte, spans []Span) {
 // hmacCounterSHANI is HMACCounter in C, for len(out) > 0 and the key as one block.
 func hmacCounterSHANI(out [][Size]byte, key *[64]byte, from uint64) {
 	C.multisha_hmac_counter((*C.uint8_t)(&key[0]), C.uint64_t(from), C.size_t(len(out)), (*C.uint8_t)(&out[0][0]))
+}
+
+// sumManyAVX512 is sumManySHANI with sixteen messages at once in AVX-512 registers, the batch's
+// last handoff or fewer finished with SHA-NI (0 for none).
+func sumManyAVX512(out [][Size]byte, buf []byte, spans []Span, handoff int) {
+	C.multisha_sum_many_avx512((*C.uint8_t)(unsafe.SliceData(buf)),
+		(*C.multisha_span)(unsafe.Pointer(unsafe.SliceData(spans))), C.size_t(len(spans)),
+		(*C.uint8_t)(&out[0][0]), C.int(handoff))
 }

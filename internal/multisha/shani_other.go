@@ -2,8 +2,11 @@
 
 package multisha
 
-// haveSHANI is false: the interleaved code is amd64 C, and this build has neither.
-const haveSHANI = false
+// haveSHANI and haveAVX512 are false: the kernels are amd64 C, and this build has neither.
+const (
+	haveSHANI  = false
+	haveAVX512 = false
+)
 
 func sumManySHANI(out [][Size]byte, buf []byte, spans []Span) {
 	panic("multisha: no SHA extensions in this build")
@@ -11,4 +14,8 @@ func sumManySHANI(out [][Size]byte, buf []byte, spans []Span) {
 
 func hmacCounterSHANI(out [][Size]byte, key *[64]byte, from uint64) {
 	panic("multisha: no SHA extensions in this build")
+}
+
+func sumManyAVX512(out [][Size]byte, buf []byte, spans []Span, handoff int) {
+	panic("multisha: no AVX-512 in this build")
 }

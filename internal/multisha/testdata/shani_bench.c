@@ -2,7 +2,11 @@
 // compression with the SHA extensions for 1 stream (each block depending on the one before, as
 // in one message) and for 1 to 4 independent streams interleaved in one thread; sixteen lanes of
 // AVX-512 without the SHA extensions; and those sixteen with two SHA-NI streams mixed in.
-// Each variant is checked against a plain C compression first. Not part of the build (testdata):
+// Each variant is checked against a plain C compression first. Its sixteen-lane code reads the
+// blocks a word at a time through memory rather than transposing them in registers, and the mix
+// runs the SHA instructions (legacy SSE) with the upper ZMM state dirty: both cost it what the
+// kernel in use, avx512_amd64.c, does not pay (BENCHMARKS.md, the twenty-first session). Not part
+// of the build (testdata):
 //
 //	gcc -O2 -msha -msse4.1 -mssse3 -o shani_bench multisha/testdata/shani_bench.c
 //	taskset -c 1 ./shani_bench
