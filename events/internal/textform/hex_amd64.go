@@ -3,7 +3,7 @@
 package textform
 
 // isHex64 is hex64 in SSE2 (every amd64 has it): the 64 bytes of s checked 16 at a time, two
-// compares of each byte's distance from '0' and 'a', 4 ns against 13 for the words of hex64.
+// compares of each byte's distance from '0' and 'a': about 5 ns against 11 for the words of hex64.
 // s has 64 bytes.
 //
 //go:noescape
