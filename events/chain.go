@@ -2,13 +2,13 @@ package events
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"slices"
 
 	"github.com/fechado/fechado/events/internal/alias"
 	"github.com/fechado/fechado/events/internal/idset"
+	"github.com/fechado/fechado/events/internal/textform"
 )
 
 // Hash returns the lowercase hex SHA-256 of a stored line (without its newline): the value the
@@ -254,32 +254,9 @@ func (s *IDs) SeenKeys(ks *IDKeys) (int, bool) {
 }
 
 // IsHashOf reports whether s is the lowercase hex of sum, the way Hash writes it, without encoding
-// sum: what a prev is compared with when millions of lines are checked. It compares eight digits
-// at a time with hexWord's.
-func IsHashOf(s string, sum *[sha256.Size]byte) bool {
-	if len(s) != 2*len(sum) {
-		return false
-	}
-	for i := 0; i < len(sum); i += 4 {
-		if binary.BigEndian.Uint64([]byte(s[2*i:2*i+8])) != hexWord(binary.BigEndian.Uint32(sum[i:])) {
-			return false
-		}
-	}
-	return true
-}
-
-// hexWord returns the eight lowercase hex digits of x, the first in the top byte: each nibble is
-// spread to a byte of its own, then '0' is added to each, and 'a'-'0'-10 more to those from 10 up
-// (a nibble plus 6 reaches 16 exactly then). No byte ever carries into the next.
-func hexWord(x uint32) uint64 {
-	const ones = 0x0101010101010101
-	w := uint64(x)
-	w = (w | w<<16) & 0x0000ffff0000ffff
-	w = (w | w<<8) & 0x00ff00ff00ff00ff
-	w = (w | w<<4) & 0x0f0f0f0f0f0f0f0f
-	letters := (w + 6*ones) >> 4 & ones
-	return w + '0'*ones + letters*('a'-'0'-10)
-}
+// sum into new memory: what a prev is compared with when millions of lines are checked
+// (textform.IsHexOf: 16 bytes of the sum at a time on amd64, 4 ns a prev).
+func IsHashOf(s string, sum *[sha256.Size]byte) bool { return textform.IsHexOf(s, sum) }
 
 // Last returns the seq and line hash of the last event seen of hand, for appending after it.
 func (c *Chain) Last(hand string) (Seq, string) {

@@ -440,3 +440,64 @@ func TestEncodedShapesRoundTrip(t *testing.T) {
 		t.Errorf("a v1 tournament id is not written back as a bare string: %s", line)
 	}
 }
+
+// The generated word readers of the fast paths (wordX, one an enumerated field) read what a
+// string read by Scan.Str and looked up among the field's values gives — every value, and every
+// text one byte away from one (changed, cut short, run on, in capitals, escaped) — and leave the
+// Scan where Str would.
+func TestWordsSameAsStr(t *testing.T) {
+	readers := []struct {
+		values []string
+		read   func(*jsonlex.Scan) string
+	}{
+		{valuesDeckShuffledMethod, wordDeckShuffledMethod},
+		{valuesBlindPostedBlind, wordBlindPostedBlind},
+		{valuesCardDealtPhase, wordCardDealtPhase},
+		{valuesCardExposedPhase, wordCardExposedPhase},
+		{valuesCardExposedCause, wordCardExposedCause},
+		{valuesPlayerActedRound, wordPlayerActedRound},
+		{valuesPlayerActedAction, wordPlayerActedAction},
+	}
+	// want is the old reading: Str, then the value it equals.
+	want := func(b []byte, values []string) (string, int, bool) {
+		sc := jsonlex.Scan{B: b, OK: true}
+		if w := sc.Str(); sc.OK {
+			for _, v := range values {
+				if string(w) == v {
+					return v, sc.I, true
+				}
+			}
+		}
+		return "", 0, false
+	}
+	n := 0
+	for _, r := range readers {
+		var texts []string
+		for _, v := range slices.Concat(r.values, valuesPlayerActedAction, valuesCardExposedPhase) {
+			q := `"` + v + `"`
+			texts = append(texts, q, q[:len(q)-1], q+"x", `"`+v+`x"`, `"`+v[:len(v)-1]+`"`, `"x`+v+`"`,
+				strings.ToUpper(q), `"\u00`+fmt.Sprintf("%x", v[0])+v[1:]+`"`, v, `"`+v+` "`)
+			for i := 1; i < len(q)-1; i++ {
+				texts = append(texts, q[:i]+"#"+q[i+1:], q[:i]+`\`+q[i:])
+			}
+		}
+		for _, text := range texts {
+			for _, tail := range []string{"", "}", `,"amount":5}`} {
+				b := []byte(text + tail)
+				v, i, ok := want(b, r.values)
+				sc := jsonlex.Scan{B: b, OK: true}
+				got := r.read(&sc)
+				if sc.OK != ok || ok && (got != v || sc.I != i) {
+					t.Errorf("%q among %q: read %q up to %d (ok %v), want %q up to %d (ok %v)", b, r.values, got, sc.I, sc.OK, v, i, ok)
+				}
+				n++
+			}
+		}
+		// A Scan that has failed before stays failed.
+		sc := jsonlex.Scan{B: []byte(`"` + r.values[0] + `"}`)}
+		if r.read(&sc); sc.OK {
+			t.Errorf("a failed Scan reads %q as a value of %q", sc.B, r.values)
+		}
+	}
+	t.Logf("%d texts", n)
+}

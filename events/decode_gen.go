@@ -126,6 +126,153 @@ var (
 	valuesPlayerActedAction  = []string{"check", "bet", "call", "raise", "fold"}
 )
 
+// wordDeckShuffledMethod reads a string that is one of valuesDeckShuffledMethod, for a fast path, and
+// returns the value (no allocation). Each value is compared, quoted, with the text as a
+// constant: loads and compares of immediates, no scan of the string for its end and no call of
+// memequal per value. A string of escapes, or of any other text, fails the Scan.
+func wordDeckShuffledMethod(sc *jsonlex.Scan) string {
+	b, i := sc.B, sc.I
+	switch {
+	case string(jsonlex.Span(b, i, 19)) == "\"hmac-sha256-fy-v1\"":
+		sc.I += 19
+		return "hmac-sha256-fy-v1"
+	case string(jsonlex.Span(b, i, 10)) == "\"physical\"":
+		sc.I += 10
+		return "physical"
+	}
+	sc.OK = false
+	return ""
+}
+
+// wordBlindPostedBlind reads a string that is one of valuesBlindPostedBlind, for a fast path, and
+// returns the value (no allocation). Each value is compared, quoted, with the text as a
+// constant: loads and compares of immediates, no scan of the string for its end and no call of
+// memequal per value. A string of escapes, or of any other text, fails the Scan.
+func wordBlindPostedBlind(sc *jsonlex.Scan) string {
+	b, i := sc.B, sc.I
+	switch {
+	case string(jsonlex.Span(b, i, 7)) == "\"small\"":
+		sc.I += 7
+		return "small"
+	case string(jsonlex.Span(b, i, 5)) == "\"big\"":
+		sc.I += 5
+		return "big"
+	case string(jsonlex.Span(b, i, 6)) == "\"dead\"":
+		sc.I += 6
+		return "dead"
+	}
+	sc.OK = false
+	return ""
+}
+
+// wordCardDealtPhase reads a string that is one of valuesCardDealtPhase, for a fast path, and
+// returns the value (no allocation). Each value is compared, quoted, with the text as a
+// constant: loads and compares of immediates, no scan of the string for its end and no call of
+// memequal per value. A string of escapes, or of any other text, fails the Scan.
+func wordCardDealtPhase(sc *jsonlex.Scan) string {
+	b, i := sc.B, sc.I
+	switch {
+	case string(jsonlex.Span(b, i, 6)) == "\"deal\"":
+		sc.I += 6
+		return "deal"
+	case string(jsonlex.Span(b, i, 6)) == "\"draw\"":
+		sc.I += 6
+		return "draw"
+	}
+	sc.OK = false
+	return ""
+}
+
+// wordCardExposedPhase reads a string that is one of valuesCardExposedPhase, for a fast path, and
+// returns the value (no allocation). Each value is compared, quoted, with the text as a
+// constant: loads and compares of immediates, no scan of the string for its end and no call of
+// memequal per value. A string of escapes, or of any other text, fails the Scan.
+func wordCardExposedPhase(sc *jsonlex.Scan) string {
+	b, i := sc.B, sc.I
+	switch {
+	case string(jsonlex.Span(b, i, 5)) == "\"cut\"":
+		sc.I += 5
+		return "cut"
+	case string(jsonlex.Span(b, i, 6)) == "\"deal\"":
+		sc.I += 6
+		return "deal"
+	case string(jsonlex.Span(b, i, 6)) == "\"draw\"":
+		sc.I += 6
+		return "draw"
+	case string(jsonlex.Span(b, i, 10)) == "\"showdown\"":
+		sc.I += 10
+		return "showdown"
+	}
+	sc.OK = false
+	return ""
+}
+
+// wordCardExposedCause reads a string that is one of valuesCardExposedCause, for a fast path, and
+// returns the value (no allocation). Each value is compared, quoted, with the text as a
+// constant: loads and compares of immediates, no scan of the string for its end and no call of
+// memequal per value. A string of escapes, or of any other text, fails the Scan.
+func wordCardExposedCause(sc *jsonlex.Scan) string {
+	b, i := sc.B, sc.I
+	switch {
+	case string(jsonlex.Span(b, i, 8)) == "\"dealer\"":
+		sc.I += 8
+		return "dealer"
+	case string(jsonlex.Span(b, i, 8)) == "\"player\"":
+		sc.I += 8
+		return "player"
+	}
+	sc.OK = false
+	return ""
+}
+
+// wordPlayerActedRound reads a string that is one of valuesPlayerActedRound, for a fast path, and
+// returns the value (no allocation). Each value is compared, quoted, with the text as a
+// constant: loads and compares of immediates, no scan of the string for its end and no call of
+// memequal per value. A string of escapes, or of any other text, fails the Scan.
+func wordPlayerActedRound(sc *jsonlex.Scan) string {
+	b, i := sc.B, sc.I
+	switch {
+	case string(jsonlex.Span(b, i, 7)) == "\"blind\"":
+		sc.I += 7
+		return "blind"
+	case string(jsonlex.Span(b, i, 7)) == "\"first\"":
+		sc.I += 7
+		return "first"
+	case string(jsonlex.Span(b, i, 8)) == "\"second\"":
+		sc.I += 8
+		return "second"
+	}
+	sc.OK = false
+	return ""
+}
+
+// wordPlayerActedAction reads a string that is one of valuesPlayerActedAction, for a fast path, and
+// returns the value (no allocation). Each value is compared, quoted, with the text as a
+// constant: loads and compares of immediates, no scan of the string for its end and no call of
+// memequal per value. A string of escapes, or of any other text, fails the Scan.
+func wordPlayerActedAction(sc *jsonlex.Scan) string {
+	b, i := sc.B, sc.I
+	switch {
+	case string(jsonlex.Span(b, i, 7)) == "\"check\"":
+		sc.I += 7
+		return "check"
+	case string(jsonlex.Span(b, i, 5)) == "\"bet\"":
+		sc.I += 5
+		return "bet"
+	case string(jsonlex.Span(b, i, 6)) == "\"call\"":
+		sc.I += 6
+		return "call"
+	case string(jsonlex.Span(b, i, 7)) == "\"raise\"":
+		sc.I += 7
+		return "raise"
+	case string(jsonlex.Span(b, i, 6)) == "\"fold\"":
+		sc.I += 6
+		return "fold"
+	}
+	sc.OK = false
+	return ""
+}
+
 // rulesOverrideValues are the values the contract fixes for some keys of a hand's rules (an
 // override field of the catalogue): the decoder refuses any other.
 var rulesOverrideValues = map[string][]string{
@@ -285,7 +432,7 @@ func (d *decoder) readDeckShuffled(l *jsonlex.Lexer) (Data, error) {
 // fastDeckShuffled scans a deck.shuffled payload as Encode writes it into v.
 func (d *decoder) fastDeckShuffled(sc *jsonlex.Scan, v *DeckShuffled) bool {
 	sc.Lit(litOpenMethod)
-	v.Method = sc.Word(valuesDeckShuffledMethod)
+	v.Method = wordDeckShuffledMethod(sc)
 	if litCommitment.At(sc.B, sc.I) {
 		sc.I += litCommitment.Len()
 		v.Commitment = d.own(sc.Fixed(64, textform.IsHex64))
@@ -371,7 +518,7 @@ func (d *decoder) fastBlindPosted(sc *jsonlex.Scan, v *BlindPosted) bool {
 	sc.Lit(litAmount)
 	v.Amount = Chips(sc.Uint())
 	sc.Lit(litBlind)
-	v.Blind = BlindKind(sc.Word(valuesBlindPostedBlind))
+	v.Blind = BlindKind(wordBlindPostedBlind(sc))
 	sc.OK = sc.Eat('}') && sc.OK
 	return sc.OK
 }
@@ -399,7 +546,7 @@ func (d *decoder) fastCardDealt(sc *jsonlex.Scan, v *CardDealt) bool {
 		v.Card = scanCard(sc)
 	}
 	sc.Lit(litPhase)
-	v.Phase = Phase(sc.Word(valuesCardDealtPhase))
+	v.Phase = Phase(wordCardDealtPhase(sc))
 	sc.OK = sc.Eat('}') && sc.OK
 	return sc.OK
 }
@@ -439,7 +586,7 @@ func (d *decoder) fastCardExposed(sc *jsonlex.Scan, v *CardExposed) bool {
 	sc.Lit(litOpenCard)
 	v.Card = scanCard(sc)
 	sc.Lit(litPhase)
-	v.Phase = Phase(sc.Word(valuesCardExposedPhase))
+	v.Phase = Phase(wordCardExposedPhase(sc))
 	if litSeat.At(sc.B, sc.I) {
 		sc.I += litSeat.Len()
 		v.Seat = take(&d.seats, d.pool)
@@ -447,7 +594,7 @@ func (d *decoder) fastCardExposed(sc *jsonlex.Scan, v *CardExposed) bool {
 	}
 	if litCause.At(sc.B, sc.I) {
 		sc.I += litCause.Len()
-		v.Cause = Cause(sc.Word(valuesCardExposedCause))
+		v.Cause = Cause(wordCardExposedCause(sc))
 	}
 	sc.OK = sc.Eat('}') && sc.OK
 	return sc.OK
@@ -488,9 +635,9 @@ func (d *decoder) fastPlayerActed(sc *jsonlex.Scan, v *PlayerActed) bool {
 	sc.Lit(litOpenSeat)
 	v.Seat = scanSeat(sc)
 	sc.Lit(litRound)
-	v.Round = Round(sc.Word(valuesPlayerActedRound))
+	v.Round = Round(wordPlayerActedRound(sc))
 	sc.Lit(litAction)
-	v.Action = Action(sc.Word(valuesPlayerActedAction))
+	v.Action = Action(wordPlayerActedAction(sc))
 	sc.Lit(litAmount)
 	v.Amount = Chips(sc.Uint())
 	sc.OK = sc.Eat('}') && sc.OK

@@ -737,19 +737,6 @@ func (s *Scan) Bool() bool {
 	return false
 }
 
-// Word reads a string that is one of words, and returns the word (no allocation).
-func (s *Scan) Word(words []string) string {
-	if w := s.Str(); s.OK {
-		for _, a := range words {
-			if string(w) == a {
-				return a
-			}
-		}
-	}
-	s.OK = false
-	return ""
-}
-
 // Fixed reads a string of n bytes that passes valid (a UUID, a SHA-256), without its quotes.
 func (s *Scan) Fixed(n int, valid func([]byte) bool) []byte {
 	v := Span(s.B, s.I+1, n)

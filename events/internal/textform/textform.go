@@ -1,7 +1,9 @@
 // Package textform checks the fixed textual forms that fechado's logs carry in their strings: UUIDs,
 // lowercase hex SHA-256 digests, RFC 3339 times and table ids. It knows nothing of events or of JSON: it
 // judges bytes. The checks read 8 bytes at a time as the bytes of a little-endian word (SWAR), so
-// that a decoder of millions of lines a second can afford them on every field.
+// that a decoder of millions of lines a second can afford them on every field; those of a
+// digest, on every line twice (its check, then its comparison with the line before's hash), 16
+// at a time in SSE2 on amd64 (hex_amd64.s), the word versions elsewhere.
 package textform
 
 import "encoding/binary"
@@ -32,10 +34,10 @@ func hexMask(x uint64, lower bool) uint64 {
 }
 
 // IsHex64 reports whether s is 64 lowercase hex digits: a SHA-256 as hex.EncodeToString writes it.
-func IsHex64(s []byte) bool {
-	if len(s) != 64 {
-		return false
-	}
+func IsHex64(s []byte) bool { return len(s) == 64 && isHex64(s) }
+
+// hex64 is IsHex64 of 64 bytes, eight at a time as the bytes of words.
+func hex64(s []byte) bool {
 	// No branch per word: the words are or-ed and and-ed together, then tested once.
 	var all, digits uint64 = 0, high
 	for i := 0; i < 64; i += 8 {
@@ -46,6 +48,33 @@ func IsHex64(s []byte) bool {
 	// No byte of 0x80 or more (whose carry could fake a digit in the next), and all digits.
 	return all&high == 0 && digits&high == high
 }
+
+// IsHexOf reports whether s is the lowercase hex of sum, as hex.EncodeToString writes it, without
+// encoding sum into memory of its own: what a hash chain compares a line's prev with.
+func IsHexOf(s string, sum *[32]byte) bool { return len(s) == 64 && isHexOf(s, sum) }
+
+// hexOf is IsHexOf of 64 bytes: eight digits at a time compared with the hex of four bytes of
+// sum, made of four pairs of digits from hexPairs (four loads from a table that stays in the
+// first-level cache).
+func hexOf(s string, sum *[32]byte) bool {
+	var diff uint64
+	for i := 0; i < len(sum); i += 4 {
+		w := uint64(hexPairs[sum[i]]) | uint64(hexPairs[sum[i+1]])<<16 |
+			uint64(hexPairs[sum[i+2]])<<32 | uint64(hexPairs[sum[i+3]])<<48
+		diff |= binary.LittleEndian.Uint64([]byte(s[2*i:2*i+8])) ^ w
+	}
+	return diff == 0
+}
+
+// hexPairs holds the two lowercase hex digits of each byte as a little-endian uint16: the first
+// digit in the low byte, so that four pairs shifted into a word read as the text does.
+var hexPairs = func() (t [256]uint16) {
+	const digits = "0123456789abcdef"
+	for i := range t {
+		t[i] = uint16(digits[i>>4]) | uint16(digits[i&15])<<8
+	}
+	return t
+}()
 
 // IsUUID reports whether s is a UUID in the 8-4-4-4-12 hexadecimal form, in either case.
 func IsUUID(s []byte) bool {
