@@ -303,16 +303,15 @@ var idDigit = func() (t [256]byte) {
 	return t
 }()
 
-// idKey folds a UUID's 32 hex digits (either case) into a 64-bit fingerprint k: the two halves of
+// idKey folds a UUID's 32 hex digits (either case) into a 64-bit fingerprint: the two halves of
 // its 128 bits XORed. Two distinct ids share a fingerprint with probability about 2^-64 per pair.
-// hi is the first half, whose version and time (of a UUIDv7) place the id in the set. A
-// canonical UUID (8-4-4-4-12 hex digits) is read eight digits at a time (idKeyUUID); anything
+// A canonical UUID (8-4-4-4-12 hex digits) is read eight digits at a time (idKeyUUID); anything
 // else takes its first 32 hex digits, skipping other bytes (idKeyDigits), which gives a UUID the
 // same fingerprint either way.
-func idKey(id string) (k, hi uint64) {
+func idKey(id string) uint64 {
 	if len(id) == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' {
-		if k, hi, ok := idKeyUUID(id); ok {
-			return k, hi
+		if k, ok := idKeyUUID(id); ok {
+			return k
 		}
 	}
 	return idKeyDigits(id)
@@ -320,22 +319,23 @@ func idKey(id string) (k, hi uint64) {
 
 // idKeyUUID is idKey of a UUID, given the dashes are where they belong: the 32 digits as four
 // words of eight bytes (the groups 4-4 read as one), each checked and turned into nibbles with
-// word arithmetic; ok is false when one is not a hex digit.
-func idKeyUUID(id string) (k, hi uint64, ok bool) {
+// word arithmetic; ok is false when one is not a hex digit. Packing the nibbles into bits only
+// moves bits, so the halves are XORed as nibbles and packed once.
+func idKeyUUID(id string) (k uint64, ok bool) {
 	le := binary.LittleEndian
-	a := le.Uint64([]byte(id[:8]))                                                      // digits 0-7
-	b := uint64(le.Uint32([]byte(id[9:13]))) | uint64(le.Uint32([]byte(id[14:18])))<<32 // 8-15
-	c := uint64(le.Uint32([]byte(id[19:23]))) | uint64(le.Uint32([]byte(id[24:28])))<<32
-	d := le.Uint64([]byte(id[28:36]))
+	u := unsafe.Slice(unsafe.StringData(id), 36)
+	a := le.Uint64(u[:8])                                             // digits 0-7
+	b := uint64(le.Uint32(u[9:13])) | uint64(le.Uint32(u[14:18]))<<32 // 8-15
+	c := uint64(le.Uint32(u[19:23])) | uint64(le.Uint32(u[24:28]))<<32
+	d := le.Uint64(u[28:36])
 	if idNotHex(a)|idNotHex(b)|idNotHex(c)|idNotHex(d) != 0 {
-		return 0, 0, false
+		return 0, false
 	}
-	hi = idPack8(idNibbles(a))<<32 | idPack8(idNibbles(b))
-	return hi ^ (idPack8(idNibbles(c))<<32 | idPack8(idNibbles(d))), hi, true
+	return idPack8(idNibbles(a)^idNibbles(c))<<32 | idPack8(idNibbles(b)^idNibbles(d)), true
 }
 
 // idKeyDigits is idKey digit by digit: the first 32 hex digits of id, other bytes skipped.
-func idKeyDigits(id string) (k, hi uint64) {
+func idKeyDigits(id string) uint64 {
 	var b [16]byte
 	n := 0
 	for i := 0; i < len(id) && n < 32; i++ {
@@ -346,8 +346,7 @@ func idKeyDigits(id string) (k, hi uint64) {
 		b[n/2] |= v << (4 * (1 - n%2))
 		n++
 	}
-	hi = binary.BigEndian.Uint64(b[:8])
-	return hi ^ binary.BigEndian.Uint64(b[8:]), hi
+	return binary.BigEndian.Uint64(b[:8]) ^ binary.BigEndian.Uint64(b[8:])
 }
 
 // idNotHex has the high bit of each byte of x that is not a hex digit (either case) set, and is 0
@@ -396,14 +395,23 @@ func (s *Set) Prefetch(id string) {
 // key is the fingerprint of id (idKey): the one Prefetch kept when it was given the same id.
 func (s *Set) key(id string) uint64 {
 	if len(id) == len(s.ahead[0].id) {
-		for _, a := range []*aheadID{&s.ahead[s.next], &s.ahead[s.next^1]} {
-			if a.ok && id == unsafe.String(&a.id[0], len(a.id)) {
-				return a.k
-			}
+		if a := &s.ahead[s.next]; a.ok && a.is(id) {
+			return a.k
+		}
+		if a := &s.ahead[s.next^1]; a.ok && a.is(id) {
+			return a.k
 		}
 	}
-	k, _ := idKey(id)
-	return k
+	return idKey(id)
+}
+
+// is reports whether id, of 36 bytes, is a's: five words compared at once (the last two overlap).
+func (a *aheadID) is(id string) bool {
+	le := binary.LittleEndian
+	u := unsafe.Slice(unsafe.StringData(id), 36)
+	return le.Uint64(u[:8])^le.Uint64(a.id[:8])|le.Uint64(u[8:16])^le.Uint64(a.id[8:16])|
+		le.Uint64(u[16:24])^le.Uint64(a.id[16:24])|le.Uint64(u[24:32])^le.Uint64(a.id[24:32])|
+		le.Uint64(u[28:36])^le.Uint64(a.id[28:36]) == 0
 }
 
 // prefetchKey is Prefetch of the id of fingerprint k.
@@ -425,10 +433,7 @@ func (s *Set) Seen(id string, window int) bool {
 type Key struct{ k uint64 }
 
 // KeyOf returns the Key of id: Seen(id) and SeenKeys of KeyOf(id) say the same.
-func KeyOf(id string) Key {
-	k, _ := idKey(id)
-	return Key{k}
-}
+func KeyOf(id string) Key { return Key{idKey(id)} }
 
 // keysAhead is how many keys ahead of the one it checks SeenKeys asks for the memory of: far
 // enough for a miss (≈ 100 ns) to be over by then, near enough for the lines not to be evicted.

@@ -12,12 +12,6 @@ import (
 	"unsafe"
 )
 
-// refIDHi is the first half of the 32 hex digits refIDKey reads: what idKey returns as hi.
-func refIDHi(id string) uint64 {
-	k := refIDDigits(id)
-	return binary.BigEndian.Uint64(k[:8])
-}
-
 // uuidOf is the canonical UUID of the 128 bits hi, lo.
 func uuidOf(hi, lo uint64) string {
 	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
@@ -26,15 +20,15 @@ func uuidOf(hi, lo uint64) string {
 // checkIDKey holds idKey, and its two ways, to the reference on id.
 func checkIDKey(t *testing.T, id string) {
 	t.Helper()
-	want, wantHi := refIDKey(id), refIDHi(id)
-	if k, hi := idKey(id); k != want || hi != wantHi {
-		t.Fatalf("idKey(%q) = %#x, %#x; want %#x, %#x", id, k, hi, want, wantHi)
+	want := refIDKey(id)
+	if k := idKey(id); k != want {
+		t.Fatalf("idKey(%q) = %#x; want %#x", id, k, want)
 	}
-	if k, hi := idKeyDigits(id); k != want || hi != wantHi {
-		t.Fatalf("idKeyDigits(%q) = %#x, %#x; want %#x, %#x", id, k, hi, want, wantHi)
+	if k := idKeyDigits(id); k != want {
+		t.Fatalf("idKeyDigits(%q) = %#x; want %#x", id, k, want)
 	}
 	if len(id) == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' {
-		_, _, ok := idKeyUUID(id)
+		_, ok := idKeyUUID(id)
 		if wantOK := isCanonicalUUID(id); ok != wantOK {
 			t.Fatalf("idKeyUUID(%q) ok = %v, want %v", id, ok, wantOK)
 		}
@@ -679,7 +673,7 @@ func TestIDSetMemory(t *testing.T) {
 }
 
 // refIDDigits returns the first 32 hex digits of id as 16 bytes, skipping any other byte: the
-// plain reading of the id that idKey's fingerprint and its hi half come from.
+// plain reading of the id that idKey's fingerprint comes from.
 func refIDDigits(id string) [16]byte {
 	var k [16]byte
 	n := 0
