@@ -108,8 +108,13 @@ func (s *Set) seen(k uint64, window int) bool {
 		return true
 	}
 	if e := l[idLineSlots] >> 56; e == cur || e == prev {
-		// The line overflowed in a generation held: k may be in its buddy, or in over.
-		if s.buddy(h).has(k, cur, prev) || len(s.over[0])+len(s.over[1]) > 0 && s.inOver(k) {
+		// The line overflowed in a generation held: k may be in its buddy, or, when that is
+		// marked too, in over.
+		b := s.buddy(h)
+		if b.has(k, cur, prev) {
+			return true
+		}
+		if e := b[idLineSlots] >> 56; (e == cur || e == prev) && len(s.over[0])+len(s.over[1]) > 0 && s.inOver(k) {
 			return true
 		}
 	}
@@ -171,24 +176,33 @@ func (s *Set) inOver(k uint64) bool {
 
 // put adds k, of hash h, with epoch e to its line l, in a slot of no generation held (cur or
 // prev); when the line has none, it marks the line as overflowed in e and puts k in its buddy,
-// or, when that has none either, in the over map of parity p.
+// or, when that has none either, marks the buddy too and puts k in the over map of parity p. A
+// check looks in over only for a line whose buddy is marked as well: most lines that overflow
+// find room in their buddy, and their ids are not looked up in a map.
 func (s *Set) put(l *idLine, k, h, e, prev, p uint64) {
 	cur := s.cur
 	if l.take(k, e, cur, prev) {
 		return
 	}
-	// The mark keeps the newer of its epoch and e, while it is held.
-	if x := l[idLineSlots] >> 56; x != cur && x != prev || e == cur {
-		l[idLineSlots] = l[idLineSlots]&(1<<56-1) | e<<56
-	}
-	if s.buddy(h).take(k, e, cur, prev) {
+	l.mark(e, cur, prev)
+	b := s.buddy(h)
+	if b.take(k, e, cur, prev) {
 		return
 	}
+	b.mark(e, cur, prev)
 	if s.over[p] == nil {
 		// Sized for what random ids send there at full load, so that it does not grow again.
 		s.over[p] = make(map[uint64]struct{}, s.capacity/64)
 	}
 	s.over[p][k] = struct{}{}
+}
+
+// mark marks l as overflowed in epoch e: the mark keeps the newer of its epoch and e while it is
+// held (cur or prev).
+func (l *idLine) mark(e, cur, prev uint64) {
+	if x := l[idLineSlots] >> 56; x != cur && x != prev || e == cur {
+		l[idLineSlots] = l[idLineSlots]&(1<<56-1) | e<<56
+	}
 }
 
 // take puts k with epoch e in the first slot of l of no generation held (cur or prev), and
@@ -383,7 +397,7 @@ func (s *Set) Prefetch(id string) {
 	if !s.made || s.lines == nil {
 		return
 	}
-	k := s.key(id)
+	k := idKey(id) // a new id: not one of those kept
 	if a := &s.ahead[s.next]; len(id) == len(a.id) {
 		copy(a.id[:], id)
 		a.k, a.ok = k, true

@@ -130,8 +130,10 @@ func (s *Set) holds(k uint64) bool {
 	}
 	_, inCur := s.over[s.gen&1][k]
 	_, inPrev := s.over[s.gen&1^1][k]
-	if e := l[idLineSlots] >> 56; (inCur || inPrev) && e != cur && e != prev {
-		panic(fmt.Sprintf("over holds %#x, but its line is not marked", k))
+	for _, l := range []*idLine{l, b} {
+		if e := l[idLineSlots] >> 56; (inCur || inPrev) && e != cur && e != prev {
+			panic(fmt.Sprintf("over holds %#x, but its line or its buddy is not marked", k))
+		}
 	}
 	return inCur || inPrev
 }
@@ -182,9 +184,10 @@ func checkIDSet(t *testing.T, s *Set, window int) {
 	}
 	for p, m := range s.over {
 		for k := range m {
-			l := &s.lines[idHash(k, s.seed)>>s.lineShift]
-			if e := l[idLineSlots] >> 56; e != cur && e != prev || seen[k] {
-				t.Fatalf("%#x in over, its line marked %d (held %d, %d), in a slot too: %v", k, e, cur, prev, seen[k])
+			home := idHash(k, s.seed) >> s.lineShift
+			e, b := s.lines[home][idLineSlots]>>56, s.lines[home^1][idLineSlots]>>56
+			if e != cur && e != prev || b != cur && b != prev || seen[k] {
+				t.Fatalf("%#x in over, its line marked %d and its buddy %d (held %d, %d), in a slot too: %v", k, e, b, cur, prev, seen[k])
 			}
 			seen[k] = true
 			n[p]++
