@@ -23,11 +23,13 @@ import (
 // random, sequential or chosen, spread evenly over the lines, and no one who does not know the
 // seed can aim ids at a line. A line holds idLineSlots fingerprints and, in its last word, the
 // generation of each (its epoch, 0 for a free slot) and the epoch of the last time an id of the
-// line found it full and went to over, the map of its generation: a check reads the line, and
-// over only when the line overflowed in a generation still held. The table holds at most
-// 2 × capacity fingerprints in capacity/2 lines (a load of 4/7), and a line overflows when more
-// than 7 of them fall into it: about one line in twenty at full load, a fingerprint in 130, and
-// chosen ids cannot make it more.
+// line, or of the other line of its pair of 128 bytes (its buddy), did not find room in it. An
+// id whose line is full goes to its buddy, which the processor most often brings with the line,
+// and when that is full too to over, the map of its generation, both lines then marked: a check
+// reads the line, the buddy only when the line is marked with a generation still held, and over
+// only when both are. The table holds at most 2 × capacity fingerprints in capacity/2 lines (a
+// load of 4/7): with two full generations about one line in twenty overflows into its buddy and
+// one fingerprint in 400 goes to over, and chosen ids cannot make it more.
 //
 // A generation is dropped by counting on: its epoch is no longer one the set holds, so its slots
 // are free for the next fingerprints, without a pass over the table. Epochs count generations
