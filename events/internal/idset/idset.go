@@ -75,6 +75,8 @@ const (
 	idLineSlots = 7
 	// idMinCapacity is the capacity of a new table (64 lines).
 	idMinCapacity = 128
+	// idOverMin is the least room an over map is made with.
+	idOverMin = 64
 	// idSweepTurns is how often (in turns) the slots of dropped generations are emptied: well
 	// within the 253 turns after which an epoch would be met again.
 	idSweepTurns = 128
@@ -195,8 +197,9 @@ func (s *Set) put(l *idLine, k, h, e, prev, p uint64) {
 	}
 	b.mark(e, cur, prev)
 	if s.over[p] == nil {
-		// Sized for what random ids send there at full load, so that it does not grow again.
-		s.over[p] = make(map[uint64]struct{}, s.capacity/64)
+		// Sized for what random ids send there at full load, so that it does not grow again
+		// (a small table's lines overflow more often: at least idOverMin).
+		s.over[p] = make(map[uint64]struct{}, max(s.capacity/64, idOverMin))
 	}
 	s.over[p][k] = struct{}{}
 }
