@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
 	"unsafe"
 
 	"github.com/fechado/fechado/internal/prefetch"
@@ -47,7 +46,6 @@ type Set struct {
 	cur, prev uint64
 	n         [2]int // fingerprints of the current and previous generations, by generation parity
 	lines     []idLine
-	mem       *tableMem // the mapping of lines when it is not of the heap (makeLines)
 	// lineShift takes a line from the top bits of the hash: 64 - log2(len(lines)).
 	lineShift uint
 	capacity  int                    // fingerprints a generation holds before the table grows
@@ -258,16 +256,14 @@ func (s *Set) sweep() {
 func (s *Set) alloc(capacity int) {
 	lines := max(capacity/2, 1)
 	s.capacity = capacity
-	s.lines, s.mem = makeLines(lines)
+	s.lines = makeLines(lines)
 	s.lineShift = uint(64 - bits.Len(uint(lines-1)))
 }
 
 // grow makes the table four times larger, up to the size a generation of window ids needs, and
 // puts the fingerprints of both generations in it again, with their epochs.
 func (s *Set) grow(window int) {
-	old, oldMem, over := s.lines, s.mem, s.over
-	// The old lines may be a mapping that oldMem unmaps once unreachable: kept until read.
-	defer runtime.KeepAlive(oldMem)
+	old, over := s.lines, s.over
 	s.alloc(min(4*s.capacity, idFullCapacity(window)))
 	s.over = [2]map[uint64]struct{}{}
 	cur, prev := s.cur, s.prev
