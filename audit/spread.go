@@ -476,6 +476,10 @@ func judgeInline[T any](files []File, w *spreadWorker[T], st *routeState, delive
 			w.done.Add(int64(len(e.Raw)))
 			st.inlined++
 			a.at = place{phaseLine, lineAt(fi, r.Line())}
+			if st.ids != nil {
+				// As AuditReader asks for the next line's id (Chain.Prefetch).
+				st.ids.Prefetch(r.Ahead(64))
+			}
 			a.seenID = st.ids != nil && st.ids.SeenString(e.ID)
 			a.add(e, lineSum(r, &sum))
 			if a.unsure {

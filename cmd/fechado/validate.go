@@ -117,6 +117,9 @@ func (v *validation) check(r io.Reader, name string) {
 		if err == io.EOF {
 			break
 		}
+		// The next line's id is asked for now, as the audit does (audit.AuditReader): the set's
+		// line it reads arrives while this one is checked.
+		chain.Prefetch(rd.Ahead(64))
 		var sum *[sha256.Size]byte
 		switch {
 		case errors.Is(err, events.ErrInvalid):
