@@ -4,6 +4,8 @@ package audit
 
 import (
 	"bytes"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -148,5 +150,52 @@ func BenchmarkRouteAlone(b *testing.B) {
 			b.Fatal(err)
 		}
 		a.Close()
+	})
+}
+
+// BenchmarkRoute measures the reader of a spread by tables as it runs (route): the lines of
+// $FECHADO_BENCH_FILE found, their ids checked, sent to two workers in rounds as batches whose
+// lists come back once read; the workers only give the lists back. cpu-ns/op is the whole
+// process's CPU an op, the workers' and the merger's receiving included.
+func BenchmarkRoute(b *testing.B) {
+	name, log := benchFile(b)
+	files := []File{{Bytes: log, Name: name}}
+	runCPU(b, "route+ids", len(log), func(b *testing.B) {
+		var stop atomic.Bool
+		ws := make([]*spreadWorker[int], 2)
+		var wg sync.WaitGroup
+		lines := make([]int, len(ws))
+		for i := range ws {
+			w := &spreadWorker[int]{in: make(chan batch, spreadAheadLines), free: make(chan batch, spreadAheadLines+2), stop: &stop}
+			ws[i] = w
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for bt := range w.in {
+					lines[i] += len(bt.spans)
+					select {
+					case w.free <- batch{spans: bt.spans[:0], numbers: bt.numbers[:0]}:
+					default:
+					}
+				}
+			}()
+		}
+		rounds := make(chan round, spreadAheadLines)
+		go func() {
+			for range rounds {
+			}
+		}()
+		st := &routeState{rt: newRouter(len(ws)), ids: &events.IDs{}}
+		if err := route(files, ws, rounds, st); err != nil {
+			b.Fatal(err)
+		}
+		for _, w := range ws {
+			close(w.in)
+		}
+		close(rounds)
+		wg.Wait()
+		if lines[0] == 0 || lines[1] == 0 {
+			b.Fatalf("lines routed %v: a worker was given none", lines)
+		}
 	})
 }

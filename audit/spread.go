@@ -12,6 +12,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/internal/multisha"
+	"github.com/fechado/fechado/internal/prefetch"
 )
 
 // This file spreads the audit of a log over several cores. The audit of a log is a per-table
@@ -114,6 +115,12 @@ type Spread[T any] struct {
 // spreadRound is how many bytes of a log the reader gives the workers at a time (a variable for
 // the tests, which give up spreads after many rounds).
 var spreadRound = 1 << 20
+
+// spreadFirstRound is how many bytes the reader gives the workers in its first round, each round
+// after it twice the last, up to spreadRound: both workers wait for the first (judgeInline has
+// judged what came before), and the reader, which also finds the file's pages first, took about
+// a millisecond for a megabyte of room20k.
+const spreadFirstRound = 64 << 10
 
 // spreadAhead is how many rounds a worker and the reader may be ahead of the slowest worker: of
 // lines of files (spreadRound bytes a round), spreadAheadLines, whose rounds are lists of spans
@@ -646,9 +653,9 @@ func (a *Auditor) closeWorker() {
 // route reads the lines of files and sends each to its worker, round by round: a line to the
 // worker of the table it names (router), a line that names the hand of the line before it to the
 // same worker. Blank lines are skipped, as Reader.Next skips them. It stops, and says so in the
-// last round, at a line that names no hand, or a hand whose first line named another table: one
-// Auditor places it by lines another worker may hold (events-v1.md §8, Auditor.add); and when
-// a worker has given up the spread (stop).
+// last round, at a line that names no hand, or at the end of a round with a hand whose first line
+// named another table (router.settle): one Auditor places such a line by lines another worker may
+// hold (events-v1.md §8, Auditor.add); and when a worker has given up the spread (stop).
 func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *routeState) error {
 	rt, ids := st.rt, st.ids
 	lastHand, lastTable, last := st.lastHand, st.lastTable, st.last
@@ -657,6 +664,8 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 	env := plainEnvelope(nil, lastHand, lastTable)
 	bs := make([]batch, len(ws))
 	stop := ws[0].stop
+	// The workers wait for the first round: it is small, and the rounds grow to spreadRound.
+	size := min(spreadFirstRound, spreadRound)
 	for fi := st.file; fi < len(files); fi++ {
 		b := files[fi].Bytes
 		from, line := 0, 0
@@ -666,7 +675,10 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 		for i := range bs {
 			bs[i] = batch{file: fi}
 		}
-		send := func(end int, unsure bool) {
+		// send gives the round to the workers and the merger; it is unsure, and says so, when a
+		// hand of the round had its first line at another table (router.settle).
+		send := func(end int, unsure bool) bool {
+			unsure = !rt.settle() || unsure
 			for i, w := range ws {
 				w.in <- bs[i]
 				select {
@@ -677,6 +689,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 				}
 			}
 			rounds <- round{file: fi, end: end, unsure: unsure}
+			return unsure
 		}
 		start := from
 		for off := from; off < len(b); {
@@ -705,7 +718,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 				if !same {
 					hand, table, id, ok = envelopeOf(l)
 					if ok && (!bytes.Equal(hand, lastHand) || !bytes.Equal(table, lastTable)) {
-						w, ok = rt.worker(hand, table)
+						w = rt.workerLater(hand, table)
 					}
 					if !ok {
 						send(off, true)
@@ -723,16 +736,15 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 				bs[w].numbers = append(bs[w].numbers, line)
 			}
 			off = end + 1
-			if off-start >= spreadRound {
-				send(min(off, len(b)), false)
-				if stop.Load() {
+			if off-start >= size {
+				size = min(2*size, spreadRound)
+				if send(min(off, len(b)), false) || stop.Load() {
 					return nil
 				}
 				start = off
 			}
 		}
-		send(len(b), false)
-		if stop.Load() {
+		if send(len(b), false) || stop.Load() {
 			return nil
 		}
 	}
@@ -757,11 +769,13 @@ type router struct {
 	// workers holds the worker of each table, by number.
 	workers []int
 	seed    maphash.Seed
-	hands   map[uint64]int32 // the number of the table of each hand's first line
+	hands   handTables // the number of the table of each hand's first line
+	// pending are the hands met by workerLater since the last settle, with their lines' tables.
+	pending []handSlot
 }
 
 func newRouter(n int) *router {
-	return &router{load: make([]int, n), tables: map[string]int32{}, seed: maphash.MakeSeed(), hands: map[uint64]int32{}}
+	return &router{load: make([]int, n), tables: map[string]int32{}, seed: maphash.MakeSeed(), hands: newHandTables()}
 }
 
 // left is how much of its load worker i has still to audit (0 without done).
@@ -775,6 +789,47 @@ func (rt *router) left(i int) int {
 // worker returns the worker of a line of hand that names table, and false when the hand's first
 // line named another table (or a hand with the same fingerprint did).
 func (rt *router) worker(hand, table []byte) (int, bool) {
+	t := rt.table(table)
+	if rt.hands.first(maphash.Bytes(rt.seed, hand), t) != t {
+		return 0, false
+	}
+	return rt.workers[t], true
+}
+
+// workerLater returns the worker of a line of hand that names table, as worker does, but leaves
+// the check of the hand's first table to settle, with the other hands of the round: the check
+// reads a slot of the hands' table from memory, about 300 ns a hand read alone (20,005 hands, 6 ms
+// of a two-worker audit of room20k: BENCHMARKS.md, twenty-first session, the spread's reader),
+// and a round's seventy slots asked for at once are read together.
+func (rt *router) workerLater(hand, table []byte) int {
+	t := rt.table(table)
+	rt.pending = append(rt.pending, handSlot{maphash.Bytes(rt.seed, hand), t})
+	return rt.workers[t]
+}
+
+// settle checks the hands met by workerLater since it last ran, in the order they were met, as
+// worker checks one: false when one of them had its first line at another table. The round
+// that holds such a hand is then not delivered (round.unsure) and the log is audited again on
+// one Auditor, as when worker says so at the line: what that round's lines after the hand's did
+// on the workers is never delivered.
+func (rt *router) settle() bool {
+	for _, p := range rt.pending {
+		rt.hands.prefetch(p.key)
+	}
+	ok := true
+	for _, p := range rt.pending {
+		if rt.hands.first(p.key, p.table) != p.table {
+			ok = false
+			break
+		}
+	}
+	rt.pending = rt.pending[:0]
+	return ok
+}
+
+// table returns the number of table, a new table given to the worker with the least left to
+// audit, then given the least so far.
+func (rt *router) table(table []byte) int32 {
 	t, known := rt.tables[string(table)]
 	if !known {
 		w, left := 0, rt.left(0)
@@ -787,13 +842,66 @@ func (rt *router) worker(hand, table []byte) (int, bool) {
 		rt.workers = append(rt.workers, w)
 		rt.tables[string(table)] = t
 	}
-	key := maphash.Bytes(rt.seed, hand)
-	if first, seen := rt.hands[key]; !seen {
-		rt.hands[key] = t
-	} else if first != t {
-		return 0, false
+	return t
+}
+
+// handTables holds the table of each hand's first line by the hand's fingerprint, in one array
+// of slots probed from the fingerprint's place on (open addressing), whose slot a caller may ask
+// for ahead (prefetch): a Go map's cannot be.
+type handTables struct {
+	slots []handSlot // a power of two long, at most half full; key 0 is a free slot
+	n     int
+}
+
+type handSlot struct {
+	key   uint64
+	table int32
+}
+
+func newHandTables() handTables { return handTables{slots: make([]handSlot, 1<<10)} }
+
+// first returns the table of the first line of the hand whose fingerprint is key, recording t
+// when the hand is new. A fingerprint of 0 is taken for 1: two hands of those fingerprints at
+// different tables give up the spread, as two of one fingerprint do.
+func (h *handTables) first(key uint64, t int32) int32 {
+	if key == 0 {
+		key = 1
 	}
-	return rt.workers[t], true
+	mask := uint64(len(h.slots) - 1)
+	for i := key & mask; ; i = (i + 1) & mask {
+		switch s := &h.slots[i]; s.key {
+		case key:
+			return s.table
+		case 0:
+			s.key, s.table = key, t
+			if h.n++; 2*h.n > len(h.slots) {
+				h.grow()
+			}
+			return t
+		}
+	}
+}
+
+// prefetch asks for the slot where first begins to look for key.
+func (h *handTables) prefetch(key uint64) {
+	prefetch.Of(&h.slots[max(key, 1)&uint64(len(h.slots)-1)])
+}
+
+// grow doubles the slots, each hand moved to its place in the new array.
+func (h *handTables) grow() {
+	old := h.slots
+	h.slots = make([]handSlot, 2*len(old))
+	mask := uint64(len(h.slots) - 1)
+	for _, s := range old {
+		if s.key == 0 {
+			continue
+		}
+		i := s.key & mask
+		for h.slots[i].key != 0 {
+			i = (i + 1) & mask
+		}
+		h.slots[i] = s
+	}
 }
 
 // spreadEvents is how many decoded events the reader gives the workers at a time (a variable,

@@ -2,6 +2,7 @@ package prefetch
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -33,5 +34,21 @@ func TestLineLeavesMemoryAsItWas(t *testing.T) {
 	}
 	if w != want {
 		t.Error("Line changed the memory it was given")
+	}
+}
+
+// Of asks as Line does, for a typed pointer: the value and the values around it are as they were.
+func TestOfLeavesMemoryAsItWas(t *testing.T) {
+	type slot struct {
+		key   uint64
+		table int32
+	}
+	s := []slot{{1, 2}, {3, 4}, {5, 6}}
+	want := slices.Clone(s)
+	for i := range s {
+		Of(&s[i])
+	}
+	if !slices.Equal(s, want) {
+		t.Error("Of changed the memory it was given")
 	}
 }
