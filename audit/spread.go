@@ -691,8 +691,15 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 			rounds <- round{file: fi, end: end, unsure: unsure}
 			return unsure
 		}
-		start := from
+		start, ahead := from, from
 		for off := from; off < len(b); {
+			if ahead-off < routeAhead && ahead < len(b) {
+				// The file's next bytes asked for (AuditReader's Reader does the same): the
+				// pages are fresh from memory, and the processor's own prefetch stops at each.
+				n := min(len(b), off+2*routeAhead)
+				prefetch.Bytes(b[ahead:n])
+				ahead = n
+			}
 			end := len(b)
 			if k := bytes.IndexByte(b[off:], '\n'); k >= 0 {
 				end = off + k
@@ -750,6 +757,10 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 	}
 	return nil
 }
+
+// routeAhead is how far ahead of the line it routes the reader of a spread has asked for the
+// file's bytes at least: as far as a Reader of bytes hashes at once (events' sumBytes).
+const routeAhead = 16 << 10
 
 // router chooses the workers of lines: a table's lines go to one worker, a new table to the
 // worker with the least left to audit (load, bytes or events given, less done, what it audited
