@@ -869,7 +869,17 @@ type handSlot struct {
 	table int32
 }
 
-func newHandTables() handTables { return handTables{slots: make([]handSlot, 1<<10)} }
+func newHandTables() handTables { return handTables{slots: writtenSlots(1 << 10)} }
+
+// writtenSlots returns n empty slots, every page of them written once: a fresh page of the heap
+// that is read first (first's probe) is mapped to the kernel's page of zeros, and the write after
+// it copies that page and, in a process whose other threads run on other cores (the workers),
+// interrupts each of those cores to flush its TLB (BENCHMARKS.md, twenty-first session).
+func writtenSlots(n int) []handSlot {
+	s := make([]handSlot, n)
+	clear(s)
+	return s
+}
 
 // first returns the table of the first line of the hand whose fingerprint is key, recording t
 // when the hand is new. A fingerprint of 0 is taken for 1: two hands of those fingerprints at
@@ -901,7 +911,7 @@ func (h *handTables) prefetch(key uint64) {
 // grow doubles the slots, each hand moved to its place in the new array.
 func (h *handTables) grow() {
 	old := h.slots
-	h.slots = make([]handSlot, 2*len(old))
+	h.slots = writtenSlots(2 * len(old))
 	mask := uint64(len(h.slots) - 1)
 	for _, s := range old {
 		if s.key == 0 {

@@ -304,6 +304,10 @@ func build(r Ranking) *Evaluator {
 		size <<= 1
 	}
 	e.ranks = make([]uint32, size)
+	// Written before the walk reads it: a fresh page read first is the kernel's page of zeros,
+	// and the write after it, while other threads of the process run on other cores (a spread
+	// audit's workers), interrupts them all to flush their TLBs.
+	clear(e.ranks)
 	e.mask = size - 1
 
 	entry := func(cat Category, seq [5]cards.Rank) uint32 {

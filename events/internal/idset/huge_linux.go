@@ -20,11 +20,18 @@ const hugeBytes = 2 << 20
 func makeLines(n int) []idLine {
 	size := n * int(unsafe.Sizeof(idLine{}))
 	if size < hugeBytes {
-		return make([]idLine, n)
+		l := make([]idLine, n)
+		clear(l) // written first: see below
+		return l
 	}
 	b := make([]byte, size+hugeBytes)
 	off := (hugeBytes - int(uintptr(unsafe.Pointer(&b[0]))%hugeBytes)) % hugeBytes
 	t := b[off : off+size]
 	_ = syscall.Madvise(t, syscall.MADV_HUGEPAGE) // a hint: refused, the pages stay small
+	// Every page written before it is read: a fresh page read first (a check's probe) is mapped
+	// to the kernel's page of zeros, and the write after it copies that page and, in a process
+	// whose other threads run on other cores (a spread audit's workers), interrupts each of
+	// those cores to flush its TLB.
+	clear(t)
 	return unsafe.Slice((*idLine)(unsafe.Pointer(&t[0])), n)
 }
