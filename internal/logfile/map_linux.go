@@ -29,7 +29,8 @@ func mapFile(f *os.File) (b []byte, release func(n int), ok bool) {
 		// a hand again when the hand ends): until the end of the file, the last lag bytes are
 		// kept, so that those are not read back from the file into pages that nothing would
 		// then let go.
-		if n < len(b) {
+		last := n >= len(b)
+		if !last {
 			n -= lag
 		}
 		// MADV_DONTNEED drops the pages from the process: the mapping is of a file and never
@@ -40,7 +41,9 @@ func mapFile(f *os.File) (b []byte, release func(n int), ok bool) {
 		if n < released {
 			released = 0
 		}
-		if n > released {
+		// In steps of releaseStep at least: each call interrupts every other core running a
+		// thread of the process to flush its TLB (a spread audit's workers).
+		if n >= released+releaseStep || last && n > released {
 			_ = syscall.Madvise(b[released:n], syscall.MADV_DONTNEED)
 			released = n
 		}
@@ -49,3 +52,6 @@ func mapFile(f *os.File) (b []byte, release func(n int), ok bool) {
 
 // lag is how much of what a Reader has returned stays mapped in memory, behind where it reads.
 const lag = 1 << 20
+
+// releaseStep is how much a mapping gives back at a time at least (but at the end of the file).
+const releaseStep = 4 << 20
