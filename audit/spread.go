@@ -664,6 +664,25 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 	env := plainEnvelope(nil, lastHand, lastTable)
 	bs := make([]batch, len(ws))
 	stop := ws[0].stop
+	// The ids of a round are checked at its end, in the log's order, all at once
+	// (IDs.SeenKeysFrom): the set's memory of each is asked for a few ids ahead, where a check
+	// line by line would wait for it (the reader does little else a line); keyLines and
+	// keyWorkers are the line and the worker of each id.
+	var keys events.IDKeys
+	var keyLines, keyWorkers []int
+	checkIDs := func() {
+		for from := 0; from < keys.Len(); {
+			i, seen := ids.SeenKeysFrom(&keys, from)
+			if !seen {
+				break
+			}
+			w := keyWorkers[i]
+			bs[w].dups = append(bs[w].dups, keyLines[i])
+			from = i + 1
+		}
+		keys.Reset()
+		keyLines, keyWorkers = keyLines[:0], keyWorkers[:0]
+	}
 	// The workers wait for the first round: it is small, and the rounds grow to spreadRound.
 	size := min(spreadFirstRound, spreadRound)
 	for fi := st.file; fi < len(files); fi++ {
@@ -678,6 +697,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 		// send gives the round to the workers and the merger; it is unsure, and says so, when a
 		// hand of the round had its first line at another table (router.settle).
 		send := func(end int, unsure bool) bool {
+			checkIDs()
 			unsure = !rt.settle() || unsure
 			for i, w := range ws {
 				w.in <- bs[i]
@@ -706,10 +726,6 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 			}
 			line++
 			l := b[off:end]
-			if ids != nil && end < len(b) {
-				// The next line's id, asked for while this line is routed (AuditReader).
-				ids.Prefetch(b[end+1 : min(len(b), end+65)])
-			}
 			if (len(l) > 0 && l[0] == '{') || len(bytes.TrimSpace(l)) > 0 {
 				hand, table, id, ok := lastHand, lastTable, []byte(nil), false
 				same := false
@@ -736,8 +752,9 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 				lastHand, lastTable, last = hand, table, w
 				rt.load[w] += len(l)
 				bs[w].size += len(l)
-				if id != nil && ids != nil && ids.Seen(id) {
-					bs[w].dups = append(bs[w].dups, line)
+				if id != nil && ids != nil {
+					keys.AddBytes(id)
+					keyLines, keyWorkers = append(keyLines, line), append(keyWorkers, w)
 				}
 				bs[w].spans = append(bs[w].spans, multisha.Span{Off: off, Len: end - off})
 				bs[w].numbers = append(bs[w].numbers, line)

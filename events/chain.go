@@ -234,6 +234,9 @@ type IDKeys struct{ keys []idset.Key }
 // Add appends the fingerprint of id.
 func (ks *IDKeys) Add(id string) { ks.keys = append(ks.keys, idset.KeyOf(id)) }
 
+// AddBytes is Add of an id held as bytes (a line's), which it does not keep.
+func (ks *IDKeys) AddBytes(id []byte) { ks.keys = append(ks.keys, idset.KeyOf(alias.String(id))) }
+
 // Len is the number of ids added since the last Reset.
 func (ks *IDKeys) Len() int { return len(ks.keys) }
 
@@ -250,6 +253,17 @@ func (s *IDs) SeenKeys(ks *IDKeys) (int, bool) {
 		w = DefaultIDWindow
 	}
 	i := s.set.SeenKeys(ks.keys, w)
+	return i, i < len(ks.keys)
+}
+
+// SeenKeysFrom is SeenKeys of the ids of ks from index from on (those before it checked
+// already): the index in ks of the first seen before, and true, or ks.Len() and false.
+func (s *IDs) SeenKeysFrom(ks *IDKeys, from int) (int, bool) {
+	w := s.Window
+	if w <= 0 {
+		w = DefaultIDWindow
+	}
+	i := from + s.set.SeenKeys(ks.keys[from:], w)
 	return i, i < len(ks.keys)
 }
 
