@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,6 +72,49 @@ func TestSeenKeysSaysWhatSeenStringSays(t *testing.T) {
 			got, seen := keys.SeenKeys(&ks)
 			if got != want || seen != (want < len(ids)) {
 				t.Fatalf("run %d of %d ids, window %d: SeenKeys says %d (seen %v), SeenString the id at %d", run, len(ids), window, got, seen, want)
+			}
+		}
+	})
+}
+
+// TestSeenKeysFromFindsEverySeenID proves that SeenKeysFrom, called again after each id it
+// finds (the spread's reader at the end of a round), finds exactly the ids SeenString says were
+// seen, in order, whether the keys were added as strings or as bytes.
+func TestSeenKeysFromFindsEverySeenID(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		window := rapid.IntRange(1, 300).Draw(t, "window")
+		strs, keys := IDs{Window: window}, IDs{Window: window}
+		at := uint64(0x01a2272d2600)
+		for run := range rapid.IntRange(1, 20).Draw(t, "runs") {
+			ids := make([]string, rapid.IntRange(0, 200).Draw(t, "ids"))
+			var ks IDKeys
+			for i := range ids {
+				ids[i] = idKeysID(t, &at)
+				if rapid.Bool().Draw(t, "bytes") {
+					ks.AddBytes([]byte(ids[i]))
+				} else {
+					ks.Add(ids[i])
+				}
+			}
+			var want, got []int
+			for i, id := range ids {
+				if strs.SeenString(id) {
+					want = append(want, i)
+				}
+			}
+			for from := 0; ; {
+				i, seen := keys.SeenKeysFrom(&ks, from)
+				if !seen {
+					if i != len(ids) {
+						t.Fatalf("run %d: SeenKeysFrom(%d) = %d, false; want %d", run, from, i, len(ids))
+					}
+					break
+				}
+				got = append(got, i)
+				from = i + 1
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("run %d of %d ids, window %d: SeenKeysFrom found %v, SeenString %v", run, len(ids), window, got, want)
 			}
 		}
 	})
