@@ -1,38 +1,25 @@
-//go:build unix
-
 package audit
 
 import (
 	"bytes"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/cputime"
 )
-
-// cpuNow is the process's user and system time so far: a benchmark's CPU, not its wall time, is
-// what a shared machine lets one compare.
-func cpuNow(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // runCPU runs fn as the sub-benchmark name over size bytes, and reports its CPU time an op
 // (cpu-ns/op): on a shared machine, the figure to compare.
 func runCPU(b *testing.B, name string, size int, fn func(b *testing.B)) {
 	b.Run(name, func(b *testing.B) {
 		b.SetBytes(int64(size))
-		c := cpuNow(b)
+		c := cputime.Process()
 		for b.Loop() {
 			fn(b)
 		}
-		b.ReportMetric(float64(cpuNow(b)-c)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-c)/float64(b.N), "cpu-ns/op")
 	})
 }
 

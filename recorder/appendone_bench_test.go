@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/cputime"
 	"github.com/fechado/fechado/recorder/recordertest"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkAppendDecoded(b *testing.B) {
 			}
 		}
 		b.StartTimer()
-		start, c := time.Now(), cpuTime()
+		start, c := time.Now(), cputime.Process()
 		for _, line := range lines {
 			e, err := events.Parse(line)
 			if err != nil {
@@ -39,7 +40,7 @@ func BenchmarkAppendDecoded(b *testing.B) {
 			}
 		}
 		took += time.Since(start)
-		cpu += cpuTime() - c
+		cpu += cputime.Process() - c
 		n += len(lines)
 	}
 	b.ReportMetric(float64(n)/took.Seconds(), "events/s")

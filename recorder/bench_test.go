@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/cputime"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/nats-io/nats.go/jetstream"
@@ -49,7 +50,7 @@ func BenchmarkAppend(b *testing.B) {
 		bt := newBatch(b, hands, tables)
 		b.StartTimer()
 
-		start, cpu := time.Now(), cpuTime()
+		start, cpu := time.Now(), cputime.Process()
 		r := rec.NewRecorder(b.Context(), recorder.RecordOptions{})
 		if err := r.AddLines(bytes.NewReader(bt.lines), "bench"); err != nil {
 			b.Fatal(err)
@@ -59,7 +60,7 @@ func BenchmarkAppend(b *testing.B) {
 			b.Fatalf("%v %+v", err, st)
 		}
 		recTime += time.Since(start)
-		recCPU += cpuTime() - cpu
+		recCPU += cputime.Process() - cpu
 
 		start = time.Now()
 		for _, e := range bt.evs {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fechado/fechado/internal/cputime"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/fechado/fechado/sim"
@@ -47,7 +48,7 @@ func BenchmarkRecordFile(b *testing.B) {
 		rec, plain := recordertest.Open(b), recordertest.Open(b)
 		b.StartTimer()
 
-		start, cpu := time.Now(), cpuTime()
+		start, cpu := time.Now(), cputime.Process()
 		r := rec.NewRecorder(b.Context(), recorder.RecordOptions{Window: benchWindow()})
 		if err := r.AddLines(bytes.NewReader(file), "bench"); err != nil {
 			b.Fatal(err)
@@ -57,7 +58,7 @@ func BenchmarkRecordFile(b *testing.B) {
 			b.Fatalf("%v %+v, want %d appended", err, st, n)
 		}
 		recTime += time.Since(start)
-		recCPU += cpuTime() - cpu
+		recCPU += cputime.Process() - cpu
 
 		start = time.Now()
 		plainPublish(b, plain.Conn(), file)

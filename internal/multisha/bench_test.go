@@ -6,9 +6,9 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/fechado/fechado/internal/cputime"
 )
 
 // benchChunk returns a chunk of about 64 KB of lines as the events.Reader hands out: the start of
@@ -56,7 +56,7 @@ func BenchmarkSumMany(b *testing.B) {
 			setKernel(b, k)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(chunk)))
-			cpu0 := cpuNow(b)
+			cpu0 := cputime.Process()
 			b.ResetTimer()
 			for range b.N {
 				op()
@@ -64,7 +64,7 @@ func BenchmarkSumMany(b *testing.B) {
 			b.StopTimer()
 			lines := float64(b.N * len(spans))
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/lines, "ns/line")
-			b.ReportMetric(float64(cpuNow(b)-cpu0)/lines, "cpu-ns/line")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/lines, "cpu-ns/line")
 		})
 	}
 	sumMany := func() { SumMany(out, chunk, spans) }
@@ -81,15 +81,6 @@ func BenchmarkSumMany(b *testing.B) {
 		spans = AppendLines(spans[:0], chunk)
 		SumMany(out, chunk, spans)
 	})
-}
-
-// cpuNow is the CPU time the process has used, user and system.
-func cpuNow(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkHMACCounter computes the 13 blocks of a 52-card shuffle (51 words, four a block) with

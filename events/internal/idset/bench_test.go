@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/fechado/fechado/internal/cputime"
 )
 
 // BenchmarkIDKey fingerprints an event id.
@@ -81,7 +83,7 @@ func BenchmarkIDCheck(b *testing.B) {
 			b.Run(kind+"/"+way, func(b *testing.B) {
 				keys := make([]Key, 3000)
 				b.ReportAllocs()
-				cpu := cpuTime()
+				cpu := cputime.Process()
 				for b.Loop() {
 					var s Set
 					switch way {
@@ -113,7 +115,7 @@ func BenchmarkIDCheck(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/event")
-				b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/event")
+				b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/event")
 			})
 		}
 	}
