@@ -33,6 +33,22 @@ func idKeysID(t *rapid.T, at *uint64) string {
 	}
 }
 
+// idKeysRun draws a run of up to 200 ids (idKeysID) and their IDKeys, each added as a string
+// (Add) or as bytes (AddBytes), which must give the same key.
+func idKeysRun(t *rapid.T, at *uint64) ([]string, IDKeys) {
+	ids := make([]string, rapid.IntRange(0, 200).Draw(t, "ids"))
+	var ks IDKeys
+	for i := range ids {
+		ids[i] = idKeysID(t, at)
+		if rapid.Bool().Draw(t, "bytes") {
+			ks.AddBytes([]byte(ids[i]))
+		} else {
+			ks.Add(ids[i])
+		}
+	}
+	return ids, ks
+}
+
 // idKeysUUID writes the UUID of first half hi and second half lo (its variant bits set).
 func idKeysUUID(hi, lo uint64) string {
 	lo = lo&^(3<<62) | 2<<62
@@ -53,12 +69,7 @@ func TestSeenKeysSaysWhatSeenStringSays(t *testing.T) {
 		strs, keys := IDs{Window: window}, IDs{Window: window}
 		at := uint64(0x01a2272d2600)
 		for run := range rapid.IntRange(1, 30).Draw(t, "runs") {
-			ids := make([]string, rapid.IntRange(0, 200).Draw(t, "ids"))
-			var ks IDKeys
-			for i := range ids {
-				ids[i] = idKeysID(t, &at)
-				ks.Add(ids[i])
-			}
+			ids, ks := idKeysRun(t, &at)
 			if ks.Len() != len(ids) {
 				t.Fatalf("run %d: %d keys of %d ids", run, ks.Len(), len(ids))
 			}
@@ -79,23 +90,14 @@ func TestSeenKeysSaysWhatSeenStringSays(t *testing.T) {
 
 // TestSeenKeysFromFindsEverySeenID proves that SeenKeysFrom, called again after each id it
 // finds (the spread's reader at the end of a round), finds exactly the ids SeenString says were
-// seen, in order, whether the keys were added as strings or as bytes.
+// seen, in order.
 func TestSeenKeysFromFindsEverySeenID(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		window := rapid.IntRange(1, 300).Draw(t, "window")
 		strs, keys := IDs{Window: window}, IDs{Window: window}
 		at := uint64(0x01a2272d2600)
 		for run := range rapid.IntRange(1, 20).Draw(t, "runs") {
-			ids := make([]string, rapid.IntRange(0, 200).Draw(t, "ids"))
-			var ks IDKeys
-			for i := range ids {
-				ids[i] = idKeysID(t, &at)
-				if rapid.Bool().Draw(t, "bytes") {
-					ks.AddBytes([]byte(ids[i]))
-				} else {
-					ks.Add(ids[i])
-				}
-			}
+			ids, ks := idKeysRun(t, &at)
 			var want, got []int
 			for i, id := range ids {
 				if strs.SeenString(id) {
