@@ -16,7 +16,7 @@ const hugeBytes = 2 << 20
 // The table stays in the heap (not a mapping of its own) so that the collector counts it: a
 // caller that allocates much (validate parses every line anew) would otherwise collect half as
 // often again, its live heap 4 MB smaller (BENCHMARKS.md, twenty-first session). The block's
-// unused 2 MB are never written, so never resident.
+// unused 2 MB the set never writes: fresh from the system, they take no memory.
 func makeLines(n int) []idLine {
 	size := n * int(unsafe.Sizeof(idLine{}))
 	if size < hugeBytes {
