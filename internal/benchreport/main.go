@@ -47,6 +47,7 @@ type config struct {
 	readHands          string // FECHADO_READ_HANDS: the log sizes BenchmarkReadHandLogSize reads from
 	tableHands         int
 	jqMax              int     // sizes over this many hands leave jq out
+	jqRounds           int     // rounds of audit and jq in turn where a round is short
 	margin             float64 // the estimate of a size is multiplied by this before it is held to the budget
 	rules              string
 	players            int
@@ -121,6 +122,7 @@ func parseFlags(args []string) (*config, error) {
 	sizes := fs.String("sizes", "10000,100000,300000,1000000", "log sizes in hands for the whole-process measurements, ascending; tables are simulated until they hold at least that many (\"\" skips them)")
 	fs.StringVar(&cfg.readHands, "read-hands", "10000,1000000", "log sizes in hands, comma-separated, that BenchmarkReadHandLogSize reads hands from (FECHADO_READ_HANDS)")
 	fs.Float64Var(&cfg.margin, "margin", 1.3, "safety factor on the time a size is estimated to take before it is held to the budget left")
+	fs.IntVar(&cfg.jqRounds, "jq-rounds", 5, "rounds of audit and jq in turn at the sizes where a round takes under 15s (the summary's ratio is the median of the rounds')")
 	fs.IntVar(&cfg.jqMax, "jq-max", 300000, "leave jq out of sizes over this many hands (its time grows with the files and it is only the baseline of audit)")
 	fs.IntVar(&cfg.tableHands, "table-hands", 10000, "hands per simulated table")
 	fs.StringVar(&cfg.rules, "rules", "std-draw", "preset of the simulated tables")

@@ -229,6 +229,9 @@ type size struct {
 	// Paired is the audit of the size's files by -audit-baseline and by this commit in turn
 	// (nil: not run at this size).
 	Paired *pairedAudits
+	// JQRounds is audit (Cur) and jq (Base) on the size's files in turn, the first round
+	// included (measureJQRounds; nil: jq not run at this size).
+	JQRounds *pairedAudits
 }
 
 // wholeProcess measures the fechado binary on growing simulated logs.
@@ -415,6 +418,9 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 		name, args, env = oneCore(w.cfg.jq, append([]string{"-c", "."}, files...)...)
 		j, err := measureEnv(ctx, env, nil, nil, name, args...)
 		s.JQ, s.JQErr = &j, err
+		if s.AuditErr == nil && s.JQErr == nil {
+			w.measureJQRounds(ctx, s, files, reserve, progress)
+		}
 	}
 	if rounds > 0 && s.AuditErr == nil {
 		w.measurePaired(ctx, s, files, rounds, reserve, progress)
@@ -448,6 +454,54 @@ func (w *wholeProcess) measureSize(ctx context.Context, n int, data string, audi
 	w.measureProject(ctx, s, data)
 	os.Remove(handListPath(data))
 	return s
+}
+
+// jqRoundsMax is the longest first round of audit and jq after which more rounds are run: the
+// rounds are for the small sizes, where one run of a fraction of a second is at the mercy of
+// whatever else the machine does at that moment; at the large ones a run is long enough alone.
+const jqRoundsMax = 15 * time.Second
+
+// measureJQRounds runs audit and jq on the files of s in turn, up to -jq-rounds rounds with the
+// first (s.Audit and s.JQ, audit first), the order swapped every round, while the budget leaves
+// reserve for the rest of the size. s.Audit and s.JQ become the runs of median time, and
+// s.JQRounds holds every round (Base the jq runs, Cur the audit's), whose ratios the summary
+// takes the median of.
+func (w *wholeProcess) measureJQRounds(ctx context.Context, s *size, files []string, reserve time.Duration, progress io.Writer) {
+	p := &pairedAudits{Asked: w.cfg.jqRounds, Base: []run{*s.JQ}, Cur: []run{*s.Audit}}
+	s.JQRounds = p
+	round := s.Audit.Wall + s.JQ.Wall
+	if w.cfg.jqRounds < 2 || round > jqRoundsMax {
+		return
+	}
+	fmt.Fprintf(progress, "benchreport:   audit and jq in turn on one core, %d rounds in all\n", w.cfg.jqRounds)
+	auditCmd, auditArgs, env := oneCore(w.cfg.fechado, append([]string{"audit", "--json"}, files...)...)
+	jqCmd, jqArgs, _ := oneCore(w.cfg.jq, append([]string{"-c", "."}, files...)...)
+	for i := 1; i < w.cfg.jqRounds; i++ {
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline)-reserve < time.Duration(float64(round)*w.cfg.margin) {
+			w.notes = append(w.notes, fmt.Sprintf("%s hands: audit and jq, %d of %d rounds: the budget left no more", thousands(s.Nominal), i, w.cfg.jqRounds))
+			break
+		}
+		var a, j run
+		var aerr, jerr error
+		if i%2 == 1 { // jq first in odd rounds
+			j, jerr = measureEnv(ctx, env, nil, nil, jqCmd, jqArgs...)
+			if jerr == nil {
+				a, aerr = measureEnv(ctx, env, nil, []int{0, 1}, auditCmd, auditArgs...)
+			}
+		} else {
+			a, aerr = measureEnv(ctx, env, nil, []int{0, 1}, auditCmd, auditArgs...)
+			if aerr == nil {
+				j, jerr = measureEnv(ctx, env, nil, nil, jqCmd, jqArgs...)
+			}
+		}
+		if err := errors.Join(aerr, jerr); err != nil {
+			p.Err = err
+			break
+		}
+		p.Cur = append(p.Cur, a)
+		p.Base = append(p.Base, j)
+	}
+	s.Audit, s.JQ = medianRun(p.Cur), medianRun(p.Base)
 }
 
 // perSecond returns n per second of d.

@@ -63,11 +63,20 @@ func (r *report) raw() []byte {
 			name, size, run.Wall.Nanoseconds(), perSecond(n, run.Wall), unit, run.MaxRSS, run.CPU.Seconds())
 	}
 	for _, s := range r.Whole.sizes {
-		if s.AuditErr == nil {
-			line("audit", s.Nominal, s.Audit, "hands/s", s.Hands)
-		}
-		if s.JQErr == nil {
-			line("jq", s.Nominal, s.JQ, "hands/s", s.Hands)
+		switch jr := s.JQRounds; {
+		case jr != nil:
+			// One line a round of each, as benchstat reads repeated samples.
+			for i := range jr.rounds() {
+				line("audit", s.Nominal, &jr.Cur[i], "hands/s", s.Hands)
+				line("jq", s.Nominal, &jr.Base[i], "hands/s", s.Hands)
+			}
+		default:
+			if s.AuditErr == nil {
+				line("audit", s.Nominal, s.Audit, "hands/s", s.Hands)
+			}
+			if s.JQErr == nil {
+				line("jq", s.Nominal, s.JQ, "hands/s", s.Hands)
+			}
 		}
 		// One line a round of each code, the code a key of the name: benchstat -col /code sets
 		// the two side by side, and a later run's lines pair with these by name.
@@ -173,10 +182,15 @@ func (r *report) summary(p printer) {
 		"events/s", "plain batched inserts of the same rows", "plain-events/s", "ratio", "of plain")
 
 	if s := r.auditSize(); s != nil {
-		ratio := s.Audit.Wall.Seconds() / s.JQ.Wall.Seconds()
-		p("| Hands audited from a file on one core, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB), `taskset -c N`, `GOMAXPROCS=1` | %s hands/s (%s), peak memory %.0f MB | `jq -c .` of the same files, one core: %s | %.3f of jq's time; target at most %.2f (issue 43): %s |\n",
+		ratio, rounds := s.Audit.Wall.Seconds()/s.JQ.Wall.Seconds(), "1 round"
+		if jr := s.JQRounds; jr != nil && jr.rounds() > 1 {
+			rs := pairedRatios(jr.Cur, jr.Base) // audit over jq, round by round
+			ratio = quantile(rs, 0.5)
+			rounds = fmt.Sprintf("median of %d rounds in turn; the rounds' ratios from %.3f to %.3f", jr.rounds(), quantile(rs, 0), quantile(rs, 1))
+		}
+		p("| Hands audited from a file on one core, whole process: `fechado audit --json` on %s hands (%s events, %.0f MB), `taskset -c N`, `GOMAXPROCS=1` | %s hands/s (%s), peak memory %.0f MB | `jq -c .` of the same files, one core: %s | %.3f of jq's time (%s); target at most %.2f (issue 43): %s |\n",
 			thousands(s.Hands), thousands(s.Events), float64(s.Bytes)/1e6, thousandsF(perSecond(s.Hands, s.Audit.Wall)),
-			secs(s.Audit.Wall), float64(s.Audit.MaxRSS)/1e6, secs(s.JQ.Wall), ratio, jqTarget, metOrNot(ratio <= jqTarget))
+			secs(s.Audit.Wall), float64(s.Audit.MaxRSS)/1e6, secs(s.JQ.Wall), ratio, rounds, jqTarget, metOrNot(ratio <= jqTarget))
 	} else {
 		p("| Hands audited from a file, whole process, against `jq -c .` | missing: see \"Left out\" | | |\n")
 	}
@@ -359,7 +373,7 @@ func (r *report) growth(p printer) {
 	}
 	p("Simulated %s tables of up to %s hands each (`fechado sim --rules %s --players %d --hands %d --seed K --table bench-K`; a table ends sooner when one player wins every chip), size N being the first tables that hold at least N hands together, given to each command as separate files in one call.\n",
 		w.cfg.rules, thousands(w.cfg.tableHands), w.cfg.rules, w.cfg.players, w.cfg.tableHands)
-	p("`audit` and `jq` run on one core: pinned to the last CPU with `taskset -c N` and, for the Go runtime, `GOMAXPROCS=1` (its garbage collector shares the core), after a `sync` that writes the new tables back to the disk.\n")
+	p("`audit` and `jq` run on one core: pinned to the last CPU with `taskset -c N` and, for the Go runtime, `GOMAXPROCS=1` (its garbage collector shares the core), after a `sync` that writes the new tables back to the disk. Where a round of the two takes under %s, they run in turn, %d rounds, the order swapped every round; their columns are then the run of median time, and the summary's ratio the median of the rounds' ratios.\n", jqRoundsMax, r.cfg.jqRounds)
 	p("Elapsed time and peak resident memory (ru_maxrss, what `/usr/bin/time -v` prints as \"Maximum resident set size\") of each process.\n")
 	p("`record` appends only the tables new at that size to one growing log; `project --rebuild` then projects the whole log into a new database.\n\n")
 	p("Load is the 1-minute load average just before the size's first command.\n\n")
