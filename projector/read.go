@@ -57,6 +57,19 @@ func TableKnown(ctx context.Context, db *sql.DB, id string) (bool, error) {
 	return n > 0, err
 }
 
+// TableEnded returns how many hands of table id have ended in the read models, and whether they
+// hold the table. The count grows by one in the transaction that writes a hand's end (its row of
+// hands and its rows of hand_players), so what ChipCounts gives of a table stays as it was while
+// the count does.
+func TableEnded(ctx context.Context, db *sql.DB, id string) (int, bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT hands_ended FROM tables WHERE table_id = ?`, id).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return n, err == nil, err
+}
+
 // ChipPoint is a player's stack before and after one ended hand of a table.
 type ChipPoint struct {
 	Hand   string `json:"hand"`

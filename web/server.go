@@ -71,9 +71,11 @@ type Server struct {
 	metrics *metrics
 	hub     *hub
 	mux     *http.ServeMux
-	// commits counts the projector's commits, tables keeps GET /api/tables (tables.go).
+	// commits counts the projector's commits, tables keeps GET /api/tables (tables.go), chips
+	// the answers of GET /api/tables/{id}/chips (chips.go).
 	commits atomic.Uint64
 	tables  *tablesCache
+	chips   *chipsCache
 }
 
 // New returns a Server over o.Log and o.DB.
@@ -83,7 +85,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{
 		log: o.Log, db: o.DB, live: projector.NewLive(), maxBody: o.MaxBody,
-		hub: newHub(), tlog: o.Transparency, tables: newTablesCache(),
+		hub: newHub(), tlog: o.Transparency, tables: newTablesCache(), chips: newChipsCache(chipsCacheBytes),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody

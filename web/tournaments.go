@@ -5,6 +5,7 @@ package web
 // by hand with the players knocked out there.
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -34,13 +35,31 @@ const ChipHands = 500
 
 // getChips is GET /api/tables/{id}/chips: every player's stack after each of the table's last
 // ChipHands ended hands, and the players eliminated in them (stack 0 after a hand and no chips
-// again later).
+// again later). The answer is kept until the table's next hand ends (chipsCache).
 func (s *Server) getChips(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	points, err := projector.ChipCounts(r.Context(), s.db, id, ChipHands)
+	body, found, err := s.chips.answer(r.Context(), s.db, id)
 	if err != nil {
 		storeError(w, err)
 		return
+	}
+	if !found {
+		writeError(w, http.StatusNotFound, "no table "+id, nil)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
+}
+
+// chipsAnswer builds the body of GET /api/tables/{id}/chips as writeJSON writes it; found is
+// false when the read models hold no table id.
+func chipsAnswer(ctx context.Context, db *sql.DB, id string) (body []byte, found bool, err error) {
+	points, err := projector.ChipCounts(ctx, db, id, ChipHands)
+	if err != nil {
+		return nil, false, err
 	}
 	var players []string
 	seen := map[string]bool{}
@@ -51,14 +70,9 @@ func (s *Server) getChips(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(points) == 0 {
-		known, err := projector.TableKnown(r.Context(), s.db, id)
-		if err != nil {
-			storeError(w, err)
-			return
-		}
-		if !known {
-			writeError(w, http.StatusNotFound, "no table "+id, nil)
-			return
+		known, err := projector.TableKnown(ctx, db, id)
+		if err != nil || !known {
+			return nil, false, err
 		}
 	}
 	// A player is out when his last row at the table ends with no chips.
@@ -98,7 +112,11 @@ func (s *Server) getChips(w http.ResponseWriter, r *http.Request) {
 	if players == nil {
 		players = []string{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"table": id, "players": players, "points": points, "eliminations": outs})
+	b, err := marshalJSON(map[string]any{"table": id, "players": players, "points": points, "eliminations": outs})
+	if err != nil {
+		return nil, false, err
+	}
+	return append(b, '\n'), true, nil
 }
 
 // getTournaments is GET /api/tournaments: every tournament, the latest started first.
