@@ -226,6 +226,15 @@ func (s *IDs) Seen(id []byte) bool {
 	return s.set.Seen(alias.String(id), w) // the set keeps a fingerprint, not the string
 }
 
+// Expect is Chain.ExpectIDs for these ids: about n come.
+func (s *IDs) Expect(n int) {
+	w := s.Window
+	if w <= 0 {
+		w = DefaultIDWindow
+	}
+	s.set.Expect(n, w)
+}
+
 // Prefetch is Chain.Prefetch for these ids: head is the start of a line whose id comes later.
 func (s *IDs) Prefetch(head []byte) { prefetchID(&s.set, head) }
 

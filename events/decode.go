@@ -785,8 +785,11 @@ func (r *Reader) LinesLeft() int {
 	if r.rd != nil || r.more != nil {
 		return 0
 	}
-	return (r.n - r.next) / lineBytesLeast
+	return LinesOf(r.n - r.next)
 }
+
+// LinesOf returns about how many lines n bytes of a log hold, as LinesLeft counts them.
+func LinesOf(n int) int { return n / lineBytesLeast }
 
 // ReadLine returns the next raw line (without "\n"), or io.EOF at the end. The line is the
 // caller's: the Reader never writes its bytes again, though they
