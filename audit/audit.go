@@ -551,6 +551,7 @@ var ErrFindings = errors.New("the log has findings of severity error")
 // and the collector runs a third as often.
 func AuditReader(a *Auditor, r *events.Reader) (bad int, err error) {
 	var sum [sha256.Size]byte
+	a.chain.ExpectIDs(r.LinesLeft())
 	if !a.keeps() {
 		a.recycle = r.Recycle
 		defer func() { a.recycle = nil }()

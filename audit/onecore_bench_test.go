@@ -15,6 +15,7 @@ import (
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/internal/eventfiles"
+	"github.com/fechado/fechado/internal/logfile"
 	"github.com/fechado/fechado/sim"
 )
 
@@ -84,7 +85,7 @@ func resetPeakRSS() {
 
 // BenchmarkAuditOneCore audits a file of at least 100,000 simulated hands (FECHADO_BENCH_HANDS
 // to change it) on one core — GOMAXPROCS=1, so the garbage collector shares that core — exactly
-// as `fechado audit FILE` reads it: streamed from the file, decoded, chained and replayed through
+// as `fechado audit FILE` reads it: mapped (logfile.Open), decoded, chained and replayed through
 // the rules. It reports hands/s, events/s and the peak resident memory of the process while
 // auditing (peak-RSS-MB; the test binary's own baseline included). With FECHADO_BENCH_FILE set
 // it audits that JSON Lines file instead (for profiling on a given log; it must be clean).
@@ -109,13 +110,13 @@ func BenchmarkAuditOneCore(b *testing.B) {
 		b.Fatal(err)
 	}
 	auditFile := func() {
-		f, err := os.Open(path)
+		r, closeFile, err := logfile.Open(path) // mapped, as the command maps it
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer f.Close()
+		defer closeFile()
 		a := audit.New(nil)
-		if _, err := audit.AuditReader(a, events.NewReader(f, path)); err != nil {
+		if _, err := audit.AuditReader(a, r); err != nil {
 			b.Fatal(err)
 		}
 		a.Close()

@@ -286,6 +286,12 @@ func (s *Spread[T]) spread(a *Auditor, files []File, inline func(*spreadWorker[T
 	}
 	if !a.chain.TrackIDs {
 		st.ids = nil
+	} else {
+		size := 0
+		for _, f := range files {
+			size += len(f.Bytes)
+		}
+		st.ids.Expect(events.LinesOf(size))
 	}
 	delivered := 0
 	if inline != nil {

@@ -246,6 +246,11 @@ func (s *Spread[T]) spreadFiles(a *Auditor, files []File, q *fileQueue, guard fu
 	var ids *events.IDs
 	if a.chain.TrackIDs {
 		ids = &events.IDs{Window: a.chain.IDWindow}
+		size := 0
+		for _, f := range files {
+			size += len(f.Bytes)
+		}
+		ids.Expect(events.LinesOf(size))
 	}
 	seed := maphash.MakeSeed()
 	hands := map[uint64]int{} // the worker of each hand, by a fingerprint of its id

@@ -101,3 +101,26 @@ func TestReaderBytesOffset(t *testing.T) {
 		t.Fatalf("only %d lines read", lines)
 	}
 }
+
+// A Reader of bytes counts the lines it has yet to return (LinesLeft) at no fewer than there are
+// on a log as fechado writes it, falling to 0 at the end; a Reader of an io.Reader does not know.
+func TestLinesLeftOfAWholeFile(t *testing.T) {
+	b := bytes.Repeat(readInputs(t)["big"], 3)
+	r := NewReaderBytes(b, "f.jsonl", nil)
+	left := bytes.Count(b, []byte("\n"))
+	for {
+		if got := r.LinesLeft(); got < left {
+			t.Fatalf("LinesLeft = %d with %d lines left", got, left)
+		}
+		if _, err := r.ReadLine(); errors.Is(err, io.EOF) {
+			break
+		}
+		left--
+	}
+	if got := r.LinesLeft(); got != 0 {
+		t.Fatalf("LinesLeft = %d at the end", got)
+	}
+	if got := NewReader(bytes.NewReader(b), "f.jsonl").LinesLeft(); got != 0 {
+		t.Fatalf("a Reader of an io.Reader: LinesLeft = %d, want 0", got)
+	}
+}

@@ -120,13 +120,26 @@ func (c *Chain) Check(e *Event) []Problem { return c.CheckSum(e, nil) }
 func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 	seen := false
 	if c.TrackIDs {
-		w := c.IDWindow
-		if w <= 0 {
-			w = DefaultIDWindow
-		}
-		seen = c.ids.Seen(e.ID, w)
+		seen = c.ids.Seen(e.ID, c.idWindow())
 	}
 	return c.check(e, sum, seen)
+}
+
+// ExpectIDs tells the chain that about n events come (Reader.LinesLeft): when it tracks ids, their
+// table is made at once at the size they would grow it to (idset.Set.Expect). It changes nothing
+// the chain says.
+func (c *Chain) ExpectIDs(n int) {
+	if c.TrackIDs {
+		c.ids.Expect(n, c.idWindow())
+	}
+}
+
+// idWindow is IDWindow, or DefaultIDWindow when it is 0.
+func (c *Chain) idWindow() int {
+	if c.IDWindow <= 0 {
+		return DefaultIDWindow
+	}
+	return c.IDWindow
 }
 
 // idHead is how a line as Encode writes it begins, before the event's id.
@@ -211,6 +224,15 @@ func (s *IDs) Seen(id []byte) bool {
 		w = DefaultIDWindow
 	}
 	return s.set.Seen(alias.String(id), w) // the set keeps a fingerprint, not the string
+}
+
+// Expect is Chain.ExpectIDs for these ids: about n come.
+func (s *IDs) Expect(n int) {
+	w := s.Window
+	if w <= 0 {
+		w = DefaultIDWindow
+	}
+	s.set.Expect(n, w)
 }
 
 // Prefetch is Chain.Prefetch for these ids: head is the start of a line whose id comes later.

@@ -121,7 +121,8 @@ func refIDKey(id string) uint64 {
 // Chain answers as refChain does on random logs with every fault: duplicate ids (in either
 // generation, and fingerprints that collide), seq gaps and repeats, events after hand.ended and
 // after the hand left the window, wrong, missing and uppercase prev, equal hands in distinct
-// strings, small windows so that hands and id generations turn over.
+// strings, small windows so that hands and id generations turn over, the ids' table made at a
+// size told beforehand (ExpectIDs) or grown.
 func TestChainMatchesReference(t *testing.T) {
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 7))
@@ -136,6 +137,9 @@ func TestChainMatchesReference(t *testing.T) {
 			c.IDWindow, steps = 20+r.IntN(300), 2000
 		}
 		ref.IDWindow = c.IDWindow
+		if seed%3 == 1 {
+			c.ExpectIDs(r.IntN(2 * steps)) // told about how many come: fewer or more than do
+		}
 		if seed%10 == 9 {
 			c.TrackIDs, ref.TrackIDs = false, false
 		}

@@ -773,6 +773,24 @@ func (r *Reader) Ahead(n int) []byte {
 	return r.chunk[r.next:min(r.n, r.next+n)]
 }
 
+// lineBytesLeast is the fewest bytes LinesLeft counts a line: an event as fechado writes it takes
+// 250 or more (its envelope alone, an id, a table, a hand, a time and a prev, about 230).
+const lineBytesLeast = 128
+
+// LinesLeft returns about how many lines the Reader has yet to return when it holds the whole
+// file (NewReaderBytes): its bytes left over lineBytesLeast, no fewer than the lines unless they
+// are shorter than that; 0 when it does not know (a Reader of an io.Reader, or of chosen lines).
+// It reads nothing.
+func (r *Reader) LinesLeft() int {
+	if r.rd != nil || r.more != nil {
+		return 0
+	}
+	return LinesOf(r.n - r.next)
+}
+
+// LinesOf returns about how many lines n bytes of a log hold, as LinesLeft counts them.
+func LinesOf(n int) int { return n / lineBytesLeast }
+
 // ReadLine returns the next raw line (without "\n"), or io.EOF at the end. The line is the
 // caller's: the Reader never writes its bytes again, though they
 // may share a backing array with other lines (its capacity is its length, so appending to it

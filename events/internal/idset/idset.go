@@ -260,6 +260,17 @@ func (s *Set) alloc(capacity int) {
 	s.lineShift = uint(64 - bits.Len(uint(lines-1)))
 }
 
+// Expect makes the table, when the set has none yet, at the size n ids of the window would grow it
+// to: a caller that knows its log is long (from the file's size) spares the set the copies of its
+// fingerprints into each larger table, and the fresh memory of the tables left behind. More ids
+// than n grow the table as before; n of 0 or less changes nothing.
+func (s *Set) Expect(n, window int) {
+	if s.lines != nil || n <= 0 {
+		return
+	}
+	s.alloc(idFullCapacity(min(n, max(window, 1))))
+}
+
 // grow makes the table four times larger, up to the size a generation of window ids needs, and
 // puts the fingerprints of both generations in it again, with their epochs.
 func (s *Set) grow(window int) {

@@ -823,3 +823,37 @@ func TestBytesEqualEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// A set told beforehand how many ids come (Expect) makes its table once, at the size a set not
+// told grows to, and says what the reference says: for fewer ids than expected, as many, and
+// more (it then grows as before), and for an expectation past the window. Expect of a set that
+// has its table changes nothing.
+func TestExpectMakesTheTableOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	const w = 5000
+	for _, c := range []struct{ expect, ids int }{{w, 3 * w}, {w / 2, w / 4}, {w / 4, w}, {10 * w, 2 * w}, {1, 600}} {
+		ids := idStream(r, "v4", c.ids, w, nil)
+		var s Set
+		s.Expect(c.expect, w)
+		made := s.bytes()
+		if want := 32 * idFullCapacity(min(c.expect, w)); made != want {
+			t.Fatalf("Expect(%d, %d): a table of %d bytes, want %d", c.expect, w, made, want)
+		}
+		checkIDStream(t, &s, ids, fixed(w))
+		var grown Set
+		for _, id := range ids {
+			grown.Seen(id, w)
+		}
+		if want := max(made, grown.bytes()); s.bytes() != want {
+			t.Fatalf("expect %d, %d ids: a table of %d bytes at the end, want %d (made %d, grown unexpected %d)", c.expect, c.ids, s.bytes(), want, made, grown.bytes())
+		}
+		if c.ids <= c.expect && s.bytes() != made {
+			t.Fatalf("expect %d, %d ids: the table grew from %d to %d bytes", c.expect, c.ids, made, s.bytes())
+		}
+		before := s.bytes()
+		s.Expect(100*w, w)
+		if s.bytes() != before {
+			t.Fatalf("Expect of a made set changed its table from %d to %d bytes", before, s.bytes())
+		}
+	}
+}
