@@ -335,29 +335,19 @@ func build(r Ranking) *Evaluator {
 	type sumEntry struct{ sum, x uint32 }
 	found := make([]sumEntry, 0, multisets(n))
 	var counts [13]int
-	var walk func(i, left int)
-	walk = func(i, left int) {
-		if i == n {
-			if left > 0 {
-				return
-			}
+	// walk gives counts[i:] the left cards; sum and m are the keys' sum and the mask of the ranks
+	// of counts[:i]. Once no card is left the rest of the ranks are 0, and the last rank takes
+	// every card left: the walk visits the multisets, not every prefix of counts.
+	var walk func(i, left int, sum uint32, m uint16)
+	walk = func(i, left int, sum uint32, m uint16) {
+		if left == 0 {
 			cat, seq := classify(counts[:n], r.Low)
-			var sum uint32
-			for j, k := range counts[:n] {
-				sum += uint32(k) * rankKeys[j]
-			}
 			if e.used[sum/64]&(1<<(sum%64)) != 0 {
 				panic("rules: rank keys collide")
 			}
 			e.used[sum/64] |= 1 << (sum % 64)
 			found = append(found, sumEntry{sum, entry(cat, seq)})
 			if cat == HighCard || cat == Straight { // five distinct ranks: also as a flush
-				var m uint16
-				for j, k := range counts[:n] {
-					if k > 0 {
-						m |= 1 << (int(r.Low) - 2 + j)
-					}
-				}
 				fl := Flush
 				if cat == Straight {
 					fl = StraightFlush
@@ -366,13 +356,22 @@ func build(r Ranking) *Evaluator {
 			}
 			return
 		}
-		for k := 0; k <= 4 && k <= left; k++ {
+		if i == n-1 {
+			if left <= 4 {
+				counts[i] = left
+				walk(n, 0, sum+uint32(left)*rankKeys[i], m|1<<(int(r.Low)-2+i))
+				counts[i] = 0
+			}
+			return
+		}
+		walk(i+1, left, sum, m)
+		for k := 1; k <= 4 && k <= left; k++ {
 			counts[i] = k
-			walk(i+1, left-k)
+			walk(i+1, left-k, sum+uint32(k)*rankKeys[i], m|1<<(int(r.Low)-2+i))
 		}
 		counts[i] = 0
 	}
-	walk(0, 5)
+	walk(0, 5, 0, 0)
 	k := 0
 	for i, w := range e.used[:words] {
 		e.below[i] = uint16(k)
@@ -395,15 +394,21 @@ func multisets(n int) int {
 // low, and its distinct ranks in ranking order: larger groups first, then higher rank; an ace-low
 // straight lists the ace last, as 1.
 func classify(counts []int, low cards.Rank) (Category, [5]cards.Rank) {
+	// The distinct ranks by the size of their group, each group from the highest rank down: one
+	// pass over the ranks (build classifies every multiset of the deck, at every process's first
+	// hand of a ranking).
+	var groups [5][5]cards.Rank
+	var sizes [5]int
+	for j := len(counts) - 1; j >= 0; j-- {
+		if k := counts[j]; k > 0 {
+			groups[k][sizes[k]] = low + cards.Rank(j)
+			sizes[k]++
+		}
+	}
 	var seq [5]cards.Rank
 	n := 0
 	for size := 4; size >= 1; size-- {
-		for j := len(counts) - 1; j >= 0; j-- {
-			if counts[j] == size {
-				seq[n] = low + cards.Rank(j)
-				n++
-			}
-		}
+		n += copy(seq[n:], groups[size][:sizes[size]])
 	}
 	first := counts[int(seq[0]-low)]
 	switch {

@@ -7,8 +7,8 @@ import (
 )
 
 // directRanks is the table the evaluator kept before its entries were made dense: indexed by the
-// sum of the five cards' keys, every used sum's entry, 0 elsewhere. It is build's walk as it was,
-// kept here as the reference the dense table must agree with.
+// sum of the five cards' keys, every used sum's entry, 0 elsewhere. It is build's walk and
+// classify as they were, kept here as the reference the dense table must agree with.
 func directRanks(r Ranking) []uint32 {
 	order := []Category{HighCard, Pair, TwoPair, Trips, Straight, Flush, FullHouse, Quads,
 		StraightFlush}
@@ -31,7 +31,7 @@ func directRanks(r Ranking) []uint32 {
 			if left > 0 {
 				return
 			}
-			cat, seq := classify(counts[:n], r.Low)
+			cat, seq := classifyByScans(counts[:n], r.Low)
 			var sum uint32
 			for j, k := range counts[:n] {
 				sum += uint32(k) * rankKeys[j]
@@ -51,6 +51,39 @@ func directRanks(r Ranking) []uint32 {
 	}
 	walk(0, 5)
 	return ranks
+}
+
+// classifyByScans is classify as it was, one scan of the ranks for each size of group: the
+// reference of directRanks.
+func classifyByScans(counts []int, low cards.Rank) (Category, [5]cards.Rank) {
+	var seq [5]cards.Rank
+	n := 0
+	for size := 4; size >= 1; size-- {
+		for j := len(counts) - 1; j >= 0; j-- {
+			if counts[j] == size {
+				seq[n] = low + cards.Rank(j)
+				n++
+			}
+		}
+	}
+	first := counts[int(seq[0]-low)]
+	switch {
+	case first == 4:
+		return Quads, seq
+	case first == 3 && n == 2:
+		return FullHouse, seq
+	case first == 3:
+		return Trips, seq
+	case first == 2 && n == 3:
+		return TwoPair, seq
+	case first == 2:
+		return Pair, seq
+	case seq[0]-seq[4] == 4:
+		return Straight, seq
+	case seq[0] == cards.Ace && seq[1] == low+3 && seq[4] == low:
+		return Straight, [5]cards.Rank{low + 3, low + 2, low + 1, low, 1}
+	}
+	return HighCard, seq
 }
 
 // Eval reads a hand that is not a flush as the entry of its keys' sum, and the sum of five cards'
