@@ -194,36 +194,42 @@ func English() *Lang { return all[0].loaded() }
 // Get returns the language best matching a tag or locale name ("pt-BR", "pt_BR.UTF-8", "tr",
 // "es-AR"), and false when none is close (English is returned then).
 func Get(name string) (*Lang, bool) {
+	l, ok := find(name)
+	return l.loaded(), ok
+}
+
+// find is Get without reading the language's messages.
+func find(name string) (*Lang, bool) {
 	name = strings.TrimSpace(name)
 	if i := strings.IndexAny(name, ".@"); i >= 0 {
 		name = name[:i] // a POSIX locale's codeset and modifier
 	}
 	name = strings.ReplaceAll(name, "_", "-")
 	if name == "" || name == "C" || name == "POSIX" {
-		return English(), false
+		return all[0], false
 	}
 	if l, ok := byCode[strings.ToLower(name)]; ok {
-		return l.loaded(), true
+		return l, true
 	}
 	t, err := language.Parse(name)
 	if err != nil {
-		return English(), false
+		return all[0], false
 	}
 	_, i, conf := matcher().Match(t)
 	if conf == language.No {
-		return English(), false
+		return all[0], false
 	}
-	return all[i].loaded(), true
+	return all[i], true
 }
 
 // Choose picks the reader's language: flag (a --lang value) when set, else the environment as
 // POSIX orders it (LC_ALL, then LC_MESSAGES, then LANG), else English. An unknown --lang is an error; an unknown environment is not.
 func Choose(flag string, getenv func(string) string) (*Lang, error) {
 	if flag != "" {
-		l, ok := Get(flag)
-		if !ok {
-			return nil, fmt.Errorf("unknown language %q (known: %s)", flag, strings.Join(Codes(), ", "))
+		if err := CheckFlag(flag); err != nil {
+			return nil, err
 		}
+		l, _ := Get(flag)
 		return l, nil
 	}
 	if getenv != nil {
@@ -235,6 +241,16 @@ func Choose(flag string, getenv func(string) string) (*Lang, error) {
 		}
 	}
 	return English(), nil
+}
+
+// CheckFlag returns the error Choose returns for a --lang value it refuses, and nil for one it
+// accepts, without reading any language's messages: for a command that prints none of them in
+// some modes (audit --json) but refuses the same values in all.
+func CheckFlag(flag string) error {
+	if _, ok := find(flag); flag != "" && !ok {
+		return fmt.Errorf("unknown language %q (known: %s)", flag, strings.Join(Codes(), ", "))
+	}
+	return nil
 }
 
 // Codes lists the languages' codes, English first.
