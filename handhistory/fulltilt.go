@@ -1,7 +1,6 @@
 package handhistory
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -23,46 +22,46 @@ import (
 // the summary. Hand ids derive from "fulltilt/" and the hand number; tables are "ft-" and the
 // table name, as PokerStars sessions are.
 func ImportFullTilt(name string, data []byte) *Result {
-	return importText(name, "ft", "Full Tilt", data, reFTHeader, parseFT)
+	return importText(name, "ft", "Full Tilt", data, reFTHeader(), parseFT)
 }
 
 var (
-	reFTHeader  = regexp.MustCompile(`^Full Tilt Poker Game #(\d+): (.*)$`)
-	reFTGame    = regexp.MustCompile(`^(.+?) - (` + amt + `)/(` + amt + `)(?: Ante (` + amt + `))? - (No Limit|Pot Limit|Limit) (.+?) - (\d{1,2}:\d{2}:\d{2}) ET - (\d{4}/\d{2}/\d{2})\s*(?:\(partial\))?$`)
-	reFTTable   = regexp.MustCompile(`^Table (.+?)(?: \((?:deep |shallow )?\d+ max\)| \(heads up\))*$`)
-	reFTSeat    = regexp.MustCompile(`^Seat (\d+): (.+) \((` + amt + `)\)(, is sitting out)?$`)
-	reFTButton  = regexp.MustCompile(`^The button is in seat #(\d+)$`)
-	reFTSection = regexp.MustCompile(`^\*\*\* (.+?) \*\*\*(?: \(Pot: .*\))?$`)
-	reFTDealt   = regexp.MustCompile(`^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$`)
-	reFTReturn  = regexp.MustCompile(`^Uncalled bet of (` + amt + `) returned to (.+)$`)
-	reFTTotal   = regexp.MustCompile(`^Total pot (` + amt + `)(.*?) \| Rake (` + amt + `)$`)
-	reFTWin     = regexp.MustCompile(`^(wins|ties for) (the pot|the main pot|the side pot|side pot #(\d+)|pot (\d+)) \((` + amt + `)\)(?: with .*)?$`)
+	reFTHeader  = lazyRegexp(`^Full Tilt Poker Game #(\d+): (.*)$`)
+	reFTGame    = lazyRegexp(`^(.+?) - (` + amt + `)/(` + amt + `)(?: Ante (` + amt + `))? - (No Limit|Pot Limit|Limit) (.+?) - (\d{1,2}:\d{2}:\d{2}) ET - (\d{4}/\d{2}/\d{2})\s*(?:\(partial\))?$`)
+	reFTTable   = lazyRegexp(`^Table (.+?)(?: \((?:deep |shallow )?\d+ max\)| \(heads up\))*$`)
+	reFTSeat    = lazyRegexp(`^Seat (\d+): (.+) \((` + amt + `)\)(, is sitting out)?$`)
+	reFTButton  = lazyRegexp(`^The button is in seat #(\d+)$`)
+	reFTSection = lazyRegexp(`^\*\*\* (.+?) \*\*\*(?: \(Pot: .*\))?$`)
+	reFTDealt   = lazyRegexp(`^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$`)
+	reFTReturn  = lazyRegexp(`^Uncalled bet of (` + amt + `) returned to (.+)$`)
+	reFTTotal   = lazyRegexp(`^Total pot (` + amt + `)(.*?) \| Rake (` + amt + `)$`)
+	reFTWin     = lazyRegexp(`^(wins|ties for) (the pot|the main pot|the side pot|side pot #(\d+)|pot (\d+)) \((` + amt + `)\)(?: with .*)?$`)
 
-	reFTSB      = regexp.MustCompile(`^posts the small blind of (` + amt + `)$`)
-	reFTBB      = regexp.MustCompile(`^posts (?:the big blind of )?(` + amt + `)$`)
-	reFTDead    = regexp.MustCompile(`^posts a dead small blind of (` + amt + `)$`)
-	reFTAnte    = regexp.MustCompile(`^antes (` + amt + `)$`)
-	reFTCall    = regexp.MustCompile(`^calls (` + amt + `)$`)
-	reFTBet     = regexp.MustCompile(`^bets (` + amt + `)$`)
-	reFTRaise   = regexp.MustCompile(`^raises to (` + amt + `)$`)
-	reFTDiscard = regexp.MustCompile(`^discards (\d+) cards?(?: \[([^\]]*)\])?$`)
-	reFTPat     = regexp.MustCompile(`^stands pat(?: on)?(?: \[([^\]]*)\])?$`)
-	reFTIsDealt = regexp.MustCompile(`^is dealt (\d+) cards?$`)
-	reFTShows   = regexp.MustCompile(`^shows \[([^\]]*)\](?: .*)?$`)
-	reFTMucks   = regexp.MustCompile(`^mucks(?: hand)?$`)
-	reFTNoise   = regexp.MustCompile(`^(?:has \d+ seconds left to act|has timed out|has been disconnected|has reconnected|sits out|is sitting out|has returned|stands up|sits down|is feeling .*|adds ` + amt + `.*|has requested TIME|seconds left to act)$`)
-	reFTAllIn   = regexp.MustCompile(`,? and is all in$`)
+	reFTSB      = lazyRegexp(`^posts the small blind of (` + amt + `)$`)
+	reFTBB      = lazyRegexp(`^posts (?:the big blind of )?(` + amt + `)$`)
+	reFTDead    = lazyRegexp(`^posts a dead small blind of (` + amt + `)$`)
+	reFTAnte    = lazyRegexp(`^antes (` + amt + `)$`)
+	reFTCall    = lazyRegexp(`^calls (` + amt + `)$`)
+	reFTBet     = lazyRegexp(`^bets (` + amt + `)$`)
+	reFTRaise   = lazyRegexp(`^raises to (` + amt + `)$`)
+	reFTDiscard = lazyRegexp(`^discards (\d+) cards?(?: \[([^\]]*)\])?$`)
+	reFTPat     = lazyRegexp(`^stands pat(?: on)?(?: \[([^\]]*)\])?$`)
+	reFTIsDealt = lazyRegexp(`^is dealt (\d+) cards?$`)
+	reFTShows   = lazyRegexp(`^shows \[([^\]]*)\](?: .*)?$`)
+	reFTMucks   = lazyRegexp(`^mucks(?: hand)?$`)
+	reFTNoise   = lazyRegexp(`^(?:has \d+ seconds left to act|has timed out|has been disconnected|has reconnected|sits out|is sitting out|has returned|stands up|sits down|is feeling .*|adds ` + amt + `.*|has requested TIME|seconds left to act)$`)
+	reFTAllIn   = lazyRegexp(`,? and is all in$`)
 )
 
 func parseFT(p *psParser) (*psHand, int, error) {
 	hl := p.start
-	m := reFTHeader.FindStringSubmatch(p.lines[hl])
+	m := reFTHeader().FindStringSubmatch(p.lines[hl])
 	h := newRoomHand("fulltilt", m[1], hl)
 	d := h.d
 	fail := func(i int, kind error, format string, a ...any) (*psHand, int, error) {
 		return h, 0, atLine(i+1, errf(kind, format, a...))
 	}
-	g := reFTGame.FindStringSubmatch(m[2])
+	g := reFTGame().FindStringSubmatch(m[2])
 	if g == nil {
 		if !strings.Contains(m[2], "5 Card Draw") {
 			return fail(hl, ErrUnsupported, "game %q is not 5 Card Draw (the online-draw preset is five-card draw high with one draw)", clip(m[2]))
@@ -73,7 +72,7 @@ func parseFT(p *psParser) (*psHand, int, error) {
 		return fail(hl, ErrUnsupported, "game %q is not 5 Card Draw (the online-draw preset is five-card draw high with one draw)", g[6])
 	}
 	table := g[1]
-	if t := reFTTable.FindStringSubmatch(table); t != nil {
+	if t := reFTTable().FindStringSubmatch(table); t != nil {
 		table = t[1]
 	}
 	h.tableName, h.seated = table, true
@@ -119,7 +118,7 @@ func parseFT(p *psParser) (*psHand, int, error) {
 		lastLine = i
 		bad := func(kind error, format string, a ...any) (*psHand, int, error) { return fail(i, kind, format, a...) }
 		if p.phase == phaseSummary {
-			if t := reFTTotal.FindStringSubmatch(l); t != nil {
+			if t := reFTTotal().FindStringSubmatch(l); t != nil {
 				tot, e1 := p.amount(t[1])
 				rk, e2 := p.amount(t[3])
 				if e1 != nil || e2 != nil {
@@ -128,14 +127,14 @@ func parseFT(p *psParser) (*psHand, int, error) {
 				p.total, p.rake, p.haveSum, p.totalRow = tot, rk, true, i
 				continue
 			}
-			if sm := reSumSeat.FindStringSubmatch(l); sm != nil {
+			if sm := reSumSeat().FindStringSubmatch(l); sm != nil {
 				n, _ := strconv.Atoi(sm[1])
 				s := events.Seat(n)
 				if _, ok := p.bySeat[s]; !ok {
 					return bad(ErrMalformed, "summary line for seat %d, which is not listed", n)
 				}
 				p.summary[s] = true
-				if c := reSumShow.FindStringSubmatch(sm[2]); c != nil && p.dealtIn[s] {
+				if c := reSumShow().FindStringSubmatch(sm[2]); c != nil && p.dealtIn[s] {
 					cs, err := cards.ParseList(c[1])
 					if err != nil || len(cs) != 5 {
 						return bad(ErrMalformed, "bad cards %q", c[1])
@@ -146,7 +145,7 @@ func parseFT(p *psParser) (*psHand, int, error) {
 			}
 			return bad(ErrMalformed, "unknown summary line %q", clip(l))
 		}
-		if sm := reFTSeat.FindStringSubmatch(l); sm != nil && p.phase == phasePreDeal {
+		if sm := reFTSeat().FindStringSubmatch(l); sm != nil && p.phase == phasePreDeal {
 			n, _ := strconv.Atoi(sm[1])
 			c, err := p.amount(sm[3])
 			if err != nil {
@@ -157,11 +156,11 @@ func parseFT(p *psParser) (*psHand, int, error) {
 			}
 			continue
 		}
-		if b := reFTButton.FindStringSubmatch(l); b != nil {
+		if b := reFTButton().FindStringSubmatch(l); b != nil {
 			button, _ = strconv.Atoi(b[1])
 			continue
 		}
-		if sec := reFTSection.FindStringSubmatch(l); sec != nil {
+		if sec := reFTSection().FindStringSubmatch(l); sec != nil {
 			switch sec[1] {
 			case "HOLE CARDS":
 				p.phase = phaseFirst
@@ -184,13 +183,13 @@ func parseFT(p *psParser) (*psHand, int, error) {
 		if p.bySeat == nil {
 			return bad(ErrMalformed, "want the seats, got %q", clip(l))
 		}
-		if dm := reFTDealt.FindStringSubmatch(l); dm != nil {
+		if dm := reFTDealt().FindStringSubmatch(l); dm != nil {
 			if err := p.dealtTo(d, l, dm[1], dm[2], dm[3]); err != nil {
 				return h, 0, atLine(i+1, err)
 			}
 			continue
 		}
-		if r := reFTReturn.FindStringSubmatch(l); r != nil {
+		if r := reFTReturn().FindStringSubmatch(l); r != nil {
 			s, ok := p.byName[r[2]]
 			if !ok {
 				return bad(ErrMalformed, "bet returned to %q, who has no seat", r[2])
@@ -210,7 +209,7 @@ func parseFT(p *psParser) (*psHand, int, error) {
 			}
 			return bad(ErrMalformed, "unknown line %q", clip(l))
 		}
-		rest = reFTAllIn.ReplaceAllString(rest, "")
+		rest = reFTAllIn().ReplaceAllString(rest, "")
 		money := func(a string) events.Chips {
 			c, e := p.amount(a)
 			if e != nil && err == nil {
@@ -220,33 +219,33 @@ func parseFT(p *psParser) (*psHand, int, error) {
 		}
 		err = nil
 		switch {
-		case reFTNoise.MatchString(rest):
+		case reFTNoise().MatchString(rest):
 			if strings.HasPrefix(rest, "sits out") || strings.HasPrefix(rest, "is sitting out") {
 				if p.phase == phasePreDeal {
 					p.dealtIn[s] = false
 				}
 			}
-		case reFTSB.MatchString(rest):
-			p.blind(d, i, s, events.BlindSmall, money(reFTSB.FindStringSubmatch(rest)[1]))
-		case reFTDead.MatchString(rest):
-			p.blind(d, i, s, events.BlindDead, money(reFTDead.FindStringSubmatch(rest)[1]))
-		case reFTBB.MatchString(rest):
-			p.blind(d, i, s, events.BlindBig, money(reFTBB.FindStringSubmatch(rest)[1]))
-		case reFTAnte.MatchString(rest):
+		case reFTSB().MatchString(rest):
+			p.blind(d, i, s, events.BlindSmall, money(reFTSB().FindStringSubmatch(rest)[1]))
+		case reFTDead().MatchString(rest):
+			p.blind(d, i, s, events.BlindDead, money(reFTDead().FindStringSubmatch(rest)[1]))
+		case reFTBB().MatchString(rest):
+			p.blind(d, i, s, events.BlindBig, money(reFTBB().FindStringSubmatch(rest)[1]))
+		case reFTAnte().MatchString(rest):
 			p.dealtIn[s] = true
-			d.steps = append(d.steps, &step{kind: stepAnte, line: i + 1, seat: s, amount: money(reFTAnte.FindStringSubmatch(rest)[1])})
+			d.steps = append(d.steps, &step{kind: stepAnte, line: i + 1, seat: s, amount: money(reFTAnte().FindStringSubmatch(rest)[1])})
 		case rest == "folds":
 			err = p.act(d, i, s, events.Fold, 0, 0)
 		case rest == "checks":
 			err = p.act(d, i, s, events.Check, 0, 0)
-		case reFTCall.MatchString(rest):
-			err = p.act(d, i, s, events.Call, money(reFTCall.FindStringSubmatch(rest)[1]), 0)
-		case reFTBet.MatchString(rest):
-			err = p.act(d, i, s, events.Bet, money(reFTBet.FindStringSubmatch(rest)[1]), 0)
-		case reFTRaise.MatchString(rest):
-			err = p.act(d, i, s, events.Raise, 0, money(reFTRaise.FindStringSubmatch(rest)[1]))
-		case reFTDiscard.MatchString(rest):
-			dm := reFTDiscard.FindStringSubmatch(rest)
+		case reFTCall().MatchString(rest):
+			err = p.act(d, i, s, events.Call, money(reFTCall().FindStringSubmatch(rest)[1]), 0)
+		case reFTBet().MatchString(rest):
+			err = p.act(d, i, s, events.Bet, money(reFTBet().FindStringSubmatch(rest)[1]), 0)
+		case reFTRaise().MatchString(rest):
+			err = p.act(d, i, s, events.Raise, 0, money(reFTRaise().FindStringSubmatch(rest)[1]))
+		case reFTDiscard().MatchString(rest):
+			dm := reFTDiscard().FindStringSubmatch(rest)
 			n, _ := strconv.Atoi(dm[1])
 			var cs []cards.Card
 			if dm[2] != "" {
@@ -255,30 +254,30 @@ func parseFT(p *psParser) (*psHand, int, error) {
 				}
 			}
 			err = p.discard(d, i, s, n, cs)
-		case reFTPat.MatchString(rest):
+		case reFTPat().MatchString(rest):
 			err = p.discard(d, i, s, 0, nil)
-			if pm := reFTPat.FindStringSubmatch(rest); err == nil && pm[1] != "" {
+			if pm := reFTPat().FindStringSubmatch(rest); err == nil && pm[1] != "" {
 				cs, e := cards.ParseList(pm[1])
 				if e != nil || len(cs) != 5 {
 					return bad(ErrMalformed, "bad cards %q", pm[1])
 				}
 				d.steps[len(d.steps)-1].after = cs
 			}
-		case reFTIsDealt.MatchString(rest):
-			n, _ := strconv.Atoi(reFTIsDealt.FindStringSubmatch(rest)[1])
+		case reFTIsDealt().MatchString(rest):
+			n, _ := strconv.Atoi(reFTIsDealt().FindStringSubmatch(rest)[1])
 			if ds := p.lastDraw(d, s); ds == nil || ds.count != n || p.phase != phaseDraw {
 				return bad(ErrInconsistent, "%s is dealt %d cards without throwing as many", p.bySeat[s], n)
 			}
-		case reFTShows.MatchString(rest):
-			cs, e := cards.ParseList(reFTShows.FindStringSubmatch(rest)[1])
+		case reFTShows().MatchString(rest):
+			cs, e := cards.ParseList(reFTShows().FindStringSubmatch(rest)[1])
 			if e != nil || len(cs) != 5 {
 				return bad(ErrMalformed, "bad cards in %q", clip(l))
 			}
 			d.steps = append(d.steps, &step{kind: stepShow, line: i + 1, seat: s, shown: cs})
-		case reFTMucks.MatchString(rest):
+		case reFTMucks().MatchString(rest):
 			d.steps = append(d.steps, &step{kind: stepMuck, line: i + 1, seat: s})
-		case reFTWin.MatchString(rest):
-			w := reFTWin.FindStringSubmatch(rest)
+		case reFTWin().MatchString(rest):
+			w := reFTWin().FindStringSubmatch(rest)
 			pot := -1
 			switch {
 			case w[2] == "the main pot":

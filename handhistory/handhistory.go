@@ -178,11 +178,11 @@ func Detect(data []byte) Format {
 		switch {
 		case t == "":
 			continue
-		case reHeader.MatchString(t):
+		case reHeader().MatchString(t):
 			return PokerStars
-		case reFTHeader.MatchString(t):
+		case reFTHeader().MatchString(t):
 			return FullTilt
-		case reOGHeader.MatchString(t):
+		case reOGHeader().MatchString(t):
 			return OnGame
 		case strings.HasPrefix(t, "<?xml") || strings.HasPrefix(t, "<ROOT"):
 			continue // the hands follow

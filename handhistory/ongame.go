@@ -1,7 +1,6 @@
 package handhistory
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -24,31 +23,31 @@ import (
 // matched goes back at the end of its round. Hand ids derive from "ongame/" and the hand's
 // name; tables are "og-" and the table's name.
 func ImportOnGame(name string, data []byte) *Result {
-	return importText(name, "og", "OnGame", data, reOGHeader, parseOG)
+	return importText(name, "og", "OnGame", data, reOGHeader(), parseOG)
 }
 
 var (
-	reOGHeader  = regexp.MustCompile(`^\*\*\*\*\* History for hand ([A-Z0-9-]+) \*\*\*\*\*\s*$`)
-	reOGEnd     = regexp.MustCompile(`^\*\*\*\*\* End of hand ([A-Z0-9-]+) \*\*\*\*\*\s*$`)
-	reOGStart   = regexp.MustCompile(`^Start hand: \w{3} (\w{3} \d{1,2} \d{1,2}:\d{2}:\d{2}) (\S+) (\d{4})$`)
-	reOGTable   = regexp.MustCompile(`^Table: (.+?) \[(\d+)\] \((NO_LIMIT|POT_LIMIT|LIMIT) ([A-Z_]+) (` + amt + `)/(` + amt + `)(?:, ([^)]*))?\)$`)
-	reOGButton  = regexp.MustCompile(`^Button: seat (\d+)$`)
-	reOGSeat    = regexp.MustCompile(`^Seat (\d+): (.+) \((` + amt + `)\)$`)
-	reOGDealt   = regexp.MustCompile(`^(Dealing to|New hand for) (.+?): \[([^\]]*)\]$`)
-	rePotWon    = regexp.MustCompile(`^(Main pot|Side pot(?: (\d+))?): (` + amt + `) won by (.+)$`)
-	reOGWinner  = regexp.MustCompile(`^(.+?) \((` + amt + `)\)(?:, |$)`)
-	reOGRake    = regexp.MustCompile(`^Rake taken: (` + amt + `)$`)
-	reOGSumSeat = regexp.MustCompile(`^Seat (\d+): (.+?) \((` + amt + `)\)(?:, net: [-+]?` + amt + `)?(?:, \[([^\]]*)\].*)?$`)
-	reOGSB      = regexp.MustCompile(`^posts small blind \((` + amt + `)\)$`)
-	reOGBB      = regexp.MustCompile(`^posts big blind \((` + amt + `)\)$`)
-	reOGDead    = regexp.MustCompile(`^posts dead blind \((` + amt + `)\)$`)
-	reOGAnte    = regexp.MustCompile(`^posts ante \(?(` + amt + `)\)?$`)
-	reOGCall    = regexp.MustCompile(`^calls (` + amt + `)$`)
-	reOGBet     = regexp.MustCompile(`^bets (` + amt + `)$`)
-	reOGRaise   = regexp.MustCompile(`^raises (` + amt + `) to (` + amt + `)$`)
-	reOGChanged = regexp.MustCompile(`^changed (\d+) cards?$`)
-	reOGAllIn   = regexp.MustCompile(` (?:\[all in\]|and is all-in)$`)
-	reOGNoise   = regexp.MustCompile(`^(?:sits out|is sitting out|has returned|sits in|joins the table|leaves the table|timed out|is disconnected|is connected)$`)
+	reOGHeader  = lazyRegexp(`^\*\*\*\*\* History for hand ([A-Z0-9-]+) \*\*\*\*\*\s*$`)
+	reOGEnd     = lazyRegexp(`^\*\*\*\*\* End of hand ([A-Z0-9-]+) \*\*\*\*\*\s*$`)
+	reOGStart   = lazyRegexp(`^Start hand: \w{3} (\w{3} \d{1,2} \d{1,2}:\d{2}:\d{2}) (\S+) (\d{4})$`)
+	reOGTable   = lazyRegexp(`^Table: (.+?) \[(\d+)\] \((NO_LIMIT|POT_LIMIT|LIMIT) ([A-Z_]+) (` + amt + `)/(` + amt + `)(?:, ([^)]*))?\)$`)
+	reOGButton  = lazyRegexp(`^Button: seat (\d+)$`)
+	reOGSeat    = lazyRegexp(`^Seat (\d+): (.+) \((` + amt + `)\)$`)
+	reOGDealt   = lazyRegexp(`^(Dealing to|New hand for) (.+?): \[([^\]]*)\]$`)
+	rePotWon    = lazyRegexp(`^(Main pot|Side pot(?: (\d+))?): (` + amt + `) won by (.+)$`)
+	reOGWinner  = lazyRegexp(`^(.+?) \((` + amt + `)\)(?:, |$)`)
+	reOGRake    = lazyRegexp(`^Rake taken: (` + amt + `)$`)
+	reOGSumSeat = lazyRegexp(`^Seat (\d+): (.+?) \((` + amt + `)\)(?:, net: [-+]?` + amt + `)?(?:, \[([^\]]*)\].*)?$`)
+	reOGSB      = lazyRegexp(`^posts small blind \((` + amt + `)\)$`)
+	reOGBB      = lazyRegexp(`^posts big blind \((` + amt + `)\)$`)
+	reOGDead    = lazyRegexp(`^posts dead blind \((` + amt + `)\)$`)
+	reOGAnte    = lazyRegexp(`^posts ante \(?(` + amt + `)\)?$`)
+	reOGCall    = lazyRegexp(`^calls (` + amt + `)$`)
+	reOGBet     = lazyRegexp(`^bets (` + amt + `)$`)
+	reOGRaise   = lazyRegexp(`^raises (` + amt + `) to (` + amt + `)$`)
+	reOGChanged = lazyRegexp(`^changed (\d+) cards?$`)
+	reOGAllIn   = lazyRegexp(` (?:\[all in\]|and is all-in)$`)
+	reOGNoise   = lazyRegexp(`^(?:sits out|is sitting out|has returned|sits in|joins the table|leaves the table|timed out|is disconnected|is connected)$`)
 )
 
 // ogZones are the zone names OnGame prints, by their offset east of UTC in hours.
@@ -87,7 +86,7 @@ func ogCards(s string) ([]cards.Card, error) {
 
 func parseOG(p *psParser) (*psHand, int, error) {
 	hl := p.start
-	m := reOGHeader.FindStringSubmatch(p.lines[hl])
+	m := reOGHeader().FindStringSubmatch(p.lines[hl])
 	h := newRoomHand("ongame", m[1], hl)
 	d := h.d
 	fail := func(i int, kind error, format string, a ...any) (*psHand, int, error) {
@@ -114,19 +113,19 @@ func parseOG(p *psParser) (*psHand, int, error) {
 			return c
 		}
 		switch {
-		case reOGEnd.MatchString(l):
+		case reOGEnd().MatchString(l):
 			ended = true
 			continue
-		case reOGStart.MatchString(l):
-			t := reOGStart.FindStringSubmatch(l)
+		case reOGStart().MatchString(l):
+			t := reOGStart().FindStringSubmatch(l)
 			at, err := ogTime(t[1], t[2], t[3])
 			if err != nil {
 				return h, 0, atLine(i+1, err)
 			}
 			d.at = at
 			continue
-		case reOGTable.MatchString(l):
-			t := reOGTable.FindStringSubmatch(l)
+		case reOGTable().MatchString(l):
+			t := reOGTable().FindStringSubmatch(l)
 			if t[4] != "FIVE_CARD_DRAW" {
 				return bad(ErrUnsupported, "game %s is not five-card draw (the online-draw preset is five-card draw high with one draw)", t[4])
 			}
@@ -150,8 +149,8 @@ func parseOG(p *psParser) (*psHand, int, error) {
 			continue
 		case strings.HasPrefix(l, "User: ") || strings.HasPrefix(l, "Players in round: ") || l == "---":
 			continue
-		case reOGButton.MatchString(l):
-			button, _ = strconv.Atoi(reOGButton.FindStringSubmatch(l)[1])
+		case reOGButton().MatchString(l):
+			button, _ = strconv.Atoi(reOGButton().FindStringSubmatch(l)[1])
 			continue
 		case l == "Dealing pocket cards":
 			p.phase = phaseFirst
@@ -162,8 +161,8 @@ func parseOG(p *psParser) (*psHand, int, error) {
 		}
 		if p.phase == phaseSummary {
 			switch {
-			case rePotWon.MatchString(l):
-				w := rePotWon.FindStringSubmatch(l)
+			case rePotWon().MatchString(l):
+				w := rePotWon().FindStringSubmatch(l)
 				pot := -1
 				if w[1] != "Main pot" {
 					pot = 1
@@ -175,7 +174,7 @@ func parseOG(p *psParser) (*psHand, int, error) {
 				}
 				p.total += money(w[3])
 				for rest := w[4]; rest != ""; {
-					wm := reOGWinner.FindStringSubmatch(rest)
+					wm := reOGWinner().FindStringSubmatch(rest)
 					if wm == nil {
 						return bad(ErrMalformed, "bad winners %q", clip(w[4]))
 					}
@@ -187,10 +186,10 @@ func parseOG(p *psParser) (*psHand, int, error) {
 					rest = rest[len(wm[0]):]
 				}
 				p.haveSum, p.totalRow = true, i
-			case reOGRake.MatchString(l):
-				p.rake = money(reOGRake.FindStringSubmatch(l)[1])
-			case reOGSumSeat.MatchString(l):
-				sm := reOGSumSeat.FindStringSubmatch(l)
+			case reOGRake().MatchString(l):
+				p.rake = money(reOGRake().FindStringSubmatch(l)[1])
+			case reOGSumSeat().MatchString(l):
+				sm := reOGSumSeat().FindStringSubmatch(l)
 				n, _ := strconv.Atoi(sm[1])
 				s := events.Seat(n)
 				if p.bySeat[s] != sm[2] {
@@ -212,7 +211,7 @@ func parseOG(p *psParser) (*psHand, int, error) {
 			}
 			continue
 		}
-		if sm := reOGSeat.FindStringSubmatch(l); sm != nil && p.phase == phasePreDeal {
+		if sm := reOGSeat().FindStringSubmatch(l); sm != nil && p.phase == phasePreDeal {
 			n, _ := strconv.Atoi(sm[1])
 			if err := p.seatPlayer(events.Seat(n), sm[2], money(sm[3]), true); err != nil {
 				return h, 0, atLine(i+1, err)
@@ -222,7 +221,7 @@ func parseOG(p *psParser) (*psHand, int, error) {
 		if p.bySeat == nil {
 			return bad(ErrMalformed, "want the seats, got %q", clip(l))
 		}
-		if dm := reOGDealt.FindStringSubmatch(l); dm != nil {
+		if dm := reOGDealt().FindStringSubmatch(l); dm != nil {
 			s, ok := p.byName[dm[2]]
 			if !ok {
 				return bad(ErrMalformed, "cards dealt to %q, who has no seat", dm[2])
@@ -254,31 +253,31 @@ func parseOG(p *psParser) (*psHand, int, error) {
 		if !ok {
 			return bad(ErrMalformed, "unknown line %q", clip(l))
 		}
-		rest = reOGAllIn.ReplaceAllString(rest, "")
+		rest = reOGAllIn().ReplaceAllString(rest, "")
 		var err error
 		switch {
-		case reOGNoise.MatchString(rest):
-		case reOGSB.MatchString(rest):
-			p.blind(d, i, s, events.BlindSmall, money(reOGSB.FindStringSubmatch(rest)[1]))
-		case reOGBB.MatchString(rest):
-			p.blind(d, i, s, events.BlindBig, money(reOGBB.FindStringSubmatch(rest)[1]))
-		case reOGDead.MatchString(rest):
-			p.blind(d, i, s, events.BlindDead, money(reOGDead.FindStringSubmatch(rest)[1]))
-		case reOGAnte.MatchString(rest):
-			d.steps = append(d.steps, &step{kind: stepAnte, line: i + 1, seat: s, amount: money(reOGAnte.FindStringSubmatch(rest)[1])})
+		case reOGNoise().MatchString(rest):
+		case reOGSB().MatchString(rest):
+			p.blind(d, i, s, events.BlindSmall, money(reOGSB().FindStringSubmatch(rest)[1]))
+		case reOGBB().MatchString(rest):
+			p.blind(d, i, s, events.BlindBig, money(reOGBB().FindStringSubmatch(rest)[1]))
+		case reOGDead().MatchString(rest):
+			p.blind(d, i, s, events.BlindDead, money(reOGDead().FindStringSubmatch(rest)[1]))
+		case reOGAnte().MatchString(rest):
+			d.steps = append(d.steps, &step{kind: stepAnte, line: i + 1, seat: s, amount: money(reOGAnte().FindStringSubmatch(rest)[1])})
 		case rest == "folds":
 			folded[s] = true
 			err = p.act(d, i, s, events.Fold, 0, 0)
 		case rest == "checks":
 			err = p.act(d, i, s, events.Check, 0, 0)
-		case reOGCall.MatchString(rest):
-			err = p.act(d, i, s, events.Call, money(reOGCall.FindStringSubmatch(rest)[1]), 0)
-		case reOGBet.MatchString(rest):
-			err = p.act(d, i, s, events.Bet, money(reOGBet.FindStringSubmatch(rest)[1]), 0)
-		case reOGRaise.MatchString(rest):
-			err = p.act(d, i, s, events.Raise, 0, money(reOGRaise.FindStringSubmatch(rest)[2]))
-		case reOGChanged.MatchString(rest):
-			n, _ := strconv.Atoi(reOGChanged.FindStringSubmatch(rest)[1])
+		case reOGCall().MatchString(rest):
+			err = p.act(d, i, s, events.Call, money(reOGCall().FindStringSubmatch(rest)[1]), 0)
+		case reOGBet().MatchString(rest):
+			err = p.act(d, i, s, events.Bet, money(reOGBet().FindStringSubmatch(rest)[1]), 0)
+		case reOGRaise().MatchString(rest):
+			err = p.act(d, i, s, events.Raise, 0, money(reOGRaise().FindStringSubmatch(rest)[2]))
+		case reOGChanged().MatchString(rest):
+			n, _ := strconv.Atoi(reOGChanged().FindStringSubmatch(rest)[1])
 			err = p.discard(d, i, s, n, nil)
 		default:
 			return bad(ErrMalformed, "unknown action %q", clip(rest))

@@ -1,7 +1,6 @@
 package handhistory
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,7 +45,7 @@ func ImportPokerStars(name string, data []byte) *Result {
 	// A file that did not end in a newline, concatenated with the next, glues the next file's
 	// first header to its own last line: a header that starts inside a line begins a new one.
 	for i := 0; i < len(lines); i++ {
-		if j := strings.Index(lines[i], "PokerStars "); j > 0 && reHeader.MatchString(lines[i][j:]) {
+		if j := strings.Index(lines[i], "PokerStars "); j > 0 && reHeader().MatchString(lines[i][j:]) {
 			lines = slices.Insert(lines, i+1, lines[i][j:])
 			lines[i] = strings.TrimRight(lines[i][:j], " ")
 		}
@@ -55,7 +54,7 @@ func ImportPokerStars(name string, data []byte) *Result {
 	// Split the file at hand headers; text between hands must be blank.
 	var starts []int
 	for i, l := range lines {
-		if reHeader.MatchString(l) {
+		if reHeader().MatchString(l) {
 			starts = append(starts, i)
 		}
 	}
@@ -171,44 +170,44 @@ func assemble(res *Result, name, prefix string, blocks []psBlock) {
 const amt = `[$€£]?[0-9][0-9,]*(?:\.[0-9]+)?`
 
 var (
-	reHeader  = regexp.MustCompile(`^PokerStars (?:Home Game |Zoom |Rush )?(?:Game|Hand) #(\d+): +(.*)$`)
-	reWhen    = regexp.MustCompile(`^(.*?) - (\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Za-z]+)(?: \[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Za-z]+)\])?\s*$`)
-	reTourney = regexp.MustCompile(`^Tournament #(\d+), (.*)$`)
-	reLevel   = regexp.MustCompile(`\bLevel ([IVXLC]+)\b`)
-	reGame    = regexp.MustCompile(`\b5 Card Draw (Pot Limit|No Limit|Limit)\b`)
-	reStakes  = regexp.MustCompile(`\((` + amt + `)/(` + amt + `)(?: [A-Z]{3})?\)`)
-	reTable   = regexp.MustCompile(`^Table '(.*)' (\d+)-max(?: \(Play Money\))? Seat #(\d+) is the button\s*$`)
-	reSeat    = regexp.MustCompile(`^Seat (\d+): (.+?) \((` + amt + `) in chips(?:, [^)]*)?\)(.*)$`)
-	reSection = regexp.MustCompile(`^\*\*\* (.+?) \*\*\*\s*$`)
-	reDealt   = regexp.MustCompile(`^Dealt to (.+?)(?: \[([^\]]*)\])?(?: \[([^\]]*)\])?\s*$`)
-	reReturn  = regexp.MustCompile(`^Uncalled bet \((` + amt + `)\) returned to (.+?)\s*$`)
-	reCollect = regexp.MustCompile(`^(.+?) collected (` + amt + `) from (pot|main pot|side pot(?:-(\d+))?)\s*$`)
-	reChat    = regexp.MustCompile(`^(.+?) said, ".*"\s*$`)
-	reTraffic = regexp.MustCompile(`^(.+?):? (?:joins the table at seat #\d+|leaves the table|will be allowed to play after the button|` +
+	reHeader  = lazyRegexp(`^PokerStars (?:Home Game |Zoom |Rush )?(?:Game|Hand) #(\d+): +(.*)$`)
+	reWhen    = lazyRegexp(`^(.*?) - (\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Za-z]+)(?: \[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Za-z]+)\])?\s*$`)
+	reTourney = lazyRegexp(`^Tournament #(\d+), (.*)$`)
+	reLevel   = lazyRegexp(`\bLevel ([IVXLC]+)\b`)
+	reGame    = lazyRegexp(`\b5 Card Draw (Pot Limit|No Limit|Limit)\b`)
+	reStakes  = lazyRegexp(`\((` + amt + `)/(` + amt + `)(?: [A-Z]{3})?\)`)
+	reTable   = lazyRegexp(`^Table '(.*)' (\d+)-max(?: \(Play Money\))? Seat #(\d+) is the button\s*$`)
+	reSeat    = lazyRegexp(`^Seat (\d+): (.+?) \((` + amt + `) in chips(?:, [^)]*)?\)(.*)$`)
+	reSection = lazyRegexp(`^\*\*\* (.+?) \*\*\*\s*$`)
+	reDealt   = lazyRegexp(`^Dealt to (.+?)(?: \[([^\]]*)\])?(?: \[([^\]]*)\])?\s*$`)
+	reReturn  = lazyRegexp(`^Uncalled bet \((` + amt + `)\) returned to (.+?)\s*$`)
+	reCollect = lazyRegexp(`^(.+?) collected (` + amt + `) from (pot|main pot|side pot(?:-(\d+))?)\s*$`)
+	reChat    = lazyRegexp(`^(.+?) said, ".*"\s*$`)
+	reTraffic = lazyRegexp(`^(.+?):? (?:joins the table at seat #\d+|leaves the table|will be allowed to play after the button|` +
 		`is disconnected|is connected|has timed out(?: while (?:being )?disconnected)?|has returned|is back|` +
 		`was removed from the table(?: for failing to post)?|finished the tournament(?: in \d+\S* place)?(?: and received .*)?|` +
 		`wins the tournament(?: and receives .*)?|re-buys and receives .*|takes the add-on and receives .*|is sitting out|sits out)\s*$`)
-	reTotal   = regexp.MustCompile(`^Total pot (` + amt + `)(.*?) \| Rake (` + amt + `)\s*$`)
-	reSumSeat = regexp.MustCompile(`^Seat (\d+): (.*)$`)
-	reSumShow = regexp.MustCompile(`\b(?:showed|mucked) \[([^\]]*)\]`)
+	reTotal   = lazyRegexp(`^Total pot (` + amt + `)(.*?) \| Rake (` + amt + `)\s*$`)
+	reSumSeat = lazyRegexp(`^Seat (\d+): (.*)$`)
+	reSumShow = lazyRegexp(`\b(?:showed|mucked) \[([^\]]*)\]`)
 
-	reAllIn     = regexp.MustCompile(` and is all-in\s*$`)
-	rePostSB    = regexp.MustCompile(`^posts small blind (` + amt + `)$`)
-	rePostBB    = regexp.MustCompile(`^posts big blind (` + amt + `)$`)
-	rePostBoth  = regexp.MustCompile(`^posts small & big blinds (` + amt + `)$`)
-	rePostAnte  = regexp.MustCompile(`^posts the ante (` + amt + `)$`)
-	reFold      = regexp.MustCompile(`^folds(?: \[[^\]]*\])?$`)
-	reCheck     = regexp.MustCompile(`^checks$`)
-	reCall      = regexp.MustCompile(`^calls (` + amt + `)$`)
-	reBet       = regexp.MustCompile(`^bets (` + amt + `)$`)
-	reRaise     = regexp.MustCompile(`^raises (` + amt + `) to (` + amt + `)$`)
-	reDiscard   = regexp.MustCompile(`^discards (\d+) cards?(?: \[([^\]]*)\])?$`)
-	rePat       = regexp.MustCompile(`^stands pat(?: on)?(?: \[([^\]]*)\])?$`)
-	reShows     = regexp.MustCompile(`^shows \[([^\]]*)\](?: \(.*\))?$`)
-	reMucks     = regexp.MustCompile(`^mucks hand(?: \[[^\]]*\])?$`)
-	reNoShow    = regexp.MustCompile(`^doesn't show hand$`)
-	reSitOut    = regexp.MustCompile(`^(?:is sitting out|sits out)$`)
-	reSeatNoise = regexp.MustCompile(`^(?:is disconnected|is connected|has timed out(?: while (?:being )?disconnected)?|has returned|is back|leaves the table|will be allowed to play after the button)$`)
+	reAllIn     = lazyRegexp(` and is all-in\s*$`)
+	rePostSB    = lazyRegexp(`^posts small blind (` + amt + `)$`)
+	rePostBB    = lazyRegexp(`^posts big blind (` + amt + `)$`)
+	rePostBoth  = lazyRegexp(`^posts small & big blinds (` + amt + `)$`)
+	rePostAnte  = lazyRegexp(`^posts the ante (` + amt + `)$`)
+	reFold      = lazyRegexp(`^folds(?: \[[^\]]*\])?$`)
+	reCheck     = lazyRegexp(`^checks$`)
+	reCall      = lazyRegexp(`^calls (` + amt + `)$`)
+	reBet       = lazyRegexp(`^bets (` + amt + `)$`)
+	reRaise     = lazyRegexp(`^raises (` + amt + `) to (` + amt + `)$`)
+	reDiscard   = lazyRegexp(`^discards (\d+) cards?(?: \[([^\]]*)\])?$`)
+	rePat       = lazyRegexp(`^stands pat(?: on)?(?: \[([^\]]*)\])?$`)
+	reShows     = lazyRegexp(`^shows \[([^\]]*)\](?: \(.*\))?$`)
+	reMucks     = lazyRegexp(`^mucks hand(?: \[[^\]]*\])?$`)
+	reNoShow    = lazyRegexp(`^doesn't show hand$`)
+	reSitOut    = lazyRegexp(`^(?:is sitting out|sits out)$`)
+	reSeatNoise = lazyRegexp(`^(?:is disconnected|is connected|has timed out(?: while (?:being )?disconnected)?|has returned|is back|leaves the table|will be allowed to play after the button)$`)
 )
 
 // psHand is a parsed PokerStars hand.
@@ -265,7 +264,7 @@ const (
 // first problem.
 func (p *psParser) parse() (*psHand, int, error) {
 	hl := p.start
-	m := reHeader.FindStringSubmatch(p.lines[hl])
+	m := reHeader().FindStringSubmatch(p.lines[hl])
 	number := m[1]
 	d := &draft{line: hl + 1, endLine: hl + 1, source: number, hand: uuid.NewSHA1(Namespace, []byte("pokerstars/"+number)),
 		dealt: map[events.Seat][]cards.Card{}, final: map[events.Seat][]cards.Card{}}
@@ -273,7 +272,7 @@ func (p *psParser) parse() (*psHand, int, error) {
 	fail := func(line int, kind error, format string, a ...any) (*psHand, int, error) {
 		return h, 0, atLine(line+1, errf(kind, format, a...))
 	}
-	w := reWhen.FindStringSubmatch(m[2])
+	w := reWhen().FindStringSubmatch(m[2])
 	if w == nil {
 		return fail(hl, ErrMalformed, "header without a date and time: %q", clip(p.lines[hl]))
 	}
@@ -283,21 +282,21 @@ func (p *psParser) parse() (*psHand, int, error) {
 		return fail(hl, ErrMalformed, "%v", err)
 	}
 	d.at = at
-	if t := reTourney.FindStringSubmatch(game); t != nil {
+	if t := reTourney().FindStringSubmatch(game); t != nil {
 		d.tournament = &events.Tournament{ID: t[1], Level: romanLevel(t[2])}
 		game = t[2]
 	}
-	g := reGame.FindStringSubmatch(game)
+	g := reGame().FindStringSubmatch(game)
 	if g == nil {
 		return fail(hl, ErrUnsupported, "game %q is not 5 Card Draw (the online-draw preset is five-card draw high with one draw)", clip(game))
 	}
-	st := reStakes.FindAllStringSubmatch(game, -1)
+	st := reStakes().FindAllStringSubmatch(game, -1)
 	if st == nil {
 		return fail(hl, ErrMalformed, "no stakes in the header: %q", clip(game))
 	}
 	stakes := st[len(st)-1]
 	p.scale = 1
-	if strings.ContainsAny(stakes[0], "$€£") || reCurrency.MatchString(stakes[0]) {
+	if strings.ContainsAny(stakes[0], "$€£") || reCurrency().MatchString(stakes[0]) {
 		p.scale = 100
 	}
 	lo, err1 := p.amount(stakes[1])
@@ -323,7 +322,7 @@ func (p *psParser) parse() (*psHand, int, error) {
 	if i < 0 {
 		return fail(p.end-1, ErrMalformed, "the hand is cut short after its header")
 	}
-	t := reTable.FindStringSubmatch(p.lines[i])
+	t := reTable().FindStringSubmatch(p.lines[i])
 	if t == nil {
 		return fail(i, ErrMalformed, "want the table line, got %q", clip(p.lines[i]))
 	}
@@ -336,7 +335,7 @@ func (p *psParser) parse() (*psHand, int, error) {
 	p.bySeat, p.byName, p.dealtIn = map[events.Seat]string{}, map[string]events.Seat{}, map[events.Seat]bool{}
 	stacks := map[events.Seat]events.Chips{}
 	for i = p.next(i + 1); i >= 0; i = p.next(i + 1) {
-		sm := reSeat.FindStringSubmatch(p.lines[i])
+		sm := reSeat().FindStringSubmatch(p.lines[i])
 		if sm == nil {
 			break
 		}
@@ -415,7 +414,7 @@ func (p *psParser) parse() (*psHand, int, error) {
 	return h, stray, nil
 }
 
-var reCurrency = regexp.MustCompile(` [A-Z]{3}\)$`)
+var reCurrency = lazyRegexp(` [A-Z]{3}\)$`)
 
 func (p *psParser) sortedSeats() []events.Seat {
 	ss := make([]events.Seat, 0, len(p.bySeat))
@@ -433,7 +432,7 @@ func (p *psParser) next(i int) int { return firstNonBlank(p.lines, i, p.end) }
 func (p *psParser) line(d *draft, i int, l string, bigBlind events.Chips) error {
 	bad := func(kind error, format string, a ...any) error { return atLine(i+1, errf(kind, format, a...)) }
 	if p.phase == phaseSummary {
-		if m := reTotal.FindStringSubmatch(l); m != nil {
+		if m := reTotal().FindStringSubmatch(l); m != nil {
 			t, err1 := p.amount(m[1])
 			r, err2 := p.amount(m[3])
 			if err1 != nil || err2 != nil {
@@ -442,14 +441,14 @@ func (p *psParser) line(d *draft, i int, l string, bigBlind events.Chips) error 
 			p.total, p.rake, p.haveSum, p.totalRow = t, r, true, i
 			return nil
 		}
-		if m := reSumSeat.FindStringSubmatch(l); m != nil {
+		if m := reSumSeat().FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			s := events.Seat(n)
 			if _, ok := p.bySeat[s]; !ok {
 				return bad(ErrMalformed, "summary line for seat %d, which is not listed", n)
 			}
 			p.summary[s] = true
-			if c := reSumShow.FindStringSubmatch(m[2]); c != nil {
+			if c := reSumShow().FindStringSubmatch(m[2]); c != nil {
 				cs, err := cards.ParseList(c[1])
 				if err != nil || len(cs) != 5 {
 					return bad(ErrMalformed, "bad cards %q", c[1])
@@ -462,7 +461,7 @@ func (p *psParser) line(d *draft, i int, l string, bigBlind events.Chips) error 
 		}
 		return bad(ErrMalformed, "unknown summary line %q", clip(l))
 	}
-	if m := reSection.FindStringSubmatch(l); m != nil {
+	if m := reSection().FindStringSubmatch(l); m != nil {
 		switch m[1] {
 		case "DEALING HANDS":
 			if p.phase != phasePreDeal {
@@ -485,10 +484,10 @@ func (p *psParser) line(d *draft, i int, l string, bigBlind events.Chips) error 
 		}
 		return nil
 	}
-	if m := reDealt.FindStringSubmatch(l); m != nil {
+	if m := reDealt().FindStringSubmatch(l); m != nil {
 		return atLine(i+1, p.dealtTo(d, l, m[1], m[2], m[3]))
 	}
-	if m := reReturn.FindStringSubmatch(l); m != nil {
+	if m := reReturn().FindStringSubmatch(l); m != nil {
 		s, ok := p.byName[m[2]]
 		if !ok {
 			return bad(ErrMalformed, "bet returned to %q, who has no seat", m[2])
@@ -500,7 +499,7 @@ func (p *psParser) line(d *draft, i int, l string, bigBlind events.Chips) error 
 		d.steps = append(d.steps, &step{kind: stepReturn, line: i + 1, seat: s, amount: a})
 		return nil
 	}
-	if m := reCollect.FindStringSubmatch(l); m != nil {
+	if m := reCollect().FindStringSubmatch(l); m != nil {
 		if s, ok := p.byName[m[1]]; ok {
 			a, err := p.amount(m[2])
 			if err != nil {
@@ -525,7 +524,7 @@ func (p *psParser) line(d *draft, i int, l string, bigBlind events.Chips) error 
 	if name, rest, ok := p.player(l); ok {
 		return p.action(d, i, p.byName[name], rest, bigBlind)
 	}
-	if reChat.MatchString(l) || reTraffic.MatchString(l) {
+	if reChat().MatchString(l) || reTraffic().MatchString(l) {
 		return nil
 	}
 	return bad(ErrMalformed, "unknown line %q", clip(l))
@@ -628,26 +627,26 @@ func (p *psParser) action(d *draft, i int, s events.Seat, rest string, bigBlind 
 		}
 		return c, nil
 	}
-	rest = reAllIn.ReplaceAllString(rest, "")
+	rest = reAllIn().ReplaceAllString(rest, "")
 	switch {
-	case reSitOut.MatchString(rest):
+	case reSitOut().MatchString(rest):
 		if p.phase == phasePreDeal {
 			p.dealtIn[s] = false
 		}
 		return nil
-	case reSeatNoise.MatchString(rest), reNoShow.MatchString(rest):
+	case reSeatNoise().MatchString(rest), reNoShow().MatchString(rest):
 		return nil
 	}
-	if m := rePostSB.FindStringSubmatch(rest); m != nil {
+	if m := rePostSB().FindStringSubmatch(rest); m != nil {
 		return p.post(d, i, s, m[1], events.BlindSmall, bigBlind, add, money)
 	}
-	if m := rePostBB.FindStringSubmatch(rest); m != nil {
+	if m := rePostBB().FindStringSubmatch(rest); m != nil {
 		return p.post(d, i, s, m[1], events.BlindBig, bigBlind, add, money)
 	}
-	if m := rePostBoth.FindStringSubmatch(rest); m != nil {
+	if m := rePostBoth().FindStringSubmatch(rest); m != nil {
 		return p.post(d, i, s, m[1], events.BlindDead, bigBlind, add, money)
 	}
-	if m := rePostAnte.FindStringSubmatch(rest); m != nil {
+	if m := rePostAnte().FindStringSubmatch(rest); m != nil {
 		if p.phase != phasePreDeal {
 			return bad(ErrMalformed, "an ante after the deal")
 		}
@@ -674,26 +673,26 @@ func (p *psParser) action(d *draft, i int, s events.Seat, rest string, bigBlind 
 		return add(&step{kind: stepAct, action: action, amount: amount, round: round})
 	}
 	switch {
-	case reFold.MatchString(rest):
+	case reFold().MatchString(rest):
 		return bet(events.Fold, 0)
-	case reCheck.MatchString(rest):
+	case reCheck().MatchString(rest):
 		return bet(events.Check, 0)
 	}
-	if m := reCall.FindStringSubmatch(rest); m != nil {
+	if m := reCall().FindStringSubmatch(rest); m != nil {
 		a, err := money(m[1])
 		if err != nil {
 			return err
 		}
 		return bet(events.Call, a)
 	}
-	if m := reBet.FindStringSubmatch(rest); m != nil {
+	if m := reBet().FindStringSubmatch(rest); m != nil {
 		a, err := money(m[1])
 		if err != nil {
 			return err
 		}
 		return bet(events.Bet, a)
 	}
-	if m := reRaise.FindStringSubmatch(rest); m != nil {
+	if m := reRaise().FindStringSubmatch(rest); m != nil {
 		to, err := money(m[2])
 		if err != nil {
 			return err
@@ -703,7 +702,7 @@ func (p *psParser) action(d *draft, i int, s events.Seat, rest string, bigBlind 
 		}
 		return bet(events.Raise, to-p.inRound[s])
 	}
-	if m := reDiscard.FindStringSubmatch(rest); m != nil {
+	if m := reDiscard().FindStringSubmatch(rest); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		st := &step{kind: stepDraw, count: n}
 		if m[2] != "" {
@@ -718,7 +717,7 @@ func (p *psParser) action(d *draft, i int, s events.Seat, rest string, bigBlind 
 		}
 		return add(st)
 	}
-	if m := rePat.FindStringSubmatch(rest); m != nil {
+	if m := rePat().FindStringSubmatch(rest); m != nil {
 		st := &step{kind: stepDraw, discarded: []cards.Card{}}
 		if m[1] != "" {
 			cs, err := cards.ParseList(m[1])
@@ -732,7 +731,7 @@ func (p *psParser) action(d *draft, i int, s events.Seat, rest string, bigBlind 
 		}
 		return add(st)
 	}
-	if m := reShows.FindStringSubmatch(rest); m != nil {
+	if m := reShows().FindStringSubmatch(rest); m != nil {
 		cs, err := cards.ParseList(m[1])
 		if err != nil {
 			return bad(ErrMalformed, "bad cards %q: %v", m[1], err)
@@ -742,7 +741,7 @@ func (p *psParser) action(d *draft, i int, s events.Seat, rest string, bigBlind 
 		}
 		return add(&step{kind: stepShow, shown: cs})
 	}
-	if reMucks.MatchString(rest) {
+	if reMucks().MatchString(rest) {
 		return add(&step{kind: stepMuck})
 	}
 	return bad(ErrMalformed, "unknown action %q", clip(rest))
@@ -991,7 +990,7 @@ func clip(s string) string {
 // romanLevel reads the blind level of a tournament header ("Level V (50/100)"); 1 when it names
 // none, since v1.1 requires a level of at least 1.
 func romanLevel(game string) int {
-	m := reLevel.FindStringSubmatch(game)
+	m := reLevel().FindStringSubmatch(game)
 	if m == nil {
 		return 1
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -406,7 +405,7 @@ func ImportMerge(name string, data []byte) *Result {
 	res := &Result{}
 	// The description (game and stakes) stands before the games it is about.
 	desc := ""
-	if m := reMergeDesc.FindStringSubmatch(decodeText(data)); m != nil {
+	if m := reMergeDesc().FindStringSubmatch(decodeText(data)); m != nil {
 		desc = m[1]
 	}
 	blocks := xmlHands(name, data, "game", res, func(dec *xml.Decoder, se xml.StartElement, line int) (*psHand, error) {
@@ -422,8 +421,8 @@ func ImportMerge(name string, data []byte) *Result {
 }
 
 var (
-	reMergeDesc   = regexp.MustCompile(`<description ([^>]*)/?>`)
-	reMergeStakes = regexp.MustCompile(`type="(5-Draw)" stakes="(No Limit|Pot Limit|Limit) \((` + amt + `)/(` + amt + `)\)"`)
+	reMergeDesc   = lazyRegexp(`<description ([^>]*)/?>`)
+	reMergeStakes = lazyRegexp(`type="(5-Draw)" stakes="(No Limit|Pot Limit|Limit) \((` + amt + `)/(` + amt + `)\)"`)
 )
 
 func readMerge(name, desc string, g *mergeGame, line int) (*psHand, error) {
@@ -432,7 +431,7 @@ func readMerge(name, desc string, g *mergeGame, line int) (*psHand, error) {
 	bad := func(kind error, format string, a ...any) (*psHand, error) {
 		return h, atLine(line, errf(kind, format, a...))
 	}
-	dm := reMergeStakes.FindStringSubmatch(desc)
+	dm := reMergeStakes().FindStringSubmatch(desc)
 	if dm == nil {
 		return bad(ErrUnsupported, "game %q is not five-card draw (5-Draw)", desc)
 	}

@@ -14,16 +14,48 @@ import (
 )
 
 // readAtStart lists the languages whose file was read before any test ran: by the package's
-// initialization alone.
-var readAtStart []string
+// initialization alone; readByCheckFlag those read after by CheckFlag of flagsChecked.
+var readAtStart, readByCheckFlag []string
+
+// flagsChecked are --lang values accepted and refused, exactly and by the matcher.
+var flagsChecked = []string{"", "en", "pt-BR", "pt", "es-AR", "tr_TR.UTF-8", "TR", "C", "klingon", "de", "x-y-z"}
 
 func TestMain(m *testing.M) {
-	for _, l := range all {
-		if l.Messages != nil {
-			readAtStart = append(readAtStart, l.Code)
+	read := func() (codes []string) {
+		for _, l := range all {
+			if l.Messages != nil {
+				codes = append(codes, l.Code)
+			}
+		}
+		return codes
+	}
+	readAtStart = read()
+	for _, f := range flagsChecked {
+		_ = CheckFlag(f)
+	}
+	readByCheckFlag = read()
+	os.Exit(m.Run())
+}
+
+// CheckFlag refuses the --lang values Choose refuses, with its error, and reads no file.
+func TestCheckFlagIsChoosesCheck(t *testing.T) {
+	if len(readByCheckFlag) > 0 {
+		t.Errorf("CheckFlag read the files of %v", readByCheckFlag)
+	}
+	refused := 0
+	for _, f := range flagsChecked {
+		_, want := Choose(f, nil)
+		got := CheckFlag(f)
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Errorf("CheckFlag(%q) = %v, Choose's error %v", f, got, want)
+		}
+		if got != nil {
+			refused++
 		}
 	}
-	os.Exit(m.Run())
+	if refused == 0 || refused == len(flagsChecked) {
+		t.Errorf("%d of %d flags refused: the cases check one side only", refused, len(flagsChecked))
+	}
 }
 
 // Starting a program reads no translators' file: each is read at its language's first use, so

@@ -1,6 +1,9 @@
 package report
 
-import "html/template"
+import (
+	"html/template"
+	"sync"
+)
 
 // css lays the report out for a screen of any width and for print (A4, the browser's "save as
 // PDF"): sections do not break across pages, the drawings keep to the page width.
@@ -54,7 +57,13 @@ code.hash{display:block;font:15px ui-monospace,"DejaVu Sans Mono",monospace;word
 }
 `
 
-var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// tmpl is parsed on its first use, by report alone: parsed by the package's initialisation it cost
+// every fechado process about 0.5 ms at start.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(pageTemplate))
+})
+
+const pageTemplate = `<!DOCTYPE html>
 <html lang="{{.Lang}}">
 <head>
 <meta charset="utf-8">
@@ -137,4 +146,4 @@ var tmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{end}}</main>
 </body>
 </html>
-`))
+`

@@ -223,7 +223,7 @@ func Write(w io.Writer, evs []*events.Event, o Options) error {
 			return err
 		}
 	}
-	return tmpl.Execute(w, p)
+	return tmpl().Execute(w, p)
 }
 
 // ordered returns the hand's events in seq order up to last.

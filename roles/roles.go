@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 )
 
@@ -88,11 +87,22 @@ var ErrInvalid = errors.New("invalid auth file")
 // them.
 var Reserved = []string{"fechado", "admin"}
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // ValidName reports whether s may name a user or a table: 1–64 of A-Z a-z 0-9 _ -, so that it is
-// one subject token (and InboxPrefix(s) a valid inbox prefix).
-func ValidName(s string) bool { return nameRE.MatchString(s) }
+// one subject token (and InboxPrefix(s) a valid inbox prefix). A loop, not a regular expression:
+// the pattern's {1,64} compiled to 64 copies of the class, some 0.8 ms of every process's start.
+func ValidName(s string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Load reads and checks the auth file at path.
 func Load(path string) (*Auth, error) {

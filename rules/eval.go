@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"github.com/fechado/fechado/cards"
@@ -102,14 +103,22 @@ var ErrInvalidHand = errors.New("invalid hand")
 type Evaluator struct {
 	r     Ranking
 	suits bool // r.SuitsBreakTies
-	mask  uint32
 	// Per card (indexed by the card, so that a cards.Card needs no bounds check):
 	key  [256]uint32 // the additive key of its rank (rankKeys); 0 outside the deck
 	bit  [256]uint16 // 1 << (rank-2)
 	sbit [256]uint64 // 1 << (4*rank + suit strength)
 	// A table entry is a Value without its suits part, shifted down by suitBits.
 	flush [1 << 13]uint32 // flushes by the mask of their ranks
-	ranks []uint32        // other hands by the sum of their cards' keys, masked
+	// Other hands by the sum s of their cards' keys. Of the sums up to five times the largest
+	// key (397,075 on 52 cards) 6,175 are used, so the entries are kept dense, in the order of
+	// their sums: the entry of s is ranks[below[s/64] + the used sums under s in used[s/64]],
+	// about 90 KB touched on 52 cards where a table indexed by s took 2 MB, which cost every
+	// process some 6 ms to build (its fresh pages faulted in and cleared). The arrays' lengths
+	// are powers of two, indexed modulo their length so that Eval checks no bounds: the largest
+	// sum's word is 6,204, and 52 cards' entries with the 0 after them 6,176.
+	used  [1 << 13]uint64 // bit s%64 of used[s/64]: s is the sum of five ranks of the deck
+	below [1 << 13]uint16 // the used sums in the words before
+	ranks [1 << 13]uint32 // the entries of the used sums in the order of the sums, then 0
 }
 
 // rankKeys gives the i-th lowest rank of a deck a key such that the sums of the keys of any five
@@ -156,7 +165,7 @@ func (e *Evaluator) Eval(h [5]cards.Card) Value {
 	if ((c0^c1)|(c0^c2)|(c0^c3)|(c0^c4))&3 == 0 { // one suit
 		x = e.flush[(e.bit[c0]|e.bit[c1]|e.bit[c2]|e.bit[c3]|e.bit[c4])&(1<<13-1)]
 	} else {
-		x = e.ranks[(e.key[c0]+e.key[c1]+e.key[c2]+e.key[c3]+e.key[c4])&e.mask]
+		x = e.rankEntry(e.key[c0] + e.key[c1] + e.key[c2] + e.key[c3] + e.key[c4])
 	}
 	v := Value(x) << suitBits
 	if e.suits {
@@ -179,6 +188,15 @@ func (e *Evaluator) Eval(h [5]cards.Card) Value {
 		v |= Value(s)
 	}
 	return v
+}
+
+// rankEntry returns the entry of the hands whose keys sum to s, or 0 if no five ranks of the deck
+// do (a hand with cards outside the deck).
+func (e *Evaluator) rankEntry(s uint32) uint32 {
+	i, b := s/64%uint32(len(e.used)), s%64
+	w := e.used[i]
+	x := e.ranks[(uint(e.below[i])+uint(bits.OnesCount64(w&(1<<b-1))))%uint(len(e.ranks))]
+	return x & -uint32(w>>b&1)
 }
 
 // EvalSlice is Eval for a hand that needs checking: five distinct cards, each in the deck that
@@ -298,17 +316,12 @@ func build(r Ranking) *Evaluator {
 		e.bit[c] = 1 << (c.Rank() - 2)
 		e.sbit[c] = 1 << (4*uint(c.Rank()) + suitStrength[c.Suit()])
 	}
-	// Any five keys of the deck (repeats included) sum to at most 5 times the largest.
-	size := uint32(1)
-	for size <= 5*rankKeys[n-1] {
-		size <<= 1
-	}
-	e.ranks = make([]uint32, size)
-	// Written before the walk reads it: a fresh page read first is the kernel's page of zeros,
-	// and the write after it, while other threads of the process run on other cores (a spread
-	// audit's workers), interrupts them all to flush their TLBs.
-	clear(e.ranks)
-	e.mask = size - 1
+	// Any five keys of the deck (repeats included) sum to at most 5 times the largest; cards
+	// outside the deck have key 0.
+	words := 5*rankKeys[n-1]/64 + 1
+	// Written before the walk reads it: a fresh page read first maps the kernel's page of zeros,
+	// and the write after it interrupts the process's other cores to flush their TLBs.
+	clear(e.used[:words])
 
 	entry := func(cat Category, seq [5]cards.Rank) uint32 {
 		x := place[cat]<<(ordShift-suitBits) | uint32(cat)<<(catShift-suitBits)
@@ -318,30 +331,23 @@ func build(r Ranking) *Evaluator {
 		return x
 	}
 	// Every multiset of five ranks of the deck, each at most four times: counts[i] cards of rank
-	// Low+i.
+	// Low+i. Its sum and entry are kept in found until the used sums are known.
+	type sumEntry struct{ sum, x uint32 }
+	found := make([]sumEntry, 0, multisets(n))
 	var counts [13]int
-	var walk func(i, left int)
-	walk = func(i, left int) {
-		if i == n {
-			if left > 0 {
-				return
-			}
+	// walk gives counts[i:] the left cards; sum and m are the keys' sum and the mask of the ranks
+	// of counts[:i]. Once no card is left the rest of the ranks are 0, and the last rank takes
+	// every card left: the walk visits the multisets, not every prefix of counts.
+	var walk func(i, left int, sum uint32, m uint16)
+	walk = func(i, left int, sum uint32, m uint16) {
+		if left == 0 {
 			cat, seq := classify(counts[:n], r.Low)
-			var sum uint32
-			for j, k := range counts[:n] {
-				sum += uint32(k) * rankKeys[j]
-			}
-			if e.ranks[sum] != 0 {
+			if e.used[sum/64]&(1<<(sum%64)) != 0 {
 				panic("rules: rank keys collide")
 			}
-			e.ranks[sum] = entry(cat, seq)
+			e.used[sum/64] |= 1 << (sum % 64)
+			found = append(found, sumEntry{sum, entry(cat, seq)})
 			if cat == HighCard || cat == Straight { // five distinct ranks: also as a flush
-				var m uint16
-				for j, k := range counts[:n] {
-					if k > 0 {
-						m |= 1 << (int(r.Low) - 2 + j)
-					}
-				}
 				fl := Flush
 				if cat == Straight {
 					fl = StraightFlush
@@ -350,29 +356,59 @@ func build(r Ranking) *Evaluator {
 			}
 			return
 		}
-		for k := 0; k <= 4 && k <= left; k++ {
+		if i == n-1 {
+			if left <= 4 {
+				counts[i] = left
+				walk(n, 0, sum+uint32(left)*rankKeys[i], m|1<<(int(r.Low)-2+i))
+				counts[i] = 0
+			}
+			return
+		}
+		walk(i+1, left, sum, m)
+		for k := 1; k <= 4 && k <= left; k++ {
 			counts[i] = k
-			walk(i+1, left-k)
+			walk(i+1, left-k, sum+uint32(k)*rankKeys[i], m|1<<(int(r.Low)-2+i))
 		}
 		counts[i] = 0
 	}
-	walk(0, 5)
+	walk(0, 5, 0, 0)
+	k := 0
+	for i, w := range e.used[:words] {
+		e.below[i] = uint16(k)
+		k += bits.OnesCount64(w)
+	}
+	for _, f := range found {
+		w := e.used[f.sum/64]
+		e.ranks[int(e.below[f.sum/64])+bits.OnesCount64(w&(1<<(f.sum%64)-1))] = f.x
+	}
 	return e
+}
+
+// multisets returns the number of multisets of five of n ranks, each taken at most four times:
+// all multisets of five, less the n made of one rank five times.
+func multisets(n int) int {
+	return (n+4)*(n+3)*(n+2)*(n+1)*n/120 - n
 }
 
 // classify returns the category (without flushes) of five ranks given as counts per rank from
 // low, and its distinct ranks in ranking order: larger groups first, then higher rank; an ace-low
 // straight lists the ace last, as 1.
 func classify(counts []int, low cards.Rank) (Category, [5]cards.Rank) {
+	// The distinct ranks by the size of their group, each group from the highest rank down: one
+	// pass over the ranks (build classifies every multiset of the deck, at every process's first
+	// hand of a ranking).
+	var groups [5][5]cards.Rank
+	var sizes [5]int
+	for j := len(counts) - 1; j >= 0; j-- {
+		if k := counts[j]; k > 0 {
+			groups[k][sizes[k]] = low + cards.Rank(j)
+			sizes[k]++
+		}
+	}
 	var seq [5]cards.Rank
 	n := 0
 	for size := 4; size >= 1; size-- {
-		for j := len(counts) - 1; j >= 0; j-- {
-			if counts[j] == size {
-				seq[n] = low + cards.Rank(j)
-				n++
-			}
-		}
+		n += copy(seq[n:], groups[size][:sizes[size]])
 	}
 	first := counts[int(seq[0]-low)]
 	switch {

@@ -18,11 +18,11 @@ import (
 
 func init() {
 	register(&command{
-		name:    "import",
-		summary: "convert hand histories of PokerStars, PHH, Full Tilt, OnGame, Boss, Merge to events",
-		usage:   "import --format pokerstars|phh|fulltilt|ongame|boss|merge|auto [--out FILE | --publish [log flags]] FILE…",
-		help:    importHelp(),
-		run:     runImport,
+		name:     "import",
+		summary:  "convert hand histories of PokerStars, PHH, Full Tilt, OnGame, Boss, Merge to events",
+		usage:    "import --format pokerstars|phh|fulltilt|ongame|boss|merge|auto [--out FILE | --publish [log flags]] FILE…",
+		helpFrom: importHelp,
+		run:      runImport,
 	})
 }
 

@@ -49,7 +49,10 @@ type command struct {
 	summary string // one line for the command list
 	usage   string // the synopsis after "fechado "
 	help    string // what it does, for --help
-	run     func(m *Main, args []string) error
+	// helpFrom, when set, builds help on --help instead: sim's and import's list tables, which
+	// every process built at start when they were strings made by init.
+	helpFrom func() string
+	run      func(m *Main, args []string) error
 }
 
 var commands = map[string]*command{}
@@ -131,7 +134,11 @@ func (m *Main) printUsage(w io.Writer) {
 }
 
 func (m *Main) printHelp(c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(m.Stdout, "Usage: fechado %s\n\n%s\n", c.usage, strings.TrimSpace(c.help))
+	help := c.help
+	if c.helpFrom != nil {
+		help = c.helpFrom()
+	}
+	fmt.Fprintf(m.Stdout, "Usage: fechado %s\n\n%s\n", c.usage, strings.TrimSpace(help))
 	if fs != nil {
 		fmt.Fprintln(m.Stdout, "\nFlags:")
 		fs.SetOutput(m.Stdout)

@@ -19,11 +19,11 @@ import (
 
 func init() {
 	register(&command{
-		name:    "sim",
-		summary: "simulate hands at one table with computer players",
-		usage:   "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]   |   sim --room --players P --tables T --hands H [--colluders K --collusion KIND,… --truth FILE]   |   sim --tournament --rules NAME --entries N [--tables T] [--level DURATION] [--id ID] …   |   sim --live --target URL [--tables N] [--pace D] [--duration D] [--readers K] [--user U --password P]",
-		help:    simHelp(),
-		run:     runSim,
+		name:     "sim",
+		summary:  "simulate hands at one table with computer players",
+		usage:    "sim --rules NAME --players N --hands K [--seed S] [--table ID] [--out FILE] [--inject CODE]... [--cash] [--publish]   |   sim --room --players P --tables T --hands H [--colluders K --collusion KIND,… --truth FILE]   |   sim --tournament --rules NAME --entries N [--tables T] [--level DURATION] [--id ID] …   |   sim --live --target URL [--tables N] [--pace D] [--duration D] [--readers K] [--user U --password P]",
+		helpFrom: simHelp,
+		run:      runSim,
 	})
 }
 
