@@ -135,11 +135,16 @@ const spreadFirstRound = 64 << 10
 // of the file's pages mapped (48 rounds: a peak of about 120 MB against 75, for no more CPU).
 // Since a new table goes to the worker with the least left to audit (router.left), a worker
 // behind takes none until it has caught up, and the workers end within milliseconds of each
-// other; 48 rounds still idle the cores least (16 and 8 rounds: a median 4.0 and 4.2% of the two
-// cores idle in execution traces, against 3.0%, BENCHMARKS.md, twentieth session).
+// other; 48 rounds idled the cores least (16 and 8 rounds: a median 4.0 and 4.2% of the two
+// cores idle in execution traces, against 3.0%, BENCHMARKS.md, twentieth session). Since the
+// reader hashes nothing and finds each line once, a round 48 MB ahead costs more than that idle
+// time: its lists are new memory (a worker gives its lists back only after auditing them) and its
+// lines have left the caches when a worker reads them. At 8 rounds, two workers take 1.06–1.08×
+// one worker's CPU instead of 1.12–1.15×, and on room20k two workers against one went from
+// 1.56–1.61× to 1.62–1.71× (BENCHMARKS.md, twenty-second session).
 const (
 	spreadAhead      = 16
-	spreadAheadLines = 48
+	spreadAheadLines = 8
 )
 
 // batch is one worker's lines of a round of file number file: their spans in it and line numbers.
