@@ -120,7 +120,7 @@ func (c *Chain) Check(e *Event) []Problem { return c.CheckSum(e, nil) }
 func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 	seen := false
 	if c.TrackIDs {
-		seen = c.ids.Seen(e.ID, c.idWindow())
+		seen = c.ids.Seen(e.ID, idWindow(c.IDWindow))
 	}
 	return c.check(e, sum, seen)
 }
@@ -130,16 +130,17 @@ func (c *Chain) CheckSum(e *Event, sum *[sha256.Size]byte) []Problem {
 // the chain says.
 func (c *Chain) ExpectIDs(n int) {
 	if c.TrackIDs {
-		c.ids.Expect(n, c.idWindow())
+		c.ids.Expect(n, idWindow(c.IDWindow))
 	}
 }
 
-// idWindow is IDWindow, or DefaultIDWindow when it is 0.
-func (c *Chain) idWindow() int {
-	if c.IDWindow <= 0 {
+// idWindow is a Chain's IDWindow or an IDs' Window as the id set takes it: DefaultIDWindow when
+// not set.
+func idWindow(w int) int {
+	if w <= 0 {
 		return DefaultIDWindow
 	}
-	return c.IDWindow
+	return w
 }
 
 // idHead is how a line as Encode writes it begins, before the event's id.
@@ -219,32 +220,18 @@ type IDs struct {
 
 // Seen records id and reports whether it was seen before, as the Chain's check does.
 func (s *IDs) Seen(id []byte) bool {
-	w := s.Window
-	if w <= 0 {
-		w = DefaultIDWindow
-	}
-	return s.set.Seen(alias.String(id), w) // the set keeps a fingerprint, not the string
+	return s.set.Seen(alias.String(id), idWindow(s.Window)) // the set keeps a fingerprint, not the string
 }
 
 // Expect is Chain.ExpectIDs for these ids: about n come.
-func (s *IDs) Expect(n int) {
-	w := s.Window
-	if w <= 0 {
-		w = DefaultIDWindow
-	}
-	s.set.Expect(n, w)
-}
+func (s *IDs) Expect(n int) { s.set.Expect(n, idWindow(s.Window)) }
 
 // Prefetch is Chain.Prefetch for these ids: head is the start of a line whose id comes later.
 func (s *IDs) Prefetch(head []byte) { prefetchID(&s.set, head) }
 
 // SeenString is Seen of an id held as a string (a decoded event's).
 func (s *IDs) SeenString(id string) bool {
-	w := s.Window
-	if w <= 0 {
-		w = DefaultIDWindow
-	}
-	return s.set.Seen(id, w)
+	return s.set.Seen(id, idWindow(s.Window))
 }
 
 // IDKeys holds the fingerprints of a run of event ids, in their order, as IDs keeps them: worked
@@ -270,22 +257,14 @@ func (ks *IDKeys) Reset() { ks.keys = ks.keys[:0] }
 // recorded). What it says, and records, is what those calls of SeenString would; it asks for
 // the set's memory a few ids ahead of the one it checks, so that a run's cache misses overlap.
 func (s *IDs) SeenKeys(ks *IDKeys) (int, bool) {
-	w := s.Window
-	if w <= 0 {
-		w = DefaultIDWindow
-	}
-	i := s.set.SeenKeys(ks.keys, w)
+	i := s.set.SeenKeys(ks.keys, idWindow(s.Window))
 	return i, i < len(ks.keys)
 }
 
 // SeenKeysFrom is SeenKeys of the ids of ks from index from on (those before it checked
 // already): the index in ks of the first seen before, and true, or ks.Len() and false.
 func (s *IDs) SeenKeysFrom(ks *IDKeys, from int) (int, bool) {
-	w := s.Window
-	if w <= 0 {
-		w = DefaultIDWindow
-	}
-	i := from + s.set.SeenKeys(ks.keys[from:], w)
+	i := from + s.set.SeenKeys(ks.keys[from:], idWindow(s.Window))
 	return i, i < len(ks.keys)
 }
 
