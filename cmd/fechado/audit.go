@@ -158,6 +158,7 @@ func runAudit(m *Main, args []string) (err error) {
 		return err
 	}
 	defer stopProfile(&err)
+	prepareHeap(f.all || f.tournament != "", files)
 	out := bufio.NewWriter(m.Stdout)
 	rep := newAuditReport(out, f)
 	a := audit.New(nil)

@@ -90,6 +90,7 @@ func runIntegrity(m *Main, args []string) (err error) {
 	case *db != "" && !*save:
 		return usageErr("--db goes with --save")
 	}
+	prepareHeap(*all, files)
 	a := integrity.New(integrity.Options{})
 	var r *integrity.Report
 	err = logfile.Guard(func() error {

@@ -51,6 +51,7 @@ func runValidate(m *Main, args []string) error {
 	if len(files) == 0 {
 		return usageErr("no FILE given (use - for standard input; see 'fechado validate --help')")
 	}
+	prepareHeap(false, files)
 	var total validation
 	bad := 0
 	for _, name := range files {
