@@ -29,7 +29,11 @@ func (a *Auditor) tournament(evs []*events.Event, first *events.Event) {
 	s, err1 := events.Parse(first.Raw)
 	e, err2 := events.Parse(end.Raw)
 	if err1 != nil || err2 != nil {
-		s, e = first, end // an event made in memory (Raw empty or not its line): kept as it is
+		// An event read leniently (its line is refused) or made in memory (Raw empty or not its
+		// line): a copy of the event itself. Keeping the event would keep what the Reader takes
+		// back once the hand is judged and hands out again, cleared, for later lines.
+		sc, ec := *first, *end
+		s, e = &sc, &ec
 	}
 	s.Raw, e.Raw = nil, nil
 	th, ok := tournament.HandOf([]*events.Event{s, e})
