@@ -97,8 +97,10 @@ func (a *Auditor) AddUndecoded(e *events.Event, sum *[sha256.Size]byte, err erro
 }
 
 // note remembers the envelope of the line just fed, for a next line that is not JSON (§8). It
-// keeps the event's own strings, which nothing writes again (an event's memory is never reused),
-// rather than copies: a long log costs nothing here but keeping one event's line alive.
+// keeps the event's own hand and table strings, not copies of them: a Reader's decoder copies
+// those once a hand and shares them among the hand's events (events.Parse copies every string),
+// so they point into no line, and nothing writes them again when the Reader hands the event
+// itself out again (Recycle).
 func (a *Auditor) note(e *events.Event) {
 	a.prevHand, a.prevTable, a.prevSeq = e.Hand, e.Table, e.Seq
 }
