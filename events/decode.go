@@ -572,6 +572,10 @@ type Reader struct {
 	numbers        []int
 	qi             int
 	sumFrom, sumTo int
+	// size is the size of a chunk of lines when not bufSize; reuse, for a Reader made by
+	// NewReaderReusing, follows the chunks to read into again.
+	size  int
+	reuse *chunkPool
 }
 
 // LineHead is how much of a line longer than MaxLineSize ReadLine returns: its first bytes,
@@ -586,9 +590,6 @@ const (
 	// to hold a longer line, up to twice MaxLineSize: a line longer still is read past
 	// (skipLong).
 	bufSize = 64 << 10
-	// minRead is the least room a chunk must have left to be read into; with less, the next
-	// chunk is started, so that a Read never asks for only a few bytes.
-	minRead = bufSize / 8
 	// maxEmptyReads is how many Reads in a row may return nothing before the Reader gives up
 	// with io.ErrNoProgress (as bufio does).
 	maxEmptyReads = 100
@@ -712,6 +713,11 @@ func (r *Reader) Recycle(evs []*Event) {
 	// Cleared now, not when handed out again, so that an event waiting here keeps nothing alive:
 	// a Reader past its end still holds its last events given back, and an auditor of many files
 	// holds every file's Reader (with what they pointed to, 60 MB at a million hands).
+	if r.reuse != nil {
+		for _, e := range evs {
+			r.reuse.give(e.Raw)
+		}
+	}
 	for _, e := range evs {
 		*e = Event{}
 	}
@@ -749,6 +755,9 @@ func (r *Reader) nextLine() (*Event, []byte, error) {
 			return nil, line, err // line: the head of a line over MaxLineSize, or nil
 		}
 		if (len(line) == 0 || line[0] != '{') && len(bytes.TrimSpace(line)) == 0 {
+			if r.reuse != nil {
+				r.reuse.cur.out-- // skipped: nobody holds it
+			}
 			continue
 		}
 		e, err := r.d.parseLine(line)
@@ -782,6 +791,9 @@ const lineBytesLeast = 128
 // are shorter than that; 0 when it does not know (a Reader of an io.Reader, or of chosen lines).
 // It reads nothing.
 func (r *Reader) LinesLeft() int {
+	if r.reuse != nil && r.reuse.Size > 0 {
+		return LinesOf(max(0, r.reuse.Size-r.reuse.read) + r.n - r.next)
+	}
 	if r.rd != nil || r.more != nil {
 		return 0
 	}
@@ -809,6 +821,9 @@ func (r *Reader) ReadLine() ([]byte, error) {
 		return r.readQueued()
 	}
 	line, err := r.readSlice()
+	if r.reuse != nil && len(line) > 0 && err != errSkipped {
+		r.reuse.cur.out++ // a line of the current chunk, out until given back
+	}
 	if err == errSkipped {
 		r.line++
 		return line, &Error{File: r.name, Line: r.line, Err: tooLong(r.longLen)}
@@ -883,7 +898,8 @@ func (r *Reader) skipLong() ([]byte, error) {
 	h.Write(r.chunk[r.next:r.n])
 	size := r.n - r.next
 	// A new chunk: the lines of this one before r.next are the caller's, never written again.
-	r.chunk, r.next, r.scan, r.n = make([]byte, bufSize), 0, 0, 0
+	r.startChunk(r.newChunk(r.chunkSize()))
+	r.next, r.scan, r.n = 0, 0, 0
 	r.lok, r.spans, r.si = false, r.spans[:0], 0
 	for {
 		if r.rerr != nil {
@@ -915,12 +931,17 @@ func (r *Reader) fill() {
 		r.rerr = io.EOF
 		return
 	}
-	if len(r.chunk)-r.n < minRead {
+	if len(r.chunk)-r.n < r.chunkSize()/8 {
+		// Less than an eighth of a chunk left: the next chunk, so that a Read never asks for
+		// only a few bytes.
 		r.nextChunk()
 	}
 	for range maxEmptyReads {
 		n, err := r.rd.Read(r.chunk[r.n:])
 		r.n += n
+		if r.reuse != nil {
+			r.reuse.read += n
+		}
 		if err != nil {
 			r.rerr = err
 			return
@@ -934,13 +955,41 @@ func (r *Reader) fill() {
 
 // nextChunk starts a chunk with the unfinished line of the current one: a new one of bufSize, or
 // twice the line when it is longer than half of that (a long line). The chunk is new memory that
-// is read into once and never reused: the strings own aliases in it stay as they are.
+// is read into once and never reused, so the strings own aliases in it stay as they are; unless
+// the Reader reuses its chunks (NewReaderReusing), when it is a chunk whose lines all came back.
 func (r *Reader) nextChunk() {
 	tail := r.chunk[r.next:r.n]
-	c := make([]byte, max(bufSize, 2*len(tail)))
+	c := r.newChunk(max(r.chunkSize(), 2*len(tail)))
 	copy(c, tail)
-	r.chunk, r.next, r.scan, r.n = c, 0, r.scan-r.next, len(tail)
+	r.startChunk(c)
+	r.next, r.scan, r.n = 0, r.scan-r.next, len(tail)
 	r.lok, r.spans, r.si = false, r.spans[:0], 0 // they were places in the last chunk
+}
+
+// chunkSize is the size of a chunk of lines.
+func (r *Reader) chunkSize() int {
+	if r.size > 0 {
+		return r.size
+	}
+	return bufSize
+}
+
+// newChunk returns a chunk of n bytes or more to read into next; startChunk makes it the
+// current one once what is needed of the current one is copied.
+func (r *Reader) newChunk(n int) []byte {
+	if r.reuse == nil {
+		return make([]byte, n)
+	}
+	return r.reuse.get(n)
+}
+
+// startChunk makes c the Reader's chunk. The one before is the pool's to free once its lines
+// are all back (NewReaderReusing), and may be written again from then on.
+func (r *Reader) startChunk(c []byte) {
+	if r.reuse != nil {
+		r.reuse.start(c)
+	}
+	r.chunk = c
 }
 
 // LineSum returns the SHA-256 of the last line returned (by Next or ReadLine, without its
