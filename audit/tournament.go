@@ -26,15 +26,7 @@ func (a *Auditor) tournament(evs []*events.Event, first *events.Event) {
 	}
 	// Kept until Close: copies of the two events, so that the hand holds no piece of the
 	// Reader's slabs (events.Reader) alive, only what the model reads.
-	s, err1 := events.Parse(first.Raw)
-	e, err2 := events.Parse(end.Raw)
-	if err1 != nil || err2 != nil {
-		// An event read leniently (its line is refused) or made in memory (Raw empty or not its
-		// line): a copy of the event itself. Keeping the event would keep what the Reader takes
-		// back once the hand is judged and hands out again, cleared, for later lines.
-		sc, ec := *first, *end
-		s, e = &sc, &ec
-	}
+	s, e := keptCopy(first), keptCopy(end)
 	s.Raw, e.Raw = nil, nil
 	th, ok := tournament.HandOf([]*events.Event{s, e})
 	if !ok {
@@ -45,6 +37,21 @@ func (a *Auditor) tournament(evs []*events.Event, first *events.Event) {
 		t.evs = []*events.Event{s, e}
 	}
 	a.tours = append(a.tours, t)
+}
+
+// keptCopy returns a copy of e that shares no memory with the Reader: e parsed again from its
+// line; or, for an event read leniently (its line is refused) or made in memory (Raw empty or not
+// its line), a copy of the event itself, whose strings are its own already (a lenient event's
+// alias a copy of its line). Keeping e would keep what the Reader takes back once the hand is
+// judged and hands out again, cleared, for later lines; and a copy of an event that parses would
+// keep pieces of its line (its id and time), which a Reader reusing its chunks writes again
+// (events.NewReaderReusing): each of the two is copied as it can be.
+func keptCopy(e *events.Event) *events.Event {
+	if c, err := events.Parse(e.Raw); err == nil {
+		return c
+	}
+	c := *e
+	return &c
 }
 
 // lastEnded returns the hand.ended among evs (an ended hand has one that counts: the first),
