@@ -205,7 +205,9 @@ func auditFiles(m *Main, names []string, a *audit.Auditor, rep *auditReport) err
 	} else if n > 1 {
 		return auditSpread(files, n, a, rep)
 	}
-	rs, closeAll, err := openLogs(m, names)
+	// A reader given back each hand's events (audit.AuditReader, when no callback keeps a
+	// hand) reads its file into reused chunks: cheaper than touching a fresh mapping's pages.
+	rs, closeAll, err := openLogs(m, names, a.Hand == nil || a.HandBorrows)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *
 			}
 		})
 	}
-	rs, closeAll, err := openLogs(m, files)
+	rs, closeAll, err := openLogs(m, files, false)
 	if err != nil {
 		return err
 	}
@@ -38,8 +38,9 @@ func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *
 
 // openLogs opens the files ("-" is standard input, once) as readers of events (logfile.Open);
 // closeAll closes them. Every file is opened first, so that a missing one fails before anything
-// is printed.
-func openLogs(m *Main, files []string) (rs []*events.Reader, closeAll func(), err error) {
+// is printed. With reuse, the caller gives back every event it is done with and keeps nothing of
+// it, and the files are read into reused chunks (logfile.OpenReusing).
+func openLogs(m *Main, files []string, reuse bool) (rs []*events.Reader, closeAll func(), err error) {
 	var closers []func() error
 	closeAll = func() {
 		for _, c := range closers {
@@ -57,7 +58,11 @@ func openLogs(m *Main, files []string) (rs []*events.Reader, closeAll func(), er
 			rs = append(rs, events.NewReader(m.Stdin, "stdin"))
 			continue
 		}
-		r, c, err := logfile.Open(name)
+		open := logfile.Open
+		if reuse {
+			open = logfile.OpenReusing
+		}
+		r, c, err := open(name)
 		if err != nil {
 			closeAll()
 			return nil, nil, usageErr("%v", err)

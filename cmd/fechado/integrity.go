@@ -161,7 +161,7 @@ func saveIntegrity(path string, r *integrity.Report, at time.Time) error {
 
 // integrityFiles reads the files, in order, into the analyzer.
 func integrityFiles(m *Main, names []string, a *integrity.Analyzer) error {
-	rs, closeAll, err := openLogs(m, names)
+	rs, closeAll, err := openLogs(m, names, false)
 	if err != nil {
 		return err
 	}

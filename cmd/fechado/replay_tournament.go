@@ -77,7 +77,7 @@ func replayTournament(m *Main, store *logFlags, files []string, id, at string, a
 			return err
 		}
 	} else {
-		rs, closeAll, err := openLogs(m, files)
+		rs, closeAll, err := openLogs(m, files, false)
 		if err != nil {
 			return err
 		}

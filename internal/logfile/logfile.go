@@ -42,6 +42,24 @@ func Open(name string) (*events.Reader, func() error, error) {
 	return events.NewReader(f, name), f.Close, nil
 }
 
+// OpenReusing returns a Reader of the log file called name that reads it into a few chunks used
+// over and over (events.NewReaderReusing) rather than mapping it, and the function that closes
+// it. The caller must give back every event it is done with (events.Reader.Recycle) and keep
+// nothing of them: what they alias is written again. The first touch of each page of a fresh
+// mapping is dear on some machines (a virtual machine keeping the guest's page tables itself);
+// a few chunks touched once each are not.
+func OpenReusing(name string) (*events.Reader, func() error, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	size := 0
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = int(st.Size())
+	}
+	return events.NewReaderReusing(f, name, events.Reuse{Size: size}), f.Close, nil
+}
+
 // Map returns the bytes of the log file called name mapped into memory, read-only, and the
 // function that gives their first n bytes back to the file once every line there is done with
 // (as events.NewReaderBytes's done; n smaller than before begins a second reading from the start); ok is false when the file cannot be mapped (not a regular
