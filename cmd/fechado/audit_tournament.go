@@ -39,7 +39,7 @@ func auditTournament(m *Main, store *logFlags, f auditFlags, files []string, a *
 // openLogs opens the files ("-" is standard input, once) as readers of events (logfile.Open);
 // closeAll closes them. Every file is opened first, so that a missing one fails before anything
 // is printed. With reuse, the caller gives back every event it is done with and keeps nothing of
-// it, and the files are read into reused chunks (logfile.OpenReusing).
+// it, and the files and standard input are read into reused chunks (logfile.OpenReusing).
 func openLogs(m *Main, files []string, reuse bool) (rs []*events.Reader, closeAll func(), err error) {
 	var closers []func() error
 	closeAll = func() {
@@ -55,7 +55,11 @@ func openLogs(m *Main, files []string, reuse bool) (rs []*events.Reader, closeAl
 				return nil, nil, usageErr("standard input (-) given twice")
 			}
 			stdin = true
-			rs = append(rs, events.NewReader(m.Stdin, "stdin"))
+			r := events.NewReader(m.Stdin, "stdin")
+			if reuse {
+				r = events.NewReaderReusing(m.Stdin, "stdin", events.Reuse{})
+			}
+			rs = append(rs, r)
 			continue
 		}
 		open := logfile.Open
