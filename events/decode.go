@@ -531,7 +531,8 @@ func tableID(s []byte) error {
 //
 // Nothing it hands out is written again: chunks of lines and slabs of events are never reused,
 // so that whatever a caller keeps stays as it was read (line sums are handed out as copies). The
-// one exception is the caller's to make: events it gives back with Recycle. A
+// one exception is the caller's to make: events it gives back with Recycle, and, of a Reader made
+// by NewReaderReusing, the lines of those events and the strings that alias them. A
 // Reader made by NewReaderBytes reads no file: its one chunk is the bytes it was given.
 type Reader struct {
 	d    decoder
