@@ -43,21 +43,20 @@ func Open(name string) (*events.Reader, func() error, error) {
 }
 
 // OpenReusing returns a Reader of the log file called name that reads it into a few chunks used
-// over and over (events.NewReaderReusing) rather than mapping it, and the function that closes
-// it. The caller must give back every event it is done with (events.Reader.Recycle) and keep
+// over and over (events.NewReaderReusing, as o says; the file's size is set) rather than mapping
+// it, and the function that closes it. The caller must give back every event it is done with (events.Reader.Recycle) and keep
 // nothing of them: what they alias is written again. The first touch of each page of a fresh
 // mapping is dear on some machines (a virtual machine keeping the guest's page tables itself);
 // a few chunks touched once each are not.
-func OpenReusing(name string) (*events.Reader, func() error, error) {
+func OpenReusing(name string, o events.Reuse) (*events.Reader, func() error, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	size := 0
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = int(st.Size())
+		o.Size = int(st.Size())
 	}
-	return events.NewReaderReusing(f, name, events.Reuse{Size: size}), f.Close, nil
+	return events.NewReaderReusing(f, name, o), f.Close, nil
 }
 
 // Map returns the bytes of the log file called name mapped into memory, read-only, and the
