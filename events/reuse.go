@@ -3,7 +3,8 @@ package events
 import (
 	"io"
 	"slices"
-	"unsafe"
+
+	"github.com/fechado/fechado/events/internal/alias"
 )
 
 // Reuse is how a Reader of an io.Reader made by NewReaderReusing reuses its chunks of lines.
@@ -109,14 +110,13 @@ func (p *chunkPool) give(line []byte) {
 	if cap(line) == 0 {
 		return
 	}
-	at := uintptr(unsafe.Pointer(unsafe.SliceData(line)))
-	if p.cur != nil && p.cur.holds(at) {
+	if p.cur != nil && alias.Within(line, p.cur.buf) {
 		p.cur.out--
 		return
 	}
 	for i := len(p.live) - 1; i >= 0; i-- {
 		c := p.live[i]
-		if !c.holds(at) {
+		if !alias.Within(line, c.buf) {
 			continue
 		}
 		if c.out--; c.out == 0 {
@@ -125,12 +125,6 @@ func (p *chunkPool) give(line []byte) {
 		}
 		return
 	}
-}
-
-// holds says whether the address at is in c's chunk.
-func (c *lineChunk) holds(at uintptr) bool {
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(c.buf)))
-	return at >= base && at < base+uintptr(cap(c.buf))
 }
 
 // Chunks returns how many chunks of lines a reusing Reader (NewReaderReusing) has allocated, 0

@@ -7,7 +7,10 @@
 // and the runtime rely on it (map keys, string interning, comparisons); a write into an aliased
 // byte would silently change every string over it. events keeps the invariant by aliasing only
 // the chunks of a Reader, which are new memory read into once and never reused, and the bytes a
-// caller of events.NewReaderBytes promised never to write (a file mapped read-only).
+// caller of events.NewReaderBytes promised never to write (a file mapped read-only). The one
+// exception is a Reader made by events.NewReaderReusing: it reads into a chunk again only once
+// every line it handed out from it came back with its event (Recycle), and its caller promised to
+// keep nothing of an event it gave back, so no string over the chunk is alive when it is written.
 package alias
 
 import "unsafe"
@@ -19,4 +22,16 @@ func String(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// Within reports whether part's bytes lie in whole's allocation (whole[:cap(whole)]): which
+// chunk of lines a line handed out came from, for a Reader that reuses its chunks. An empty part
+// lies nowhere.
+func Within(part, whole []byte) bool {
+	if cap(part) == 0 || cap(whole) == 0 {
+		return false
+	}
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(part)))
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(whole)))
+	return at >= base && at < base+uintptr(cap(whole))
 }

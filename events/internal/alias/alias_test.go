@@ -44,3 +44,27 @@ func BenchmarkString(b *testing.B) {
 	})
 	_ = s
 }
+
+// TestWithinTellsTheChunkOfALine proves that Within finds a piece of a chunk in that chunk, up
+// to its capacity, and in no other.
+func TestWithinTellsTheChunkOfALine(t *testing.T) {
+	chunk := make([]byte, 64, 128)
+	other := make([]byte, 64)
+	for _, c := range []struct {
+		name        string
+		part, whole []byte
+		want        bool
+	}{
+		{"the first line", chunk[0:10], chunk, true},
+		{"a line in the middle", chunk[30:40], chunk, true},
+		{"past the length, within the capacity", chunk[100:110], chunk, true},
+		{"another chunk", other[0:10], chunk, false},
+		{"a copy of the line", append([]byte(nil), chunk[0:10]...), chunk, false},
+		{"an empty line", chunk[10:10:10], chunk, false},
+		{"no chunk", chunk[0:10], nil, false},
+	} {
+		if got := Within(c.part, c.whole); got != c.want {
+			t.Errorf("%s: Within = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
