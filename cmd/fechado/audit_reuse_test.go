@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/race"
 	"github.com/fechado/fechado/internal/testfiles"
 )
 
@@ -55,6 +56,11 @@ func TestAuditReusedChunksReportAsTheMapping(t *testing.T) {
 			}
 		}
 		for k, ls := range map[string][][]byte{"cut": cut, "dup": dup, "lenient": lenient, "unended": unended} {
+			if race.Enabled {
+				// One goroutine reads and audits: the detector has nothing to watch, and the
+				// damaged logs run without it.
+				break
+			}
 			variants[k] = append(bytes.Join(ls, []byte("\n")), '\n')
 		}
 		for k, v := range variants {
