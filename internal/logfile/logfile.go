@@ -1,7 +1,8 @@
 // Package logfile opens the JSON Lines logs that commands read from files. On Linux a regular
-// file is mapped into memory, read-only, instead of being read through buffers: the lines and the
-// events' strings are then the file's own pages, which the kernel already holds, so reading a log
-// copies none of it into the heap. The lines were the largest part of what an audit allocates,
+// file is mapped into memory, read-only, instead of being read through buffers (but for a
+// caller that gives every event back, OpenReusing): the lines and the events' strings are then
+// the file's own pages, which the kernel already holds, so reading a log copies none of it into
+// the heap. The lines were the largest part of what an audit allocates,
 // and the garbage collector's work and the copy go with them (BENCHMARKS.md).
 //
 // What a Reader hands out stays its caller's (events.Reader): a mapping is never unmapped and
@@ -44,10 +45,10 @@ func Open(name string) (*events.Reader, func() error, error) {
 
 // OpenReusing returns a Reader of the log file called name that reads it into a few chunks used
 // over and over (events.NewReaderReusing, as o says; the file's size is set) rather than mapping
-// it, and the function that closes it. The caller must give back every event it is done with (events.Reader.Recycle) and keep
-// nothing of them: what they alias is written again. The first touch of each page of a fresh
-// mapping is dear on some machines (a virtual machine keeping the guest's page tables itself);
-// a few chunks touched once each are not.
+// it, and the function that closes it. The caller must give back every event it is done with
+// (events.Reader.Recycle) and keep nothing of them: what they alias is written again. The first
+// touch of each page of a fresh mapping is dear on some machines (a virtual machine keeping the
+// guest's page tables itself); a few chunks touched once each are not.
 func OpenReusing(name string, o events.Reuse) (*events.Reader, func() error, error) {
 	f, err := os.Open(name)
 	if err != nil {
