@@ -76,10 +76,15 @@ func (p place) compare(q place) int {
 // start is done with, as events.NewReaderBytes's done: by the spread, then, when the spread is
 // given up, again from the start by the one Auditor that reads the log a second time (and, when
 // a spread by files goes on by tables, by that spread in between: three readings at most).
+//
+// Fetch, when not nil, is given the bytes [from, to) that the spread's reader is about to read
+// first, where nothing has been handed out yet (logfile.Mapping.Fetch): the reader calls it
+// ahead of its lines, as far ahead as it asks the processor for them.
 type File struct {
 	Bytes   []byte
 	Name    string
 	Release func(n int)
+	Fetch   func(from, to int)
 }
 
 // Spread audits logs held in memory on several workers at once, with the findings, and their
@@ -697,7 +702,7 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 	// The workers wait for the first round: it is small, and the rounds grow to spreadRound.
 	size := min(spreadFirstRound, spreadRound)
 	for fi := st.file; fi < len(files); fi++ {
-		b := files[fi].Bytes
+		b, fetch := files[fi].Bytes, files[fi].Fetch
 		from, line := 0, 0
 		if fi == st.file {
 			from, line = st.from, st.fromLine
@@ -728,6 +733,9 @@ func route[T any](files []File, ws []*spreadWorker[T], rounds chan<- round, st *
 				// The file's next bytes asked for (AuditReader's Reader does the same): the
 				// pages are fresh from memory, and the processor's own prefetch stops at each.
 				n := min(len(b), off+2*routeAhead)
+				if fetch != nil {
+					fetch(off, n)
+				}
 				prefetch.Bytes(b[ahead:n])
 				ahead = n
 			}

@@ -239,7 +239,7 @@ func spreadLogs(names []string, workers int) (files []audit.File, n int, err err
 	}
 	size := 0
 	for _, name := range names {
-		b, release, ok, err := logfile.Map(name)
+		m, ok, err := logfile.Map(name)
 		if err != nil {
 			return nil, 0, usageErr("%v", err)
 		}
@@ -249,8 +249,8 @@ func spreadLogs(names []string, workers int) (files []audit.File, n int, err err
 			}
 			// An empty file has no line to map.
 		}
-		files = append(files, audit.File{Bytes: b, Name: name, Release: release})
-		size += len(b)
+		files = append(files, audit.File{Bytes: m.Bytes, Name: name, Release: m.Release, Fetch: m.Fetch})
+		size += len(m.Bytes)
 	}
 	if workers == 0 && size < spreadMin {
 		return nil, 1, nil

@@ -662,3 +662,50 @@ func TestAuditWorkersTableFilesPrintAsOne(t *testing.T) {
 		}
 	}
 }
+
+// A room's log large enough for the spread's reader to copy its mapping ahead of the reading
+// (logfile.Mapping.Fetch, from 8 MB), and the same log with a line near its end that names
+// another table than its hand's first line, so that the spread is given up there and one
+// Auditor reads the log again through blocks that were copies and went back to the file:
+// audit --workers 2 prints what --workers 1 prints, byte for byte, with the same exit status.
+func TestAuditWorkersOnAFetchedLogPrintAsOne(t *testing.T) {
+	dir := t.TempDir()
+	room := filepath.Join(dir, "room.jsonl")
+	if code, _, errOut := fechado("", "sim", "--room", "--players", "40", "--tables", "6", "--hands", "900", "--seed", "5", "--out", room); code != exitOK {
+		t.Fatalf("sim: exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 8<<20 {
+		t.Fatalf("the room's log has %d bytes, fewer than the 8 MB from which its mapping is fetched", len(b))
+	}
+	// A deck.cut near the end, at another table than its hand's.
+	at := len(b) * 9 / 10
+	at += bytes.Index(b[at:], []byte(`"type":"deck.cut"`))
+	start := bytes.LastIndexByte(b[:at], '\n') + 1
+	end := at + bytes.IndexByte(b[at:], '\n')
+	line := bytes.Replace(b[start:end], []byte(`"table":"room-`), []byte(`"table":"moved-`), 1)
+	if bytes.Equal(line, b[start:end]) {
+		t.Fatalf("the line names no room table: %s", b[start:end])
+	}
+	damaged := filepath.Join(dir, "damaged.jsonl")
+	if err := os.WriteFile(damaged, slices.Concat(b[:start], line, b[end:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range [][]string{{"--json"}, {"-v"}} {
+		for _, log := range []string{room, damaged} {
+			args := append(append([]string{"audit"}, mode...), log)
+			code1, out1, err1 := fechado("", append(args[:1:1], append([]string{"--workers", "1"}, args[1:]...)...)...)
+			code2, out2, err2 := fechado("", append(args[:1:1], append([]string{"--workers", "2"}, args[1:]...)...)...)
+			if code1 != code2 || out1 != out2 || err1 != err2 {
+				t.Errorf("audit %v %s: --workers 2 differs from --workers 1: exit %d and %d, %d and %d bytes out, stderr %q and %q",
+					mode, filepath.Base(log), code2, code1, len(out2), len(out1), err2, err1)
+			}
+			if want := map[string]int{room: exitOK, damaged: exitFindings}[log]; code1 != want || mode[0] == "-v" && len(out1) < 1000 {
+				t.Errorf("audit %v %s: exit %d (want %d), %d bytes out:\n%s", mode, filepath.Base(log), code1, want, len(out1), err1)
+			}
+		}
+	}
+}

@@ -32,7 +32,7 @@ func Open(name string) (*events.Reader, func() error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if b, release, ok := mapFile(f); ok {
+	if b, release, _, ok := mapFile(f, name); ok {
 		// The mapping does not need the file open.
 		if err := f.Close(); err != nil {
 			return nil, nil, err
@@ -60,22 +60,37 @@ func OpenReusing(name string, o events.Reuse) (*events.Reader, func() error, err
 	return events.NewReaderReusing(f, name, o), f.Close, nil
 }
 
-// Map returns the bytes of the log file called name mapped into memory, read-only, and the
-// function that gives their first n bytes back to the file once every line there is done with
-// (as events.NewReaderBytes's done; n smaller than before begins a second reading from the start); ok is false when the file cannot be mapped (not a regular
-// file, empty, or on a system without mappings), and the caller reads it with Open instead. The
-// bytes are never written nor unmapped; they must be read under Guard.
-func Map(name string) (b []byte, release func(n int), ok bool, err error) {
+// Mapping is a log file mapped into memory, read-only (Map).
+type Mapping struct {
+	// Bytes are the file's bytes. They are never written nor unmapped; they must be read under
+	// Guard.
+	Bytes []byte
+	// Release gives the first n bytes back to the file once every line there is done with (as
+	// events.NewReaderBytes's done; n smaller than before begins a second reading from the
+	// start).
+	Release func(n int)
+	// Fetch, when not nil, copies the blocks of the file that begin in [from, to) into memory
+	// of the process's own, ahead of the reading, which touches them for less than the
+	// mapping's pages would cost (map_linux.go). Only the one reader ahead of every other may
+	// call it, with from where nothing has been handed out of the bytes yet; Release gives the
+	// copies back to the file.
+	Fetch func(from, to int)
+}
+
+// Map returns the log file called name mapped into memory; ok is false when the file cannot be
+// mapped (not a regular file, empty, or on a system without mappings), and the caller reads it
+// with Open instead.
+func Map(name string) (m Mapping, ok bool, err error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, nil, false, err
+		return Mapping{}, false, err
 	}
 	defer f.Close() // the mapping does not need the file open
-	b, release, ok = mapFile(f)
+	m.Bytes, m.Release, m.Fetch, ok = mapFile(f, name)
 	if ok {
-		mapped.add(b, name)
+		mapped.add(m.Bytes, name)
 	}
-	return b, release, ok, nil
+	return m, ok, nil
 }
 
 // ErrChanged is Guard's error when a part of a mapped log could not be read any more: the file
