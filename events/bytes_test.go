@@ -124,3 +124,53 @@ func TestLinesLeftOfAWholeFile(t *testing.T) {
 		t.Fatalf("a Reader of an io.Reader: LinesLeft = %d, want 0", got)
 	}
 }
+
+// A Reader of bytes given Fetch asks for the bytes ahead of it before it reads them, never for a
+// byte of a line it has returned: every call starts at or after the end of the last line
+// returned, and the calls together cover every byte before it is read, whether the lines are
+// only read (ReadLine, Next) or hashed ahead too (LineSum).
+func TestReaderBytesFetchesAheadOfEveryLineReturned(t *testing.T) {
+	in := readInputs(t)
+	b := bytes.Repeat(in["big"], 4)
+	for _, sums := range []bool{false, true} {
+		covered, lineEnd, calls := 0, 0, 0
+		r := NewReaderBytes(b, "f.jsonl", nil)
+		r.Fetch(func(from, to int) {
+			calls++
+			if from < lineEnd {
+				t.Fatalf("fetch(%d, %d) after the line ending at %d was returned", from, to, lineEnd)
+			}
+			if from > covered {
+				t.Fatalf("fetch(%d, %d) leaves %d to %d unasked for", from, to, covered, from)
+			}
+			covered = max(covered, to)
+		})
+		for {
+			line, err := r.ReadLine()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			lineEnd += len(line)
+			if lineEnd < len(b) && b[lineEnd] == '\n' {
+				lineEnd++
+			}
+			if covered < lineEnd {
+				t.Fatalf("the line ending at %d was read before it was asked for (up to %d)", lineEnd, covered)
+			}
+			if sums {
+				if _, ok := r.LineSum(); !ok {
+					t.Fatal("no sum")
+				}
+				if ahead := min(len(b), lineEnd+2*sumBytes); covered < ahead && covered < len(b) {
+					t.Fatalf("LineSum may read up to %d, asked for up to %d only", ahead, covered)
+				}
+			}
+		}
+		if covered != len(b) || calls < len(b)/fetchStep/2 {
+			t.Fatalf("sums %v: %d calls asked for %d of %d bytes", sums, calls, covered, len(b))
+		}
+	}
+}

@@ -560,6 +560,10 @@ type Reader struct {
 	// lines have been returned; doneAt is where it is told next.
 	done   func(n int)
 	doneAt int
+	// fetch, for a Reader of bytes (Fetch), is given the bytes ahead of the next line every
+	// fetchStep bytes, fetchAhead of them; fetchAt is where it is given them next.
+	fetch   func(from, to int)
+	fetchAt int
 	// long is set when the last line returned was longer than MaxLineSize and was skipped
 	// rather than kept (skipLong): longLen is its length, longSum its SHA-256 (LineSum).
 	long    bool
@@ -611,6 +615,19 @@ func NewReader(r io.Reader, name string) *Reader {
 func NewReaderBytes(b []byte, name string, done func(n int)) *Reader {
 	return &Reader{d: decoder{pool: true}, name: name, chunk: b, n: len(b), rerr: io.EOF, done: done, doneAt: doneStep}
 }
+
+// Fetch has a Reader of bytes (NewReaderBytes) call fetch with the bytes [from, to) it is about
+// to read first, from the start of the next line on, before it reads them: a mapped file may
+// copy them in then (logfile.Mapping.Fetch). Only the one reader ahead of every other reader of
+// b may be given it.
+func (r *Reader) Fetch(fetch func(from, to int)) { r.fetch = fetch }
+
+// fetchStep is how often a Reader of bytes calls its fetch, fetchAhead how far ahead of the next
+// line: past what LineSum hashes and asks the processor for ahead of it (sumBytes each).
+const (
+	fetchStep  = 16 << 10
+	fetchAhead = 4 * sumBytes
+)
 
 // NewReaderLines returns a Reader of chosen lines of a whole file held in b, as NewReaderBytes
 // reads them all: the lines of one table, say, when the tables of a log are read by several
@@ -856,6 +873,10 @@ func (r *Reader) readSlice() ([]byte, error) {
 	if r.done != nil && (r.next >= r.doneAt || r.next == r.n) {
 		r.done(r.next) // at the end too: the whole file is done with
 		r.doneAt = r.next + doneStep
+	}
+	if r.fetch != nil && r.next >= r.fetchAt {
+		r.fetch(r.next, min(r.n, r.next+fetchAhead))
+		r.fetchAt = r.next + fetchStep
 	}
 	if r.si < len(r.spans) && r.spans[r.si].Off == r.next {
 		// LineSum has found this line already, and the newline that ends it: its spans end

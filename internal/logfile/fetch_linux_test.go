@@ -4,14 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/fechado/fechado/events"
 )
 
 // writeInPages writes b to a new file at path 4 KB at a time: the page cache then holds it in
@@ -308,4 +312,64 @@ func TestFetchLeavesTheFilesHugePagesMapped(t *testing.T) {
 		t.Fatal("the mapping does not read as the file")
 	}
 	m.Release(len(m.Bytes))
+}
+
+// A log of Open's whose page cache holds it in 4 KB pages is read through copies (the Reader
+// fetches ahead of its lines, events.Reader.Fetch), and reads as events.NewReader reads a copy
+// of its bytes: the same events and sums, kept events included once the whole file has been read
+// and the copies have gone back to the file.
+func TestOpenOfAFetchedLogReadsAsNewReader(t *testing.T) {
+	if !replacesInOneStep() {
+		t.Skip("Fetch is offered on Linux 6.12 and later only")
+	}
+	src, b := bigLog(t, 9<<20)
+	path := filepath.Join(filepath.Dir(src), "pages.jsonl")
+	writeInPages(t, path, b)
+	r, closeFn, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped.mu.Lock()
+	last := mapped.m[len(mapped.m)-1]
+	mapped.mu.Unlock()
+	if last.name != path {
+		t.Fatalf("the last mapping is of %s, not %s", last.name, path)
+	}
+	m := last.b
+	var got []read
+	sawCopy := false
+	for {
+		e, err := r.NextLenient()
+		if err == io.EOF {
+			break
+		}
+		rd := read{e: e}
+		if err != nil {
+			rd.err = err.Error()
+		}
+		rd.sum, _ = r.LineSum()
+		got = append(got, rd)
+		if len(got)%500 == 0 && !sawCopy {
+			blocks, _ := copiesIn(t, m)
+			sawCopy = len(blocks) > 0
+		}
+	}
+	if err := closeFn(); err != nil {
+		t.Fatal(err)
+	}
+	if !sawCopy {
+		t.Fatal("no block of the mapping was ever a copy: the Reader fetched nothing")
+	}
+	if blocks, _ := copiesIn(t, m); len(blocks) > 0 {
+		t.Fatalf("blocks %v are still copies once the log is read through", blocks)
+	}
+	want := readAll(t, events.NewReader(bytes.NewReader(bytes.Clone(b)), path))
+	if len(got) != len(want) {
+		t.Fatalf("%d events read, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("event %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
 }

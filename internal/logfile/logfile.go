@@ -7,7 +7,10 @@
 //
 // What a Reader hands out stays its caller's (events.Reader): a mapping is never unmapped and
 // never written, and the pages already read are given back to the file as reading goes (they are
-// read from it again if touched), so memory stays flat however long the log. The price is that a
+// read from it again if touched), so memory stays flat however long the log. On Linux 6.12 and
+// later, the parts of a large file that the page cache does not hold in huge pages are copied
+// into memory just ahead of the reading and given back to the file behind it (Mapping.Fetch,
+// map_linux.go), which costs less than mapping them 4 KB at a time. The price is that a
 // log must not change while it is read: a file cut short under the reader (or a disk that fails
 // to read a page) makes reading its missing part fail, which Guard turns into an error instead
 // of a crash.
@@ -32,13 +35,17 @@ func Open(name string) (*events.Reader, func() error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if b, release, _, ok := mapFile(f, name); ok {
+	if b, release, fetch, ok := mapFile(f, name); ok {
 		// The mapping does not need the file open.
 		if err := f.Close(); err != nil {
 			return nil, nil, err
 		}
 		mapped.add(b, name)
-		return events.NewReaderBytes(b, name, release), func() error { return nil }, nil
+		r := events.NewReaderBytes(b, name, release)
+		if fetch != nil {
+			r.Fetch(fetch) // the Reader is the mapping's one reader
+		}
+		return r, func() error { return nil }, nil
 	}
 	return events.NewReader(f, name), f.Close, nil
 }
@@ -127,6 +134,7 @@ type mappings struct {
 type mapping struct {
 	start, end uintptr
 	name       string
+	b          []byte // the bytes, for the tests
 }
 
 var mapped mappings
@@ -135,7 +143,7 @@ func (ms *mappings) add(b []byte, name string) {
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	ms.m = append(ms.m, mapping{start, start + uintptr(len(b)), name})
+	ms.m = append(ms.m, mapping{start, start + uintptr(len(b)), name, b})
 }
 
 // find returns the name of the file mapped at addr.
