@@ -79,7 +79,10 @@ func (p place) compare(q place) int {
 //
 // Fetch, when not nil, is given the bytes [from, to) that the spread's reader is about to read
 // first, where nothing has been handed out yet (logfile.Mapping.Fetch): the reader calls it
-// ahead of its lines, as far ahead as it asks the processor for them.
+// ahead of its lines, as far ahead as it asks the processor for them; and so does the Reader of
+// the first worker while it judges alone (judgeInline), and the one Auditor's once the spread is
+// given up, each the one reader of the file then. The spread by whole files, whose workers'
+// Readers give nothing back (Release), does not.
 type File struct {
 	Bytes   []byte
 	Name    string
@@ -221,7 +224,11 @@ func (s *Spread[T]) Audit(a *Auditor, files []File) (bad int, err error) {
 	}
 	again := func(one *Auditor) (bad int, err error) {
 		for _, f := range files {
-			n, err := AuditReader(one, events.NewReaderBytes(f.Bytes, f.Name, f.Release))
+			r := events.NewReaderBytes(f.Bytes, f.Name, f.Release)
+			if f.Fetch != nil {
+				r.Fetch(f.Fetch) // the one reader: the spread is over
+			}
+			n, err := AuditReader(one, r)
 			bad += n
 			if err != nil {
 				return bad, err
@@ -470,6 +477,9 @@ func judgeInline[T any](files []File, w *spreadWorker[T], st *routeState, delive
 	var sum [sha256.Size]byte
 	for fi, f := range files {
 		r := events.NewReaderBytes(f.Bytes, f.Name, f.Release)
+		if f.Fetch != nil {
+			r.Fetch(f.Fetch) // the one reader: the workers wait
+		}
 		if !a.keeps() {
 			a.recycle = r.Recycle
 		}
