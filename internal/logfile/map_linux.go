@@ -83,17 +83,19 @@ const releaseStep = 4 << 20
 // block is what Fetch copies at a time: a huge page of x86-64 and of arm64 with 4 KB pages.
 const block = 2 << 20
 
-// fetchMin is the smallest file whose mapping Fetch copies ahead: a few blocks, below which the
-// pages the kernel maps cost less than an hour's worth of anything.
+// fetchMin is the smallest file whose mapping Fetch copies ahead: four blocks. Below it, the
+// faults of the whole file cost a few milliseconds at most, and opening it again to copy would
+// save little of that.
 const fetchMin = 4 * block
 
 // The pages of a file's mapping are the page cache's own, each mapped on its first touch: in
 // pieces of up to 64 KB around the page touched (the kernel's fault-around), or a whole 2 MB
 // when the page cache holds that part of the file as one large folio, which depends on how
 // the file came into it. On a virtual machine that keeps the guest's page tables itself, each
-// such fault is dear: reading and touching every cache line of a 281 MB room log cost 117–175 ms
-// through its mapping, against 43–61 ms for reading it with pread(2) into fresh anonymous
-// memory in 2 MB huge pages (BENCHMARKS.md, twenty-fourth session). So Fetch replaces blocks
+// such fault is dear: touching every cache line of 64 MB that the page cache holds in 4 KB pages
+// cost 42–52 ms through the mapping, against 16.3–16.6 ms through copies made with pread(2) into
+// fresh anonymous memory in 2 MB huge pages (BenchmarkTouchLog, BENCHMARKS.md, twenty-fourth
+// session). So Fetch replaces blocks
 // of the mapping, ahead of the reading, by such copies; and release puts the file's mapping
 // back over each copy once the reading is past it, which frees the copy's memory as
 // MADV_DONTNEED frees the file's pages: whatever is read behind the reading is read from the
@@ -141,8 +143,9 @@ func (c *copies) fetch(from, to int) {
 	c.next = max(c.next, k)
 }
 
-// copyBlock replaces block k of the mapping by a copy of the file's bytes, and reports whether
-// it did: not when the file cannot be read (then the block stays the file's).
+// copyBlock replaces block k of the mapping by a copy of the file's bytes, unless the page cache
+// holds it in a huge page, and reports false when the file cannot be read: the block then stays
+// the file's, and Fetch stops.
 func (c *copies) copyBlock(k int) bool {
 	if c.f == nil {
 		f, err := os.Open(c.name)
@@ -176,7 +179,9 @@ func (c *copies) copyBlock(k int) bool {
 		}
 		got += n
 	}
-	if got < want { // cut short since: the file's own pages again, which Guard reports
+	if got < want {
+		// Cut short since: the file's own pages again, which Guard reports as changed. Should
+		// that fail (the system out of memory for the mapping), the copy stays, its end empty.
 		c.toFile(k)
 		return false
 	}
@@ -184,11 +189,12 @@ func (c *copies) copyBlock(k int) bool {
 	return true
 }
 
-// toFile puts the file's mapping back over block k. If that fails, the copy stays: its bytes
-// are the file's still.
-func (c *copies) toFile(k int) {
+// toFile puts the file's mapping back over block k, and reports whether it did. If not, the
+// copy stays, its bytes the file's still.
+func (c *copies) toFile(k int) bool {
 	addr := unsafe.Add(c.base, k*block)
-	_, _ = unix.MmapPtr(int(c.f.Fd()), int64(k*block), addr, block, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_FIXED)
+	_, err := unix.MmapPtr(int(c.f.Fd()), int64(k*block), addr, block, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_FIXED)
+	return err == nil
 }
 
 // release puts the file back over the copies that end at n or before (all of them at the last
@@ -199,7 +205,9 @@ func (c *copies) release(n int, last bool) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for len(c.held) > 0 && (last || (c.held[0]+1)*block <= n) {
-		c.toFile(c.held[0])
+		if !c.toFile(c.held[0]) {
+			break // held still, so that no MADV_DONTNEED empties it: tried again next time
+		}
 		c.held = c.held[1:]
 	}
 	if last {
@@ -234,6 +242,8 @@ type hugeScan struct {
 	pagemap *os.File
 	arg     pmScanArg
 	region  pageRegion
+	// touched is where huge reads the byte it touches, so that the read is not left out.
+	touched byte
 }
 
 // pmScanArg and pageRegion are struct pm_scan_arg and struct page_region of linux/fs.h.
@@ -267,7 +277,7 @@ func (s *hugeScan) huge(addr unsafe.Pointer) bool {
 	if s == nil {
 		return false
 	}
-	touched = *(*byte)(addr)
+	s.touched = *(*byte)(addr)
 	s.region = pageRegion{}
 	s.arg = pmScanArg{start: uint64(uintptr(addr)), end: uint64(uintptr(addr)) + uint64(os.Getpagesize()),
 		vec: uint64(uintptr(unsafe.Pointer(&s.region))), vecLen: 1,
@@ -282,9 +292,6 @@ func (s *hugeScan) close() {
 		s.pagemap.Close()
 	}
 }
-
-// touched is where hugeScan.huge reads the byte it touches, so that the read is not left out.
-var touched byte
 
 // mapAligned maps f, of size bytes, read-only at an address that is a multiple of block, over
 // a whole number of blocks (the last block's bytes past the file's end are never read), so that
