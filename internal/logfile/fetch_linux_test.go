@@ -8,14 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
-
-	"github.com/fechado/fechado/events"
 )
 
 // writeInPages writes b to a new file at path 4 KB at a time: the page cache then holds it in
@@ -370,13 +367,5 @@ func TestOpenOfAFetchedLogReadsAsNewReader(t *testing.T) {
 	if blocks, _ := copiesIn(t, m); len(blocks) > 0 {
 		t.Fatalf("blocks %v are still copies once the log is read through", blocks)
 	}
-	want := readAll(t, events.NewReader(bytes.NewReader(bytes.Clone(b)), path))
-	if len(got) != len(want) {
-		t.Fatalf("%d events read, want %d", len(got), len(want))
-	}
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Fatalf("event %d:\n got %+v\nwant %+v", i, got[i], want[i])
-		}
-	}
+	readAsNewReader(t, got, b, path)
 }

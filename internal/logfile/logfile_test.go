@@ -76,6 +76,12 @@ func TestOpenReadsAsNewReader(t *testing.T) {
 	if err := closeFn(); err != nil {
 		t.Fatal(err)
 	}
+	readAsNewReader(t, got, b, path)
+}
+
+// readAsNewReader fails t unless got is what events.NewReader reads from a copy of b.
+func readAsNewReader(t *testing.T, got []read, b []byte, path string) {
+	t.Helper()
 	want := readAll(t, events.NewReader(bytes.NewReader(bytes.Clone(b)), path))
 	if len(got) != len(want) {
 		t.Fatalf("%d events read, want %d", len(got), len(want))
