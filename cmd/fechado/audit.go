@@ -41,7 +41,8 @@ wherever they stand in the files or the stored log, and a tournament's hands in 
 ended (docs/stream.md, "The order of a table's hands"). The files are streamed: memory holds
 only the hands still open, and those that came before the hand before them. With --hand,
 --table or --all the stored log is audited instead of files. A file must not change while it is
-audited: spread over several workers, one cut short meanwhile ends the audit with exit status 2;
+audited: spread over several workers, one cut short meanwhile ends the audit with exit status 2
+(but where the cut falls in the few megabytes already copied ahead of the reader: docs/cli.md);
 read by one, it is audited as far as it was read.
 
 The tables of FILEs, or of the stored log with --all, are audited on every core (--workers N: on
