@@ -95,11 +95,10 @@ const fetchMin = 4 * block
 // such fault is dear: touching every cache line of 64 MB that the page cache holds in 4 KB pages
 // cost 42–52 ms through the mapping, against 16.3–16.6 ms through copies made with pread(2) into
 // fresh anonymous memory in 2 MB huge pages (BenchmarkTouchLog, BENCHMARKS.md, twenty-fourth
-// session). So Fetch replaces blocks
-// of the mapping, ahead of the reading, by such copies; and release puts the file's mapping
-// back over each copy once the reading is past it, which frees the copy's memory as
-// MADV_DONTNEED frees the file's pages: whatever is read behind the reading is read from the
-// file again, as before, and memory stays flat.
+// session). So Fetch replaces blocks of the mapping, ahead of the reading, by such copies; and
+// release puts the file's mapping back over each copy once the reading is past it, which frees
+// the copy's memory as MADV_DONTNEED frees the file's pages: whatever is read behind the reading
+// is read from the file again, as before, and memory stays flat.
 //
 // Every byte of the mapping reads as the file's at every moment but one: while Fetch fills a
 // block (its pages are the copy's, still empty). Fetch's caller must be the one reader ahead of
