@@ -1,7 +1,6 @@
 package logfile
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"os"
@@ -30,28 +29,13 @@ func openMapped(t *testing.T, size int) (*events.Reader, string, []byte) {
 }
 
 // residentKB returns the memory of the process that holds the pages of the file at path, in
-// kilobytes (the Rss lines of its mappings in /proc/self/smaps).
+// kilobytes (the Rss lines of its mappings in /proc/self/smaps, read by vmas).
 func residentKB(t *testing.T, path string) int {
 	t.Helper()
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	total, in := 0, false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if fields := strings.Fields(line); len(fields) > 0 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
-			in = strings.HasSuffix(line, " "+path)
-			continue
-		}
-		if in && strings.HasPrefix(line, "Rss:") {
-			kb, err := strconv.Atoi(strings.Fields(line)[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			total += kb
+	total := 0
+	for _, v := range vmas(t) {
+		if v.path == path {
+			total += v.rssKB
 		}
 	}
 	return total
