@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"encoding/csv"
@@ -15,6 +14,7 @@ import (
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/events/handorder"
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/internal/logfile"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/projector"
 	"github.com/fechado/fechado/recorder"
@@ -128,7 +128,7 @@ func runExport(m *Main, args []string) error {
 		return err
 	}
 	defer abort()
-	bw := bufio.NewWriterSize(w, 1<<16)
+	bw := logfile.NewWriter(w)
 	var werr error
 	n := 0
 	// hands collects the stored hands for the hand-history formats; jsonl writes as it reads.

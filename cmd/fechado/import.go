@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/fechado/fechado/handhistory"
+	"github.com/fechado/fechado/internal/logfile"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 )
@@ -143,7 +143,7 @@ func runImport(m *Main, args []string) error {
 			defer fh.Close()
 			w = fh
 		}
-		bw := bufio.NewWriter(w)
+		bw := logfile.NewWriter(w)
 		sink = func(h handhistory.Hand) error {
 			for _, e := range h.Events {
 				bw.Write(e.Raw)

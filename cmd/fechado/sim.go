@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/finding"
+	"github.com/fechado/fechado/internal/logfile"
 	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/rules"
 	"github.com/fechado/fechado/sim"
@@ -241,7 +241,7 @@ func writeSimOut(m *Main, out string, write func(io.Writer) error) error {
 		defer f.Close()
 		w = f
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
+	bw := logfile.NewWriter(w)
 	if err := write(bw); err != nil {
 		return err
 	}

@@ -1,0 +1,78 @@
+package logfile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"unsafe"
+)
+
+// hugeBlocks maps the file at path and returns how many of its blocks the page cache holds in
+// huge pages (a byte of each touched, then the PAGEMAP_SCAN ioctl), skipping the test where
+// the kernel cannot tell or offers no aligned mapping (Map's Fetch).
+func hugeBlocks(t *testing.T, path string) int {
+	t.Helper()
+	m, ok, err := Map(path)
+	if err != nil || !ok {
+		t.Fatalf("Map: %v %v", ok, err)
+	}
+	defer m.Release(len(m.Bytes))
+	if m.Fetch == nil {
+		t.Skip("no aligned mapping here (Linux 6.12 and later, 64-bit)")
+	}
+	scan := newHugeScan()
+	if scan == nil {
+		t.Skip("/proc/self/pagemap cannot be read")
+	}
+	defer scan.close()
+	n := 0
+	for k := 0; k < len(m.Bytes)/block; k++ {
+		if scan.huge(unsafe.Pointer(&m.Bytes[k*block])) {
+			n++
+		}
+	}
+	return n
+}
+
+// A log written through a Writer, line by line, is held by the page cache in huge pages wherever
+// a file written at once is: each piece is one folio. Written 64 KB at a time (bufio's pieces in
+// sim and export before), the same lines were held in none (BENCHMARKS.md, twenty-fifth session).
+func TestLogWrittenInPiecesIsMappedInHugePages(t *testing.T) {
+	dir := t.TempDir()
+	line := append(bytes.Repeat([]byte{'x'}, 480), '\n')
+	var log []byte
+	for len(log) < 8*block {
+		log = append(log, line...)
+	}
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := os.WriteFile(whole, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	control := hugeBlocks(t, whole)
+	if control == 0 {
+		t.Skip("the page cache holds no block of a file written at once in a huge page here")
+	}
+	pieces := filepath.Join(dir, "pieces.jsonl")
+	f, err := os.Create(pieces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWriter(f)
+	for off := 0; off < len(log); off += len(line) {
+		w.Write(log[off : off+len(line)])
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := hugeBlocks(t, pieces)
+	t.Logf("blocks in huge pages: %d of 8 written at once, %d written in pieces", control, got)
+	// A huge folio the kernel could not find memory for is made of small ones instead: one
+	// block may miss, as one of the file written at once may.
+	if got < control-1 {
+		t.Errorf("%d of the 8 blocks written in pieces are in huge pages, against %d written at once", got, control)
+	}
+}
