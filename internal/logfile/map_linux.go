@@ -31,6 +31,10 @@ func mapFile(f *os.File, name string) (b []byte, release func(n int), fetch func
 		if base, ok := mapAligned(f, size); ok {
 			b = unsafe.Slice((*byte)(base), size)
 			c = &copies{base: base, size: size, name: name, st: st}
+			// A block the page cache does not hold is read in as one huge folio at its
+			// first touch, which this and every later reading then maps whole (see
+			// Writer): the file mapped 64 KB at a time or copied otherwise.
+			_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
 		}
 	}
 	if b == nil {

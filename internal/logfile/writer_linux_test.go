@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // hugeBlocks maps the file at path and returns how many of its blocks the page cache holds in
@@ -35,6 +37,22 @@ func hugeBlocks(t *testing.T, path string) int {
 	return n
 }
 
+// hugeAtOnce writes log to a file of dir at once and returns how many of its blocks the page cache
+// holds in huge pages, skipping the test when none: a filesystem without large folios, or tmpfs
+// without huge pages.
+func hugeAtOnce(t *testing.T, dir string, log []byte) int {
+	t.Helper()
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := os.WriteFile(whole, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := hugeBlocks(t, whole)
+	if n == 0 {
+		t.Skip("the page cache holds no block of a file written at once in a huge page here")
+	}
+	return n
+}
+
 // A log written through a Writer, line by line, is held by the page cache in huge pages wherever
 // a file written at once is: each piece is one folio. Written 64 KB at a time (bufio's pieces in
 // sim and export before), the same lines were held in none (BENCHMARKS.md, twenty-fifth session).
@@ -45,14 +63,7 @@ func TestLogWrittenInPiecesIsMappedInHugePages(t *testing.T) {
 	for len(log) < 8*block {
 		log = append(log, line...)
 	}
-	whole := filepath.Join(dir, "whole.jsonl")
-	if err := os.WriteFile(whole, log, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	control := hugeBlocks(t, whole)
-	if control == 0 {
-		t.Skip("the page cache holds no block of a file written at once in a huge page here")
-	}
+	control := hugeAtOnce(t, dir, log)
 	pieces := filepath.Join(dir, "pieces.jsonl")
 	f, err := os.Create(pieces)
 	if err != nil {
@@ -74,5 +85,31 @@ func TestLogWrittenInPiecesIsMappedInHugePages(t *testing.T) {
 	// block may miss, as one of the file written at once may.
 	if got < control-1 {
 		t.Errorf("%d of the 8 blocks written in pieces are in huge pages, against %d written at once", got, control)
+	}
+}
+
+// A block that the page cache no longer holds (the kernel reclaims what is not read for a while)
+// is read back in as one huge folio by the mapping's first touch of it, whatever folios its
+// writing made: later readings map it whole. Without the mapping's advice, a file read back so
+// had a third of its blocks in huge pages (BENCHMARKS.md, twenty-fifth session).
+func TestMappingReadsAnEvictedLogBackInHugePages(t *testing.T) {
+	dir := t.TempDir()
+	log := bytes.Repeat(append(bytes.Repeat([]byte{'y'}, 480), '\n'), 8*block/481+1)
+	hugeAtOnce(t, dir, log)
+	path := filepath.Join(dir, "evicted.jsonl")
+	writeInPages(t, path, log)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		t.Skipf("the page cache cannot be told to drop the file: %v", err)
+	}
+	if n := hugeBlocks(t, path); n < 7 {
+		t.Errorf("%d of the 8 blocks read back are in huge pages", n)
 	}
 }
