@@ -14,6 +14,9 @@
 // log must not change while it is read: a file cut short under the reader (or a disk that fails
 // to read a page) makes reading its missing part fail, which Guard turns into an error instead
 // of a crash.
+//
+// The logs that commands write go through a Writer, in the pieces that the page cache keeps as
+// huge folios, which a mapping maps whole (writer.go).
 package logfile
 
 import (

@@ -13,7 +13,7 @@ const Piece = 2 << 20
 // folios (ext4 since Linux 6.16, XFS) makes one 2 MB folio of a 2 MB write on a 2 MB boundary,
 // smaller ones of smaller writes. A mapping of the file then maps each such block whole at its
 // first touch, where a block of small folios is mapped 64 KB at a time or copied ahead
-// (Mapping.Fetch): two workers auditing a room's file written in pieces of 2 MB took 17% less
+// (Mapping.Fetch): two workers auditing a room's file written in pieces of 2 MB took 15–17% less
 // time than on the same bytes written 64 KB at a time, one reader through read(2) the same
 // (BENCHMARKS.md, twenty-fifth session). Elsewhere the pieces are merely large writes.
 // bufio.Writer would hand a write larger than its buffer to the file as it is, and every piece
