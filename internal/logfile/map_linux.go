@@ -84,8 +84,8 @@ const lag = 1 << 20
 // releaseStep is how much a mapping gives back at a time at least (but at the end of the file).
 const releaseStep = 4 << 20
 
-// block is what Fetch copies at a time: a huge page of x86-64 and of arm64 with 4 KB pages.
-const block = 2 << 20
+// block is what Fetch copies at a time: a huge page, as a Writer's pieces are.
+const block = Piece
 
 // fetchMin is the smallest file whose mapping Fetch copies ahead: four blocks. Below it, the
 // faults of the whole file cost a few milliseconds at most, and opening it again to copy would

@@ -90,12 +90,12 @@ func TestLogWrittenInPiecesIsMappedInHugePages(t *testing.T) {
 
 // A block that the page cache no longer holds (the kernel reclaims what is not read for a while)
 // is read back in as one huge folio by the mapping's first touch of it, whatever folios its
-// writing made: later readings map it whole. Without the mapping's advice, a file read back so
-// had a third of its blocks in huge pages (BENCHMARKS.md, twenty-fifth session).
+// writing made: later readings map it whole. Without the mapping's advice, none of the 8 blocks
+// was (BENCHMARKS.md, twenty-fifth session).
 func TestMappingReadsAnEvictedLogBackInHugePages(t *testing.T) {
 	dir := t.TempDir()
 	log := bytes.Repeat(append(bytes.Repeat([]byte{'y'}, 480), '\n'), 8*block/481+1)
-	hugeAtOnce(t, dir, log)
+	control := hugeAtOnce(t, dir, log)
 	path := filepath.Join(dir, "evicted.jsonl")
 	writeInPages(t, path, log)
 	f, err := os.Open(path)
@@ -109,7 +109,8 @@ func TestMappingReadsAnEvictedLogBackInHugePages(t *testing.T) {
 	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
 		t.Skipf("the page cache cannot be told to drop the file: %v", err)
 	}
-	if n := hugeBlocks(t, path); n < 7 {
-		t.Errorf("%d of the 8 blocks read back are in huge pages", n)
+	// As above, one block may miss.
+	if n := hugeBlocks(t, path); n < control-1 {
+		t.Errorf("%d of the 8 blocks read back are in huge pages, against %d of a file written at once", n, control)
 	}
 }
