@@ -293,14 +293,7 @@ func TestFetchLeavesTheFilesHugePagesMapped(t *testing.T) {
 	if err != nil || !ok || m.Fetch == nil {
 		t.Fatalf("Map: %v %v", ok, err)
 	}
-	scan := newHugeScan()
-	defer scan.close()
-	var huge []int
-	for k := range 8 {
-		if scan.huge(unsafe.Pointer(&m.Bytes[k*block])) {
-			huge = append(huge, k)
-		}
-	}
+	huge := hugeIn(t, m.Bytes)
 	if len(huge) == 0 {
 		t.Skip("the page cache holds no block of a file written at once in a huge page here")
 	}

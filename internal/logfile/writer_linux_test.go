@@ -11,8 +11,8 @@ import (
 )
 
 // hugeBlocks maps the file at path and returns how many of its blocks the page cache holds in
-// huge pages (a byte of each touched, then the PAGEMAP_SCAN ioctl), skipping the test where
-// the kernel cannot tell or offers no aligned mapping (Map's Fetch).
+// huge pages (hugeIn), skipping the test where the kernel offers no aligned mapping (Map's
+// Fetch).
 func hugeBlocks(t *testing.T, path string) int {
 	t.Helper()
 	m, ok, err := Map(path)
@@ -23,18 +23,26 @@ func hugeBlocks(t *testing.T, path string) int {
 	if m.Fetch == nil {
 		t.Skip("no aligned mapping here (Linux 6.12 and later, 64-bit)")
 	}
+	return len(hugeIn(t, m.Bytes))
+}
+
+// hugeIn returns the whole blocks of the aligned mapping b that the page cache holds in huge
+// pages, touching a byte of each (the PAGEMAP_SCAN ioctl); the test is skipped where
+// /proc/self/pagemap cannot be read.
+func hugeIn(t *testing.T, b []byte) []int {
+	t.Helper()
 	scan := newHugeScan()
 	if scan == nil {
 		t.Skip("/proc/self/pagemap cannot be read")
 	}
 	defer scan.close()
-	n := 0
-	for k := 0; k < len(m.Bytes)/block; k++ {
-		if scan.huge(unsafe.Pointer(&m.Bytes[k*block])) {
-			n++
+	var huge []int
+	for k := 0; k < len(b)/block; k++ {
+		if scan.huge(unsafe.Pointer(&b[k*block])) {
+			huge = append(huge, k)
 		}
 	}
-	return n
+	return huge
 }
 
 // hugeAtOnce writes log to a file of dir at once and returns how many of its blocks the page cache
