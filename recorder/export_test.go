@@ -13,6 +13,17 @@ func SetMaxBuffered(n int) (restore func()) {
 	return func() { maxBuffered = old }
 }
 
+// SetBulkPull makes a read with more than n messages to deliver ask for size bytes of them at a
+// time (pullOpt), for a test, and returns a func that restores both.
+func SetBulkPull(n, size int) (restore func()) {
+	oldN, oldSize := bulkPull, pullBytes
+	bulkPull, pullBytes = n, size
+	return func() { bulkPull, pullBytes = oldN, oldSize }
+}
+
+// PullBytes is the most bytes a bulk read asks for at a time.
+func PullBytes() int { return pullBytes }
+
 // Readable is readable for a test: whether the store can give stream message seq.
 func (l *Log) Readable(ctx context.Context, seq uint64) (bool, error) { return l.readable(ctx, seq) }
 

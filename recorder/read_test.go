@@ -240,3 +240,70 @@ func TestReusedHandIDRefused(t *testing.T) {
 		t.Fatal("the refused file changed the log")
 	}
 }
+
+// TestBulkReadsEndedByTheirByteBoundDeliverEveryEvent proves that the reads that ask for many
+// messages at a time (a whole log or table: pullOpt), each of their pulls ended by its bound of
+// bytes after a message or two, deliver every event in order, and never wait for a message the
+// server holds back: they make exactly the JetStream API requests of the same reads whose pulls
+// are never cut, where a client left asking for nothing would wait for its consumer's
+// heartbeats and then make a new consumer (a bound of both messages and bytes did: 2.5 s and
+// one more consumer a read).
+func TestBulkReadsEndedByTheirByteBoundDeliverEveryEvent(t *testing.T) {
+	// The server counts a message's subject and reply subject too (a few hundred bytes).
+	if got := recorder.PullBytes(); got < recorder.MaxPayload+64<<10 {
+		t.Fatalf("a bulk read asks for %d bytes at a time, too few for a message of %d bytes and its subjects: the read would wait on it for ever", got, recorder.MaxPayload)
+	}
+	l := recordertest.Open(t)
+	a1 := recordertest.Hand(t, "A", 1, 20)
+	b1 := recordertest.Hand(t, "B", 1, 15)
+	a2 := recordertest.Hand(t, "A", 2, 9)
+	appendInterleaved(t, l, a1, b1)
+	appendInterleaved(t, l, a2)
+	total := len(a1) + len(b1) + len(a2)
+	js := recordertest.JetStream(t, l)
+	requests := func() uint64 {
+		info, err := js.AccountInfo(ctx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.API.Total
+	}
+	// reads reads the log whole, table A and the log event by event, checks what they deliver,
+	// and returns how many API requests they made.
+	reads := func(t *testing.T) uint64 {
+		before := requests()
+		if got, want := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHands(ctx(t), fn) }), cat(a1, b1, a2); !bytes.Equal(got, want) {
+			t.Errorf("hands: %s", firstDiff(got, want))
+		}
+		if got, want := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadTable(ctx(t), "A", fn) }), cat(a1, a2); !bytes.Equal(got, want) {
+			t.Errorf("table: %s", firstDiff(got, want))
+		}
+		var seqs []uint64
+		if err := l.ReadAll(ctx(t), 0, func(s recorder.Stored) error { seqs = append(seqs, s.Seq); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range seqs {
+			if s != uint64(i+1) {
+				t.Fatalf("all: stream sequence %d at place %d", s, i+1)
+			}
+		}
+		if len(seqs) != total {
+			t.Errorf("all: %d events, want %d", len(seqs), total)
+		}
+		return requests() - before - 1 // the first AccountInfo counts itself
+	}
+	var whole, cut uint64
+	t.Run("whole pulls", func(t *testing.T) {
+		defer recorder.SetBulkPull(8, recorder.PullBytes())()
+		whole = reads(t)
+	})
+	t.Run("cut pulls", func(t *testing.T) {
+		// Every stored event of these hands takes under a kilobyte: each pull ends after a
+		// few of them.
+		defer recorder.SetBulkPull(8, 2048)()
+		cut = reads(t)
+	})
+	if cut != whole {
+		t.Errorf("the reads made %d API requests with pulls cut by their bytes, %d with whole pulls: a read waited and made a new consumer", cut, whole)
+	}
+}
