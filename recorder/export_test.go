@@ -13,16 +13,16 @@ func SetMaxBuffered(n int) (restore func()) {
 	return func() { maxBuffered = old }
 }
 
-// SetBulkPull makes a read with more than n messages to deliver ask for size bytes of them at a
-// time (pullOpt), for a test, and returns a func that restores both.
-func SetBulkPull(n, size int) (restore func()) {
-	oldN, oldSize := bulkPull, pullBytes
-	bulkPull, pullBytes = n, size
-	return func() { bulkPull, pullBytes = oldN, oldSize }
+// SetPulls makes reads ask for batch messages at a time, and those with more than bulk to
+// deliver for up to bulk, about size bytes of them (pullSize), for a test; restore undoes it.
+func SetPulls(batch, bulk, size int) (restore func()) {
+	oldBatch, oldBulk, oldSize := pullBatch, bulkPull, bulkBytes
+	pullBatch, bulkPull, bulkBytes = batch, bulk, size
+	return func() { pullBatch, bulkPull, bulkBytes = oldBatch, oldBulk, oldSize }
 }
 
-// PullBytes is the most bytes a bulk read asks for at a time.
-func PullBytes() int { return pullBytes }
+// PullSize is pullSize.
+func PullSize(pending, mean uint64) int { return pullSize(pending, mean) }
 
 // Readable is readable for a test: whether the store can give stream message seq.
 func (l *Log) Readable(ctx context.Context, seq uint64) (bool, error) { return l.readable(ctx, seq) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -241,69 +242,57 @@ func TestReusedHandIDRefused(t *testing.T) {
 	}
 }
 
-// TestBulkReadsEndedByTheirByteBoundDeliverEveryEvent proves that the reads that ask for many
-// messages at a time (a whole log or table: pullOpt), each of their pulls ended by its bound of
-// bytes after a message or two, deliver every event in order, and never wait for a message the
-// server holds back: they make exactly the JetStream API requests of the same reads whose pulls
-// are never cut, where a client left asking for nothing would wait for its consumer's
-// heartbeats and then make a new consumer (a bound of both messages and bytes did: 2.5 s and
-// one more consumer a read).
-func TestBulkReadsEndedByTheirByteBoundDeliverEveryEvent(t *testing.T) {
-	// The server counts a message's subject and reply subject too (a few hundred bytes).
-	if got := recorder.PullBytes(); got < recorder.MaxPayload+64<<10 {
-		t.Fatalf("a bulk read asks for %d bytes at a time, too few for a message of %d bytes and its subjects: the read would wait on it for ever", got, recorder.MaxPayload)
+// TestPullSize proves how many messages a read asks for at a time (pullSize): as before for a
+// read of a hand, more for a read of thousands, fewer again where the log's events are long, so
+// that a pull holds about the same bytes.
+func TestPullSize(t *testing.T) {
+	for _, c := range []struct {
+		pending, mean uint64
+		want          int
+	}{
+		{0, 400, 1024},                         // nothing to read
+		{30, 400, 1024},                        // a hand
+		{8192, 400, 1024},                      // up to the bulk threshold, as before
+		{8193, 400, 8192},                      // a table: 8 MB would be 20,971 events, at most 8,192
+		{929305, 480, 8192},                    // a room
+		{929305, 0, 8192},                      // a stream whose state is not known
+		{929305, 4096, 2048},                   // long events: 8 MB of them
+		{929305, 1 << 20, 1024},                // events of 1 MB: never fewer than before
+		{math.MaxUint64, math.MaxUint64, 1024}, // a mean no pull could hold
+	} {
+		if got := recorder.PullSize(c.pending, c.mean); got != c.want {
+			t.Errorf("%d pending of %d bytes each: %d a pull, want %d", c.pending, c.mean, got, c.want)
+		}
 	}
+}
+
+// TestReadsInManyPullsDeliverEveryEvent proves that reads that ask for their messages in many
+// pulls (here 2 or 4 messages at a time, where pullSize asks for 1,024 or 8,192) deliver every
+// event, in order, by hand, by table and by stream sequence.
+func TestReadsInManyPullsDeliverEveryEvent(t *testing.T) {
+	defer recorder.SetPulls(2, 4, 1<<30)()
 	l := recordertest.Open(t)
 	a1 := recordertest.Hand(t, "A", 1, 20)
 	b1 := recordertest.Hand(t, "B", 1, 15)
 	a2 := recordertest.Hand(t, "A", 2, 9)
 	appendInterleaved(t, l, a1, b1)
 	appendInterleaved(t, l, a2)
-	total := len(a1) + len(b1) + len(a2)
-	js := recordertest.JetStream(t, l)
-	requests := func() uint64 {
-		info, err := js.AccountInfo(ctx(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info.API.Total
+	if got, want := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHands(ctx(t), fn) }), cat(a1, b1, a2); !bytes.Equal(got, want) {
+		t.Errorf("hands: %s", firstDiff(got, want))
 	}
-	// reads reads the log whole, table A and the log event by event, checks what they deliver,
-	// and returns how many API requests they made.
-	reads := func(t *testing.T) uint64 {
-		before := requests()
-		if got, want := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadHands(ctx(t), fn) }), cat(a1, b1, a2); !bytes.Equal(got, want) {
-			t.Errorf("hands: %s", firstDiff(got, want))
-		}
-		if got, want := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadTable(ctx(t), "A", fn) }), cat(a1, a2); !bytes.Equal(got, want) {
-			t.Errorf("table: %s", firstDiff(got, want))
-		}
-		var seqs []uint64
-		if err := l.ReadAll(ctx(t), 0, func(s recorder.Stored) error { seqs = append(seqs, s.Seq); return nil }); err != nil {
-			t.Fatal(err)
-		}
-		for i, s := range seqs {
-			if s != uint64(i+1) {
-				t.Fatalf("all: stream sequence %d at place %d", s, i+1)
-			}
-		}
-		if len(seqs) != total {
-			t.Errorf("all: %d events, want %d", len(seqs), total)
-		}
-		return requests() - before - 1 // the first AccountInfo counts itself
+	if got, want := collect(t, func(fn func(recorder.Stored) error) error { return l.ReadTable(ctx(t), "A", fn) }), cat(a1, a2); !bytes.Equal(got, want) {
+		t.Errorf("table: %s", firstDiff(got, want))
 	}
-	var whole, cut uint64
-	t.Run("whole pulls", func(t *testing.T) {
-		defer recorder.SetBulkPull(8, recorder.PullBytes())()
-		whole = reads(t)
-	})
-	t.Run("cut pulls", func(t *testing.T) {
-		// Every stored event of these hands takes under a kilobyte: each pull ends after a
-		// few of them.
-		defer recorder.SetBulkPull(8, 2048)()
-		cut = reads(t)
-	})
-	if cut != whole {
-		t.Errorf("the reads made %d API requests with pulls cut by their bytes, %d with whole pulls: a read waited and made a new consumer", cut, whole)
+	var seqs []uint64
+	if err := l.ReadAll(ctx(t), 0, func(s recorder.Stored) error { seqs = append(seqs, s.Seq); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range seqs {
+		if s != uint64(i+1) {
+			t.Fatalf("all: stream sequence %d at place %d", s, i+1)
+		}
+	}
+	if total := len(a1) + len(b1) + len(a2); len(seqs) != total {
+		t.Errorf("all: %d events, want %d", len(seqs), total)
 	}
 }
