@@ -24,6 +24,9 @@ func SetPulls(batch, bulk, size int) (restore func()) {
 // PullSize is pullSize.
 func PullSize(pending, mean uint64) int { return pullSize(pending, mean) }
 
+// MeanSize is meanSize.
+func (l *Log) MeanSize(ctx context.Context) uint64 { return l.meanSize(ctx) }
+
 // Readable is readable for a test: whether the store can give stream message seq.
 func (l *Log) Readable(ctx context.Context, seq uint64) (bool, error) { return l.readable(ctx, seq) }
 

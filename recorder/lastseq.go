@@ -14,21 +14,28 @@ import "github.com/nats-io/nats-server/v2/server"
 // (Embedded, a single server, there is no leader to be ahead of the store: tests that make the
 // stream info say so, LeaderAhead, set askInfo.)
 func (l *Log) embeddedLastSeq() (uint64, bool) {
+	st, ok := l.embeddedState()
+	return st.LastSeq, ok
+}
+
+// embeddedState is the embedded server's own state of the stream (embeddedLastSeq), or false
+// when the log is external, the server has no such stream to give, or a test set askInfo.
+func (l *Log) embeddedState() (server.StreamState, bool) {
 	if l.srv == nil || l.askInfo {
-		return 0, false
+		return server.StreamState{}, false
 	}
 	acc := l.srv.GlobalAccount()
 	if acc == nil {
-		return 0, false
+		return server.StreamState{}, false
 	}
 	d, err := l.srv.JszAccount(&server.JSzOptions{Account: acc.GetName(), Streams: true})
 	if err != nil {
-		return 0, false
+		return server.StreamState{}, false
 	}
 	for _, s := range d.Streams {
 		if s.Name == StreamName {
-			return s.State.LastSeq, true
+			return s.State, true
 		}
 	}
-	return 0, false
+	return server.StreamState{}, false
 }

@@ -38,25 +38,33 @@ var (
 )
 
 // pullSize is how many messages a read asks for at a time whose consumer had pending messages to
-// deliver when it was made, in a stream whose messages take mean bytes each (0: not known).
+// deliver when it was made, in a stream whose messages take mean bytes each. A mean not known
+// (0) pulls pullBatch, as every read did before: the messages may be long.
 func pullSize(pending, mean uint64) int {
-	if pending <= uint64(bulkPull) {
+	if pending <= uint64(bulkPull) || mean == 0 {
 		return pullBatch
 	}
-	n := uint64(bulkPull)
-	if mean > 0 {
-		n = min(n, uint64(bulkBytes)/mean)
-	}
-	return max(int(n), pullBatch)
+	return max(int(min(uint64(bulkPull), uint64(bulkBytes)/mean)), pullBatch)
 }
 
-// meanSize is the mean bytes of the stream's messages when the log read its state last (0 when
-// it holds none or never read it).
-func (l *Log) meanSize() uint64 {
-	if info := l.stream.CachedInfo(); info != nil && info.State.Msgs > 0 {
-		return info.State.Bytes / info.State.Msgs
+// meanSize is the mean bytes of the stream's messages now (0 when it holds none, or its state
+// cannot be had): from the embedded server's own state, else asked of the stream once. Not from
+// the state the log read when it opened, which a log opened empty (serve) would keep for good.
+func (l *Log) meanSize(ctx context.Context) uint64 {
+	st, ok := l.embeddedState()
+	if !ok {
+		actx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+		info, err := l.stream.Info(actx)
+		cancel()
+		if err != nil {
+			return 0
+		}
+		st.Msgs, st.Bytes = info.State.Msgs, info.State.Bytes
 	}
-	return 0
+	if st.Msgs == 0 {
+		return 0
+	}
+	return st.Bytes / st.Msgs
 }
 
 // scan delivers, in stream order, the messages matching filter ("" = all) from stream sequence
@@ -96,11 +104,14 @@ func (l *Log) scan(ctx context.Context, filter string, from, last uint64, follow
 			cons = nil
 			return fmt.Errorf("recorder: reading the log: %w", err)
 		}
-		var pending uint64
+		var pending, mean uint64
 		if info := cons.CachedInfo(); info != nil {
 			pending = info.NumPending
 		}
-		opts := []jetstream.PullMessagesOpt{jetstream.PullMaxMessages(pullSize(pending, l.meanSize()))}
+		if pending > uint64(bulkPull) { // only a bulk read needs the mean: a read of a hand asks nothing more
+			mean = l.meanSize(ctx)
+		}
+		opts := []jetstream.PullMessagesOpt{jetstream.PullMaxMessages(pullSize(pending, mean))}
 		if hb := l.heartbeat(); hb > 0 {
 			opts = append(opts, jetstream.PullHeartbeat(hb))
 		}

@@ -255,7 +255,7 @@ func TestPullSize(t *testing.T) {
 		{8192, 400, 1024},                      // up to the bulk threshold, as before
 		{8193, 400, 8192},                      // a table: 8 MB would be 20,971 events, at most 8,192
 		{929305, 480, 8192},                    // a room
-		{929305, 0, 8192},                      // a stream whose state is not known
+		{929305, 0, 1024},                      // a mean not known: as before, the events may be long
 		{929305, 4096, 2048},                   // long events: 8 MB of them
 		{929305, 1 << 20, 1024},                // events of 1 MB: never fewer than before
 		{math.MaxUint64, math.MaxUint64, 1024}, // a mean no pull could hold
@@ -294,5 +294,31 @@ func TestReadsInManyPullsDeliverEveryEvent(t *testing.T) {
 	}
 	if total := len(a1) + len(b1) + len(a2); len(seqs) != total {
 		t.Errorf("all: %d events, want %d", len(seqs), total)
+	}
+}
+
+// TestMeanSizeIsTheStreamsNow proves that a bulk read sizes its pulls by the stream as it is when
+// the read starts, not as it was when the log opened: a log opened empty (serve's) knows no mean,
+// then the mean of what was appended since, the figure the stream's info gives, whether read
+// from the embedded server's state or asked of the stream.
+func TestMeanSizeIsTheStreamsNow(t *testing.T) {
+	l := recordertest.Open(t)
+	if got := l.MeanSize(ctx(t)); got != 0 {
+		t.Fatalf("an empty log's mean: %d bytes, want 0 (not known)", got)
+	}
+	appendInterleaved(t, l, recordertest.Hand(t, "A", 1, 20), recordertest.Hand(t, "B", 1, 15))
+	got := l.MeanSize(ctx(t)) // before the info request below, which would refresh the log's copy
+	info, err := l.Stream().Info(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := info.State.Bytes / info.State.Msgs
+	if got == 0 || got != want {
+		t.Errorf("after %d appends the mean is %d bytes, want the stream's %d", info.State.Msgs, got, want)
+	}
+	// Asked of the stream, as for a log on a cluster: the same figure.
+	defer recorder.LeaderAhead(l, 0)()
+	if asked := l.MeanSize(ctx(t)); asked != want {
+		t.Errorf("asked of the stream, the mean is %d bytes, want %d", asked, want)
 	}
 }
