@@ -465,18 +465,26 @@ func TestClusterFollowGoesOnWhenItsConsumerNodeStops(t *testing.T) {
 // consumerNode returns the node of the one consumer of the stream.
 func consumerNode(t *testing.T, ctx context.Context, l *recorder.Log) string {
 	t.Helper()
-	var nodes []string
-	lister := l.Stream().ListConsumers(ctx)
-	for info := range lister.Info() {
-		if info.Cluster != nil {
-			nodes = append(nodes, info.Cluster.Leader)
+	// A consumer just made may be listed before its group has elected a leader (under load, for
+	// a moment): ask again until it names one, for at most 10 s.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var nodes []string
+		lister := l.Stream().ListConsumers(ctx)
+		for info := range lister.Info() {
+			if info.Cluster != nil && info.Cluster.Leader != "" {
+				nodes = append(nodes, info.Cluster.Leader)
+			}
 		}
+		if err := lister.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if len(nodes) == 1 {
+			return nodes[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stream's consumers are on %v, want one consumer", nodes)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if err := lister.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(nodes) != 1 {
-		t.Fatalf("the stream's consumers are on %v, want one consumer", nodes)
-	}
-	return nodes[0]
 }
