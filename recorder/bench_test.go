@@ -84,8 +84,11 @@ func BenchmarkAppend(b *testing.B) {
 }
 
 // BenchmarkRead reads a log of small hands, recorded with the default window (so that hands
-// interleave in the stream), in stream order (ReadAll) and grouped by hand (ReadHands, what
-// export --all does); it reports events/s.
+// interleave in the stream), in stream order (ReadAll), grouped by hand (ReadHands, what
+// export --all does), and raw (ReadRaw, what project reads to catch up) with batched direct gets
+// (raw) and with a consumer (raw-consumer, as ReadRaw read before and reads on a cluster); it
+// reports events/s and the process's CPU an event (cpu-ns/event: the client's and the embedded
+// server's, on every core).
 //
 //	go test ./recorder -run '^$' -bench Read
 func BenchmarkRead(b *testing.B) {
@@ -98,22 +101,31 @@ func BenchmarkRead(b *testing.B) {
 	if _, err := r.Close(); err != nil {
 		b.Fatal(err)
 	}
-	for _, mode := range []string{"all", "hands"} {
+	for _, mode := range []string{"all", "hands", "raw", "raw-consumer"} {
 		b.Run(mode, func(b *testing.B) {
+			if mode == "raw-consumer" {
+				defer recorder.SetDirectRaw(false, 0)()
+			}
 			n := 0
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				fn := func(recorder.Stored) error { n++; return nil }
+				raw := func(uint64, []byte) error { n++; return nil }
 				var err error
-				if mode == "all" {
+				switch mode {
+				case "all":
 					err = l.ReadAll(b.Context(), 0, fn)
-				} else {
+				case "hands":
 					err = l.ReadHands(b.Context(), fn)
+				default:
+					err = l.ReadRaw(b.Context(), 0, raw)
 				}
 				if err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(n), "cpu-ns/event")
 		})
 	}
 }

@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"context"
+	"errors"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -19,6 +20,24 @@ func SetPulls(batch, bulk, size int) (restore func()) {
 	oldBatch, oldBulk, oldSize := pullBatch, bulkPull, bulkBytes
 	pullBatch, bulkPull, bulkBytes = batch, bulk, size
 	return func() { pullBatch, bulkPull, bulkBytes = oldBatch, oldBulk, oldSize }
+}
+
+// SetDirectRaw makes ReadRaw of an embedded log read with batched direct gets of at most bytes
+// each (on) or with a consumer (off), for a test; restore undoes it.
+func SetDirectRaw(on bool, bytes int) (restore func()) {
+	oldOn, oldBytes := directRaw, directRawBytes
+	directRaw, directRawBytes = on, bytes
+	return func() { directRaw, directRawBytes = oldOn, oldBytes }
+}
+
+// ReadRawDirect is readRawDirect for a test: the messages from through last, with batched direct
+// gets; next is the first not delivered, and handedOver says the consumer would go on from there.
+func (l *Log) ReadRawDirect(ctx context.Context, from, last uint64, fn func(uint64, []byte) error) (next uint64, handedOver bool, err error) {
+	next, err = l.readRawDirect(ctx, from, last, fn)
+	if errors.Is(err, errNotDirect) {
+		return next, true, nil
+	}
+	return next, false, err
 }
 
 // PullSize is pullSize.

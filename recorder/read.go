@@ -472,11 +472,23 @@ func (l *Log) ReadAll(ctx context.Context, from uint64, fn func(Stored) error) e
 
 // ReadRaw is ReadAll without decoding: fn gets each stored message's stream sequence and payload
 // as stored (valid event or not), for readers that judge the lines themselves, such as the
-// projector, which quarantines a line that is not an event instead of stopping.
+// projector, which quarantines a line that is not an event instead of stopping. Embedded, it
+// reads with batched direct gets (rawdirect.go), and with a consumer from the first message
+// they did not give; on a cluster, with a consumer.
 func (l *Log) ReadRaw(ctx context.Context, from uint64, fn func(seq uint64, data []byte) error) error {
 	last, err := l.lastSeq(ctx)
 	if err != nil {
 		return err
+	}
+	if from == 0 {
+		from = 1
+	}
+	if l.srv != nil && directRaw {
+		next, err := l.readRawDirect(ctx, from, last, fn)
+		if !errors.Is(err, errNotDirect) {
+			return stopped(err)
+		}
+		from = next
 	}
 	return stopped(l.scan(ctx, "", from, last, false, func(m jetstream.Msg, seq uint64) error {
 		return fn(seq, m.Data())
