@@ -57,7 +57,11 @@ func (l *Log) readRawDirect(ctx context.Context, from, last uint64, fn func(seq 
 	if next > last {
 		return next, nil
 	}
-	count := uint64(pullSize(last-from+1, l.meanSize(ctx)))
+	var mean uint64
+	if last-from+1 > uint64(bulkPull) { // as scan: only a bulk read needs the mean
+		mean = l.meanSize(ctx)
+	}
+	count := uint64(pullSize(last-from+1, mean))
 	// Room for two batches and their ends: the client drops what does not fit (a slow
 	// consumer), which the count of a batch would then catch.
 	ch := make(chan *nats.Msg, 2*count+2)
