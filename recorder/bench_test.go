@@ -3,6 +3,7 @@ package recorder_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,8 +86,9 @@ func BenchmarkAppend(b *testing.B) {
 
 // BenchmarkRead reads a log of small hands, recorded with the default window (so that hands
 // interleave in the stream), in stream order (ReadAll), grouped by hand (ReadHands, what
-// export --all does), and raw (ReadRaw, what project reads to catch up) with batched direct gets
-// (raw) and with a consumer (raw-consumer, as ReadRaw read before and reads on a cluster); it
+// export --all and audit --all do) and raw (ReadRaw, what project reads to catch up), both with
+// batched direct gets (hands, raw) and with a consumer (hands-consumer, raw-consumer, as they
+// read before and read on a cluster); it
 // reports events/s and the process's CPU an event (cpu-ns/event: the client's and the embedded
 // server's, on every core).
 //
@@ -101,9 +103,9 @@ func BenchmarkRead(b *testing.B) {
 	if _, err := r.Close(); err != nil {
 		b.Fatal(err)
 	}
-	for _, mode := range []string{"all", "hands", "raw", "raw-consumer"} {
+	for _, mode := range []string{"all", "hands", "hands-consumer", "raw", "raw-consumer"} {
 		b.Run(mode, func(b *testing.B) {
-			if mode == "raw-consumer" {
+			if strings.HasSuffix(mode, "-consumer") {
 				defer recorder.SetDirectRaw(false, 0)()
 			}
 			n := 0
@@ -115,7 +117,7 @@ func BenchmarkRead(b *testing.B) {
 				switch mode {
 				case "all":
 					err = l.ReadAll(b.Context(), 0, fn)
-				case "hands":
+				case "hands", "hands-consumer":
 					err = l.ReadHands(b.Context(), fn)
 				default:
 					err = l.ReadRaw(b.Context(), 0, raw)

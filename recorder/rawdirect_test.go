@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -184,5 +185,105 @@ func TestReadRawDirectHandsOverWhereTheStoreEnds(t *testing.T) {
 		return nil
 	}); err != nil || raw.Len() != 4 {
 		t.Errorf("ReadRaw stopped by ErrStop: %v after %d messages, want nil after 4", err, raw.Len())
+	}
+}
+
+// readHands returns the stream sequences and lines ReadHands delivers, in its order.
+func readHands(t *testing.T, l *recorder.Log) []rawMessage {
+	t.Helper()
+	var got []rawMessage
+	if err := l.ReadHands(ctx(t), func(s recorder.Stored) error {
+		got = append(got, rawMessage{s.Seq, string(s.Event.Raw)})
+		return nil
+	}); err != nil {
+		t.Fatalf("ReadHands: %v", err)
+	}
+	return got
+}
+
+// ReadHands of the embedded log reads as ReadRaw does, with direct gets that do not give the
+// subjects, and groups each event with the hand it names. It must deliver what it delivers
+// through a consumer, in the same order, with a grouping buffer that never overflows and with
+// one so small that every open hand is delivered early and the rest of it read on its own.
+func TestReadHandsDirectDeliversWhatTheConsumerDelivers(t *testing.T) {
+	l, n := rawLog(t)
+	for _, buffered := range []int{1 << 16, 2, 0} {
+		t.Run(fmt.Sprintf("buffer of %d", buffered), func(t *testing.T) {
+			defer recorder.SetMaxBuffered(buffered)()
+			restoreDirect := recorder.SetDirectRaw(false, 0)
+			want := readHands(t, l)
+			restoreDirect()
+			if uint64(len(want)) != n {
+				t.Fatalf("the consumer delivered %d events, want %d", len(want), n)
+			}
+			for _, size := range []int{700, 4 << 20} {
+				defer recorder.SetDirectRaw(true, size)()
+				if got := readHands(t, l); !equalRaw(got, want) {
+					t.Errorf("batches of %d bytes: %d events from %v, want %d from %v", size, len(got), first(got), len(want), first(want))
+				}
+			}
+		})
+	}
+}
+
+// An event stored under another hand's subject (published around the recorder, which verify
+// reports as log.subject) is grouped with the hand it names, whichever way the log is read, and
+// delivered exactly once, also when that hand is delivered early and the rest of it read on its
+// own from its subject: the stray event is then delivered where the read meets it, after that.
+func TestReadHandsGroupsAnEventWithTheHandItNames(t *testing.T) {
+	l := recordertest.Open(t)
+	a1 := recordertest.Hand(t, "A", 1, 2)
+	a2 := recordertest.Hand(t, "A", 2, 2)
+	appendInterleaved(t, l, a1[:2], a2[:3])
+	// a1's third event, stored under a2's subject.
+	stray := a1[2]
+	js := recordertest.JetStream(t, l)
+	if _, err := js.Publish(ctx(t), recorder.Subject("A", a2[0].Hand), stray.Raw); err != nil {
+		t.Fatal(err)
+	}
+	// The rest, published as they come: the recorder would refuse a1's next event, its hand's
+	// subject ending before it.
+	for _, e := range append(append([]*events.Event(nil), a2[3:]...), a1[3:]...) {
+		if _, err := js.Publish(ctx(t), recorder.Subject(e.Table, e.Hand), e.Raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := func(evs ...[]*events.Event) string {
+		var b []string
+		for _, h := range evs {
+			for _, e := range h {
+				b = append(b, string(e.Raw))
+			}
+		}
+		return strings.Join(b, "\n")
+	}
+	for _, c := range []struct {
+		buffered int
+		want     string
+	}{
+		{1 << 16, lines(a1, a2)},
+		// a1 is delivered early, its first two events, once three are buffered; the rest of its
+		// subject then (its fourth and fifth); the stray third when the read meets it.
+		{2, lines(a1[:2], a1[3:], a2, a1[2:3])},
+	} {
+		for _, direct := range []bool{true, false} {
+			t.Run(fmt.Sprintf("buffer of %d, direct %v", c.buffered, direct), func(t *testing.T) {
+				defer recorder.SetMaxBuffered(c.buffered)()
+				defer recorder.SetDirectRaw(direct, 4<<20)()
+				got := readHands(t, l)
+				seen := map[uint64]bool{}
+				var b []string
+				for _, m := range got {
+					if seen[m.seq] {
+						t.Errorf("stream sequence %d delivered twice", m.seq)
+					}
+					seen[m.seq] = true
+					b = append(b, m.data)
+				}
+				if strings.Join(b, "\n") != c.want {
+					t.Errorf("delivered:\n%s\nwant:\n%s", strings.Join(b, "\n"), c.want)
+				}
+			})
+		}
 	}
 }

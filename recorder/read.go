@@ -412,10 +412,14 @@ func decode(m jetstream.Msg, seq uint64) (Stored, error) {
 	return decodeData(m.Data(), seq, m.Subject())
 }
 
-// decodeData parses the payload of stream message seq, stored under subject.
+// decodeData parses the payload of stream message seq, stored under subject ("" when the read
+// does not give it).
 func decodeData(data []byte, seq uint64, subject string) (Stored, error) {
 	e, err := events.Parse(data)
 	if err != nil {
+		if subject == "" {
+			return Stored{}, fmt.Errorf("recorder: stream message %d is not a valid event: %w", seq, err)
+		}
 		return Stored{}, fmt.Errorf("recorder: stream message %d (%s) is not a valid event: %w", seq, subject, err)
 	}
 	return Stored{Seq: seq, Event: e}, nil
@@ -454,15 +458,16 @@ func stopped(err error) error {
 }
 
 // ReadAll calls fn for every event from stream sequence from (0 or 1 = the start) to the end of
-// the log as it is when the call starts, in stream order. Memory stays flat however long the
-// log. An undecodable stored message ends the read with an error wrapping events.ErrInvalid.
+// the log as it is when the call starts, in stream order, read as ReadRaw reads. Memory stays
+// flat however long the log. An undecodable stored message ends the read with an error wrapping
+// events.ErrInvalid.
 func (l *Log) ReadAll(ctx context.Context, from uint64, fn func(Stored) error) error {
 	last, err := l.lastSeq(ctx)
 	if err != nil {
 		return err
 	}
-	return stopped(l.scan(ctx, "", from, last, false, func(m jetstream.Msg, seq uint64) error {
-		s, err := decode(m, seq)
+	return stopped(l.readRaw(ctx, from, last, func(seq uint64, data []byte) error {
+		s, err := decodeData(data, seq, "")
 		if err != nil {
 			return err
 		}
@@ -480,19 +485,24 @@ func (l *Log) ReadRaw(ctx context.Context, from uint64, fn func(seq uint64, data
 	if err != nil {
 		return err
 	}
+	return stopped(l.readRaw(ctx, from, last, fn))
+}
+
+// readRaw is ReadRaw up to stream sequence last.
+func (l *Log) readRaw(ctx context.Context, from, last uint64, fn func(seq uint64, data []byte) error) error {
 	if from == 0 {
 		from = 1
 	}
 	if l.srv != nil && directRaw {
 		next, err := l.readRawDirect(ctx, from, last, fn)
 		if !errors.Is(err, errNotDirect) {
-			return stopped(err)
+			return err
 		}
 		from = next
 	}
-	return stopped(l.scan(ctx, "", from, last, false, func(m jetstream.Msg, seq uint64) error {
+	return l.scan(ctx, "", from, last, false, func(m jetstream.Msg, seq uint64) error {
 		return fn(seq, m.Data())
-	}))
+	})
 }
 
 // Follow is ReadAll that does not stop at the end of the log: it waits for new events and
@@ -608,7 +618,8 @@ func (l *Log) ReadTable(ctx context.Context, table string, fn func(Stored) error
 // in the stream, so the read buffers each open hand's events until its hand.ended (or until
 // the hands before it have been delivered); memory is bounded by the hands open at once, and
 // past 65,536 buffered events the oldest open hand is delivered early and the rest of it read
-// directly from its subject.
+// directly from its subject. The log is read as ReadRaw reads it (embedded, with batched direct
+// gets), and each event goes to the hand its own table and hand name (see grouped).
 func (l *Log) ReadHands(ctx context.Context, fn func(Stored) error) error {
 	return stopped(l.grouped(ctx, "", fn))
 }
@@ -617,21 +628,34 @@ func (l *Log) ReadHands(ctx context.Context, fn func(Stored) error) error {
 // that tests can lower it).
 var maxBuffered = 1 << 16
 
+// handKey is a hand: its table and its id, as the event names them.
+type handKey struct{ table, hand string }
+
 type group struct {
-	subject string
+	key     handKey
 	evs     []Stored
 	ended   bool
 	lastSeq uint64
 }
 
+// grouped reads the events of the stream's subjects that match filter ("" for all, read as
+// ReadRaw reads) and delivers them grouped by hand. An event's hand is the table and hand the
+// event names, not the subject it is stored under: a read without the stored headers (ReadRaw's
+// direct gets) does not give the subject, and a read that grouped by subject would cost twice
+// the CPU (BENCHMARKS.md, twenty-ninth session). The recorder stores every event under its own
+// hand's subject, so for the log it writes both are the same hand; an event stored under
+// another hand's subject (written around the recorder) is verify's log.subject, and is grouped
+// here with the hand it names, as the audit of the same lines in a file groups it.
 func (l *Log) grouped(ctx context.Context, filter string, fn func(Stored) error) error {
 	last, err := l.lastSeq(ctx)
 	if err != nil {
 		return err
 	}
-	var queue []*group              // open hands, in order of first appearance
-	open := map[string]*group{}     // by subject
-	detached := map[string]uint64{} // subjects delivered directly, through this stream sequence
+	var queue []*group           // open hands, in order of first appearance
+	open := map[handKey]*group{} // by hand
+	// early holds the stream sequences delivered by the read of a hand delivered early, which
+	// the main pass skips when it comes to them.
+	early := map[uint64]struct{}{}
 	buffered := 0
 	emit := func(g *group) error {
 		for _, s := range g.evs {
@@ -652,22 +676,27 @@ func (l *Log) grouped(ctx context.Context, filter string, fn func(Stored) error)
 					return err
 				}
 			case buffered > maxBuffered:
-				// Deliver the oldest open hand now and read the rest of it on its own.
+				// Deliver the oldest open hand now and read the rest of it on its own, from its
+				// subject: the events stored there that name the hand (what the main pass would
+				// have given it).
 				if err := emit(g); err != nil {
 					return err
 				}
-				err := l.scan(ctx, g.subject, g.lastSeq+1, last, false, func(m jetstream.Msg, seq uint64) error {
+				err := l.scan(ctx, Subject(g.key.table, g.key.hand), g.lastSeq+1, last, false, func(m jetstream.Msg, seq uint64) error {
 					s, err := decode(m, seq)
 					if err != nil {
 						return err
 					}
+					if (handKey{s.Event.Table, s.Event.Hand}) != g.key {
+						return nil
+					}
+					early[seq] = struct{}{}
 					return fn(s)
 				})
 				if err != nil {
 					return err
 				}
-				detached[g.subject] = last
-				delete(open, g.subject)
+				delete(open, g.key)
 			default:
 				return nil
 			}
@@ -676,19 +705,20 @@ func (l *Log) grouped(ctx context.Context, filter string, fn func(Stored) error)
 		}
 		return nil
 	}
-	err = l.scan(ctx, filter, 1, last, false, func(m jetstream.Msg, seq uint64) error {
-		subj := m.Subject()
-		if through, ok := detached[subj]; ok && seq <= through {
+	each := func(seq uint64, data []byte) error {
+		if _, ok := early[seq]; ok {
+			delete(early, seq)
 			return nil
 		}
-		s, err := decode(m, seq)
+		s, err := decodeData(data, seq, "")
 		if err != nil {
 			return err
 		}
-		g := open[subj]
+		key := handKey{s.Event.Table, s.Event.Hand}
+		g := open[key]
 		if g == nil {
-			g = &group{subject: subj}
-			open[subj] = g
+			g = &group{key: key}
+			open[key] = g
 			queue = append(queue, g)
 		}
 		g.evs = append(g.evs, s)
@@ -696,10 +726,17 @@ func (l *Log) grouped(ctx context.Context, filter string, fn func(Stored) error)
 		buffered++
 		if s.Event.Type == events.HandEndedType {
 			g.ended = true
-			delete(open, subj)
+			delete(open, key)
 		}
 		return flush()
-	})
+	}
+	if filter == "" {
+		err = l.readRaw(ctx, 1, last, each)
+	} else {
+		err = l.scan(ctx, filter, 1, last, false, func(m jetstream.Msg, seq uint64) error {
+			return each(seq, m.Data())
+		})
+	}
 	if err != nil {
 		return err
 	}
