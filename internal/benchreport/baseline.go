@@ -28,8 +28,9 @@ type pairedAudits struct {
 	// Checked is set when the first round's two --json outputs were compared; Identical when
 	// they were the same byte for byte, with the same exit status.
 	Checked, Identical  bool
-	BaseBytes, CurBytes int64 // the sizes of the two outputs compared
-	Err                 error // a run that failed (the rounds stop there), or the budget running out
+	BaseBytes, CurBytes int64                // the sizes of the two outputs compared
+	Sums                [2][sha256.Size]byte // their SHA-256
+	Err                 error                // a run that failed (the rounds stop there), or the budget running out
 }
 
 // rounds is the number of rounds both audits ran in.
@@ -201,7 +202,7 @@ func (p *pairedAudits) compareOutputs(paths [2]string) {
 		copy(sums[k][:], h.Sum(nil))
 	}
 	p.Checked = true
-	p.BaseBytes, p.CurBytes = sizes[0], sizes[1]
+	p.BaseBytes, p.CurBytes, p.Sums = sizes[0], sizes[1], sums
 	p.Identical = sums[0] == sums[1] && p.Base[0].Exit == p.Cur[0].Exit
 	if p.Identical {
 		for _, path := range paths {

@@ -243,7 +243,9 @@ type wholeProcess struct {
 	simWall  time.Duration // time spent simulating tables so far
 	simHands int           // hands of the tables simulated so far
 	spread   *spreadAudits // audit on every core against one worker (nil: not run)
-	loads    *loadSteps    // the live tables (nil: not run)
+	// storeSpread is the same on the room's log (audit --all): nil when not run.
+	storeSpread *spreadAudits
+	loads       *loadSteps // the live tables (nil: not run)
 	// loadRunner runs one load in place of runLoad (tests: the rising without serve).
 	loadRunner func(context.Context, loadConfig, io.Writer) (*loadRun, error)
 }
