@@ -113,6 +113,19 @@ func Parse(line []byte) (*Event, error) {
 	return d.parseLine(line)
 }
 
+// A Decoder decodes lines one after the other as a Reader does, each line its own piece of memory
+// (a message read from the log): it pools what it hands out, and the strings of its events may
+// share the bytes of their lines, so a line it is given must never be written again, by anybody
+// (package alias's invariant), nor may the Raw of the events it returns. A Decoder is used by
+// one goroutine at a time.
+type Decoder struct{ d decoder }
+
+// NewDecoder returns a Decoder.
+func NewDecoder() *Decoder { return &Decoder{d: decoder{pool: true}} }
+
+// Parse is package Parse through d: the same event, or the same error, for the same line.
+func (d *Decoder) Parse(line []byte) (*Event, error) { return d.d.parseLine(line) }
+
 // decoder decodes events. Parse uses a zero decoder: every string is a copy and every struct its
 // own allocation. A Reader's decoder pools (pool is set): the lines it decodes are never written
 // again, so strings may alias them, and events, payloads and card lists are carved from slabs

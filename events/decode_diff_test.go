@@ -483,3 +483,62 @@ func fuzzCorpus(t testing.TB, name string) [][]byte {
 	}
 	return out
 }
+
+// sameDecodedAsParsed checks that one Decoder, given each line of b in turn (each its own copy,
+// as a message read from the log is), returns what Parse returns for it: the same event, or the
+// same error. It checks the events again once every line was decoded, so that an event whose
+// strings or slabs a later line wrote over would be caught.
+func sameDecodedAsParsed(t testing.TB, b []byte) {
+	t.Helper()
+	d := NewDecoder()
+	var got, want []item
+	n := 0
+	for l := range bytes.Lines(b) {
+		n++
+		l = bytes.TrimSuffix(l, []byte("\n"))
+		e, err := d.Parse(bytes.Clone(l))
+		pe, perr := Parse(l)
+		if err != nil {
+			got = append(got, item{line: n, err: err.Error()})
+		} else {
+			got = append(got, item{line: n, e: e})
+		}
+		if perr != nil {
+			want = append(want, item{line: n, err: perr.Error()})
+		} else {
+			want = append(want, item{line: n, e: pe})
+		}
+		if !reflect.DeepEqual(got[len(got)-1], want[len(want)-1]) {
+			t.Fatalf("line %d %.300q:\n got %s\nwant %s", n, l, got[len(got)-1], want[len(want)-1])
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range got {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("after every line: item %d changed:\n got %s\nwant %s", i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// A Decoder decodes the vectors' lines, lines at the input limits and lines longer than a
+// slab's share, as Parse does, and what it returned stays as it was.
+func TestDecoderSameAsParse(t *testing.T) {
+	for _, f := range vectorFiles(t) {
+		sameDecodedAsParsed(t, f.data)
+	}
+	in := readInputs(t)
+	sameDecodedAsParsed(t, in["big"])
+	reason := `{"id":"908b5493-a4e9-4345-9095-d4d497820d56","table":"t","hand":"83a3b53a-28d7-4272-b797-1272fe65ecfd","seq":9,"at":"2026-11-02T21:00:11Z","type":"misdeal.declared","prev":"","data":{"reason":"` + strings.Repeat("é", 100_000) + `"}}`
+	sameDecodedAsParsed(t, []byte(good+"\n"+reason+"\n{\n"+good+"\n\n"+strings.Repeat("x", MaxLineSize+1)+"\n"+good))
+}
+
+// FuzzDecoderSameAsParse checks TestDecoderSameAsParse's property on any lines.
+func FuzzDecoderSameAsParse(f *testing.F) {
+	f.Add([]byte(good + "\n" + good + "\n"))
+	for _, l := range fuzzCorpus(f, "FuzzParse") {
+		f.Add(append(append(bytes.Clone(l), '\n'), good...))
+	}
+	addLimitLines(f)
+	f.Fuzz(func(t *testing.T, b []byte) { sameDecodedAsParsed(t, b) })
+}

@@ -412,15 +412,22 @@ func decode(m jetstream.Msg, seq uint64) (Stored, error) {
 	return decodeData(m.Data(), seq, m.Subject())
 }
 
-// decodeData parses the payload of stream message seq, stored under subject ("" when the read
-// does not give it).
+// decodeData parses the payload of stream message seq, stored under subject.
 func decodeData(data []byte, seq uint64, subject string) (Stored, error) {
 	e, err := events.Parse(data)
 	if err != nil {
-		if subject == "" {
-			return Stored{}, fmt.Errorf("recorder: stream message %d is not a valid event: %w", seq, err)
-		}
 		return Stored{}, fmt.Errorf("recorder: stream message %d (%s) is not a valid event: %w", seq, subject, err)
+	}
+	return Stored{Seq: seq, Event: e}, nil
+}
+
+// decodeWith parses the payload of stream message seq with dec, for a read whose messages are
+// each their own allocation, never written again (a direct get's, a consumer's): the read's
+// events then share their payloads' bytes and are carved from dec's slabs.
+func decodeWith(dec *events.Decoder, data []byte, seq uint64) (Stored, error) {
+	e, err := dec.Parse(data)
+	if err != nil {
+		return Stored{}, fmt.Errorf("recorder: stream message %d is not a valid event: %w", seq, err)
 	}
 	return Stored{Seq: seq, Event: e}, nil
 }
@@ -466,8 +473,9 @@ func (l *Log) ReadAll(ctx context.Context, from uint64, fn func(Stored) error) e
 	if err != nil {
 		return err
 	}
+	dec := events.NewDecoder()
 	return stopped(l.readRaw(ctx, from, last, func(seq uint64, data []byte) error {
-		s, err := decodeData(data, seq, "")
+		s, err := decodeWith(dec, data, seq)
 		if err != nil {
 			return err
 		}
@@ -705,12 +713,13 @@ func (l *Log) grouped(ctx context.Context, filter string, fn func(Stored) error)
 		}
 		return nil
 	}
+	dec := events.NewDecoder()
 	each := func(seq uint64, data []byte) error {
 		if _, ok := early[seq]; ok {
 			delete(early, seq)
 			return nil
 		}
-		s, err := decodeData(data, seq, "")
+		s, err := decodeWith(dec, data, seq)
 		if err != nil {
 			return err
 		}

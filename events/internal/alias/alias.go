@@ -6,8 +6,10 @@
 // long as the string (or anything holding it) lives. A Go string is immutable, and the compiler
 // and the runtime rely on it (map keys, string interning, comparisons); a write into an aliased
 // byte would silently change every string over it. events keeps the invariant by aliasing only
-// the chunks of a Reader, which are new memory read into once and never reused, and the bytes a
-// caller of events.NewReaderBytes promised never to write (a file mapped read-only). The one
+// the chunks of a Reader, which are new memory read into once and never reused, the bytes a
+// caller of events.NewReaderBytes promised never to write (a file mapped read-only), and the
+// lines a caller of a Decoder promised never to write (each message read from the log, its own
+// allocation, as the recorder's bulk reads give it). The one
 // exception is a Reader made by events.NewReaderReusing: it reads into a chunk again only once
 // every line it handed out from it came back with its event (Recycle), and its caller promised to
 // keep nothing of an event it gave back, so no string over the chunk is alive when it is written.
