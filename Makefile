@@ -91,8 +91,8 @@ RACEPKGS  ?= ./cmd/... ./recorder/... ./projector/... ./web/... ./console/...
 # anyway for TestBrowserLists (the server's concurrent posts and projection are web's other
 # tests', TestConcurrentHands and TestEachHandAuditedOnce among them); cmd/fechado's audit --all
 # --workers 1 against 3 (AllWorkersPrintAsOne: the workers over a stored log run under the
-# detector in the other tests' audit --all, on GOMAXPROCS workers: TestAuditFileAndStoreAgree,
-# TestSimPublish, TestDamagedStoreStopsTheReaders), export to hand histories and import back
+# detector in the other tests' audit --all on two workers: TestAuditFileAndStoreAgree and
+# TestDamagedStoreStopsTheReaders), export to hand histories and import back
 # (ExportHandHistories: format conversions in one goroutine over the stored log, which the other
 # export tests read under the detector) and passwd's bcrypt hash (PasswdHash: one goroutine); and
 # cmd/fechado's audit of an 11.6 MB room whose mapping the spread's reader copies ahead

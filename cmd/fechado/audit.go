@@ -493,6 +493,12 @@ func auditStored(s *logFlags, f auditFlags, a *audit.Auditor, rep *auditReport) 
 	if n := f.workers; f.all && f.hand == "" && f.table == "" && n != 1 {
 		if n == 0 {
 			n = runtime.GOMAXPROCS(0)
+			if n <= 2 {
+				// Reading the store (the embedded server, its client, the decoding) keeps two
+				// cores busy already: there, two workers only add the spread's cost (0.94×
+				// the speed of one on the room's log, BENCHMARKS.md, make bench at 5fbe14a).
+				n = 1
+			}
 		}
 		if n > 1 {
 			// The log is read and decoded as it is for one worker; the workers judge its tables.

@@ -58,6 +58,7 @@ func TestDamagedStoreStopsTheReaders(t *testing.T) {
 		{"export", "--all"},
 		{"export", "--table", "ex-br-fechado"},
 		{"audit", "--all", "--json"},
+		{"audit", "--all", "--json", "--workers", "2"}, // the spread's reader and workers stop too
 		{"audit", "--table", "ex-br-fechado", "--json"},
 		{"project"},
 	} {
