@@ -46,8 +46,8 @@ audited: spread over several workers, one cut short meanwhile ends the audit wit
 read by one, it is audited as far as it was read.
 
 The tables of FILEs, or of the stored log with --all, are audited on every core (--workers N: on
-N; by default one worker a core, or one for files under 8 MB; 1 reads the log one line after
-the other): one reader gives each table's lines to one worker (the first worker reads alone
+N; by default one worker a core, or one for files under 8 MB and for --all on two cores or
+fewer, where reading the store keeps both busy; 1 reads the log one line after the other): one reader gives each table's lines to one worker (the first worker reads alone
 until a second table comes, so a log of one table costs what one worker costs), and the
 findings are printed in the order one worker prints them, byte for byte the report of
 --workers 1 whatever the log holds. At a line whose place may depend on another worker's lines (a line that is not a valid
@@ -117,7 +117,7 @@ func runAudit(m *Main, args []string) (err error) {
 	fs.StringVar(&f.hand, "hand", "", "audit this stored hand (by id)")
 	fs.StringVar(&f.table, "table", "", "audit every stored hand of this table, in its chain's order (a tournament's hands judged across its tables)")
 	fs.BoolVar(&f.all, "all", false, "audit every stored hand")
-	fs.IntVar(&f.workers, "workers", 0, "audit the tables of FILEs or of --all on `N` cores at once (default: every core, or one for files under 8 MB)")
+	fs.IntVar(&f.workers, "workers", 0, "audit the tables of FILEs or of --all on `N` cores at once (default: every core; one for files under 8 MB, and for --all on two cores or fewer)")
 	fs.StringVar(&f.tournament, "tournament", "", "audit the hands of this tournament only, across all its tables: FILEs merged in time order, or the stored log; the standings follow the report")
 	store := addLogFlags(fs)
 	store.existing = true // audit reads the log: it never creates it
