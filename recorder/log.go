@@ -83,23 +83,17 @@ const (
 )
 
 // AppUser is the user fechado's own processes are on the embedded server: it may append and
-// read, but publishing to the stream create, update, delete, purge and message-delete APIs is
-// denied.
+// read, but publishing to the stream create, update, delete, purge, message-delete, restore and
+// peer-removal APIs is denied (deniedAPIs).
 const AppUser = "fechado"
 
 // deniedAPIs are the JetStream API subjects the application user may not publish to: each one
-// could remove history (research/eventsourcing.md §1.2).
-var deniedAPIs = []string{
-	// Creating a stream is the set-up's: a stream created by anyone else could fill the disk,
-	// and a check could create what it checks. Embedded, the set-up is this process's own admin
-	// connection (SetupJetStream).
-	"$JS.API.STREAM.CREATE.>",
-	"$JS.API.STREAM.UPDATE.>",
-	"$JS.API.STREAM.DELETE.>",
-	"$JS.API.STREAM.PURGE.>",
-	"$JS.API.STREAM.MSG.DELETE.>",
-	"$JS.API.ACCOUNT.PURGE.>",
-}
+// could remove history (research/eventsourcing.md §1.2) or create a stream. Creating a stream is
+// the set-up's: a stream created by anyone else could fill the disk, and a check could create
+// what it checks. Embedded, the set-up is this process's own admin connection (SetupJetStream).
+// The list is roles' (roles.HistoryAPIs), which every role is denied too: one list, so that no
+// door is shut for one user and open for another.
+var deniedAPIs = roles.HistoryAPIs()
 
 // Options say where the log is. With no URLs, an embedded server stores it under DataDir; with
 // URLs, the log is on that external server or cluster. Everything else is the same.

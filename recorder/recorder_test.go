@@ -3,6 +3,7 @@ package recorder_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -113,7 +114,8 @@ func firstDiff(got, want []byte) string {
 
 // Deleting or purging history through the NATS API as fechado's user is refused, and so is a
 // stream update that would let limits evict events, and creating a stream (a disk filled, or a
-// log re-created empty under its name: only the set-up creates streams).
+// log re-created empty under its name: only the set-up creates streams), by its API or by a
+// restore, and taking a replica away.
 func TestHistoryCannotBeRemoved(t *testing.T) {
 	t.Parallel() // waits on timeouts, on a log of its own
 	l := recordertest.Open(t)
@@ -134,6 +136,11 @@ func TestHistoryCannotBeRemoved(t *testing.T) {
 	expire := recorder.StreamConfig(1)
 	expire.MaxAge = time.Hour
 	evil := jetstream.StreamConfig{Name: "EVIL2", Subjects: []string{"evil.>"}}
+	restoreBody, err := json.Marshal(map[string]any{"config": map[string]any{"name": "EVIL3", "subjects": []string{"evil3.>"}, "storage": "file"},
+		"state": map[string]any{"messages": 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, api string
 		do        func(context.Context) error
@@ -145,6 +152,16 @@ func TestHistoryCannotBeRemoved(t *testing.T) {
 		{"secure message delete", "$JS.API.STREAM.MSG.DELETE.", func(c context.Context) error { return st.SecureDeleteMsg(c, 2) }},
 		{"update lowering max_msgs_per_subject", "$JS.API.STREAM.UPDATE.", func(c context.Context) error { _, err := js.UpdateStream(c, lower); return err }},
 		{"update setting max_age", "$JS.API.STREAM.UPDATE.", func(c context.Context) error { _, err := js.UpdateStream(c, expire); return err }},
+		// A restore makes a stream from the snapshot the client sends, with the client's
+		// configuration (deletes allowed, no limit): a stream created by another door.
+		{"stream restore", "$JS.API.STREAM.RESTORE.EVIL3", func(c context.Context) error {
+			_, err := js.Conn().RequestWithContext(c, "$JS.API.STREAM.RESTORE.EVIL3", restoreBody)
+			return err
+		}},
+		{"peer removal", "$JS.API.STREAM.PEER.REMOVE.", func(c context.Context) error {
+			_, err := js.Conn().RequestWithContext(c, "$JS.API.STREAM.PEER.REMOVE."+recorder.StreamName, []byte(`{"peer":"n2"}`))
+			return err
+		}},
 	} {
 		c, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		err := tc.do(c)

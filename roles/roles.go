@@ -213,8 +213,13 @@ var readerAPIs = []string{
 	"$JS.ACK." + Stream + ".>",
 }
 
-// historyAPIs could remove or rewrite history; every role is denied them explicitly, whatever
-// its allow list says.
+// historyAPIs could remove or rewrite history, or make a stream nobody set up: every role is
+// denied them explicitly, whatever its allow list says, and so is fechado's own user on the
+// embedded server (HistoryAPIs). A restore makes a stream from a snapshot the client sends, with
+// the configuration the client chose (deletes and purges allowed, no size limit), so it is a
+// stream creation by another door; taking a peer away removes a replica of the history.
+// docs/deployment/fechado.conf denies the same list to the same users
+// (TestDeploymentConfigDeniesTheHistoryAPIs).
 var historyAPIs = []string{
 	"$JS.API.STREAM.CREATE.>",
 	"$JS.API.STREAM.UPDATE.>",
@@ -222,7 +227,14 @@ var historyAPIs = []string{
 	"$JS.API.STREAM.PURGE.>",
 	"$JS.API.STREAM.MSG.DELETE.>",
 	"$JS.API.ACCOUNT.PURGE.>",
+	"$JS.API.STREAM.RESTORE.>",
+	"$JS.API.STREAM.PEER.REMOVE.>",
 }
+
+// HistoryAPIs returns the JetStream API subjects no user of the log may publish to: those that
+// could remove or rewrite history, or create a stream. The embedded server denies them to
+// fechado's own user; Permissions denies them to every role.
+func HistoryAPIs() []string { return append([]string(nil), historyAPIs...) }
 
 // Permissions returns what the server lets u do:
 //
