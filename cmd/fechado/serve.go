@@ -266,8 +266,8 @@ func serveRun(ctx context.Context, m *Main, f *serveFlags, started func(ctx cont
 		return err
 	}
 	defer closeConsole()
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return runCtx }}
+	hs := &http.Server{Handler: withBodyDeadline(handler, bodyReadTimeout), ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout: 2 * time.Minute, BaseContext: func(net.Listener) context.Context { return runCtx }}
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	tl.run(runCtx, log, &wg, errs)
@@ -356,4 +356,22 @@ func withConsole(web http.Handler, o console.Options) (http.Handler, func(), err
 	m.Handle("/console/", c)
 	m.Handle("/", web)
 	return webguard.Secure(m), c.Close, nil
+}
+
+// bodyReadTimeout is how long a client may take to send a request's body: 8 MiB of events
+// (web.DefaultMaxBody) at 150 kB/s, a table system on a poor line. A body trickled in more slowly
+// would hold a connection and its handler for ever.
+const bodyReadTimeout = time.Minute
+
+// withBodyDeadline gives each request that carries a body (every write: the events a table system
+// posts, the console's actions, a witness's co-signature) d to send it whole; its handler's read
+// then fails and the request is refused. It is not the server's ReadTimeout, which would also end
+// the live pages' streams of events: their requests carry no body and last as long as the page.
+func withBodyDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength != 0 { // a length, or -1: chunked, unknown
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
+		}
+		h.ServeHTTP(w, r)
+	})
 }
