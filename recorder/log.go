@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -180,6 +181,12 @@ func Open(ctx context.Context, opts Options) (*Log, error) {
 		}
 		if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
 			return nil, fmt.Errorf("recorder: %w: no data folder %s", ErrNoStream, dir)
+		}
+		// A folder that exists but holds no JetStream store (a mistyped --data naming some other
+		// folder) holds no log either: starting the server there would leave its store and lock
+		// behind, and a check never creates what it checks.
+		if _, serr := os.Stat(filepath.Join(dir, "jetstream")); errors.Is(serr, os.ErrNotExist) {
+			return nil, fmt.Errorf("recorder: %w: no log in the folder %s", ErrNoStream, dir)
 		}
 	}
 	if len(opts.URLs) > 0 {

@@ -65,9 +65,17 @@ func streamNames(t *testing.T, url string) []string {
 // re-created an empty stream and printed OK).
 func TestVerifyMissingStreamCreatesNothing(t *testing.T) {
 	_, url := natsServer(t, t.TempDir())
+	key := filepath.Join(t.TempDir(), "log.key")
+	if code, _, stderr := recRun(t, nil, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, stderr)
+	}
 	readers := [][]string{
 		{"verify"}, {"audit", "--all"}, {"export", "--all"}, {"replay", "--hand", "01900000-0000-7000-8000-000000000001"},
 		{"report", "--hand", "01900000-0000-7000-8000-000000000001"}, {"project", "--db", filepath.Join(t.TempDir(), "p.db")},
+		{"prove", "--hand", "01900000-0000-7000-8000-000000000001"},
+		// checkpoint signs the log and keeps the signed checkpoints: it creates neither stream
+		// for a log that does not exist.
+		{"checkpoint", "--sign-key", key},
 	}
 	for _, args := range readers {
 		code, out, stderr := recRun(t, nil, append(args, "--nats", url)...)
@@ -88,7 +96,8 @@ func TestVerifyMissingStreamCreatesNothing(t *testing.T) {
 	s, _ := natsServer(t, store)
 	s.Shutdown()
 	missing := filepath.Join(t.TempDir(), "never-made")
-	for _, dir := range []string{store, missing} {
+	empty := t.TempDir() // a folder that holds no log (a mistyped --data): it stays empty
+	for _, dir := range []string{store, missing, empty} {
 		for _, args := range readers {
 			code, _, stderr := recRun(t, nil, append(args, "--data", dir)...)
 			if code == 0 || !strings.Contains(stderr, "FECHADO_HANDS does not exist") {
@@ -98,6 +107,9 @@ func TestVerifyMissingStreamCreatesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the read-only commands made the data folder %s (%v)", missing, err)
+	}
+	if left, err := os.ReadDir(empty); err != nil || len(left) != 0 {
+		t.Errorf("the read-only commands left %v in the empty folder %s (%v)", left, empty, err)
 	}
 	_, url2 := natsServer(t, store) // the same store, served again: still no stream
 	if names := streamNames(t, url2); len(names) != 0 {

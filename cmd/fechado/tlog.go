@@ -166,11 +166,19 @@ func runCheckpoint(m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	// checkpoint signs the log; it creates the store of signed checkpoints (FECHADO_TLOG), never
+	// the log itself, and nothing at all for a log with nothing to sign.
+	lf.existing = true
 	ctx, l, done, err := lf.openInterruptible()
 	if err != nil {
 		return err
 	}
 	defer done()
+	if info, err := l.Stream().Info(ctx); err != nil {
+		return withCode(exitStore, err)
+	} else if info.State.Msgs == 0 {
+		return withCode(exitStore, checkpoint.ErrEmpty)
+	}
 	k, err := lf.openKeeper(ctx, l, signer, true, m)
 	if err != nil {
 		return err
@@ -209,6 +217,7 @@ func runProve(m *Main, args []string) error {
 			return usageErr("--checkpoint: %v", err)
 		}
 	}
+	lf.existing = true // prove reads the log: it never creates it
 	ctx, l, done, err := lf.openInterruptible()
 	if err != nil {
 		return err
