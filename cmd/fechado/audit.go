@@ -84,7 +84,8 @@ heap when it was largest.
 none): near it the collector runs sooner, so resident memory stays near the heap in use.
 
 Exit status: 0 no finding of severity error; 1 at least one (a line that is not a valid event is
-one); 2 bad usage or an unreadable file; 3 the log store could not be reached.`,
+one); 2 bad usage, an unreadable file, or a --table, --hand or --tournament with no hand to
+audit; 3 the log store could not be reached.`,
 		run: runAudit,
 	})
 }
@@ -176,6 +177,17 @@ func runAudit(m *Main, args []string) (err error) {
 			err = auditFiles(m, files, a, rep)
 		}
 		a.Close()
+		if err == nil && f.tournament != "" && (a.Tournaments() == nil || a.Tournaments().Get(f.tournament) == nil) {
+			where := "in the files"
+			if len(files) == 0 {
+				where = "stored"
+			}
+			err = usageErr("%w: no hand of tournament %s is %s", errNoHand, f.tournament, where)
+		}
+		if errors.Is(err, errNoHand) {
+			// A report of no hand would read as a clean audit of what the reader asked for.
+			return err
+		}
 		rep.summary(m, a)
 		if f.tournament != "" && !f.json {
 			printStandings(rep.w, a.Tournaments(), f.tournament)
@@ -483,6 +495,10 @@ func readStored(ctx context.Context, s *logFlags, hand, table string, fn func(*e
 	return logReadErr(err)
 }
 
+// errNoHand is what an audit of a table or tournament with no hand returns (exit 2, as export's):
+// a mistyped name is not a clean table.
+var errNoHand = errors.New("nothing to audit")
+
 // auditStored audits the stored hand, table or whole log. A table's hands that belong to a
 // tournament are judged across the tournament's tables, as the audit of the whole log judges
 // them: the hands of those tournaments at the other tables are audited too (their findings
@@ -511,13 +527,18 @@ func auditStored(s *logFlags, f auditFlags, a *audit.Auditor, rep *auditReport) 
 		return readStored(ctx, s, f.hand, f.table, a.Add)
 	}
 	tours := map[string]bool{}
+	read := 0
 	err := readStored(ctx, s, "", f.table, func(e *events.Event) {
+		read++
 		if hs, ok := e.Data.(*events.HandStarted); ok && hs.Tournament != nil {
 			tours[hs.Tournament.ID] = true
 		}
 		rep.tableHands(e)
 		a.Add(e)
 	})
+	if err == nil && read == 0 {
+		return usageErr("%w: no hand of table %s is stored", errNoHand, f.table)
+	}
 	if err != nil || len(tours) == 0 {
 		return err
 	}

@@ -294,6 +294,14 @@ func TestAuditFileAndStoreAgree(t *testing.T) {
 	if code, _, errOut = fechado("", "audit", "--hand", "00000000-0000-4000-8000-000000000000", "--data", dir); code != exitUsage {
 		t.Errorf("unknown --hand: exit %d, stderr %q", code, errOut)
 	}
+	// A table or tournament with no stored hand (a mistyped name) is an error, as export's, and no
+	// report that would read as a clean audit.
+	for _, args := range [][]string{{"--table", "X778"}, {"--tournament", "nope"}} {
+		code, out, errOut := fechado("", append(append([]string{"audit"}, args...), "--data", dir)...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, "no hand of "+args[0][2:]+" "+args[1]+" is stored") {
+			t.Errorf("audit %v of a log without it: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
 }
 
 func sortedLines(s string) string {

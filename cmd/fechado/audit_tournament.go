@@ -83,17 +83,10 @@ func openLogs(m *Main, files []string, reuse bool) (rs []*events.Reader, closeAl
 	return rs, closeAll, nil
 }
 
-// printStandings writes the standings of tournament id as the audit leaves them.
+// printStandings writes the standings of tournament id as the audit leaves them (runAudit has
+// made sure the audit saw the tournament).
 func printStandings(w io.Writer, b *tournament.Book, id string) {
-	var t *tournament.Tournament
-	if b != nil {
-		t = b.Get(id)
-	}
-	if t == nil {
-		fmt.Fprintf(w, "\nNo hand of tournament %s was found.\n", id)
-		return
-	}
-	writeStandings(w, t)
+	writeStandings(w, b.Get(id))
 }
 
 // writeStandings writes a tournament's figures and standings for the floor.

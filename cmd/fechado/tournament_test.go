@@ -99,9 +99,10 @@ func TestAuditTournamentFiles(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, text)
 		}
 	}
-	_, other, _ := fechado("", "audit", "--tournament", "another", whole)
-	if strings.Contains(other, "tournament.place") || !strings.Contains(other, "No hand of tournament another was found.") {
-		t.Errorf("another tournament's hands were audited:\n%s", other)
+	// A tournament with no hand in the files is an error (exit 2, as export's), not a clean audit.
+	code, other, errOut := fechado("", "audit", "--tournament", "another", whole)
+	if code != exitUsage || other != "" || !strings.Contains(errOut, "no hand of tournament another is in the files") {
+		t.Errorf("audit --tournament another: exit %d, stdout %q, stderr %q", code, other, errOut)
 	}
 }
 
