@@ -373,6 +373,13 @@ func (l *Lang) Number(i int64) string {
 	return message.NewPrinter(l.Tag).Sprint(number.Decimal(i))
 }
 
+// Percent writes share (0.25 for a quarter) as a whole percentage in the locale's way: "25%",
+// "%25" in Turkish, "25 %" in Spanish. A message takes it whole as a placeholder, sign included,
+// since where the sign goes is the locale's.
+func (l *Lang) Percent(share float64) string {
+	return message.NewPrinter(l.Tag).Sprint(number.Percent(share, number.MaxFractionDigits(0)))
+}
+
 // Date writes the day of t in the locale's way.
 func (l *Lang) Date(t time.Time) string { return t.Format(l.DateLayout) }
 

@@ -84,6 +84,15 @@ func TestPluralsNumbersDates(t *testing.T) {
 	if got, want := get("tr").DateTime(at.In(time.FixedZone("", 3*3600))), "08.03.2026, 03:05:09 UTC+03:00"; got != want {
 		t.Errorf("tr date %q, want %q", got, want)
 	}
+	// Where the percent sign goes is the locale's: Turkish writes it first (CLDR).
+	for _, c := range []struct {
+		lang string
+		want string
+	}{{"en", "1%"}, {"pt-BR", "1%"}, {"tr", "%1"}, {"es", "1\u00a0%"}} {
+		if got := get(c.lang).Percent(0.01); got != c.want {
+			t.Errorf("%s: 1 percent is %q, want %q", c.lang, got, c.want)
+		}
+	}
 	if got := get("en").T("no.such.key", nil); got != "[no.such.key]" {
 		t.Errorf("a missing key gives %q", got)
 	}

@@ -93,7 +93,7 @@ func (s *Server) getIntegrity(w http.ResponseWriter, r *http.Request) {
 	out.Hands, out.Known, out.Players, out.Flagged, out.Threshold, out.Total = run.Hands, run.Known, run.Players, run.Flagged, run.Threshold, run.Pairs
 	out.Summary = l.T("web.integrity.computed", lang.Args{"date": l.DateTime(run.At.In(loc)), "hands": run.Hands, "known": run.Known,
 		"players": run.Players, "pairs": run.Pairs, "flagged": run.Flagged, "threshold": pr.Sprintf("%.0f", run.Threshold),
-		"q": pr.Sprintf("%.0f", 100*run.Q) + "%"})
+		"q": l.Percent(run.Q)})
 	// A signal that could not be calibrated flags nobody: the summary says so, or a reader takes
 	// its silence for a clean room (each pair's words say it too, but only of that pair).
 	gaps, err := projector.IntegrityGaps(ctx, s.db)

@@ -196,7 +196,7 @@ func writeIntegrity(w io.Writer, l *lang.Lang, r *integrity.Report, top int) {
 		}
 	}
 	fmt.Fprintln(w, l.T("integrity.summary", lang.Args{"hands": r.Hands, "known": r.Known, "players": r.Players,
-		"pairs": len(r.Pairs), "flagged": flagged, "threshold": num("%.0f", r.Threshold), "q": num("%.0f", 100*r.Q) + "%"}))
+		"pairs": len(r.Pairs), "flagged": flagged, "threshold": num("%.0f", r.Threshold), "q": l.Percent(r.Q)}))
 	for _, u := range r.Uncalibrated {
 		fmt.Fprintln(w, l.T("integrity.uncalibrated", lang.Args{"signal": integrity.SignalName(l, u.Signal), "pairs": u.Pairs,
 			"least": integrity.MinCalibration}))
