@@ -18,6 +18,8 @@ import (
 const (
 	// StreamName is the stream of checkpoints and co-signatures.
 	StreamName = "FECHADO_TLOG"
+	// StreamSubjects is what the stream captures.
+	StreamSubjects = "fechado.tlog.>"
 	// CheckpointPrefix + "<size>" holds the signed checkpoint of that tree size.
 	CheckpointPrefix = "fechado.tlog.checkpoint."
 	// CosignaturePrefix + "<size>" holds witnesses' co-signature lines of that checkpoint.
@@ -32,7 +34,7 @@ func StreamConfig(replicas int) jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:        StreamName,
 		Description: "fechado transparency log: signed checkpoints and co-signatures",
-		Subjects:    []string{"fechado.tlog.>"},
+		Subjects:    []string{StreamSubjects},
 		Retention:   jetstream.LimitsPolicy,
 		MaxMsgs:     -1, MaxBytes: -1, MaxMsgsPerSubject: -1, MaxMsgSize: -1,
 		Discard:     jetstream.DiscardNew,
@@ -44,6 +46,18 @@ func StreamConfig(replicas int) jetstream.StreamConfig {
 		AllowDirect: true,
 	}
 }
+
+// ConfigProblems lists how c fails to keep the checkpoints and co-signatures as StreamConfig
+// does (recorder.AppendOnlyProblems: deletes, purges, roll-ups, limits, storage, its subjects…),
+// each as a sentence naming the setting. Nil means c keeps them. The replica count is not
+// checked: it follows the log's stream.
+func ConfigProblems(c jetstream.StreamConfig) []string {
+	return recorder.AppendOnlyProblems(c, StreamSubjects, "checkpoints and co-signatures", "a tree size")
+}
+
+// ErrStreamConfig: the existing stream FECHADO_TLOG does not keep what StreamConfig keeps (someone
+// created it otherwise). OpenStore refuses it, naming the settings.
+var ErrStreamConfig = errors.New("checkpoint: the stream " + StreamName + " is not configured as checkpoint.StreamConfig requires")
 
 // Store is the stream of signed checkpoints.
 type Store struct {
@@ -58,7 +72,10 @@ var ErrNoStore = errors.New("checkpoint: no checkpoint has ever been stored (str
 var ErrNoCheckpoint = errors.New("checkpoint: no stored checkpoint")
 
 // OpenStore binds the checkpoint stream of log l; with create it creates it when missing (the
-// replica count of the log's own stream). Readers (verify, prove, report) never create it.
+// replica count of the log's own stream). Readers (verify, prove, report) never create it. A
+// stream of that name that does not keep its messages as StreamConfig does (ConfigProblems: one
+// created beforehand by someone else, with deletes or purges allowed…) is refused with
+// ErrStreamConfig, for writers and readers alike, as the log's own stream is (recorder.ConfigProblems).
 func OpenStore(ctx context.Context, l *recorder.Log, create bool) (*Store, error) {
 	js := l.JetStream()
 	st, err := js.Stream(ctx, StreamName)
@@ -83,6 +100,13 @@ func OpenStore(ctx context.Context, l *recorder.Log, create bool) (*Store, error
 	}
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: stream %s: %w", StreamName, err)
+	}
+	info := st.CachedInfo()
+	if info == nil {
+		return nil, fmt.Errorf("checkpoint: stream %s: no configuration", StreamName)
+	}
+	if ps := ConfigProblems(info.Config); len(ps) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrStreamConfig, strings.Join(ps, "; "))
 	}
 	return &Store{js: js, stream: st}, nil
 }
