@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/webguard"
 	"github.com/fechado/fechado/recorder"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -185,17 +186,31 @@ func (k *Keeper) getTile(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-// maxCosignature bounds a POST /tlog/cosignature body.
+// maxCosignature bounds a POST /tlog/cosignature body: a note of at most 100 signature lines is
+// a few KiB.
 const maxCosignature = 64 << 10
 
+// postCosignature is POST /tlog/cosignature. It takes no login (a co-signature is its own
+// authentication), but a write another site's page could have sent is refused first, as every
+// write of the web interface is (webguard.CrossSite: 403), and a body over maxCosignature is
+// refused unread (413).
 func (k *Keeper) postCosignature(w http.ResponseWriter, r *http.Request) {
+	if err := webguard.CrossSite(r); err != nil {
+		httpError(w, http.StatusForbidden, err.Error()+"; a witness posts with Content-Type "+CosignatureContentType)
+		return
+	}
 	if k.store == nil {
 		httpError(w, http.StatusNotFound, ErrNoCheckpoint.Error())
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxCosignature+1))
-	if err != nil || len(body) > maxCosignature {
-		httpError(w, http.StatusBadRequest, "the body must be a co-signed checkpoint of at most 64 KiB")
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxCosignature))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		httpError(w, http.StatusRequestEntityTooLarge, "the body must be a co-signed checkpoint of at most 64 KiB")
+		return
+	case err != nil:
+		httpError(w, http.StatusBadRequest, "reading the body: "+err.Error())
 		return
 	}
 	size, lines, err := k.AcceptCosignature(r, body)
