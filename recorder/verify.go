@@ -147,6 +147,19 @@ func subjectOf(d *DamagedError) string {
 // sentence naming the setting: how it fails to protect history, and, when replicas > 0, a replica
 // count other than replicas. Nil means c is as required.
 func ConfigProblems(c jetstream.StreamConfig, replicas int) []string {
+	ps := AppendOnlyProblems(c, StreamSubjects, "events", "a hand")
+	if replicas > 0 && c.Replicas != replicas {
+		ps = append(ps, fmt.Sprintf("replicas is %d, not %d", c.Replicas, replicas))
+	}
+	return ps
+}
+
+// AppendOnlyProblems lists how c fails to keep every message of an append-only stream of fechado
+// (the hands' FECHADO_HANDS, the checkpoints' FECHADO_TLOG) as it was appended, each as a sentence
+// naming the setting: storage, retention, limits, discard policy, deletes, purges, roll-ups,
+// per-message TTLs, delete markers, schedules, and that it captures subjects. what names the
+// stream's messages ("events"), unit what one subject holds ("a hand"). Nil means c keeps them.
+func AppendOnlyProblems(c jetstream.StreamConfig, subjects, what, unit string) []string {
 	var ps []string
 	add := func(ok bool, msg string) {
 		if !ok {
@@ -154,19 +167,18 @@ func ConfigProblems(c jetstream.StreamConfig, replicas int) []string {
 		}
 	}
 	add(c.Storage == jetstream.FileStorage, "storage is "+c.Storage.String()+", not file")
-	add(c.Retention == jetstream.LimitsPolicy, "retention is "+c.Retention.String()+", not limits: acknowledged or uninteresting events would be removed")
-	add(c.MaxMsgs <= 0, fmt.Sprintf("max_msgs is %d: old events would be dropped", c.MaxMsgs))
-	add(c.MaxBytes <= 0, fmt.Sprintf("max_bytes is %d: old events would be dropped", c.MaxBytes))
-	add(c.MaxAge == 0, fmt.Sprintf("max_age is %s: old events would expire", c.MaxAge))
-	add(c.MaxMsgsPerSubject <= 0, fmt.Sprintf("max_msgs_per_subject is %d: a hand's early events would be dropped", c.MaxMsgsPerSubject))
+	add(c.Retention == jetstream.LimitsPolicy, "retention is "+c.Retention.String()+", not limits: acknowledged or uninteresting "+what+" would be removed")
+	add(c.MaxMsgs <= 0, fmt.Sprintf("max_msgs is %d: old %s would be dropped", c.MaxMsgs, what))
+	add(c.MaxBytes <= 0, fmt.Sprintf("max_bytes is %d: old %s would be dropped", c.MaxBytes, what))
+	add(c.MaxAge == 0, fmt.Sprintf("max_age is %s: old %s would expire", c.MaxAge, what))
+	add(c.MaxMsgsPerSubject <= 0, fmt.Sprintf("max_msgs_per_subject is %d: %s's early %s would be dropped", c.MaxMsgsPerSubject, unit, what))
 	add(c.Discard == jetstream.DiscardNew, "discard policy is old, not new")
-	add(c.DenyDelete, "deny_delete is off: events can be deleted")
+	add(c.DenyDelete, "deny_delete is off: "+what+" can be deleted")
 	add(c.DenyPurge, "deny_purge is off: the stream can be purged")
-	add(!c.AllowRollup, "roll-ups are allowed: one message can replace a hand")
-	add(!c.AllowMsgTTL, "per-message TTLs are allowed: events can expire")
+	add(!c.AllowRollup, "roll-ups are allowed: one message can replace "+unit)
+	add(!c.AllowMsgTTL, "per-message TTLs are allowed: "+what+" can expire")
 	add(c.SubjectDeleteMarkerTTL == 0, "subject delete markers are on")
 	add(!c.AllowMsgSchedules, "message schedules are on")
-	add(slices.Contains(c.Subjects, StreamSubjects), "the stream does not capture "+StreamSubjects)
-	add(replicas <= 0 || c.Replicas == replicas, fmt.Sprintf("replicas is %d, not %d", c.Replicas, replicas))
+	add(slices.Contains(c.Subjects, subjects), "the stream does not capture "+subjects)
 	return ps
 }

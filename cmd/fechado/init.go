@@ -72,7 +72,9 @@ func runInit(m *Main, args []string) error {
 	// The checkpoint stream (docs/security.md §8) is set up with the log, by the same set-up
 	// user: on a cluster configured as docs/deployment.md says, the application's user may create
 	// no stream, and serve --sign-key then finds it.
-	if _, err := checkpoint.OpenStore(ctx, l, true); err != nil {
+	if _, err := checkpoint.OpenStore(ctx, l, true); errors.Is(err, checkpoint.ErrStreamConfig) {
+		return withCode(exitFindings, err) // created otherwise by someone: the operator decides
+	} else if err != nil {
 		return withCode(exitStore, err)
 	}
 	if l.Created() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/recorder"
+	"github.com/fechado/fechado/recorder/checkpoint"
 	"github.com/fechado/fechado/recorder/recordertest"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -167,6 +168,24 @@ func TestInitCreatesTheStreamOnce(t *testing.T) {
 	}
 	if st.CachedInfo().Config.DenyDelete {
 		t.Error("init changed the existing stream")
+	}
+
+	// A third server, whose hands' stream is right but whose checkpoints' stream someone
+	// created allowing purges: init names it and exits 1, changing nothing.
+	_, url3 := natsServer(t, t.TempDir())
+	nc3, err := nats.Connect(url3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc3.Close()
+	js3, _ := jetstream.New(nc3)
+	tcfg := checkpoint.StreamConfig(1)
+	tcfg.DenyPurge = false
+	if _, err := js3.CreateStream(ctx, tcfg); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := recRun(t, nil, "init", "--nats", url3); code != exitFindings || !strings.Contains(stderr, checkpoint.StreamName) || !strings.Contains(stderr, "deny_purge is off") {
+		t.Errorf("init beside a checkpoint stream that allows purges: exit %d %s", code, stderr)
 	}
 
 	// Embedded: init then record then verify.

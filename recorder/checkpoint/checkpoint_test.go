@@ -331,7 +331,7 @@ func TestWitnessCosignsGrowthAndRefusesAFork(t *testing.T) {
 	}
 	// The log publishes its co-signatures with the checkpoint.
 	latest, _ := k.Store().Latest(t.Context())
-	withCos, _ := k.Store().WithCosignatures(t.Context(), latest)
+	withCos, _ := k.Store().WithCosignatures(t.Context(), latest, []string{wvkey})
 	if s, err := checkpoint.OpenSigned(withCos, logKey, wvkey); err != nil || len(s.Witnesses) != 1 {
 		t.Fatalf("published checkpoint: %v, %+v", err, s)
 	}
@@ -455,12 +455,13 @@ func TestAStrayCosignatureLineDoesNotSpoilTheCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The application user may publish to the stream directly, past POST /tlog/cosignature.
+	_, wkey, _ := checkpoint.GenerateKey("w1", true)
 	for _, junk := range []string{"not a signature\n", "— w1 !!!\n", "— w1 AAAA\n— w2 AAAA\n"} {
-		if err := k.Store().AddCosignature(t.Context(), s.Size, junk); err != nil {
+		if _, err := l.JetStream().Publish(t.Context(), checkpoint.CosignaturePrefix+fmt.Sprint(s.Size), []byte(junk)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	withCos, err := k.Store().WithCosignatures(t.Context(), s.Note)
+	withCos, err := k.Store().WithCosignatures(t.Context(), s.Note, []string{wkey})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,7 @@
 package checkpoint
 
 import (
-	"encoding/base64"
-	"encoding/binary"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/internal/webguard"
 	"github.com/fechado/fechado/recorder"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -62,7 +62,7 @@ func (k *Keeper) getCheckpoint(w http.ResponseWriter, r *http.Request) {
 	}
 	signed, err := k.store.Latest(r.Context())
 	if err == nil {
-		signed, err = k.store.WithCosignatures(r.Context(), signed)
+		signed, err = k.store.WithCosignatures(r.Context(), signed, k.o.Witnesses)
 	}
 	switch {
 	case errors.Is(err, ErrNoCheckpoint):
@@ -185,69 +185,102 @@ func (k *Keeper) getTile(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-// maxCosignature bounds a POST /tlog/cosignature body.
+// maxCosignature bounds a POST /tlog/cosignature body: a note of at most 100 signature lines is
+// a few KiB.
 const maxCosignature = 64 << 10
 
+// postCosignature is POST /tlog/cosignature. It takes no login (a co-signature is its own
+// authentication), but a write another site's page could have sent is refused first, as every
+// write of the web interface is (webguard.CrossSite: 403), and a body over maxCosignature is
+// refused unread (413).
 func (k *Keeper) postCosignature(w http.ResponseWriter, r *http.Request) {
+	if err := webguard.CrossSite(r); err != nil {
+		httpError(w, http.StatusForbidden, err.Error()+"; a witness posts with Content-Type "+CosignatureContentType)
+		return
+	}
 	if k.store == nil {
 		httpError(w, http.StatusNotFound, ErrNoCheckpoint.Error())
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxCosignature+1))
-	if err != nil || len(body) > maxCosignature {
-		httpError(w, http.StatusBadRequest, "the body must be a co-signed checkpoint of at most 64 KiB")
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxCosignature))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		httpError(w, http.StatusRequestEntityTooLarge, "the body must be a co-signed checkpoint of at most 64 KiB")
+		return
+	case err != nil:
+		httpError(w, http.StatusBadRequest, "reading the body: "+err.Error())
 		return
 	}
-	size, lines, err := k.AcceptCosignature(r, body)
+	size, text, lines, err := k.accept(r.Context(), body)
 	if err != nil {
 		httpError(w, http.StatusForbidden, err.Error())
 		return
 	}
-	for _, l := range lines {
-		if err := k.store.AddCosignature(r.Context(), size, l); err != nil {
+	var already []string
+	for _, vl := range lines {
+		stored, err := k.store.AddCosignature(r.Context(), size, vl.line, func(old string) bool {
+			id, sig, ok := parseSignatureLine(old)
+			return ok && id == vl.id && vl.v.Verify([]byte(text), sig)
+		})
+		if err != nil {
 			httpError(w, http.StatusServiceUnavailable, err.Error())
 			return
 		}
+		if !stored {
+			already = append(already, vl.id.Fingerprint())
+		}
 	}
+	n := len(lines) - len(already)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintf(w, "%d co-signatures of tree size %d stored\n", len(lines), size)
+	w.Header().Set("Cache-Control", "no-store")
+	fmt.Fprintf(w, "%d co-signature%s of tree size %d stored", n, map[bool]string{true: "", false: "s"}[n == 1], size)
+	if len(already) > 0 {
+		fmt.Fprintf(w, "; already stored, nothing more stored: %s", strings.Join(already, ", "))
+	}
+	fmt.Fprintln(w)
 }
 
 // AcceptCosignature checks a co-signed checkpoint a witness posts: the log's own signature, a
 // checkpoint this log stored at that size, and at least one co-signature by a witness of the
-// allow-list (Options.Witnesses). It returns the tree size and the verified witnesses' signature
-// lines. The co-signature is its own authentication: only the holder of an allowed witness key
-// can make one.
+// allow-list (Options.Witnesses). It returns the tree size and the witnesses' signature lines
+// that verify, one per witness key (the first); any other line is left out. The co-signature is
+// its own authentication: only the holder of an allowed witness key can make one.
 func (k *Keeper) AcceptCosignature(r *http.Request, body []byte) (int64, []string, error) {
+	size, _, vls, err := k.accept(r.Context(), body)
+	var lines []string
+	for _, vl := range vls {
+		lines = append(lines, vl.line)
+	}
+	return size, lines, err
+}
+
+// accept is AcceptCosignature, with the checkpoint's text and each line's key and verifier.
+func (k *Keeper) accept(ctx context.Context, body []byte) (int64, string, []verifiedLine, error) {
 	if k.o.Signer == nil {
-		return 0, nil, ErrNoSigner
+		return 0, "", nil, ErrNoSigner
 	}
 	if len(k.o.Witnesses) == 0 {
-		return 0, nil, errors.New("checkpoint: this log accepts no witness (serve --witness-key)")
+		return 0, "", nil, errors.New("checkpoint: this log accepts no witness (serve --witness-key)")
+	}
+	vs, err := cosignatureVerifiers(k.o.Witnesses)
+	if err != nil {
+		return 0, "", nil, err
 	}
 	s, err := OpenSigned(body, k.o.Signer.VerifierKey(), k.o.Witnesses...)
 	if err != nil {
-		return 0, nil, err
+		return 0, "", nil, err
 	}
-	stored, err := k.store.At(r.Context(), s.Size)
-	if err != nil || noteText(stored) != noteText(body) {
-		return 0, nil, fmt.Errorf("checkpoint: tree size %d: not the checkpoint this log stored", s.Size)
+	text := noteText(body)
+	stored, err := k.store.At(ctx, s.Size)
+	if err != nil || noteText(stored) != text {
+		return 0, "", nil, fmt.Errorf("checkpoint: tree size %d: not the checkpoint this log stored", s.Size)
 	}
-	if len(s.Witnesses) == 0 {
-		return 0, nil, errors.New("checkpoint: no co-signature by an allowed witness key")
+	// note.Open (in OpenSigned) checks the first line of each key and drops its later lines
+	// unchecked: every line is checked here, and only the first that verifies of each key kept.
+	lines := verifiedCosignatures(text, strings.SplitAfter(string(body[len(text):]), "\n"), vs)
+	if len(lines) == 0 {
+		return 0, "", nil, errors.New("checkpoint: no co-signature by an allowed witness key")
 	}
-	var lines []string
-	for _, l := range strings.SplitAfter(string(body[len(noteText(body))+1:]), "\n") {
-		name, b64, ok := strings.Cut(strings.TrimPrefix(l, "— "), " ")
-		raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
-		if !ok || err != nil || len(raw) < 4 || !strings.HasPrefix(l, "— ") {
-			continue
-		}
-		for _, wv := range s.Witnesses {
-			if wv.Name == name && wv.Hash == binary.BigEndian.Uint32(raw) {
-				lines = append(lines, l)
-			}
-		}
-	}
-	return s.Size, lines, nil
+	return s.Size, text, lines, nil
 }

@@ -395,3 +395,71 @@ func LogKeyID(signed []byte) (KeyID, error) {
 	}
 	return KeyID{}, fmt.Errorf("%w checkpoint: no signature by %s", ErrFormat, c.Origin)
 }
+
+// MaxSignatures is the most signature lines a signed note may carry: note.Open refuses a note
+// with more ("malformed note").
+const MaxSignatures = 100
+
+// parseSignatureLine reads a signed note's signature line "— name base64\n": the key's name and
+// hash, and the signature after the hash.
+func parseSignatureLine(l string) (KeyID, []byte, bool) {
+	rest, ok := strings.CutPrefix(l, "— ")
+	if !ok || !strings.HasSuffix(rest, "\n") || strings.Count(rest, "\n") != 1 {
+		return KeyID{}, nil, false
+	}
+	name, b64, ok := strings.Cut(strings.TrimSuffix(rest, "\n"), " ")
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if !ok || !validName(name) || err != nil || len(raw) <= 4 {
+		return KeyID{}, nil, false
+	}
+	return KeyID{Name: name, Hash: binary.BigEndian.Uint32(raw)}, raw[4:], true
+}
+
+// cosignatureVerifiers returns the verifiers of witnesses' cosignature verifier keys.
+func cosignatureVerifiers(keys []string) ([]note.Verifier, error) {
+	var vs []note.Verifier
+	for _, k := range keys {
+		v, err := NewCosignatureVerifier(k)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+// verifiedLine is a co-signature line checked against a witness's key.
+type verifiedLine struct {
+	line string
+	id   KeyID
+	v    note.Verifier
+}
+
+// verifiedCosignatures returns, of lines, the co-signatures of the checkpoint text by one of vs
+// that verify: the first of each key, in the order given. Every other line is left out: lines of
+// other keys, lines that do not verify, and later lines of a key (which note.Open does not check).
+func verifiedCosignatures(text string, lines []string, vs []note.Verifier) []verifiedLine {
+	var out []verifiedLine
+	done := map[KeyID]bool{}
+	for _, l := range lines {
+		id, sig, ok := parseSignatureLine(l)
+		if !ok || done[id] {
+			continue
+		}
+		if v := verifierOf(vs, id); v != nil && v.Verify([]byte(text), sig) {
+			done[id] = true
+			out = append(out, verifiedLine{line: l, id: id, v: v})
+		}
+	}
+	return out
+}
+
+// verifierOf returns the verifier of vs with key id, nil when none has it.
+func verifierOf(vs []note.Verifier, id KeyID) note.Verifier {
+	for _, v := range vs {
+		if v.Name() == id.Name && v.KeyHash() == id.Hash {
+			return v
+		}
+	}
+	return nil
+}

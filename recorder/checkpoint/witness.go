@@ -18,6 +18,11 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 )
 
+// CosignatureContentType is the content type a witness posts its co-signed checkpoint with. Any
+// type but the ones a web form or a "simple" cross-site request can send passes the route's
+// cross-site check (webguard.CrossSite); text/plain does not.
+const CosignatureContentType = "application/x-tlog-checkpoint"
+
 // Witness follows a log's checkpoints over HTTP and co-signs each one that extends the last it
 // co-signed (C2SP tlog-cosignature): it checks the log's signature and the consistency proof
 // from its last checkpoint, never signs a smaller or a different tree of the same size, and
@@ -168,7 +173,7 @@ func (w *Witness) post(ctx context.Context, body []byte) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	req.Header.Set("Content-Type", CosignatureContentType)
 	_, err = w.do(req)
 	return err
 }
