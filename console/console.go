@@ -8,6 +8,8 @@
 // Machine shuffles (hmac-sha256-fy-v1) are made by the console's server: it keeps each seed in
 // memory until the hand reveals it, tells the page the commitment before the deal and the card on
 // top at each deal, burn and draw, and gives the seed to the page for deck.revealed at the end.
+// A device gets seeds only for a hand its own table has started (its hand.started stored), at a
+// place still to come, and within bounds (seeds.go): the seeds are kept by table and hand.
 //
 // With Options.PlayerCards (serve --player-cards) it also serves a player's page of his own cards
 // of the hand in progress, on his phone, opened by a link bound to his seat and hand (seat.go).
@@ -23,11 +25,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"net/http"
 	"net/url"
-	"os"
 	"sync"
+	"time"
 
 	"github.com/fechado/fechado/cards"
 	"github.com/fechado/fechado/events"
@@ -82,10 +83,14 @@ type Console struct {
 	sessions *sessions
 	mux      http.Handler
 
-	mu       sync.Mutex
-	seeds    map[string]map[events.Seq]cards.Seed // machine shuffles, by hand and the shuffle's seq
-	seedFile string
-	receipts bool // Options.Receipts
+	mu        sync.Mutex
+	seeds     map[handKey]*handSeeds // machine shuffles, by table and hand, then the shuffle's seq
+	nseeds    int                    // the seeds of c.seeds, all hands together
+	maxSeeds  int                    // MaxSeeds (a test lowers it)
+	seedFile  string
+	seedLines int              // the lines of the seed file (seeds.go)
+	now       func() time.Time // the clock SeedLife counts by
+	receipts  bool             // Options.Receipts
 
 	playerCards bool   // Options.PlayerCards
 	seatKey     []byte // Options.SeatKey: the secret of the players' links (seat.go)
@@ -103,18 +108,11 @@ type deviceLog struct {
 // New returns the console over o.Log. An unreadable o.SeedFile is an error: the seeds of the
 // hands in progress would be lost.
 func New(o Options) (*Console, error) {
-	c := &Console{log: o.Log, sessions: newSessions(), seeds: map[string]map[events.Seq]cards.Seed{}, seedFile: o.SeedFile, receipts: o.Receipts,
-		devices: map[string]*deviceLog{}}
+	c := &Console{log: o.Log, sessions: newSessions(), seeds: map[handKey]*handSeeds{}, seedFile: o.SeedFile, receipts: o.Receipts,
+		devices: map[string]*deviceLog{}, now: time.Now, maxSeeds: MaxSeeds}
 	if o.SeedFile != "" {
-		b, err := os.ReadFile(o.SeedFile)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-		case err != nil:
-			return nil, fmt.Errorf("console: %w", err)
-		default:
-			if err := json.Unmarshal(b, &c.seeds); err != nil {
-				return nil, fmt.Errorf("console: the seeds in %s: %w", o.SeedFile, err)
-			}
+		if err := c.loadSeeds(o.Log); err != nil {
+			return nil, fmt.Errorf("console: the seeds in %s: %w", o.SeedFile, err)
 		}
 	}
 	c.playerCards, c.seatKey = o.PlayerCards, o.SeatKey
@@ -170,23 +168,6 @@ func New(o Options) (*Console, error) {
 	m.Handle("/console/", files)
 	c.mux = webguard.Secure(m)
 	return c, nil
-}
-
-// saveSeeds writes the seeds to the seed file (c.mu held): a new file renamed over the old one,
-// readable by its owner only, as the seeds of hands in progress are secret.
-func (c *Console) saveSeeds() error {
-	if c.seedFile == "" {
-		return nil
-	}
-	b, err := json.Marshal(c.seeds)
-	if err != nil {
-		return err
-	}
-	tmp := c.seedFile + ".new"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, c.seedFile)
 }
 
 // Close closes the connections the console opened as its devices.
@@ -340,9 +321,8 @@ func (c *Console) stateOf(ctx context.Context, l *lang.Lang, table, hand string,
 	if len(evs) == 0 {
 		return st, nil
 	}
-	c.mu.Lock()
-	seeds := maps.Clone(c.seeds[hand])
-	c.mu.Unlock()
+	key := handKey{table, hand}
+	seeds := c.seedsOf(key)
 	blinds, err := c.blindsOf(ctx, table, evs)
 	if err != nil {
 		return st, err
@@ -376,8 +356,7 @@ func (c *Console) stateOf(ctx context.Context, l *lang.Lang, table, hand string,
 	if a.Step == rules.StepDone && seeds != nil {
 		// The hand has ended and revealed its seeds: the console forgets them.
 		c.mu.Lock()
-		delete(c.seeds, hand)
-		err := c.saveSeeds()
+		err := c.forget(key)
 		c.mu.Unlock()
 		if err != nil {
 			return st, err
@@ -441,8 +420,7 @@ func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User
 		fail(w, http.StatusUnprocessableEntity, "err.invalid", err.Error())
 		return
 	}
-	if !u.MayAppend(e.Table, e.Hand) { // the decision the NATS server takes (roles)
-		fail(w, http.StatusForbidden, "err.other-table", "")
+	if !mayWrite(w, u, e.Table, e.Hand) {
 		return
 	}
 	if e.Hand != hand {
@@ -475,6 +453,18 @@ func (c *Console) postEvent(w http.ResponseWriter, r *http.Request, u roles.User
 	}{ack.Skipped, st})
 }
 
+// mayWrite reports whether device u may write to hand of table, else answers 403
+// err.other-table: the decision the NATS server takes (roles.User.MayAppend), asked by each of the
+// console's writes: an event (of the table and hand it names) and a machine shuffle (of the
+// device's table and the hand of its path).
+func mayWrite(w http.ResponseWriter, u roles.User, table, hand string) bool {
+	if !u.MayAppend(table, hand) {
+		fail(w, http.StatusForbidden, "err.other-table", "")
+		return false
+	}
+	return true
+}
+
 // shuffleRequest asks for a machine shuffle at seq, of the whole deck or of the gathered cards.
 type shuffleRequest struct {
 	Seq   events.Seq   `json:"seq"`
@@ -484,32 +474,75 @@ type shuffleRequest struct {
 // postShuffle is POST /console/api/hands/{hand}/shuffle: the console's server draws a seed for
 // the shuffle the page is about to record at seq and answers its commitment. Asked again for the
 // same seq (a resend), it answers the same commitment.
-func (c *Console) postShuffle(w http.ResponseWriter, r *http.Request, _ roles.User) {
+//
+// The device must be one that may write to the hand (mayWrite, as for an event), and the hand
+// must be stored at the device's table: the page asks for a shuffle at the shuffle step, which
+// the server advises once the hand's hand.started is stored, so a hand the table has not started,
+// or another table's, gets 404 err.no-hand and no seed. The seq is a place still to come, from 2
+// to MaxShuffleSeq (400 err.shuffle past it; 409 err.conflict for a place stored, err.shuffle
+// after hand.ended). A table's hands that have not ended hold at most MaxTableSeeds seeds, and
+// the console MaxSeeds in all (429 err.seeds); a hand's seeds are dropped SeedLife after its
+// first shuffle (seeds.go).
+func (c *Console) postShuffle(w http.ResponseWriter, r *http.Request, u roles.User) {
 	hand := r.PathValue("hand")
 	var req shuffleRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxEvent)).Decode(&req); err != nil || req.Seq < 1 {
 		fail(w, http.StatusBadRequest, "err.body", "")
 		return
 	}
+	if !mayWrite(w, u, u.Table, hand) {
+		return
+	}
+	if req.Seq > MaxShuffleSeq {
+		fail(w, http.StatusBadRequest, "err.shuffle", fmt.Sprintf("seq %d is past the console's limit of %d", req.Seq, MaxShuffleSeq))
+		return
+	}
+	evs, err := c.readHand(r.Context(), u.Table, hand)
+	if err != nil {
+		fail(w, http.StatusServiceUnavailable, "err.store", err.Error())
+		return
+	}
+	if len(evs) == 0 {
+		fail(w, http.StatusNotFound, "err.no-hand", "hand "+hand+" is not stored at table "+u.Table)
+		return
+	}
+	key := handKey{u.Table, hand}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m := c.seeds[hand]
-	if m == nil {
-		m = map[events.Seq]cards.Seed{}
-		c.seeds[hand] = m
+	if err := c.expire(); err != nil {
+		fail(w, http.StatusInternalServerError, "err.store", err.Error())
+		return
 	}
-	seed, ok := m[req.Seq]
-	if !ok {
-		if _, err := rand.Read(seed[:]); err != nil {
-			fail(w, http.StatusInternalServerError, "err.store", err.Error())
+	if h := c.seeds[key]; h != nil {
+		if seed, ok := h.seeds[req.Seq]; ok {
+			writeJSON(w, http.StatusOK, map[string]string{"method": cards.ShuffleMethod, "commitment": seed.Commitment()})
 			return
 		}
-		m[req.Seq] = seed
-		if err := c.saveSeeds(); err != nil {
-			delete(m, req.Seq)
-			fail(w, http.StatusInternalServerError, "err.store", err.Error())
-			return
-		}
+	}
+	switch {
+	case evs[len(evs)-1].Type == events.HandEndedType:
+		fail(w, http.StatusConflict, "err.shuffle", "the hand has ended")
+		return
+	case int(req.Seq) <= len(evs):
+		fail(w, http.StatusConflict, "err.conflict", fmt.Sprintf("seq %d is stored (%s)", req.Seq, evs[req.Seq-1].Type))
+		return
+	}
+	if n := c.tableSeeds(u.Table); n >= MaxTableSeeds {
+		fail(w, http.StatusTooManyRequests, "err.seeds", fmt.Sprintf("table %s: %d of %d", u.Table, n, MaxTableSeeds))
+		return
+	}
+	if c.nseeds >= c.maxSeeds {
+		fail(w, http.StatusTooManyRequests, "err.seeds", fmt.Sprintf("the console: %d of %d", c.nseeds, c.maxSeeds))
+		return
+	}
+	var seed cards.Seed
+	if _, err := rand.Read(seed[:]); err != nil {
+		fail(w, http.StatusInternalServerError, "err.store", err.Error())
+		return
+	}
+	if err := c.addSeed(key, req.Seq, seed); err != nil {
+		fail(w, http.StatusInternalServerError, "err.store", err.Error())
+		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"method": cards.ShuffleMethod, "commitment": seed.Commitment()})
 }
