@@ -92,10 +92,10 @@ func (e *configDiffers) Error() string {
 	return "the stream " + recorder.StreamName + " is not configured as docs/stream.md requires: " + strings.Join(e.problems, "; ")
 }
 
-// reader is the language of the command's messages: the environment's (LC_ALL, LC_MESSAGES,
-// LANG), else English.
+// reader is the language of the command's messages: its --lang, else the environment's (LC_ALL,
+// LC_MESSAGES, LANG), else English.
 func (m *Main) reader() *lang.Lang {
-	if l, err := lang.Choose("", m.getenv); err == nil && l != nil {
+	if l, err := lang.Choose(m.langFlag, m.getenv); err == nil && l != nil {
 		return l
 	}
 	return lang.English()

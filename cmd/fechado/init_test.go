@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/recorder"
 	"github.com/fechado/fechado/recorder/checkpoint"
 	"github.com/fechado/fechado/recorder/recordertest"
@@ -198,5 +200,26 @@ func TestInitCreatesTheStreamOnce(t *testing.T) {
 	}
 	if code, out, _ := recRun(t, nil, "verify", "--data", data); code != 0 {
 		t.Fatalf("verify: %d %s", code, out)
+	}
+}
+
+// A command's --lang is the language of its errors too, not only of its report: the missing
+// stream is said in Portuguese to `audit --lang pt-BR`, whatever the environment says, and in
+// the environment's language without --lang.
+func TestMissingStreamSaidInTheLanguageOfLang(t *testing.T) {
+	pt, _ := lang.Get("pt-BR")
+	tr, _ := lang.Get("tr")
+	missing := filepath.Join(t.TempDir(), "never-made")
+	want := func(l *lang.Lang) string { return l.T("stream.missing", lang.Args{"stream": recorder.StreamName}) }
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
+		Getenv: func(k string) string { return map[string]string{"LANG": "tr_TR.UTF-8"}[k] }}
+	if code := m.Run([]string{"audit", "--lang", "pt-BR", "--all", "--data", missing}); code == 0 ||
+		!strings.Contains(m.Stderr.(*bytes.Buffer).String(), want(pt)) {
+		t.Errorf("audit --lang pt-BR: exit %d, stderr %q, want %q", code, m.Stderr, want(pt))
+	}
+	m = &Main{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: m.Getenv}
+	if code := m.Run([]string{"audit", "--all", "--data", missing}); code == 0 ||
+		!strings.Contains(m.Stderr.(*bytes.Buffer).String(), want(tr)) {
+		t.Errorf("audit with LANG=tr_TR.UTF-8: exit %d, stderr %q, want %q", code, m.Stderr, want(tr))
 	}
 }

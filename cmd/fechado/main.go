@@ -67,6 +67,8 @@ type Main struct {
 	Stderr io.Writer
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+	// langFlag is the command's --lang, once parsed: the language of its errors too (reader).
+	langFlag string
 }
 
 // NewMain returns a Main on the process's standard streams.
@@ -167,6 +169,9 @@ func (m *Main) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				return nil, err
 			}
 			return nil, usageErr("%v (see 'fechado %s --help')", err, fs.Name())
+		}
+		if f := fs.Lookup("lang"); f != nil {
+			m.langFlag = f.Value.String()
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
