@@ -189,8 +189,8 @@ func runAudit(m *Main, args []string) (err error) {
 			return err
 		}
 		rep.summary(m, a)
-		if f.tournament != "" && !f.json {
-			printStandings(rep.w, a.Tournaments(), f.tournament)
+		if f.tournament != "" && !f.json && err == nil {
+			printStandings(rep.w, rep.l, a.Tournaments(), f.tournament)
 		}
 		return err
 	})

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/fechado/fechado/audit"
 	"github.com/fechado/fechado/events"
 	"github.com/fechado/fechado/internal/logfile"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/tournament"
 )
 
@@ -83,33 +85,38 @@ func openLogs(m *Main, files []string, reuse bool) (rs []*events.Reader, closeAl
 	return rs, closeAll, nil
 }
 
-// printStandings writes the standings of tournament id as the audit leaves them (runAudit has
-// made sure the audit saw the tournament).
-func printStandings(w io.Writer, b *tournament.Book, id string) {
-	writeStandings(w, b.Get(id))
+// printStandings writes the standings of tournament id as the audit leaves them, in the reader's
+// language l (runAudit has made sure the audit saw the tournament).
+func printStandings(w io.Writer, l *lang.Lang, b *tournament.Book, id string) {
+	writeStandings(w, l, b.Get(id))
 }
 
-// writeStandings writes a tournament's figures and standings for the floor.
-func writeStandings(w io.Writer, t *tournament.Tournament) {
+// writeStandings writes a tournament's figures and standings for the floor, in language l.
+func writeStandings(w io.Writer, l *lang.Lang, t *tournament.Tournament) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	held, made := t.Chips()
-	fmt.Fprintf(bw, "\nTournament %s: %d entries of %d chips, %d in rebuys; %d hands on %d tables; level %d.\n",
-		t.ID, t.Entries, t.Stack, t.Rebuys, t.Hands, len(t.Tables()), t.Level)
-	fmt.Fprintf(bw, "Chips on the tables: %d of %d. Players still in: %d.\n", held, made, t.InPlay())
+	fmt.Fprintf(bw, "\n%s\n", l.T("tournament.summary", lang.Args{"id": t.ID, "entries": t.Entries, "stack": t.Stack,
+		"rebuys": t.Rebuys, "hands": t.Hands, "tables": len(t.Tables()), "level": t.Level}))
+	fmt.Fprintln(bw, l.T("tournament.chips", lang.Args{"held": held, "made": made, "in": t.InPlay()}))
 	if t.Finished() {
-		fmt.Fprintf(bw, "The tournament is over.\n")
+		fmt.Fprintln(bw, l.T("tournament.over", nil))
 	}
-	fmt.Fprintf(bw, "\n%-6s %-6s %-24s %10s  %s\n", "place", "rank", "player", "chips", "table (or the hand he went out in)")
+	// Each column as wide as its heading in the reader's language, at least as before.
+	place, rank, player, chips := l.T("tournament.col.place", nil), l.T("tournament.col.rank", nil),
+		l.T("tournament.col.player", nil), l.T("tournament.col.chips", nil)
+	wp, wr, wn, wc := max(6, utf8.RuneCountInString(place)), max(6, utf8.RuneCountInString(rank)),
+		max(24, utf8.RuneCountInString(player)), max(10, utf8.RuneCountInString(chips))
+	fmt.Fprintf(bw, "\n%-*s %-*s %-*s %*s  %s\n", wp, place, wr, rank, wn, player, wc, chips, l.T("tournament.col.where", nil))
 	for _, s := range t.Standings() {
-		place := "—"
+		at := "—"
 		if s.Place > 0 {
-			place = fmt.Sprint(s.Place)
+			at = l.Number(int64(s.Place))
 		}
 		where := s.Table
 		if s.Hand != "" {
-			where = fmt.Sprintf("%s, hand %s", s.Table, s.Hand)
+			where = l.T("tournament.where.hand", lang.Args{"table": s.Table, "hand": s.Hand})
 		}
-		fmt.Fprintf(bw, "%-6s %-6d %-24s %10d  %s\n", place, s.Rank, s.Player, s.Chips, where)
+		fmt.Fprintf(bw, "%-*s %-*s %-*s %*s  %s\n", wp, at, wr, l.Number(int64(s.Rank)), wn, s.Player, wc, l.Number(int64(s.Chips)), where)
 	}
 }

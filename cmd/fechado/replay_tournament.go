@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fechado/fechado/events"
+	"github.com/fechado/fechado/lang"
 	"github.com/fechado/fechado/replay"
 	"github.com/fechado/fechado/tournament"
 )
@@ -142,5 +143,6 @@ func writeTournament(w io.Writer, r tourReplay, t *tournament.Tournament) {
 		}
 	}
 	fmt.Fprintln(w)
-	writeStandings(w, t)
+	// replay's text view is English throughout (it takes no --lang), its standings too.
+	writeStandings(w, lang.English(), t)
 }

@@ -93,10 +93,20 @@ func TestAuditTournamentFiles(t *testing.T) {
 	if one != merged || !strings.Contains(one, `"code":"tournament.place"`) {
 		t.Errorf("the tables' files merged audit differently from the whole log:\n%s\n---\n%s", merged, one)
 	}
-	_, text, _ := fechado("", append([]string{"audit", "--tournament", "cup"}, files...)...)
-	for _, want := range []string{"Tournament cup: 24 entries of 1000 chips", "Chips on the tables: 24000 of 24000", "The tournament is over.", "\n1      1      "} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the report lacks %q:\n%s", want, text)
+	// The standings in the reader's language: the words and the numbers' grouping.
+	for _, c := range []struct {
+		lang  string
+		wants []string
+	}{
+		{"en", []string{"Tournament cup: 24 entries of 1,000 chips", "Chips on the tables: 24,000 of 24,000", "The tournament is over.", "\n1      1      "}},
+		{"pt-BR", []string{"Torneio cup: 24 inscrições de 1.000 fichas", "Fichas nas mesas: 24.000 de 24.000", "O torneio terminou.", "lugar  posição jogador"}},
+		{"tr", []string{"Turnuva cup: 1.000 fişle 24 kayıt", "Masalarda 24.000 fişten 24.000 fiş var.", "Turnuva bitti.", "derece sıra   oyuncu"}},
+	} {
+		_, text, _ := fechado("", append([]string{"audit", "--lang", c.lang, "--tournament", "cup"}, files...)...)
+		for _, want := range c.wants {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the report lacks %q:\n%s", c.lang, want, text)
+			}
 		}
 	}
 	// A tournament with no hand in the files is an error (exit 2, as export's), not a clean audit.
