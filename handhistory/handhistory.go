@@ -130,8 +130,12 @@ type Result struct {
 
 // Import converts the hand histories in data, read from a file called name, to events.
 // It returns an error only for an unknown format; problems in the data are per hand, in
-// Result.Skipped.
+// Result.Skipped. Data over MaxInput bytes, or nested deeper than MaxDepth (XML, PHH), is refused
+// whole: Skipped holds one *Error wrapping a *LimitError, and there is no hand.
 func Import(f Format, name string, data []byte) (*Result, error) {
+	if len(data) > MaxInput {
+		return overLimit(name, 0, &LimitError{Kind: ErrTooLarge, Limit: MaxInput}), nil
+	}
 	if f == Auto {
 		f = Detect(data)
 		if f == "" {
