@@ -9,6 +9,10 @@
 // are imported. Output is deterministic: the same input gives byte-identical events (ids included),
 // so importing a file twice appends nothing the second time.
 //
+// Every format is read whole, within two limits (limits.go): MaxInput bytes, and MaxDepth levels
+// of XML elements or TOML arrays and tables, counted as the file is walked. A file over either is
+// refused whole: one *Error wrapping a *LimitError (ErrTooLarge, ErrTooDeep), and no hand.
+//
 // What the importer cannot know it leaves out rather than invent:
 //   - The room's shuffle cannot be re-derived: deck.shuffled has method "physical", deck.cut at 0.
 //   - A card the room never showed is a card.dealt without card (events.CardDealt.Unknown). Known
