@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fechado/fechado/events"
@@ -45,6 +46,10 @@ func FuzzPHH(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	// Nesting at and over MaxDepth, and brackets in strings (docs/security.md, "Input limits").
+	f.Add([]byte("variant = \"F5CD\"\nx = " + strings.Repeat("[", 65) + strings.Repeat("]", 65) + "\n"))
+	f.Add([]byte("variant = \"F5CD\"\nx = " + strings.Repeat("{a=", 64) + "1" + strings.Repeat("}", 64) + "\n"))
+	f.Add([]byte("variant = \"F5CD\"\ns = \"\"\"\n" + strings.Repeat("[", 100) + "\\\"\"\"\"\nt = '[['\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, h := range handhistory.ImportPHH("fuzz.phh", data).Hands {
 			fuzzCheck(t, h)
@@ -122,6 +127,11 @@ func FuzzRooms(f *testing.F) {
 			}
 			f.Add(data)
 		}
+	}
+	// XML nested at and over MaxDepth (docs/security.md, "Input limits").
+	for _, n := range []int{62, 63, 1000} {
+		data, _ := deepBoss(f, n)
+		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := handhistory.Import(handhistory.Auto, "fuzz", data)

@@ -9,6 +9,10 @@
 // are imported. Output is deterministic: the same input gives byte-identical events (ids included),
 // so importing a file twice appends nothing the second time.
 //
+// Every format is read whole, within two limits (limits.go): MaxInput bytes, and MaxDepth levels
+// of XML elements or TOML arrays and tables, counted as the file is walked. A file over either is
+// refused whole: one *Error wrapping a *LimitError (ErrTooLarge, ErrTooDeep), and no hand.
+//
 // What the importer cannot know it leaves out rather than invent:
 //   - The room's shuffle cannot be re-derived: deck.shuffled has method "physical", deck.cut at 0.
 //   - A card the room never showed is a card.dealt without card (events.CardDealt.Unknown). Known
@@ -130,8 +134,12 @@ type Result struct {
 
 // Import converts the hand histories in data, read from a file called name, to events.
 // It returns an error only for an unknown format; problems in the data are per hand, in
-// Result.Skipped.
+// Result.Skipped. Data over MaxInput bytes, or nested deeper than MaxDepth (XML, PHH), is refused
+// whole: Skipped holds one *Error wrapping a *LimitError, and there is no hand.
 func Import(f Format, name string, data []byte) (*Result, error) {
+	if len(data) > MaxInput {
+		return overLimit(name, 0, &LimitError{Kind: ErrTooLarge, Limit: MaxInput}), nil
+	}
 	if f == Auto {
 		f = Detect(data)
 		if f == "" {

@@ -64,6 +64,9 @@ func ImportPHH(name string, data []byte) *Result {
 	res := &Result{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	text := string(data)
+	if line, off, ok := tomlTooDeep(text); !ok {
+		return overLimit(name, line, &LimitError{Kind: ErrTooDeep, Limit: MaxDepth, Offset: int64(off)})
+	}
 	lines := strings.Split(text, "\n")
 	var raw map[string]any
 	md, err := toml.Decode(text, &raw)

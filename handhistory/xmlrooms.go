@@ -19,17 +19,28 @@ import (
 // read on its own, all or nothing, as the text rooms' are.
 
 // xmlHands walks data and calls read for every element named tag, with the line it starts on;
-// a problem of the XML itself ends the walk and is reported at its line.
+// a problem of the XML itself ends the walk and is reported at its line. An element nested
+// deeper than MaxDepth refuses the file whole: res holds that error alone, and no block is
+// returned.
 func xmlHands(name string, data []byte, tag string, res *Result, read func(dec *xml.Decoder, start xml.StartElement, line int) (*psHand, error)) []psBlock {
 	// The texts are UTF-8, or UTF-16 like other rooms' exports: decode once, then read bytes.
 	text := []byte(decodeText(data))
 	text = bytes.TrimPrefix(text, []byte("\uFEFF"))
-	dec := xml.NewDecoder(bytes.NewReader(text))
+	raw := xml.NewDecoder(bytes.NewReader(text))
+	raw.Strict = false
+	// The elements are counted as they are read, a hand's too (DecodeElement reads through
+	// dec): the first one deeper than MaxDepth stops the walk, before more names are kept.
+	depth := &depthReader{dec: raw}
+	dec := xml.NewTokenDecoder(depth)
 	dec.Strict = false
 	var blocks []psBlock
 	for {
-		line, _ := dec.InputPos()
+		line, _ := raw.InputPos()
 		tok, err := dec.Token()
+		if depth.err != nil {
+			*res = *overLimit(name, depth.line, depth.err)
+			return nil
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -42,6 +53,10 @@ func xmlHands(name string, data []byte, tag string, res *Result, read func(dec *
 			continue
 		}
 		h, err := read(dec, se, line)
+		if depth.err != nil {
+			*res = *overLimit(name, depth.line, depth.err)
+			return nil
+		}
 		blocks = append(blocks, psBlock{h, err})
 	}
 	return blocks

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +56,10 @@ Import is all-or-nothing per hand: a hand that cannot be read, or whose chips or
 add up, is reported on stderr with its file and line and left out; the other hands are written.
 The output is deterministic (event ids are derived from the input), so a second import of the
 same file adds nothing to the log.
+
+Each input is read whole, up to 16 MiB (a day of twelve tables); XML and PHH nested over 64
+levels are refused at the 65th. An input over either limit is named on stderr with the limit,
+and nothing of it is written or published: import a longer history as several files.
 
 --publish appends the events to the log instead (the embedded server under --data, or --nats),
 through the recorder, as 'fechado record' does: hands already stored are skipped.
@@ -169,7 +174,11 @@ func runImport(m *Main, args []string) error {
 	for _, name := range files {
 		data, err := readImportFile(m, name)
 		if err != nil {
-			say("%v", err)
+			if errors.Is(err, handhistory.ErrTooLarge) {
+				say("%s", l.T("import.too_large", lang.Args{"file": name, "limit": importLimit}))
+			} else {
+				say("%v", err)
+			}
 			unreadable++
 			continue
 		}
@@ -186,6 +195,18 @@ func runImport(m *Main, args []string) error {
 			return usageErr("%v", err)
 		}
 		for _, e := range res.Skipped {
+			// A file over a limit is refused whole (handhistory.Import): it is a file that could
+			// not be read, and nothing of it is written.
+			switch {
+			case errors.Is(e, handhistory.ErrTooLarge):
+				say("%s", l.T("import.too_large", lang.Args{"file": name, "limit": importLimit}))
+				unreadable++
+				continue
+			case errors.Is(e, handhistory.ErrTooDeep):
+				say("%s", l.T("import.too_deep", lang.Args{"where": fmt.Sprintf("%s:%d", e.File, e.Line), "limit": handhistory.MaxDepth}))
+				unreadable++
+				continue
+			}
 			say("%v", e)
 			if e.IsHand() {
 				lost++
@@ -241,10 +262,69 @@ func runImport(m *Main, args []string) error {
 	return nil
 }
 
-// readImportFile reads a FILE operand; "-" is standard input.
+// importLimit is handhistory.MaxInput as the messages write it.
+const importLimit = "16 MiB"
+
+// readImportFile reads a FILE operand; "-" is standard input. An input over handhistory.MaxInput
+// (16 MiB: a day of twelve tables; the reasoning is at the constant) is refused with an error
+// wrapping handhistory.ErrTooLarge: a file by its size, before it is read; standard input, or
+// any file that is not a regular one, after reading one byte over the limit, not the rest.
 func readImportFile(m *Main, name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(m.Stdin)
+	tooLarge := fmt.Errorf("%s: %w", name, &handhistory.LimitError{Kind: handhistory.ErrTooLarge, Limit: handhistory.MaxInput})
+	r, size := m.Stdin, int64(0)
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if size = fi.Size(); size > handhistory.MaxInput {
+				return nil, tooLarge
+			}
+		}
+		r = f
 	}
-	return os.ReadFile(name)
+	data, err := readAtMost(r, int(size), handhistory.MaxInput)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", name, err)
+	case data == nil:
+		return nil, tooLarge
+	}
+	return data, nil
+}
+
+// readAtMost reads r to its end and returns what it read, or nil once it has read more than
+// limit bytes. size is what r is expected to hold (0 when unknown): then r is read into one
+// buffer of that size; otherwise in chunks of 1 MiB joined at the end, so that reading stops one
+// chunk over the limit and costs about twice what was read, not the four times of a doubling
+// buffer.
+func readAtMost(r io.Reader, size, limit int) ([]byte, error) {
+	const chunk = 1 << 20
+	var parts [][]byte
+	total := 0
+	for {
+		n := chunk
+		if size > 0 {
+			n = min(size+1, limit+1) // one byte more, to see the end
+		}
+		buf := make([]byte, n)
+		got, err := io.ReadFull(r, buf)
+		parts, total = append(parts, buf[:got]), total+got
+		if total > limit {
+			return nil, nil
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = 0 // longer than it said: go on by chunks
+	}
+	if len(parts) == 1 {
+		return parts[0], nil
+	}
+	return bytes.Join(parts, nil), nil
 }
