@@ -177,7 +177,10 @@ func runAudit(m *Main, args []string) (err error) {
 			err = auditFiles(m, files, a, rep)
 		}
 		a.Close()
-		if err == nil && f.tournament != "" && (a.Tournaments() == nil || a.Tournaments().Get(f.tournament) == nil) {
+		// No hand of the tournament and nothing found (a line that is not an event is a finding,
+		// which the report must show) is a mistyped name.
+		if err == nil && f.tournament != "" && (a.Tournaments() == nil || a.Tournaments().Get(f.tournament) == nil) &&
+			rep.by[finding.Error]+rep.by[finding.Warning]+rep.by[finding.Info] == 0 {
 			where := "in the files"
 			if len(files) == 0 {
 				where = "stored"

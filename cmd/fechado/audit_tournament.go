@@ -86,9 +86,18 @@ func openLogs(m *Main, files []string, reuse bool) (rs []*events.Reader, closeAl
 }
 
 // printStandings writes the standings of tournament id as the audit leaves them, in the reader's
-// language l (runAudit has made sure the audit saw the tournament).
+// language l. A log with no hand of it reaches here only when the audit found something else (a
+// line that is not an event): the report says so after its findings.
 func printStandings(w io.Writer, l *lang.Lang, b *tournament.Book, id string) {
-	writeStandings(w, l, b.Get(id))
+	var t *tournament.Tournament
+	if b != nil {
+		t = b.Get(id)
+	}
+	if t == nil {
+		fmt.Fprintf(w, "\n%s\n", l.T("tournament.none", lang.Args{"id": id}))
+		return
+	}
+	writeStandings(w, l, t)
 }
 
 // writeStandings writes a tournament's figures and standings for the floor, in language l.
