@@ -83,7 +83,10 @@ func TestImportRefusesOversizeInput(t *testing.T) {
 	if !bytes.Equal(recRead(t, gotOut), recRead(t, wantOut)) {
 		t.Error("the output is not the session's events alone")
 	}
-	if alloc > base+1<<20 {
+	// Refused by its size, unread: far less than the file's 16 MiB more than the session alone.
+	// (The bound leaves room for what other goroutines of the test binary allocate meanwhile:
+	// TotalAlloc is the process's.)
+	if alloc > base+handhistory.MaxInput/4 {
 		t.Errorf("allocated %d KiB to refuse the file, %d KiB without it", alloc>>10, base>>10)
 	}
 
