@@ -458,13 +458,16 @@ func TestAuditWorkersPrintAsOne(t *testing.T) {
 	broken := filepath.Join(dir, "broken.jsonl")
 	interleaved(t, broken, files[2], files[3])
 	modes := [][]string{nil, {"-v"}, {"--lang", "pt-BR"}, {"--json"}}
+	sets := [][]string{files, vectors, append(slices.Clone(vectors), files...), {broken}}
 	if race.Enabled {
 		// The detector watches the workers, which -v and the reader's language do not change:
 		// those two modes print the same findings in other words, and without -race they run.
+		// Nor do the files and the vectors apart show it anything that the two together do not.
 		modes = [][]string{nil, {"--json"}}
+		sets = sets[2:]
 	}
 	for _, mode := range modes {
-		for _, logs := range [][]string{files, vectors, append(slices.Clone(vectors), files...), {broken}} {
+		for _, logs := range sets {
 			args := append(append([]string{"audit"}, mode...), logs...)
 			code1, out1, err1 := fechado("", append(args[:1:1], append([]string{"--workers", "1"}, args[1:]...)...)...)
 			code3, out3, err3 := fechado("", append(args[:1:1], append([]string{"--workers", "3"}, args[1:]...)...)...)
