@@ -164,3 +164,24 @@ func TestRecordRefusesHandOverStoreLimit(t *testing.T) {
 	}
 	recordCase(t, l, file, hands, 1, len(hands[0])+3, nil)
 }
+
+// A hand whose event reuses the id of another hand's event in the same run is refused whole,
+// before anything of it is sent: the store would refuse only that event (a duplicate of the
+// other hand's message, within the de-duplication window), after the events before it were
+// stored, a hand stored in part for ever (found on 2026-12-06: the 11th event of a hand reusing
+// an id of the hand before it left seq 1–10 stored). The hands around it are stored whole.
+func TestRecordRefusesHandReusingAnotherHandsEventID(t *testing.T) {
+	hands := limitHands(t)
+	reused := make([]*events.Event, len(hands[2]))
+	for k, e := range hands[2] {
+		c := *e
+		reused[k] = &c
+	}
+	reused[3].ID = hands[0][2].ID
+	for k := 3; k < len(reused); k++ {
+		events.Seal(reused[k], events.Hash(reused[k-1].Raw))
+	}
+	hands[2] = reused
+	l := recordertest.Open(t)
+	recordCase(t, l, joinHands(hands), hands, 2, len(hands[0])+len(hands[1])+4, nil)
+}

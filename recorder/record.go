@@ -84,6 +84,8 @@ type Recorder struct {
 	lastEnd map[string]*endGate
 	gateMu  sync.Mutex
 
+	ids *runIDs // the event ids of the hands handed over lately (handOver's goroutine only)
+
 	rejectMu sync.Mutex
 	halted   atomic.Bool // the store failed or ctx is done
 	closed   bool
@@ -103,6 +105,7 @@ func (l *Log) NewRecorder(ctx context.Context, opts RecordOptions) *Recorder {
 		open:     map[string]*handJob{},
 		inflight: map[string]*handJob{},
 		lastEnd:  map[string]*endGate{},
+		ids:      newRunIDs(),
 	}
 	context.AfterFunc(ctx, func() { r.halted.Store(true) })
 	return r
@@ -269,6 +272,12 @@ func (r *Recorder) Add(e *events.Event, file string, line int) error {
 // window is free.
 func (r *Recorder) handOver(j *handJob) error {
 	if r.halted.Load() {
+		return r.err()
+	}
+	if i := r.ids.claim(j); i >= 0 {
+		p := j.evs[i]
+		r.rejectJob(j, &HandError{Table: j.table, Hand: j.hand, Seq: p.ev.Seq, File: p.file, Line: p.line,
+			Err: invalid("event id " + p.ev.ID + " is an event of another hand of this run: nothing of the hand was stored")})
 		return r.err()
 	}
 	select {
