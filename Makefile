@@ -98,9 +98,11 @@ RACEPKGS  ?= ./cmd/... ./recorder/... ./projector/... ./web/... ./console/...
 # cmd/fechado's audit of an 11.6 MB room whose mapping the spread's reader copies ahead
 # (FetchedLog: 6.5 s under the detector, 0.8 s without; the spread's workers run under it in the
 # other audits of several workers, and the copies are logfile's, whose tests run in the plain lane);
-# and import's refusal of inputs over its limits (ImportRefuses: files of 16 to 32 MiB read, or
-# not, in one goroutine, 1.5 s each under the detector, 0.4 s without).
-RACEFREE  ?= Browser|Integrity|FromAFile|OneVerdictByEveryPath|FarOn|PlayerSessions|TournamentAPI|TournamentAt|OpenAPIEveryOperation|AllWorkersPrintAsOne|ExportHandHistories|PasswdHash|FetchedLog|ImportRefuses
+# import's refusal of inputs over its limits (ImportRefuses: files of 16 to 32 MiB read, or not,
+# in one goroutine, 1.5 s each under the detector, 0.4 s without); and the commands' refusal of
+# the 8 MB line nested 4,000,000 deep, in bounded memory (LineRefused, RefusesDeepLine: each
+# command's reader in one goroutine, 3.4 s under the detector, 1.0 s without).
+RACEFREE  ?= Browser|Integrity|FromAFile|OneVerdictByEveryPath|FarOn|PlayerSessions|TournamentAPI|TournamentAt|OpenAPIEveryOperation|AllWorkersPrintAsOne|ExportHandHistories|PasswdHash|FetchedLog|ImportRefuses|LineRefused|RefusesDeepLine
 # The packages that have such tests: the others would build a second test binary to run nothing.
 # Their second run skips go test's vet pass, which the race run made on the same packages. Longest
 # first: console's and web's browser tests (about 40 s each) start the plain lane.
