@@ -241,21 +241,12 @@ func (k *Keeper) postCosignature(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(w)
 }
 
-// AcceptCosignature checks a co-signed checkpoint a witness posts: the log's own signature, a
-// checkpoint this log stored at that size, and at least one co-signature by a witness of the
-// allow-list (Options.Witnesses). It returns the tree size and the witnesses' signature lines
-// that verify, one per witness key (the first); any other line is left out. The co-signature is
-// its own authentication: only the holder of an allowed witness key can make one.
-func (k *Keeper) AcceptCosignature(r *http.Request, body []byte) (int64, []string, error) {
-	size, _, vls, err := k.accept(r.Context(), body)
-	var lines []string
-	for _, vl := range vls {
-		lines = append(lines, vl.line)
-	}
-	return size, lines, err
-}
-
-// accept is AcceptCosignature, with the checkpoint's text and each line's key and verifier.
+// accept checks a co-signed checkpoint a witness posts: the log's own signature, a checkpoint
+// this log stored at that size, and at least one co-signature by a witness of the allow-list
+// (Options.Witnesses). It returns the tree size, the checkpoint's text and the witnesses'
+// signature lines that verify, one per witness key (the first), with the key and verifier of
+// each; any other line is left out. The co-signature is its own authentication: only the holder
+// of an allowed witness key can make one.
 func (k *Keeper) accept(ctx context.Context, body []byte) (int64, string, []verifiedLine, error) {
 	if k.o.Signer == nil {
 		return 0, "", nil, ErrNoSigner
